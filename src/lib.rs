@@ -1,1 +1,8 @@
 //! duckchess: the rules, the judge and the tools for THUPC 2019 "Duck Chess".
+
+pub mod board;
+pub mod cli;
+pub mod game;
+pub mod judge;
+pub mod piece;
+pub mod rules;

@@ -1,9 +1,24 @@
-//! The `duckchess` binary: parses the subcommand and hands over to the library.
+//! The `duckchess` binary: picks the subcommand and hands over to the library.
 
+use duckchess::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let _ = args;
-    ExitCode::SUCCESS
+    let rest = args.get(1..).unwrap_or(&[]);
+    let status = match args.first().map(String::as_str) {
+        None => duckchess::judge::serve(std::io::stdin().lock()),
+        Some("judge") => cli::judge(rest),
+        Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
+        Some("-V" | "--version") => {
+            cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
+        }
+        Some(other) => {
+            duckchess::judge::note(&format!(
+                "unknown subcommand {other:?} (see 'duckchess --help')"
+            ));
+            cli::EXIT_USAGE
+        }
+    };
+    ExitCode::from(status)
 }
