@@ -289,7 +289,7 @@ pub fn for_each_move<F: FnMut(Move)>(board: &Board, mut each: F) {
             Some(p) if p.color == side => p,
             _ => continue,
         };
-        let open = |to: Square| board.piece_at(to).map_or(true, |p| p.color != side);
+        let open = |to: Square| !matches!(board.piece_at(to), Some(p) if p.color == side);
         match reach(piece.kind) {
             Reach::Leaps(leaps) => {
                 for l in leaps {
