@@ -4,6 +4,7 @@ pub mod board;
 pub mod cli;
 pub mod game;
 pub mod judge;
+pub mod perft;
 pub mod piece;
 pub mod render;
 pub mod rules;

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Engine benchmark: perft 5 from the start position (target: at most 3 s, single
+# thread) and the arena (target: ai at 100 ms per move wins 100/100 against random and
+# at least 90/100 against greedy, both colours).
+#
+# usage: scripts/bench-engine.sh [perft|arena|all] [GAMES] [THINK_MS]
+#   default: all, 100 games, 100 ms per move. The arena part can take a while.
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-all}
+games=${2:-100}
+think=${3:-100}
+
+cargo build --release --quiet
+bin=target/release/duckchess
+
+if [ "$what" = perft ] || [ "$what" = all ]; then
+    echo "== perft 5 from the start position (expect 152386930, at most 3 s)"
+    "$bin" perft 5 --time
+fi
