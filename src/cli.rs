@@ -23,12 +23,14 @@ usage:
   duckchess [judge [FILE]]       answer Q commands from FILE or stdin, as the judge expects
   duckchess gen --seed S [--q N] [--mode M]   write a seeded judge input
   duckchess perft DEPTH [--from POSITION] [--divide]   count move sequences
+  duckchess arena --red KIND --blue KIND [--games N] [--think MS]   computer games
   duckchess SUBCOMMAND --help    help on one subcommand
 
 subcommands:
   judge      the judge (also what runs with no subcommand)
   gen        seeded input generator (modes: official, legal, endgame, check, big)
   perft      count the move sequences of a given length (tests the move generator)
+  arena      games between computer players (ai, random, greedy) with the score
 
 exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)
 ";

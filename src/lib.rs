@@ -1,5 +1,7 @@
 //! duckchess: the rules, the judge and the tools for THUPC 2019 "Duck Chess".
 
+pub mod ai;
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod game;
@@ -7,4 +9,5 @@ pub mod judge;
 pub mod perft;
 pub mod piece;
 pub mod render;
+pub mod rng;
 pub mod rules;

@@ -1,0 +1,373 @@
+//! The arena: plays whole games between two kinds of player (the search engine, a
+//! uniformly random mover, a greedy capturer) and keeps the score. Every move goes
+//! through [`Game::play`], so the arena also checks that the players only ever choose
+//! moves the judge accepts. Not on the judge path.
+
+use crate::ai::{self, Engine, Limits};
+use crate::board::Board;
+use crate::cli;
+use crate::game::Game;
+use crate::judge;
+use crate::piece::{Color, PieceKind};
+use crate::rng::Rng;
+use crate::rules::{self, Move};
+use std::fmt;
+use std::io::{self, Write};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A game that reaches this many moves (both sides' moves counted, so 150 each) without
+/// a captain capture is a draw.
+pub const MAX_MOVES: u32 = 300;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The alpha-beta search of [`crate::ai`].
+    Ai,
+    /// A uniformly random legal move.
+    Random,
+    /// The most valuable capture (the captain above all), else a random move.
+    Greedy,
+}
+
+impl Kind {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Ai => "ai",
+            Kind::Random => "random",
+            Kind::Greedy => "greedy",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A player kind that is not `ai`, `random` or `greedy`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind(pub String);
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown player {:?}: expected ai, random or greedy",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+impl FromStr for Kind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Kind, UnknownKind> {
+        match s {
+            "ai" => Ok(Kind::Ai),
+            "random" => Ok(Kind::Random),
+            "greedy" => Ok(Kind::Greedy),
+            _ => Err(UnknownKind(s.to_string())),
+        }
+    }
+}
+
+/// A player with its state: the engine's tables, or the random generator.
+pub struct Player {
+    kind: Kind,
+    limits: Limits,
+    engine: Option<Engine>,
+    rng: Rng,
+}
+
+impl Player {
+    /// A player of `kind`; the engine searches within `limits`, the others draw their
+    /// random numbers from `seed`.
+    pub fn new(kind: Kind, limits: Limits, seed: u64) -> Player {
+        Player {
+            kind,
+            limits,
+            engine: if kind == Kind::Ai {
+                Some(Engine::new())
+            } else {
+                None
+            },
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The kind of player.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The move this player chooses, or `None` when the side to move has none.
+    pub fn choose(&mut self, board: &Board) -> Option<Move> {
+        match self.kind {
+            Kind::Ai => {
+                let limits = self.limits;
+                self.engine
+                    .get_or_insert_with(Engine::new)
+                    .search(board, limits)
+                    .best
+            }
+            Kind::Random => self.rng.pick(&rules::legal_moves(board)),
+            Kind::Greedy => greedy(board, &mut self.rng),
+        }
+    }
+}
+
+/// The most valuable capture (the captain counts above everything), ties broken at
+/// random; a random move when nothing can be captured.
+pub fn greedy(board: &Board, rng: &mut Rng) -> Option<Move> {
+    let moves = rules::legal_moves(board);
+    let gain = |m: &Move| match board.piece_at(m.to) {
+        Some(p) if p.kind == PieceKind::Captain => i32::MAX,
+        Some(p) => ai::value(p.kind).max(1),
+        None => 0,
+    };
+    let best = moves.iter().map(gain).max()?;
+    let top: Vec<Move> = moves.iter().copied().filter(|m| gain(m) == best).collect();
+    rng.pick(&top)
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The side that took the other's captain; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Moves played (both sides counted).
+    pub moves: u32,
+    /// Why the game ended.
+    pub end: End,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A captain was captured.
+    Capture,
+    /// [`MAX_MOVES`] moves were played.
+    MoveLimit,
+    /// The side to move had no legal move (every piece stuck): a draw.
+    Stuck,
+}
+
+/// A player chose a move the judge rejects: a bug in the player, reported not hidden.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalChoice {
+    /// Who chose it.
+    pub kind: Kind,
+    /// The position, in notation.
+    pub position: String,
+    /// The move.
+    pub chosen: Move,
+    /// The judge's reason.
+    pub reason: String,
+}
+
+impl fmt::Display for IllegalChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "player {} chose the invalid move {} in {}: {}",
+            self.kind, self.chosen, self.position, self.reason
+        )
+    }
+}
+
+impl std::error::Error for IllegalChoice {}
+
+/// Plays one game from `board` between `red` and `blue` to a captain capture, the move
+/// limit, or a side without moves.
+pub fn play_game(
+    board: Board,
+    red: &mut Player,
+    blue: &mut Player,
+) -> Result<Outcome, IllegalChoice> {
+    let mut game = Game::from_board(board);
+    let mut moves = 0;
+    loop {
+        let board = game.board();
+        if board.is_over() {
+            return Ok(Outcome {
+                winner: board.winner(),
+                moves,
+                end: End::Capture,
+            });
+        }
+        if moves >= MAX_MOVES {
+            return Ok(Outcome {
+                winner: None,
+                moves,
+                end: End::MoveLimit,
+            });
+        }
+        let player = match board.side_to_move() {
+            Color::Red => &mut *red,
+            Color::Blue => &mut *blue,
+        };
+        let m = match player.choose(board) {
+            Some(m) => m,
+            None => {
+                return Ok(Outcome {
+                    winner: None,
+                    moves,
+                    end: End::Stuck,
+                })
+            }
+        };
+        let (f, t) = (m.from, m.to);
+        if let Err(e) = game.play(f.x().into(), f.y().into(), t.x().into(), t.y().into()) {
+            return Err(IllegalChoice {
+                kind: player.kind(),
+                position: game.board().to_string(),
+                chosen: m,
+                reason: e.to_string(),
+            });
+        }
+        moves += 1;
+    }
+}
+
+/// The seed of game `index` of a run started with `seed`: different for every game, the
+/// same for every run.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    Rng::new(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+}
+
+const HELP: &str = "\
+duckchess arena: play games between computer players and keep the score
+
+usage: duckchess arena --red KIND --blue KIND [--games N] [--think MS] [--depth D]
+                       [--seed S] [--quiet]
+
+  --red KIND, --blue KIND   who plays each side: ai (alpha-beta search), random
+                            (uniform legal moves) or greedy (the most valuable
+                            capture, else a random move)
+  --games N                 games to play from the start position (default 10)
+  --think MS                ai thinking time per move in milliseconds (default 100)
+  --depth D                 ai searches exactly D plies instead (no clock: the same
+                            games on every machine)
+  --seed S                  seed of the random players (default 1); game i uses a
+                            seed derived from S and i
+  --quiet                   only the final line
+
+One line per game ('game 3: red (ai) wins after 41 moves'), then
+'red wins W, blue wins B, draws D'. A game that reaches 300 moves (both sides
+counted) without a captain capture is a draw, and so is a side left without a move.
+";
+
+/// The `arena` subcommand. Returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    let parsed = match cli::parse(
+        args,
+        &["--red", "--blue", "--games", "--think", "--depth", "--seed"],
+        &["--quiet"],
+    ) {
+        Ok(p) => p,
+        Err(e) => return cli::usage_error("arena", &e),
+    };
+    if parsed.flag("--help") {
+        return cli::print_help(HELP);
+    }
+    if let Some(extra) = parsed.operands.first() {
+        return cli::usage_error("arena", &format!("unexpected operand {extra:?}"));
+    }
+    let kind = |name: &str| -> Result<Kind, String> {
+        match parsed.value(name) {
+            None => Err(format!("missing {name} KIND (ai, random or greedy)")),
+            Some(v) => v.parse().map_err(|e: UnknownKind| format!("{name}: {e}")),
+        }
+    };
+    let numbers = (|| -> Result<_, String> {
+        let red = kind("--red")?;
+        let blue = kind("--blue")?;
+        let games: u64 = parsed.number("--games")?.unwrap_or(10);
+        let think: u64 = parsed.number("--think")?.unwrap_or(100);
+        let depth: Option<u32> = parsed.number("--depth")?;
+        let seed: u64 = parsed.number("--seed")?.unwrap_or(1);
+        if let Some(d) = depth {
+            if d == 0 || d > ai::MAX_PLY as u32 / 2 {
+                return Err(format!(
+                    "--depth: expected 1 to {}, found {d}",
+                    ai::MAX_PLY / 2
+                ));
+            }
+        }
+        Ok((red, blue, games, think, depth, seed))
+    })();
+    let (red, blue, games, think, depth, seed) = match numbers {
+        Ok(v) => v,
+        Err(e) => return cli::usage_error("arena", &e),
+    };
+    let limits = match depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::time(Duration::from_millis(think)),
+    };
+    let quiet = parsed.flag("--quiet");
+    let mut wins = [0u64; 2];
+    let mut draws = 0u64;
+    let mut out = io::stdout().lock();
+    for index in 1..=games {
+        let s = game_seed(seed, index);
+        let mut red_player = Player::new(red, limits, s);
+        let mut blue_player = Player::new(blue, limits, s ^ 0x5555_5555_5555_5555);
+        let outcome = match play_game(Board::start(), &mut red_player, &mut blue_player) {
+            Ok(o) => o,
+            Err(e) => {
+                judge::note(&format!("arena: game {index}: {e}"));
+                return cli::EXIT_FAILURE;
+            }
+        };
+        let line = match (outcome.winner, outcome.end) {
+            (Some(w), _) => {
+                wins[w.index()] += 1;
+                let kind = if w == Color::Red { red } else { blue };
+                format!(
+                    "game {index}: {w} ({kind}) wins after {} moves",
+                    outcome.moves
+                )
+            }
+            (None, End::Stuck) => {
+                draws += 1;
+                format!(
+                    "game {index}: draw, the side to move is stuck after {} moves",
+                    outcome.moves
+                )
+            }
+            (None, _) => {
+                draws += 1;
+                format!("game {index}: draw after {} moves", outcome.moves)
+            }
+        };
+        if !quiet {
+            if let Err(status) = write_line(&mut out, &line) {
+                return status;
+            }
+        }
+    }
+    let last = format!("red wins {}, blue wins {}, draws {draws}", wins[0], wins[1]);
+    match write_line(&mut out, &last) {
+        Ok(()) => cli::EXIT_OK,
+        Err(status) => status,
+    }
+}
+
+/// Writes one line and flushes it (games are slow: show each as it ends). On failure,
+/// the exit status to end with: quietly 0 when standard output was closed.
+fn write_line(out: &mut impl Write, line: &str) -> Result<(), u8> {
+    match writeln!(out, "{line}").and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(cli::EXIT_OK),
+        Err(e) => {
+            judge::note(&format!("cannot write the output: {e}"));
+            Err(cli::EXIT_FAILURE)
+        }
+    }
+}
