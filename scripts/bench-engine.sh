@@ -18,3 +18,15 @@ if [ "$what" = perft ] || [ "$what" = all ]; then
     echo "== perft 5 from the start position (expect 152386930, at most 3 s)"
     "$bin" perft 5 --time
 fi
+
+if [ "$what" = arena ] || [ "$what" = all ]; then
+    echo "== arena: ai at $think ms per move, $games games per line"
+    echo "   (target: 100/100 against random, at least 90/100 against greedy)"
+    for pair in "ai random" "random ai" "ai greedy" "greedy ai"; do
+        set -- $pair
+        start=$(date +%s)
+        result=$("$bin" arena --red "$1" --blue "$2" --games "$games" --think "$think" --quiet)
+        end=$(date +%s)
+        printf '%-7s (red) vs %-7s (blue): %s  [%s s]\n' "$1" "$2" "$result" "$((end - start))"
+    done
+fi
