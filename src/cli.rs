@@ -24,6 +24,7 @@ usage:
   duckchess gen --seed S [--q N] [--mode M]   write a seeded judge input
   duckchess perft DEPTH [--from POSITION] [--divide]   count move sequences
   duckchess arena --red KIND --blue KIND [--games N] [--think MS]   computer games
+  duckchess play [--red human|ai] [--blue human|ai] [--think MS]   play at the terminal
   duckchess SUBCOMMAND --help    help on one subcommand
 
 subcommands:
@@ -31,6 +32,7 @@ subcommands:
   gen        seeded input generator (modes: official, legal, endgame, check, big)
   perft      count the move sequences of a given length (tests the move generator)
   arena      games between computer players (ai, random, greedy) with the score
+  play       play at the terminal against a person or the computer
 
 exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)
 ";

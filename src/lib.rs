@@ -8,6 +8,7 @@ pub mod game;
 pub mod judge;
 pub mod perft;
 pub mod piece;
+pub mod play;
 pub mod render;
 pub mod rng;
 pub mod rules;

@@ -11,6 +11,7 @@ fn main() -> ExitCode {
         Some("judge") => cli::judge(rest),
         Some("perft") => duckchess::perft::cli(rest),
         Some("arena") => duckchess::arena::cli(rest),
+        Some("play") => duckchess::play::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
             cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))

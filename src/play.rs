@@ -1,0 +1,735 @@
+//! Terminal play: the contest's clickable "toy" brought to a text prompt, plus the
+//! computer opponent. People type moves as the judge reads them (`xs ys xt yt`); every
+//! move goes through [`Game::play`], so an illegal one is refused with the judge's exact
+//! reason. Works the same on a terminal and with piped input, which is how it is tested.
+//!
+//! # Saved games
+//!
+//! `save FILE` writes the position the game started from, then the judge's input for
+//! the moves played:
+//!
+//! ```text
+//! rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r
+//! 2
+//! 0 1 2 2
+//! 9 1 7 2
+//! ```
+//!
+//! Line 1 is the position notation (SPEC section 6); line 2 the number of moves `Q`;
+//! then one move `xs ys xt yt` per line. From the start position, everything after line
+//! 1 is exactly a judge input: `tail -n +2 FILE | duckchess` replays the game. `load
+//! FILE` reads this format back (blank lines are skipped) and replays every move
+//! through the judge's rules, refusing the whole file, with its line number, if any
+//! move is invalid. Not on the judge path.
+
+use crate::ai::{Engine, Limits};
+use crate::arena::MAX_MOVES;
+use crate::board::Board;
+use crate::cli;
+use crate::game::{Game, Moved};
+use crate::judge;
+use crate::piece::{Color, Square};
+use crate::render::{self, Marks, Style};
+use crate::rules::{self, Move};
+use std::fmt;
+use std::fs;
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::time::Duration;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// Moves typed at the prompt.
+    Human,
+    /// The computer opponent.
+    Ai,
+}
+
+impl Controller {
+    fn name(self) -> &'static str {
+        match self {
+            Controller::Human => "human",
+            Controller::Ai => "ai",
+        }
+    }
+}
+
+/// How a session is set up.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Who plays red and blue, indexed by [`Color::index`].
+    pub players: [Controller; 2],
+    /// How long or deep the computer thinks per move.
+    pub limits: Limits,
+    /// The position the game starts from.
+    pub start: Board,
+    /// How the board is drawn.
+    pub style: Style,
+    /// Whether to repeat each command after the prompt, so that a transcript of piped
+    /// input reads like a terminal session.
+    pub echo: bool,
+}
+
+/// Why a saved game cannot be loaded. Lines count from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The file holds no position.
+    Empty,
+    /// Line 1 is not a position.
+    Position(crate::board::NotationError),
+    /// The move count is not a non-negative integer.
+    Count { line: usize, found: String },
+    /// A move line is not four integers.
+    Malformed { line: usize, found: String },
+    /// A move the rules refuse.
+    Invalid {
+        line: usize,
+        number: usize,
+        reason: String,
+    },
+    /// Fewer moves than the count says.
+    MissingMoves { expected: usize, found: usize },
+    /// Text after the last move.
+    Trailing { line: usize },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Empty => write!(f, "line 1: expected a position, found nothing"),
+            LoadError::Position(e) => write!(f, "line 1: {e}"),
+            LoadError::Count { line, found } => write!(
+                f,
+                "line {line}: expected the number of moves, found {found:?}"
+            ),
+            LoadError::Malformed { line, found } => write!(
+                f,
+                "line {line}: expected a move 'xs ys xt yt', found {found:?}"
+            ),
+            LoadError::Invalid {
+                line,
+                number,
+                reason,
+            } => write!(f, "line {line}: move {number} is invalid: {reason}"),
+            LoadError::MissingMoves { expected, found } => {
+                write!(f, "expected {expected} moves, found {found}")
+            }
+            LoadError::Trailing { line } => {
+                write!(f, "line {line}: unexpected text after the moves")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The text `save` writes for a game that started from `start` and played `moves`.
+pub fn save_text(start: &Board, moves: &[Move]) -> String {
+    let mut text = format!("{start}\n{}\n", moves.len());
+    for m in moves {
+        text.push_str(&format!("{m}\n"));
+    }
+    text
+}
+
+/// Reads what [`save_text`] writes: the start position and the moves, each checked by
+/// the judge's rules.
+pub fn parse_saved(text: &str) -> Result<(Board, Vec<Move>), LoadError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let start: Board = match lines.next() {
+        None => return Err(LoadError::Empty),
+        Some((_, l)) => l.parse().map_err(LoadError::Position)?,
+    };
+    let count = match lines.next() {
+        None => 0,
+        Some((line, l)) => l.parse::<usize>().map_err(|_| LoadError::Count {
+            line,
+            found: l.to_string(),
+        })?,
+    };
+    let mut game = Game::from_board(start.clone());
+    let mut moves = Vec::new();
+    while moves.len() < count {
+        let (line, l) = match lines.next() {
+            Some(x) => x,
+            None => {
+                return Err(LoadError::MissingMoves {
+                    expected: count,
+                    found: moves.len(),
+                })
+            }
+        };
+        let c = match parse_move(l) {
+            Some(c) => c,
+            None => {
+                return Err(LoadError::Malformed {
+                    line,
+                    found: l.to_string(),
+                })
+            }
+        };
+        match game.validate(c[0], c[1], c[2], c[3]) {
+            Ok((from, to, _)) => {
+                let _ = game.play(c[0], c[1], c[2], c[3]);
+                moves.push(Move { from, to });
+            }
+            Err(e) => {
+                return Err(LoadError::Invalid {
+                    line,
+                    number: moves.len() + 1,
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+    if let Some((line, _)) = lines.next() {
+        return Err(LoadError::Trailing { line });
+    }
+    Ok((start, moves))
+}
+
+/// Four integers `xs ys xt yt`, or `None`. Integers too large for `i64` become huge
+/// (and so off the board), as the judge treats them.
+fn parse_move(text: &str) -> Option<[i64; 4]> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() != 4 {
+        return None;
+    }
+    let mut c = [0i64; 4];
+    for (slot, w) in c.iter_mut().zip(&words) {
+        *slot = parse_int(w)?;
+    }
+    Some(c)
+}
+
+fn parse_int(word: &str) -> Option<i64> {
+    let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(word.parse::<i64>().unwrap_or(if word.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }))
+}
+
+/// The longest command line read; the rest of a longer line is skipped.
+const LINE_MAX: u64 = 4096;
+
+const COMMANDS: &str = "\
+commands:
+  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
+  moves X Y     mark the legal targets of the piece on (X, Y)
+  undo          take back the last move (and the computer's reply to it), or a
+                resignation
+  new           start again from the first position
+  resign        the side to move gives up
+  save FILE     save the game (position, then the judge input of the moves)
+  load FILE     load a saved game
+  board         show the board again
+  help          this list
+  quit          leave (so does the end of the input)
+";
+
+/// Why the session stopped accepting moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Halt {
+    Resigned(Color),
+    MoveLimit,
+    Stuck(Color),
+}
+
+/// A game at the prompt.
+struct Session<W: Write> {
+    options: Options,
+    start: Board,
+    moves: Vec<Move>,
+    game: Game,
+    halt: Option<Halt>,
+    engine: Engine,
+    out: W,
+}
+
+impl<W: Write> Session<W> {
+    fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    fn controller(&self, side: Color) -> Controller {
+        self.options.players[side.index()]
+    }
+
+    fn active(&self) -> bool {
+        self.halt.is_none() && !self.board().is_over()
+    }
+
+    /// Replaces the game by `start` with `moves` played (all known to be valid).
+    fn reset(&mut self, start: Board, moves: Vec<Move>) {
+        let mut game = Game::from_board(start.clone());
+        for m in &moves {
+            let _ = game.play(
+                m.from.x().into(),
+                m.from.y().into(),
+                m.to.x().into(),
+                m.to.y().into(),
+            );
+        }
+        self.start = start;
+        self.moves = moves;
+        self.game = game;
+        self.halt = None;
+    }
+
+    fn show(&mut self, highlight: &[Square]) -> io::Result<()> {
+        let marks = Marks {
+            last: self.moves.last().copied(),
+            highlight,
+        };
+        let diagram = render::diagram(self.board(), self.options.style, marks);
+        let status = match self.halt {
+            Some(Halt::Resigned(c)) => {
+                format!("game over: {c} resigned, {} wins", c.opponent())
+            }
+            Some(Halt::MoveLimit) => {
+                format!("game over: draw, {MAX_MOVES} moves without a captain capture")
+            }
+            Some(Halt::Stuck(c)) => format!("game over: draw, {c} has no legal move"),
+            None => render::status(self.board()),
+        };
+        writeln!(self.out, "{diagram}{status}")?;
+        // The computer may think for a while next: show the position now.
+        self.out.flush()
+    }
+
+    fn say(&mut self, text: &str) -> io::Result<()> {
+        writeln!(self.out, "{text}")
+    }
+
+    /// Plays `c` for the side to move and reports what happened.
+    fn play(&mut self, c: [i64; 4], by_ai: bool) -> io::Result<()> {
+        let side = self.board().side_to_move();
+        match self.game.validate(c[0], c[1], c[2], c[3]) {
+            Err(e) => self.say(&format!(
+                "invalid move {} {} {} {}: {e}",
+                c[0], c[1], c[2], c[3]
+            )),
+            Ok((from, to, _)) => {
+                let moved = match self.game.play(c[0], c[1], c[2], c[3]) {
+                    Ok(m) => m,
+                    Err(e) => return self.say(&format!("invalid move: {e}")),
+                };
+                let m = Move { from, to };
+                self.moves.push(m);
+                let who = if by_ai { " (ai)" } else { "" };
+                let line = describe(self.moves.len(), side, who, m, &moved);
+                self.say(&line)?;
+                self.show(&[])
+            }
+        }
+    }
+
+    /// Lets the computer move while it is its turn.
+    fn ai_turns(&mut self) -> io::Result<()> {
+        while self.active() && self.controller(self.board().side_to_move()) == Controller::Ai {
+            let side = self.board().side_to_move();
+            let both_ai = self.options.players == [Controller::Ai; 2];
+            if both_ai && self.moves.len() >= MAX_MOVES as usize {
+                self.halt = Some(Halt::MoveLimit);
+                return self.show(&[]);
+            }
+            let report = self.engine.search(self.game.board(), self.options.limits);
+            let m = match report.best {
+                Some(m) => m,
+                None => {
+                    self.halt = Some(Halt::Stuck(side));
+                    return self.show(&[]);
+                }
+            };
+            let eval = match report.mate_in() {
+                Some(n) if n > 0 => format!("wins in {n}"),
+                Some(n) => format!("loses in {}", -n),
+                None => format!("score {:+}", report.score),
+            };
+            self.say(&format!(
+                "{side} (ai) thinks: depth {}, {} nodes, {eval}",
+                report.depth, report.nodes
+            ))?;
+            self.play(
+                [
+                    m.from.x().into(),
+                    m.from.y().into(),
+                    m.to.x().into(),
+                    m.to.y().into(),
+                ],
+                true,
+            )?;
+        }
+        if self.active() {
+            let side = self.board().side_to_move();
+            if rules::legal_moves(self.board()).is_empty() {
+                self.halt = Some(Halt::Stuck(side));
+                self.show(&[])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn prompt(&mut self) -> io::Result<()> {
+        let text = if self.active() {
+            format!("{}> ", self.board().side_to_move())
+        } else {
+            "> ".to_string()
+        };
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Handles one command line; `Ok(false)` ends the session.
+    fn command(&mut self, line: &str) -> io::Result<bool> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            ["quit"] | ["exit"] => return Ok(false),
+            ["help"] => self.out.write_all(COMMANDS.as_bytes())?,
+            ["board"] => self.show(&[])?,
+            ["moves", x, y] => self.moves_of(x, y)?,
+            ["moves", ..] => self.say("moves needs the square of a piece: moves X Y")?,
+            ["undo"] => self.undo()?,
+            ["new"] => {
+                let start = self.start.clone();
+                self.reset(start, Vec::new());
+                self.engine.clear();
+                self.say("new game")?;
+                self.show(&[])?;
+            }
+            ["resign"] => {
+                if self.active() {
+                    let side = self.board().side_to_move();
+                    self.halt = Some(Halt::Resigned(side));
+                    self.say(&format!("{side} resigns"))?;
+                    self.show(&[])?;
+                } else {
+                    self.say("the game is already over")?;
+                }
+            }
+            ["save", path] => {
+                let text = save_text(&self.start, &self.moves);
+                match fs::write(path, text) {
+                    Ok(()) => self.say(&format!("saved {} moves to {path}", self.moves.len()))?,
+                    Err(e) => self.say(&format!("cannot save {path}: {e}"))?,
+                }
+            }
+            ["load", path] => self.load(path)?,
+            ["save" | "load", ..] => self.say("save and load need one FILE name (no spaces)")?,
+            [first, ..] if parse_int(first).is_some() => match parse_move(line) {
+                // A captured captain is refused by the judge's own rule inside
+                // `play`; a resignation or a draw is this session's business.
+                Some(_) if self.halt.is_some() => {
+                    self.say("the game is over: undo, new, load or quit")?
+                }
+                Some(c) => self.play(c, false)?,
+                None => self.say(&format!(
+                    "malformed move {:?}: expected four integers xs ys xt yt",
+                    line.trim()
+                ))?,
+            },
+            [first, ..] => self.say(&format!(
+                "unknown command {first:?} (type help for the list)"
+            ))?,
+        }
+        Ok(true)
+    }
+
+    fn moves_of(&mut self, x: &str, y: &str) -> io::Result<()> {
+        let square = match (parse_int(x), parse_int(y)) {
+            (Some(x), Some(y)) => Square::new(x, y),
+            _ => return self.say("moves needs two integers: moves X Y"),
+        };
+        let square = match square {
+            Some(s) => s,
+            None => return self.say(&format!("({x}, {y}) is off the board")),
+        };
+        let piece = match self.board().piece_at(square) {
+            Some(p) => p,
+            None => return self.say(&format!("no piece on {square}")),
+        };
+        // The targets of a piece of the side not to move are shown as if it were its
+        // turn: that is what it threatens.
+        let mut probe = self.board().clone();
+        probe.set_side_to_move(piece.color);
+        let mut targets = Vec::new();
+        rules::for_each_move(&probe, |m| {
+            if m.from == square {
+                targets.push(m.to);
+            }
+        });
+        self.show(&targets)?;
+        let list: Vec<String> = targets.iter().map(|t| t.to_string()).collect();
+        let turn = if piece.color == self.board().side_to_move() {
+            ""
+        } else {
+            " (not its turn)"
+        };
+        if list.is_empty() {
+            self.say(&format!("{piece} on {square}{turn} has no legal move"))
+        } else {
+            self.say(&format!(
+                "{piece} on {square}{turn} can go to {}",
+                list.join(" ")
+            ))
+        }
+    }
+
+    fn undo(&mut self) -> io::Result<()> {
+        if let Some(Halt::Resigned(side)) = self.halt {
+            // The last thing done was the resignation: take back that alone.
+            self.halt = None;
+            self.say(&format!("{side} takes back the resignation"))?;
+            return self.show(&[]);
+        }
+        if self.moves.is_empty() {
+            return self.say("nothing to undo");
+        }
+        let mut moves = self.moves.clone();
+        moves.pop();
+        let mut taken = 1;
+        // Against the computer, take back its reply too so that the human is to move.
+        let side_after = |moves: &Vec<Move>, start: &Board| {
+            if moves.len().is_multiple_of(2) {
+                start.side_to_move()
+            } else {
+                start.side_to_move().opponent()
+            }
+        };
+        if !moves.is_empty()
+            && self.controller(side_after(&moves, &self.start)) == Controller::Ai
+            && self.options.players.contains(&Controller::Human)
+        {
+            moves.pop();
+            taken += 1;
+        }
+        let start = self.start.clone();
+        self.reset(start, moves);
+        self.say(&format!(
+            "took back {taken} move{}",
+            if taken == 1 { "" } else { "s" }
+        ))?;
+        self.show(&[])
+    }
+
+    fn load(&mut self, path: &str) -> io::Result<()> {
+        let text = match read_limited(path) {
+            Ok(t) => t,
+            Err(e) => return self.say(&format!("cannot load {path}: {e}")),
+        };
+        match parse_saved(&text) {
+            Err(e) => self.say(&format!("cannot load {path}: {e}")),
+            Ok((start, moves)) => {
+                let n = moves.len();
+                self.reset(start, moves);
+                self.engine.clear();
+                self.say(&format!("loaded {path}: {n} moves"))?;
+                self.show(&[])
+            }
+        }
+    }
+}
+
+/// A saved game is small: anything over this is not one.
+const FILE_MAX: u64 = 1 << 24;
+
+fn read_limited(path: &str) -> io::Result<String> {
+    let mut bytes = Vec::new();
+    fs::File::open(path)?
+        .take(FILE_MAX + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > FILE_MAX {
+        return Err(io::Error::other("larger than 16 MB, not a saved game"));
+    }
+    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
+}
+
+/// `move 3: red horse 0 1 2 2, takes blue soldier, check` (`move 3 (ai): ...` for the
+/// computer's moves) and, when the game ends, a
+/// second line naming the winner.
+fn describe(number: usize, side: Color, who: &str, m: Move, moved: &Moved) -> String {
+    let mut text = format!("move {number}{who}: {} {m}", moved.piece);
+    if let Some(c) = moved.captured {
+        text.push_str(&format!(", takes {c}"));
+    }
+    if moved.check {
+        text.push_str(", check");
+    }
+    if moved.game_over {
+        text.push_str(&format!(
+            "\n{side} wins: the {} captain is taken",
+            side.opponent()
+        ));
+    }
+    text
+}
+
+/// Reads one line of at most [`LINE_MAX`] bytes (the rest of a longer line is skipped);
+/// `None` at the end of the input.
+fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    let n = input
+        .by_ref()
+        .take(LINE_MAX)
+        .read_until(b'\n', &mut bytes)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if bytes.last() != Some(&b'\n') && n as u64 == LINE_MAX {
+        // Skip the rest of an overlong line.
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let m = input.by_ref().take(LINE_MAX).read_until(b'\n', &mut rest)?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Runs a session: commands from `input`, everything shown on `output`. Returns when
+/// the input ends or says `quit`.
+pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> io::Result<()> {
+    let start = options.start.clone();
+    let mut session = Session {
+        game: Game::from_board(start.clone()),
+        start,
+        moves: Vec::new(),
+        halt: None,
+        engine: Engine::new(),
+        options,
+        out: output,
+    };
+    let players = session.options.players;
+    session.say(&format!(
+        "duck chess: red {}, blue {} (type help for the commands)",
+        players[0].name(),
+        players[1].name()
+    ))?;
+    session.show(&[])?;
+    loop {
+        session.ai_turns()?;
+        session.prompt()?;
+        let line = match read_line(&mut input)? {
+            Some(l) => l,
+            None => {
+                session.say("\nend of input: goodbye")?;
+                break;
+            }
+        };
+        if session.options.echo {
+            session.say(line.trim_end())?;
+        }
+        if !session.command(&line)? {
+            session.say("goodbye")?;
+            break;
+        }
+    }
+    session.out.flush()
+}
+
+const HELP: &str = "\
+duckchess play: play duck chess at the terminal, against a person or the computer
+
+usage: duckchess play [--red human|ai] [--blue human|ai] [--think MS] [--depth D]
+                      [--from POSITION] [--ascii]
+
+  --red, --blue    who plays each side (default: human); ai is the computer
+  --think MS       the computer's thinking time per move (default 1000 ms)
+  --depth D        the computer searches exactly D plies instead (no clock)
+  --from POSITION  start from POSITION (SPEC section 6 notation) instead of the
+                   start position
+  --ascii          letters instead of Chinese names on a terminal
+
+Commands at the prompt:
+  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
+  moves X Y     mark the legal targets of the piece on (X, Y)
+  undo          take back the last move (against the computer, its reply too),
+                or a resignation
+  new           start again from the first position (the --from or loaded one)
+  resign        the side to move gives up
+  save FILE     save the game, load FILE loads one
+  board, help, quit
+
+An invalid move is refused with the judge's reason and the same side moves again.
+When the input is not a terminal, each command is repeated after its prompt.
+With both sides ai the computer plays a whole game (a draw after 300 moves).
+The end of the input ends the session (exit status 0).
+
+Saved games: line 1 the start position, line 2 the number of moves Q, then Q lines
+'xs ys xt yt'. From the start position, 'tail -n +2 FILE | duckchess' replays it.
+";
+
+/// The `play` subcommand. Returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    let parsed = match cli::parse(
+        args,
+        &["--red", "--blue", "--think", "--depth", "--from"],
+        &["--ascii"],
+    ) {
+        Ok(p) => p,
+        Err(e) => return cli::usage_error("play", &e),
+    };
+    if parsed.flag("--help") {
+        return cli::print_help(HELP);
+    }
+    if let Some(extra) = parsed.operands.first() {
+        return cli::usage_error("play", &format!("unexpected operand {extra:?}"));
+    }
+    let options = (|| -> Result<Options, String> {
+        let who = |name: &str| match parsed.value(name) {
+            None | Some("human") => Ok(Controller::Human),
+            Some("ai") => Ok(Controller::Ai),
+            Some(other) => Err(format!("{name}: expected human or ai, found {other:?}")),
+        };
+        let players = [who("--red")?, who("--blue")?];
+        let think: u64 = parsed.number("--think")?.unwrap_or(1000);
+        let limits = match parsed.number::<u32>("--depth")? {
+            Some(d) if (1..=crate::ai::MAX_PLY as u32 / 2).contains(&d) => Limits::depth(d),
+            Some(d) => {
+                return Err(format!(
+                    "--depth: expected 1 to {}, found {d}",
+                    crate::ai::MAX_PLY / 2
+                ))
+            }
+            None => Limits::time(Duration::from_millis(think)),
+        };
+        let start = match parsed.value("--from") {
+            None => Board::start(),
+            Some(text) => text.parse().map_err(|e| format!("--from: {e}"))?,
+        };
+        Ok(Options {
+            players,
+            limits,
+            start,
+            style: Style::for_stdout(parsed.flag("--ascii")),
+            echo: !io::stdin().is_terminal(),
+        })
+    })();
+    let options = match options {
+        Ok(o) => o,
+        Err(e) => return cli::usage_error("play", &e),
+    };
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    match run(options, stdin.lock(), io::BufWriter::new(stdout.lock())) {
+        Ok(()) => cli::EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => cli::EXIT_OK,
+        Err(e) => {
+            judge::note(&format!("play: {e}"));
+            cli::EXIT_FAILURE
+        }
+    }
+}
