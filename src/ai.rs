@@ -272,7 +272,8 @@ impl Engine {
             killers: [[None; 2]; MAX_PLY + 1],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
             nodes: 0,
-            deadline: limits.time.map(|t| started + t),
+            // A budget too large for the clock is no budget.
+            deadline: limits.time.and_then(|t| started.checked_add(t)),
             can_stop: false,
             stopped: false,
             root_best: None,
@@ -325,7 +326,10 @@ impl Engine {
             if let (Some(deadline), Some(time)) = (s.deadline, limits.time) {
                 // The next iteration costs several times this one: do not start what
                 // cannot finish.
-                if Instant::now() + time / 2 > deadline {
+                if Instant::now()
+                    .checked_add(time / 2)
+                    .is_none_or(|t| t > deadline)
+                {
                     break;
                 }
             }

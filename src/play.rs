@@ -397,6 +397,7 @@ impl<W: Write> Session<W> {
             ["quit"] | ["exit"] => return Ok(false),
             ["help"] => self.out.write_all(COMMANDS.as_bytes())?,
             ["board"] => self.show(&[])?,
+            ["save" | "load"] => self.say("save and load need a FILE name")?,
             ["moves", x, y] => self.moves_of(x, y)?,
             ["moves", ..] => self.say("moves needs the square of a piece: moves X Y")?,
             ["undo"] => self.undo()?,
@@ -417,15 +418,15 @@ impl<W: Write> Session<W> {
                     self.say("the game is already over")?;
                 }
             }
-            ["save", path] => {
+            ["save", ..] => {
+                let path = rest_after(line, "save");
                 let text = save_text(&self.start, &self.moves);
                 match fs::write(path, text) {
                     Ok(()) => self.say(&format!("saved {} moves to {path}", self.moves.len()))?,
                     Err(e) => self.say(&format!("cannot save {path}: {e}"))?,
                 }
             }
-            ["load", path] => self.load(path)?,
-            ["save" | "load", ..] => self.say("save and load need one FILE name (no spaces)")?,
+            ["load", ..] => self.load(rest_after(line, "load"))?,
             [first, ..] if parse_int(first).is_some() => match parse_move(line) {
                 // A captured captain is refused by the judge's own rule inside
                 // `play`; a resignation or a draw is this session's business.
@@ -538,6 +539,13 @@ impl<W: Write> Session<W> {
             }
         }
     }
+}
+
+/// The rest of `line` after its first word `command`, trimmed: a file name may hold
+/// spaces.
+fn rest_after<'a>(line: &'a str, command: &str) -> &'a str {
+    let line = line.trim();
+    line.strip_prefix(command).unwrap_or(line).trim()
 }
 
 /// A saved game is small: anything over this is not one.
