@@ -173,7 +173,8 @@ fn pieces_next_to_the_target_do_not_block() {
 
 #[test]
 fn corners_and_edges_cut_the_moves_off() {
-    let cases: &[(char, (i64, i64), &[(i64, i64)])] = &[
+    type Case = (char, (i64, i64), &'static [(i64, i64)]);
+    let cases: &[Case] = &[
         ('H', (0, 0), &[(2, 1), (1, 2)]),
         ('D', (0, 0), &[(3, 2), (2, 3)]),
         ('E', (9, 8), &[(-2, -2)]),

@@ -54,10 +54,13 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A target square and the squares that must be empty to reach it.
+pub type RefLeap = ((i64, i64), Vec<(i64, i64)>);
+
 /// The targets a piece of `kind` on `(x, y)` reaches by SPEC section 2, each with the
 /// squares that must be empty, written out from the SPEC's formulas with `sx, sy` in
 /// {+1, -1}. The car is left out here (see [`reference_path_ok`]).
-pub fn reference_leaps(kind: PieceKind, x: i64, y: i64) -> Vec<((i64, i64), Vec<(i64, i64)>)> {
+pub fn reference_leaps(kind: PieceKind, x: i64, y: i64) -> Vec<RefLeap> {
     let mut out = Vec::new();
     for sx in [1i64, -1] {
         for sy in [1i64, -1] {
