@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let _ = args;
-    ExitCode::SUCCESS
+    match args.first().map(String::as_str) {
+        Some("chase") => ExitCode::from(duckchess::chase::cli(&args[1..])),
+        _ => ExitCode::SUCCESS,
+    }
 }
