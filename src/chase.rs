@@ -5,17 +5,18 @@
 //! as possible, the loser delays as long as possible, and the answer counts the moves of both
 //! players until the capture.
 //!
-//! The game is solved by retrograde analysis: every state (both squares and the side to move)
-//! starts unknown, the immediate captures form layer 1, and layer `d + 1` is derived from
-//! layer `d` by un-making moves. A state whose mover has a move into a state lost for the
-//! opponent is won (the first such layer is the shortest win); a state all of whose moves lead
-//! into states won by the opponent is lost (the last of them gives the longest delay). States
-//! never reached are draws. Processing whole layers in increasing distance makes the first
-//! assignment of every state its exact distance, so a single query can stop as soon as its own
-//! state is assigned.
+//! The game is solved by retrograde analysis over all states (both squares and the side to
+//! move): layer 1 holds the captures, and layer `d + 1` adds every state whose mover has a move
+//! into a state lost for the opponent within `d` (a win) or whose moves all lead into states won
+//! by the opponent within `d` (a loss). The first layer that holds a state is its exact distance:
+//! the winner's fastest win and the loser's longest delay. States in no layer once nothing
+//! changes would be draws. A single query stops at the layer that decides it.
 //!
-//! To fit `n = 100` (2 * 10^8 raw states) in time and memory, states are stored once per orbit
-//! of the 8 symmetries of the square acting on both pieces at once, one byte per state and side.
+//! Speed and memory for `n = 100` (2 * 10^8 raw states) come from two things. The states are
+//! kept once per symmetry of the square: white is folded into one eighth of the board and black
+//! keeps its whole board. And each set of states is a bit plane with one `u128` per board row,
+//! so a layer is a sweep of word operations: black's moves are shifts within a row or steps
+//! between rows, white's moves combine neighbouring blocks. Four planes of about 2 MB each suffice.
 //! This module is independent of the duck chess rules and shares nothing with other modules.
 
 use std::error::Error;
@@ -277,22 +278,20 @@ fn check_query(n: u32, white: (u32, u32), black: (u32, u32)) -> Result<Query, Ch
 /// Only the layers up to the position's own distance are computed.
 pub fn solve(n: u32, white: (u32, u32), black: (u32, u32)) -> Result<Outcome, ChaseError> {
     let q = check_query(n, white, black)?;
-    let board = Board::new(q.n);
-    let target = board.canonical_index(to_cell(q.white), to_cell(q.black));
-    let mut solver = Solver::new(board, false);
-    solver.run(Some(target));
-    Ok(solver.outcome_white_to_move(target))
+    let mut engine = Engine::new(q.n as usize, false);
+    let target = engine.geo.locate(to_cell(q.white), to_cell(q.black));
+    Ok(engine.run(Some(target)).unwrap_or(Outcome::Draw))
 }
 
 /// Solves every position of an `n x n` board (`2 <= n <= 100`) and keeps all distances.
 pub fn solve_all(n: u32) -> Result<Table, ChaseError> {
     let n = check_n(i64::from(n))?;
-    let mut solver = Solver::new(Board::new(n), true);
-    solver.run(None);
-    Ok(Table { solver })
+    let mut engine = Engine::new(n as usize, true);
+    engine.run(None);
+    Ok(Table { engine })
 }
 
-/// Counts of positions by outcome (every position counted, not only one per symmetry class).
+/// Counts of positions by outcome.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     /// Positions that white wins.
@@ -305,23 +304,20 @@ pub struct Counts {
 
 /// The complete solution of one board size, from [`solve_all`].
 pub struct Table {
-    solver: Solver,
+    engine: Engine,
 }
 
 impl Table {
     /// The board size.
     pub fn n(&self) -> u32 {
-        self.solver.board.n as u32
+        self.engine.geo.n as u32
     }
 
     /// The outcome with white to move (the game's starting situation).
     pub fn outcome(&self, white: (u32, u32), black: (u32, u32)) -> Result<Outcome, ChaseError> {
         let q = check_query(self.n(), white, black)?;
-        let index = self
-            .solver
-            .board
-            .canonical_index(to_cell(q.white), to_cell(q.black));
-        Ok(self.solver.outcome_white_to_move(index))
+        let at = self.engine.geo.locate(to_cell(q.white), to_cell(q.black));
+        Ok(self.engine.outcome(at, false))
     }
 
     /// The outcome with black to move; the count is the remaining moves of both players.
@@ -331,28 +327,28 @@ impl Table {
         black: (u32, u32),
     ) -> Result<Outcome, ChaseError> {
         let q = check_query(self.n(), white, black)?;
-        let index = self
-            .solver
-            .board
-            .canonical_index(to_cell(q.white), to_cell(q.black));
-        Ok(self.solver.outcome_black_to_move(index))
+        let at = self.engine.geo.locate(to_cell(q.white), to_cell(q.black));
+        Ok(self.engine.outcome(at, true))
     }
 
-    /// Outcome counts over all positions, white to move and black to move.
+    /// Outcome counts over all positions (pieces on distinct squares), white to move and black
+    /// to move.
     pub fn census(&self) -> (Counts, Counts) {
-        let s = &self.solver;
+        let geo = &self.engine.geo;
+        let n = geo.n as i32;
         let mut white = Counts::default();
         let mut black = Counts::default();
-        for (d, &(wr, wc)) in s.board.cells.iter().enumerate() {
-            for br in 0..s.board.n {
-                for bc in 0..s.board.n {
-                    let index = d * s.board.area + (br * s.board.n + bc) as usize;
-                    if s.wst[index] == UNUSED {
-                        continue;
+        for wr in 0..n {
+            for wc in 0..n {
+                for br in 0..n {
+                    for bc in 0..n {
+                        if (wr, wc) == (br, bc) {
+                            continue;
+                        }
+                        let at = geo.locate((wr, wc), (br, bc));
+                        tally(&mut white, self.engine.outcome(at, false));
+                        tally(&mut black, self.engine.outcome(at, true));
                     }
-                    let weight = 4 * u64::from(s.board.unit(wr, wc, br, bc));
-                    tally(&mut white, s.outcome_white_to_move(index), weight);
-                    tally(&mut black, s.outcome_black_to_move(index), weight);
                 }
             }
         }
@@ -360,11 +356,11 @@ impl Table {
     }
 }
 
-fn tally(counts: &mut Counts, outcome: Outcome, weight: u64) {
+fn tally(counts: &mut Counts, outcome: Outcome) {
     match outcome {
-        Outcome::White(_) => counts.white_wins += weight,
-        Outcome::Black(_) => counts.black_wins += weight,
-        Outcome::Draw => counts.draws += weight,
+        Outcome::White(_) => counts.white_wins += 1,
+        Outcome::Black(_) => counts.black_wins += 1,
+        Outcome::Draw => counts.draws += 1,
     }
 }
 
@@ -373,323 +369,451 @@ fn to_cell((row, col): (u32, u32)) -> (i32, i32) {
     (row as i32 - 1, col as i32 - 1)
 }
 
-/// Board geometry and the symmetry reduction (0-based coordinates).
-///
-/// A state is stored under the representative of its orbit: white is folded into the triangle
-/// `0 <= row <= col <= (n - 1) / 2`, and when white sits on a symmetry axis of that triangle the
-/// remaining freedom is spent on folding black. The triangle index of white times `n^2` plus
-/// black's square gives the slot; slots that are not representatives are marked [`UNUSED`].
-struct Board {
-    n: i32,
-    /// `n - 1`, the mirror of coordinate `x` being `m - x`.
-    m: i32,
-    /// The largest folded coordinate, `(n - 1) / 2`.
-    h: i32,
-    odd: bool,
-    area: usize,
-    /// The white squares of the folding triangle in slot order.
-    cells: Vec<(i32, i32)>,
+/// A symmetry of the square as applied to black's square: optional row flip and column flip,
+/// then an optional swap of row and column.
+type Sym = u8;
+const ROW_FLIP: Sym = 1;
+const COL_FLIP: Sym = 2;
+const SWAP: Sym = 4;
+
+/// Where a state's bit lives: block (white's folded square), row and column of black.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct At {
+    block: usize,
+    row: usize,
+    col: usize,
 }
 
-impl Board {
-    fn new(n: u32) -> Board {
-        let n = n as i32;
-        let h = (n - 1) / 2;
+/// Where white-move successors of a block are read from: a block of a plane, taken as it is
+/// or through a symmetry (then from a scratch copy prepared before each pass).
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Direct(usize),
+    Scratch(usize),
+}
+
+/// Board geometry and the symmetry reduction (0-based coordinates).
+///
+/// White is folded into the triangle `0 <= row <= col <= (n - 1) / 2`, one block per square of
+/// it; a block holds one bit per square of black, one `u128` per board row (`n <= 100 < 128`),
+/// so black's moves are shifts within a row or steps between rows. Blocks are stored for every
+/// black square, so a white square on a fold axis may use any folding symmetry.
+struct Geometry {
+    n: usize,
+    /// `n - 1`, the mirror of coordinate `x` being `m - x`.
+    m: i32,
+    /// Bits of the columns that exist.
+    cols: u128,
+    /// White's square of each block.
+    cells: Vec<(i32, i32)>,
+    /// Block number of each folded white square, by `row * n + col`.
+    block_of: Vec<usize>,
+    /// For each block, the sources of white's up to four moves (missing moves are `None`).
+    links: Vec<[Option<Source>; 4]>,
+    /// The blocks and symmetries that scratch copies are made of, in scratch slot order.
+    transformed: Vec<(usize, Sym)>,
+}
+
+impl Geometry {
+    fn new(n: usize) -> Geometry {
+        let ni = n as i32;
+        let h = (ni - 1) / 2;
         let mut cells = Vec::new();
         for c in 0..=h {
             for r in 0..=c {
                 cells.push((r, c));
             }
         }
-        Board {
+        let mut block_of = vec![usize::MAX; n * n];
+        for (i, &(r, c)) in cells.iter().enumerate() {
+            block_of[r as usize * n + c as usize] = i;
+        }
+        let mut geo = Geometry {
             n,
-            m: n - 1,
-            h,
-            odd: n % 2 == 1,
-            area: (n * n) as usize,
+            m: ni - 1,
+            cols: (1u128 << n) - 1,
             cells,
-        }
-    }
-
-    fn on(&self, r: i32, c: i32) -> bool {
-        r >= 0 && r < self.n && c >= 0 && c < self.n
-    }
-
-    /// Maps a state to its orbit representative.
-    #[inline]
-    fn canon(&self, w: (i32, i32), b: (i32, i32)) -> ((i32, i32), (i32, i32)) {
-        let m = self.m;
-        let ((mut wr, mut wc), (mut br, mut bc)) = (w, b);
-        // A tie (white on the middle line) leaves the flip free, so it goes to black.
-        if 2 * wr > m || (2 * wr == m && 2 * br > m) {
-            wr = m - wr;
-            br = m - br;
-        }
-        if 2 * wc > m || (2 * wc == m && 2 * bc > m) {
-            wc = m - wc;
-            bc = m - bc;
-        }
-        if wr > wc || (wr == wc && br > bc) {
-            std::mem::swap(&mut wr, &mut wc);
-            std::mem::swap(&mut br, &mut bc);
-        }
-        ((wr, wc), (br, bc))
-    }
-
-    /// Slot of an already canonical state.
-    #[inline]
-    fn slot(&self, (wr, wc): (i32, i32), (br, bc): (i32, i32)) -> usize {
-        let d = (wc * (wc + 1) / 2 + wr) as usize;
-        d * self.area + (br * self.n + bc) as usize
-    }
-
-    fn canonical_index(&self, w: (i32, i32), b: (i32, i32)) -> usize {
-        let (w, b) = self.canon(w, b);
-        self.slot(w, b)
-    }
-
-    /// Whether white's folded square has a nontrivial stabiliser (lies on a fold axis).
-    #[inline]
-    fn white_on_axis(&self, wr: i32, wc: i32) -> bool {
-        wr == wc || (self.odd && wc == self.h)
-    }
-
-    /// Orbit size divided by 4 (1 or 2) of a canonical state.
-    ///
-    /// Counters are scaled by it: enumerating the un-moves of one representative finds a
-    /// predecessor orbit `|O_pred| / |O_succ|` times per actual move between the orbits, so
-    /// weighting each hit by the successor's orbit size keeps the counts exact.
-    #[inline]
-    fn unit(&self, wr: i32, wc: i32, br: i32, bc: i32) -> u8 {
-        if !self.white_on_axis(wr, wc) {
-            return 2;
-        }
-        let centre = self.odd && wr == self.h && wc == self.h;
-        let fixed = if centre {
-            br == bc || br + bc == self.m || br == self.h || bc == self.h
-        } else if wr == wc {
-            br == bc
-        } else {
-            bc == self.h
+            block_of,
+            links: Vec::new(),
+            transformed: Vec::new(),
         };
-        if fixed {
-            1
-        } else {
-            2
-        }
-    }
-}
-
-/// White's (and black's un-) one-square steps.
-const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-/// Black's moves; the set is symmetric, so it also serves for un-moves.
-const JUMPS: [(i32, i32); 8] = [
-    (-1, 0),
-    (1, 0),
-    (0, -1),
-    (0, 1),
-    (-2, 0),
-    (2, 0),
-    (0, -2),
-    (0, 2),
-];
-
-/// State byte: set once the value is known.
-const RESOLVED: u8 = 0x80;
-/// State byte: with [`RESOLVED`], the side to move wins; without it, it loses.
-const MOVER_WINS: u8 = 0x40;
-/// State byte: the weighted count of moves not yet known to lose, while unresolved.
-const COUNT: u8 = 0x3f;
-/// State byte for slots that are not orbit representatives.
-const UNUSED: u8 = 0xff;
-/// Queue entry flag: black to move.
-const BLACK_TO_MOVE: u32 = 1 << 28;
-
-/// Packs a state into a queue entry (7 bits per coordinate suffices for `n <= 100 < 128`).
-#[inline]
-fn pack(black_to_move: bool, (wr, wc): (i32, i32), (br, bc): (i32, i32)) -> u32 {
-    let side = if black_to_move { BLACK_TO_MOVE } else { 0 };
-    side | (wr as u32) << 21 | (wc as u32) << 14 | (br as u32) << 7 | bc as u32
-}
-
-#[inline]
-fn unpack(e: u32) -> (bool, (i32, i32), (i32, i32)) {
-    let f = |s: u32| ((e >> s) & 0x7f) as i32;
-    (e & BLACK_TO_MOVE != 0, (f(21), f(14)), (f(7), f(0)))
-}
-
-/// The retrograde analysis state: one byte per canonical state and side.
-struct Solver {
-    board: Board,
-    /// White-to-move states.
-    wst: Vec<u8>,
-    /// Black-to-move states.
-    bst: Vec<u8>,
-    /// Distances of white-to-move and black-to-move states, when a full table is wanted.
-    dist: Option<(Vec<u32>, Vec<u32>)>,
-    /// Distance of the target once it is resolved.
-    target_dist: u32,
-}
-
-impl Solver {
-    fn new(board: Board, record: bool) -> Solver {
-        let size = board.cells.len() * board.area;
-        let dist = record.then(|| (vec![0u32; size], vec![0u32; size]));
-        Solver {
-            board,
-            wst: vec![UNUSED; size],
-            bst: vec![UNUSED; size],
-            dist,
-            target_dist: 0,
-        }
-    }
-
-    /// Sets up counters and returns layer 1 (the immediate captures).
-    fn init(&mut self) -> Vec<u32> {
-        let bd = &self.board;
-        let mut layer = Vec::new();
-        for &(wr, wc) in &bd.cells {
-            let white_moves = STEPS
-                .iter()
-                .filter(|&&(dr, dc)| bd.on(wr + dr, wc + dc))
-                .count() as u8;
-            for br in 0..bd.n {
-                for bc in 0..bd.n {
-                    if (br, bc) == (wr, wc) || bd.canon((wr, wc), (br, bc)) != ((wr, wc), (br, bc))
-                    {
-                        continue;
-                    }
-                    let index = bd.slot((wr, wc), (br, bc));
-                    let unit = bd.unit(wr, wc, br, bc);
-                    let gap = (wr - br).abs() + (wc - bc).abs();
-                    if gap == 1 {
-                        self.wst[index] = RESOLVED | MOVER_WINS;
-                        layer.push(pack(false, (wr, wc), (br, bc)));
-                    } else {
-                        self.wst[index] = white_moves * unit;
-                    }
-                    if (wr == br || wc == bc) && gap <= 2 {
-                        self.bst[index] = RESOLVED | MOVER_WINS;
-                        layer.push(pack(true, (wr, wc), (br, bc)));
-                    } else {
-                        let black_moves = JUMPS
-                            .iter()
-                            .filter(|&&(dr, dc)| bd.on(br + dr, bc + dc))
-                            .count() as u8;
-                        self.bst[index] = black_moves * unit;
-                    }
+        let mut links = Vec::with_capacity(geo.cells.len());
+        for &(r, c) in &geo.cells {
+            let mut link = [None; 4];
+            for (slot, &(dr, dc)) in link.iter_mut().zip(STEPS.iter()) {
+                let p = (r + dr, c + dc);
+                if !geo.on(p) {
+                    continue;
                 }
-            }
-        }
-        if let Some((wd, bdist)) = &mut self.dist {
-            for &e in &layer {
-                let (black, w, b) = unpack(e);
-                let index = self.board.slot(w, b);
-                if black {
-                    bdist[index] = 1;
+                let (q, sym) = geo.fold(p);
+                let block = geo.block_of[q.0 as usize * n + q.1 as usize];
+                *slot = Some(if sym == 0 {
+                    Source::Direct(block)
                 } else {
-                    wd[index] = 1;
-                }
+                    let pos = geo
+                        .transformed
+                        .iter()
+                        .position(|&t| t == (block, sym))
+                        .unwrap_or_else(|| {
+                            geo.transformed.push((block, sym));
+                            geo.transformed.len() - 1
+                        });
+                    Source::Scratch(pos)
+                });
             }
+            links.push(link);
         }
-        layer
+        geo.links = links;
+        geo
     }
 
-    /// Runs the layers until `target` (a white-to-move slot) is resolved, or to the end.
-    fn run(&mut self, target: Option<usize>) {
-        let mut current = self.init();
-        let mut next = Vec::new();
+    fn on(&self, (r, c): (i32, i32)) -> bool {
+        let n = self.n as i32;
+        r >= 0 && r < n && c >= 0 && c < n
+    }
+
+    /// Folds white's square into the triangle; the symmetry is to be applied to black too.
+    fn fold(&self, (mut r, mut c): (i32, i32)) -> ((i32, i32), Sym) {
+        let mut sym = 0;
+        if 2 * r > self.m {
+            r = self.m - r;
+            sym |= ROW_FLIP;
+        }
+        if 2 * c > self.m {
+            c = self.m - c;
+            sym |= COL_FLIP;
+        }
+        if r > c {
+            std::mem::swap(&mut r, &mut c);
+            sym |= SWAP;
+        }
+        ((r, c), sym)
+    }
+
+    fn apply(&self, sym: Sym, (mut r, mut c): (i32, i32)) -> (i32, i32) {
+        if sym & ROW_FLIP != 0 {
+            r = self.m - r;
+        }
+        if sym & COL_FLIP != 0 {
+            c = self.m - c;
+        }
+        if sym & SWAP != 0 {
+            std::mem::swap(&mut r, &mut c);
+        }
+        (r, c)
+    }
+
+    /// The bit of the state with white on `w` and black on `b` (distinct, on the board).
+    fn locate(&self, w: (i32, i32), b: (i32, i32)) -> At {
+        let (q, sym) = self.fold(w);
+        let (r, c) = self.apply(sym, b);
+        At {
+            block: self.block_of[q.0 as usize * self.n + q.1 as usize],
+            row: r as usize,
+            col: c as usize,
+        }
+    }
+
+    /// The columns of row `r` that are valid black squares for a block, leaving out white's
+    /// square and every square within `reach` of it along the row or column (`reach = 0`
+    /// leaves out white's square only).
+    #[inline]
+    fn row_mask(&self, (wr, wc): (i32, i32), r: usize, reach: i32) -> u128 {
+        let dr = (r as i32 - wr).abs();
+        if dr > reach {
+            return self.cols;
+        }
+        let (lo, hi) = if dr == 0 {
+            ((wc - reach).max(0), (wc + reach).min(self.m))
+        } else {
+            (wc, wc)
+        };
+        let span = ((1u128 << (hi - lo + 1)) - 1) << lo;
+        self.cols & !span
+    }
+
+    /// Copies block `src` of `plane` into `out` as seen through `sym`: bit `b` of the result
+    /// is bit `sym(b)` of the source.
+    fn transform(&self, plane: &[u128], src: usize, sym: Sym, out: &mut [u128]) {
+        let n = self.n;
+        let mut grid = [0u128; 128];
+        grid[..n].copy_from_slice(&plane[src * n..src * n + n]);
+        if sym & SWAP != 0 {
+            transpose(&mut grid);
+        }
+        for (r, row) in out.iter_mut().enumerate().take(n) {
+            let from = if sym & ROW_FLIP != 0 { n - 1 - r } else { r };
+            let mut v = grid[from];
+            if sym & COL_FLIP != 0 {
+                v = v.reverse_bits() >> (128 - n);
+            }
+            *row = v;
+        }
+    }
+}
+
+/// Transposes a 128 x 128 bit matrix (bit `j` of row `i` moves to bit `i` of row `j`) by
+/// swapping ever smaller off-diagonal blocks.
+fn transpose(a: &mut [u128; 128]) {
+    let mut j = 64;
+    let mut mask: u128 = u128::from(u64::MAX);
+    while j != 0 {
+        let mut k = 0;
+        while k < 128 {
+            for i in k..k + j {
+                let t = ((a[i] >> j) ^ a[i + j]) & mask;
+                a[i] ^= t << j;
+                a[i + j] ^= t;
+            }
+            k += 2 * j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
+/// White's one-square steps.
+const STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// Which sets changed in the last layer.
+#[derive(Debug, Clone, Copy, Default)]
+struct Changed {
+    white_lost: bool,
+    black_won: bool,
+    white_won: bool,
+    black_lost: bool,
+}
+
+/// The layered retrograde analysis over bit planes.
+///
+/// After layer `d` each plane holds the states decided within `d` moves: white to move and
+/// lost (`white_lost`) or won (`white_won`), black to move and won (`black_won`) or lost
+/// (`black_lost`). Layer 1 is the captures; a mover loses within `d + 1` when every move leads
+/// into a state the opponent wins within `d`, and wins within `d + 1` when some move leads into
+/// a state the opponent loses within `d`. The first layer that holds a state is its exact
+/// distance: the winner's fastest win, which is also the loser's longest delay.
+struct Engine {
+    geo: Geometry,
+    white_lost: Vec<u128>,
+    black_won: Vec<u128>,
+    white_won: Vec<u128>,
+    black_lost: Vec<u128>,
+    /// Transformed copies of source blocks, one per entry of `geo.transformed`.
+    scratch: Vec<u128>,
+    /// First layer of each state, white to move and black to move, when a table is wanted.
+    dist: Option<(Vec<u32>, Vec<u32>)>,
+}
+
+impl Engine {
+    fn new(n: usize, record: bool) -> Engine {
+        let geo = Geometry::new(n);
+        let size = geo.cells.len() * n;
+        let scratch = vec![0; geo.transformed.len() * n];
+        let cells = geo.cells.len() * n * n;
+        Engine {
+            geo,
+            white_lost: vec![0; size],
+            black_won: vec![0; size],
+            white_won: vec![0; size],
+            black_lost: vec![0; size],
+            scratch,
+            dist: record.then(|| (vec![0; cells], vec![0; cells])),
+        }
+    }
+
+    /// Runs the layers until the white-to-move state `target` is decided (its outcome is
+    /// returned) or until nothing changes any more.
+    fn run(&mut self, target: Option<At>) -> Option<Outcome> {
+        self.init();
+        let mut changed = Changed {
+            black_won: true,
+            white_won: true,
+            ..Changed::default()
+        };
         let mut d: u32 = 1;
         loop {
             if let Some(t) = target {
-                if self.wst[t] & RESOLVED != 0 && self.wst[t] != UNUSED {
-                    // The target was assigned while producing layer `d`.
-                    self.target_dist = d;
-                    return;
+                if bit(&self.white_won, &self.geo, t) {
+                    return Some(Outcome::White(d));
+                }
+                if bit(&self.white_lost, &self.geo, t) {
+                    return Some(Outcome::Black(d));
                 }
             }
-            if current.is_empty() {
-                return;
-            }
-            for &e in &current {
-                self.expand(e, d + 1, &mut next);
-            }
-            std::mem::swap(&mut current, &mut next);
-            next.clear();
             d += 1;
+            // Each set grows only in layers of one parity (white loses after an even number
+            // of moves, black wins after an odd one), so a pass never reads a plane that
+            // another pass of the same layer writes.
+            let now = Changed {
+                white_lost: changed.black_won && self.white_all_lose(d),
+                white_won: changed.black_lost && self.white_some_wins(d),
+                black_won: changed.white_lost && self.black_some_wins(d),
+                black_lost: changed.white_won && self.black_all_lose(d),
+            };
+            if !(now.white_lost || now.white_won || now.black_won || now.black_lost) {
+                return None;
+            }
+            changed = now;
         }
     }
 
-    /// Un-makes every move into the resolved state `e`, resolving predecessors at `nd`.
-    #[inline]
-    fn expand(&mut self, e: u32, nd: u32, next: &mut Vec<u32>) {
-        let bd = &self.board;
-        let (black_to_move, w, b) = unpack(e);
-        let unit = bd.unit(w.0, w.1, b.0, b.1);
-        if !black_to_move {
-            let mover_wins = self.wst[bd.slot(w, b)] & MOVER_WINS != 0;
-            // Black moved into this state from one or two squares away.
-            for &(dr, dc) in &JUMPS {
-                let p = (b.0 + dr, b.1 + dc);
-                if !bd.on(p.0, p.1) || p == w {
-                    continue;
-                }
-                let (cw, cb) = bd.canon(w, p);
-                let index = bd.slot(cw, cb);
-                let s = self.bst[index];
-                if s & RESOLVED != 0 {
-                    continue;
-                }
-                if mover_wins {
-                    // White wins after this move, so black wants another one.
-                    let left = (s & COUNT).saturating_sub(unit);
-                    if left > 0 {
-                        self.bst[index] = left;
-                        continue;
-                    }
-                    self.bst[index] = RESOLVED;
-                } else {
-                    self.bst[index] = RESOLVED | MOVER_WINS;
-                }
-                next.push(pack(true, cw, cb));
-                if let Some((_, bdist)) = &mut self.dist {
-                    bdist[index] = nd;
-                }
-            }
-        } else {
-            let mover_wins = self.bst[bd.slot(w, b)] & MOVER_WINS != 0;
-            // White moved into this state from a neighbouring square.
-            for &(dr, dc) in &STEPS {
-                let p = (w.0 + dr, w.1 + dc);
-                if !bd.on(p.0, p.1) || p == b {
-                    continue;
-                }
-                let (cw, cb) = bd.canon(p, b);
-                let index = bd.slot(cw, cb);
-                let s = self.wst[index];
-                if s & RESOLVED != 0 {
-                    continue;
-                }
-                if mover_wins {
-                    let left = (s & COUNT).saturating_sub(unit);
-                    if left > 0 {
-                        self.wst[index] = left;
-                        continue;
-                    }
-                    self.wst[index] = RESOLVED;
-                } else {
-                    self.wst[index] = RESOLVED | MOVER_WINS;
-                }
-                next.push(pack(false, cw, cb));
-                if let Some((wdist, _)) = &mut self.dist {
-                    wdist[index] = nd;
-                }
+    /// Layer 1: the side to move captures.
+    fn init(&mut self) {
+        let n = self.geo.n;
+        for (block, &w) in self.geo.cells.iter().enumerate() {
+            for r in 0..n {
+                let i = block * n + r;
+                // Squares next to white (white captures) and within two squares in a line
+                // (black captures), each without white's own square.
+                self.white_won[i] = self.geo.row_mask(w, r, 0) & !self.geo.row_mask(w, r, 1);
+                self.black_won[i] = self.geo.row_mask(w, r, 0) & !self.geo.row_mask(w, r, 2);
+                record(&mut self.dist, false, n, i, self.white_won[i], 1);
+                record(&mut self.dist, true, n, i, self.black_won[i], 1);
             }
         }
     }
 
-    fn distance(&self, index: usize, black_to_move: bool) -> u32 {
-        match &self.dist {
+    /// Fills the scratch copies from `plane`.
+    fn prepare(&mut self, plane: Plane) {
+        let n = self.geo.n;
+        let src = match plane {
+            Plane::BlackWon => &self.black_won,
+            Plane::BlackLost => &self.black_lost,
+        };
+        for (slot, &(block, sym)) in self.geo.transformed.iter().enumerate() {
+            self.geo
+                .transform(src, block, sym, &mut self.scratch[slot * n..slot * n + n]);
+        }
+    }
+
+    /// White to move loses within `d` if every move reaches a state black wins within `d - 1`.
+    fn white_all_lose(&mut self, d: u32) -> bool {
+        self.prepare(Plane::BlackWon);
+        let n = self.geo.n;
+        let ones = [!0u128; 128];
+        let mut changed = false;
+        for block in 0..self.geo.cells.len() {
+            let w = self.geo.cells[block];
+            let [s0, s1, s2, s3] = self.geo.links[block].map(|s| match s {
+                None => &ones[..n],
+                Some(Source::Direct(b)) => &self.black_won[b * n..b * n + n],
+                Some(Source::Scratch(k)) => &self.scratch[k * n..k * n + n],
+            });
+            for r in 0..n {
+                let i = block * n + r;
+                let v = s0[r] & s1[r] & s2[r] & s3[r] & self.geo.row_mask(w, r, 1);
+                let fresh = v & !self.white_lost[i];
+                if fresh != 0 {
+                    self.white_lost[i] |= fresh;
+                    changed = true;
+                    record(&mut self.dist, false, n, i, fresh, d);
+                }
+            }
+        }
+        changed
+    }
+
+    /// White to move wins within `d` if some move reaches a state black loses within `d - 1`.
+    fn white_some_wins(&mut self, d: u32) -> bool {
+        self.prepare(Plane::BlackLost);
+        let n = self.geo.n;
+        let zeros = [0u128; 128];
+        let mut changed = false;
+        for block in 0..self.geo.cells.len() {
+            let w = self.geo.cells[block];
+            let [s0, s1, s2, s3] = self.geo.links[block].map(|s| match s {
+                None => &zeros[..n],
+                Some(Source::Direct(b)) => &self.black_lost[b * n..b * n + n],
+                Some(Source::Scratch(k)) => &self.scratch[k * n..k * n + n],
+            });
+            for r in 0..n {
+                let i = block * n + r;
+                let v = (s0[r] | s1[r] | s2[r] | s3[r]) & self.geo.row_mask(w, r, 0);
+                let fresh = v & !self.white_won[i];
+                if fresh != 0 {
+                    self.white_won[i] |= fresh;
+                    changed = true;
+                    record(&mut self.dist, false, n, i, fresh, d);
+                }
+            }
+        }
+        changed
+    }
+
+    /// Black to move wins within `d` if some move (one or two squares in a line) reaches a
+    /// state white loses within `d - 1`.
+    fn black_some_wins(&mut self, d: u32) -> bool {
+        let n = self.geo.n;
+        let cols = self.geo.cols;
+        let mut changed = false;
+        for block in 0..self.geo.cells.len() {
+            let w = self.geo.cells[block];
+            let lost = &self.white_lost[block * n..block * n + n];
+            for r in 0..n {
+                let x = lost[r];
+                let mut v = ((x << 1) | (x << 2)) & cols | (x >> 1) | (x >> 2);
+                if r >= 1 {
+                    v |= lost[r - 1];
+                }
+                if r >= 2 {
+                    v |= lost[r - 2];
+                }
+                if r + 1 < n {
+                    v |= lost[r + 1];
+                }
+                if r + 2 < n {
+                    v |= lost[r + 2];
+                }
+                let i = block * n + r;
+                let fresh = v & self.geo.row_mask(w, r, 0) & !self.black_won[i];
+                if fresh != 0 {
+                    self.black_won[i] |= fresh;
+                    changed = true;
+                    record(&mut self.dist, true, n, i, fresh, d);
+                }
+            }
+        }
+        changed
+    }
+
+    /// Black to move loses within `d` if it cannot capture and every move reaches a state
+    /// white wins within `d - 1` (a move off the board does not count).
+    fn black_all_lose(&mut self, d: u32) -> bool {
+        let n = self.geo.n;
+        let cols = self.geo.cols;
+        let last = 1u128 << (n - 1);
+        let next_last = last >> 1;
+        let mut changed = false;
+        for block in 0..self.geo.cells.len() {
+            let w = self.geo.cells[block];
+            let won = &self.white_won[block * n..block * n + n];
+            let row = |k: usize| if k < n { won[k] } else { !0 };
+            for r in 0..n {
+                let x = won[r];
+                // Bit c of each term: the move from column c (or row r) lands in a won state
+                // or leaves the board.
+                let mut v = ((x >> 1) | last) & ((x >> 2) | last | next_last);
+                v &= ((x << 1) | 1) & ((x << 2) | 3) & cols;
+                v &= row(r + 1) & row(r + 2);
+                v &= if r >= 1 { won[r - 1] } else { !0 };
+                v &= if r >= 2 { won[r - 2] } else { !0 };
+                let i = block * n + r;
+                let fresh = v & self.geo.row_mask(w, r, 2) & !self.black_lost[i];
+                if fresh != 0 {
+                    self.black_lost[i] |= fresh;
+                    changed = true;
+                    record(&mut self.dist, true, n, i, fresh, d);
+                }
+            }
+        }
+        changed
+    }
+
+    /// The outcome of the state at `at` from the planes and recorded distances.
+    fn outcome(&self, at: At, black_to_move: bool) -> Outcome {
+        let geo = &self.geo;
+        let index = (at.block * geo.n + at.row) * geo.n + at.col;
+        let k = match &self.dist {
             Some((w, b)) => {
                 if black_to_move {
                     b[index]
@@ -697,34 +821,55 @@ impl Solver {
                     w[index]
                 }
             }
-            None => self.target_dist,
-        }
-    }
-
-    fn outcome_white_to_move(&self, index: usize) -> Outcome {
-        let s = self.wst[index];
-        if s == UNUSED || s & RESOLVED == 0 {
-            return Outcome::Draw;
-        }
-        let k = self.distance(index, false);
-        if s & MOVER_WINS != 0 {
+            None => 0,
+        };
+        if black_to_move {
+            if bit(&self.black_won, geo, at) {
+                Outcome::Black(k)
+            } else if bit(&self.black_lost, geo, at) {
+                Outcome::White(k)
+            } else {
+                Outcome::Draw
+            }
+        } else if bit(&self.white_won, geo, at) {
             Outcome::White(k)
-        } else {
-            Outcome::Black(k)
-        }
-    }
-
-    fn outcome_black_to_move(&self, index: usize) -> Outcome {
-        let s = self.bst[index];
-        if s == UNUSED || s & RESOLVED == 0 {
-            return Outcome::Draw;
-        }
-        let k = self.distance(index, true);
-        if s & MOVER_WINS != 0 {
+        } else if bit(&self.white_lost, geo, at) {
             Outcome::Black(k)
         } else {
-            Outcome::White(k)
+            Outcome::Draw
         }
+    }
+}
+
+/// The black-to-move planes that white's moves read through symmetries.
+#[derive(Debug, Clone, Copy)]
+enum Plane {
+    BlackWon,
+    BlackLost,
+}
+
+fn bit(plane: &[u128], geo: &Geometry, at: At) -> bool {
+    (plane[at.block * geo.n + at.row] >> at.col) & 1 != 0
+}
+
+/// Stores layer `d` as the distance of the states whose bits are set in `fresh` (row `i` of a
+/// plane of the given side), when distances are being kept.
+#[inline]
+fn record(
+    dist: &mut Option<(Vec<u32>, Vec<u32>)>,
+    black: bool,
+    n: usize,
+    i: usize,
+    fresh: u128,
+    d: u32,
+) {
+    let Some((w, b)) = dist else { return };
+    let out = if black { b } else { w };
+    let mut bits = fresh;
+    while bits != 0 {
+        let c = bits.trailing_zeros() as usize;
+        out[i * n + c] = d;
+        bits &= bits - 1;
     }
 }
 
@@ -795,5 +940,30 @@ fn emit(out: &mut dyn Write, text: &str, status: u8) -> u8 {
     match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => status,
         Err(_) => status.max(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose;
+
+    #[test]
+    fn transpose_moves_every_bit_across_the_diagonal() {
+        let mut a = [0u128; 128];
+        // A pattern without symmetry: bit j of row i set when (i * 7 + j * 3) % 5 == 1.
+        for (i, row) in a.iter_mut().enumerate() {
+            for j in 0..128 {
+                if (i * 7 + j * 3) % 5 == 1 {
+                    *row |= 1 << j;
+                }
+            }
+        }
+        let original = a;
+        transpose(&mut a);
+        for (i, row) in original.iter().enumerate() {
+            for (j, column) in a.iter().enumerate() {
+                assert_eq!((column >> i) & 1, (row >> j) & 1, "({i}, {j})");
+            }
+        }
     }
 }

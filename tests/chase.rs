@@ -388,3 +388,19 @@ fn cli_bad_input() {
         "duckchess: chase: n = 101 is above the supported limit 100\n"
     );
 }
+
+/// The census behind the DRAW question: every position of every supported board size.
+/// Slow in a debug build; run with `cargo test --release --test chase -- --ignored`.
+#[test]
+#[ignore]
+fn census_of_every_supported_board() {
+    for n in 2..=chase::MAX_N {
+        let t = table(n);
+        let (white, black) = t.census();
+        let adjacent = 4 * u64::from(n) * u64::from(n - 1);
+        println!("n = {n}: white to move {white:?}, black to move {black:?}");
+        assert_eq!(white.draws, 0, "n = {n}");
+        assert_eq!(black.draws, 0, "n = {n}");
+        assert_eq!(white.white_wins, adjacent, "n = {n}");
+    }
+}
