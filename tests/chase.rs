@@ -299,7 +299,7 @@ fn parser_accepts_any_whitespace_and_rejects_junk() {
 }
 
 /// Runs the binary with `args` and `input` on stdin; returns (status, stdout, stderr).
-fn run(args: &[&str], input: &str) -> (i32, String, String) {
+fn run(args: &[&str], input: impl AsRef<[u8]>) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
         .arg("chase")
         .args(args)
@@ -310,7 +310,7 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
         .expect("spawn duckchess");
     if let Some(mut stdin) = child.stdin.take() {
         // The process may exit before reading (e.g. for --help); that is fine.
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(input.as_ref());
     }
     let out = child.wait_with_output().expect("wait for duckchess");
     (
@@ -382,6 +382,12 @@ fn cli_bad_input() {
         assert!(err.contains(needle), "{input:?}: {err}");
         assert!(err.ends_with('\n') && err.lines().count() == 1, "{err:?}");
     }
+    let (status, _, err) = run(&[], b"\xff\xfe 1 1 2 2");
+    assert_eq!(status, 1);
+    assert_eq!(
+        err,
+        "duckchess: chase: cannot read standard input: stream did not contain valid UTF-8\n"
+    );
     let (_, _, err) = run(&[], "101 1 1 2 2");
     assert_eq!(
         err,
