@@ -598,8 +598,14 @@ struct Engine {
     black_won: Vec<u128>,
     white_won: Vec<u128>,
     black_lost: Vec<u128>,
-    /// Transformed copies of source blocks, one per entry of `geo.transformed`.
-    scratch: Vec<u128>,
+    /// Transformed copies of `black_won` blocks, one per entry of `geo.transformed`.
+    scratch_won: Vec<u128>,
+    /// Transformed copies of `black_lost` blocks, likewise.
+    scratch_lost: Vec<u128>,
+    /// Rows of each `white_lost` block that gained states in the last pass over it.
+    lost_rows: Vec<Rows>,
+    /// Rows of each `black_won` block that gained states in the last pass over it.
+    won_rows: Vec<Rows>,
     /// First layer of each state, white to move and black to move, when a table is wanted.
     dist: Option<(Vec<u32>, Vec<u32>)>,
 }
@@ -610,13 +616,17 @@ impl Engine {
         let size = geo.cells.len() * n;
         let scratch = vec![0; geo.transformed.len() * n];
         let cells = geo.cells.len() * n * n;
+        let blocks = geo.cells.len();
         Engine {
             geo,
             white_lost: vec![0; size],
             black_won: vec![0; size],
             white_won: vec![0; size],
             black_lost: vec![0; size],
-            scratch,
+            scratch_won: scratch.clone(),
+            scratch_lost: scratch,
+            lost_rows: vec![Rows::EMPTY; blocks],
+            won_rows: vec![Rows::EMPTY; blocks],
             dist: record.then(|| (vec![0; cells], vec![0; cells])),
         }
     }
@@ -670,19 +680,24 @@ impl Engine {
                 record(&mut self.dist, false, n, i, self.white_won[i], 1);
                 record(&mut self.dist, true, n, i, self.black_won[i], 1);
             }
+            self.won_rows[block] = Rows::ALL.near(w.0 as usize, 2, n);
         }
     }
 
-    /// Fills the scratch copies from `plane`.
+    /// Brings the scratch copies of `plane` up to date (for `black_won`, only those whose
+    /// source block changed in the last pass; the others are still current).
     fn prepare(&mut self, plane: Plane) {
         let n = self.geo.n;
-        let src = match plane {
-            Plane::BlackWon => &self.black_won,
-            Plane::BlackLost => &self.black_lost,
+        let (src, scratch) = match plane {
+            Plane::BlackWon => (&self.black_won, &mut self.scratch_won),
+            Plane::BlackLost => (&self.black_lost, &mut self.scratch_lost),
         };
         for (slot, &(block, sym)) in self.geo.transformed.iter().enumerate() {
+            if matches!(plane, Plane::BlackWon) && self.won_rows[block].is_empty() {
+                continue;
+            }
             self.geo
-                .transform(src, block, sym, &mut self.scratch[slot * n..slot * n + n]);
+                .transform(src, block, sym, &mut scratch[slot * n..slot * n + n]);
         }
     }
 
@@ -694,21 +709,36 @@ impl Engine {
         let mut changed = false;
         for block in 0..self.geo.cells.len() {
             let w = self.geo.cells[block];
+            // A row can only gain states where one of its sources did; a source read through
+            // a symmetry may have moved its changes to any row.
+            let mut rows = Rows::EMPTY;
+            for source in self.geo.links[block].iter().flatten() {
+                rows = rows.union(match *source {
+                    Source::Direct(b) => self.won_rows[b],
+                    Source::Scratch(k) if self.won_rows[self.geo.transformed[k].0].is_empty() => {
+                        Rows::EMPTY
+                    }
+                    Source::Scratch(_) => Rows::ALL.near(0, n, n),
+                });
+            }
             let [s0, s1, s2, s3] = self.geo.links[block].map(|s| match s {
                 None => &ones[..n],
                 Some(Source::Direct(b)) => &self.black_won[b * n..b * n + n],
-                Some(Source::Scratch(k)) => &self.scratch[k * n..k * n + n],
+                Some(Source::Scratch(k)) => &self.scratch_won[k * n..k * n + n],
             });
-            for r in 0..n {
+            let mut gained = Rows::EMPTY;
+            for r in rows.range() {
                 let i = block * n + r;
                 let v = s0[r] & s1[r] & s2[r] & s3[r] & self.geo.row_mask(w, r, 1);
                 let fresh = v & !self.white_lost[i];
                 if fresh != 0 {
                     self.white_lost[i] |= fresh;
-                    changed = true;
+                    gained = gained.union(Rows::one(r));
                     record(&mut self.dist, false, n, i, fresh, d);
                 }
             }
+            changed |= !gained.is_empty();
+            self.lost_rows[block] = gained;
         }
         changed
     }
@@ -724,7 +754,7 @@ impl Engine {
             let [s0, s1, s2, s3] = self.geo.links[block].map(|s| match s {
                 None => &zeros[..n],
                 Some(Source::Direct(b)) => &self.black_lost[b * n..b * n + n],
-                Some(Source::Scratch(k)) => &self.scratch[k * n..k * n + n],
+                Some(Source::Scratch(k)) => &self.scratch_lost[k * n..k * n + n],
             });
             for r in 0..n {
                 let i = block * n + r;
@@ -749,7 +779,10 @@ impl Engine {
         for block in 0..self.geo.cells.len() {
             let w = self.geo.cells[block];
             let lost = &self.white_lost[block * n..block * n + n];
-            for r in 0..n {
+            // Black's moves span two rows, so only rows that near new lost states can gain.
+            let rows = self.lost_rows[block].widen(2, n);
+            let mut gained = Rows::EMPTY;
+            for r in rows.range() {
                 let x = lost[r];
                 let mut v = ((x << 1) | (x << 2)) & cols | (x >> 1) | (x >> 2);
                 if r >= 1 {
@@ -768,10 +801,12 @@ impl Engine {
                 let fresh = v & self.geo.row_mask(w, r, 0) & !self.black_won[i];
                 if fresh != 0 {
                     self.black_won[i] |= fresh;
-                    changed = true;
+                    gained = gained.union(Rows::one(r));
                     record(&mut self.dist, true, n, i, fresh, d);
                 }
             }
+            changed |= !gained.is_empty();
+            self.won_rows[block] = gained;
         }
         changed
     }
@@ -837,6 +872,68 @@ impl Engine {
             Outcome::Black(k)
         } else {
             Outcome::Draw
+        }
+    }
+}
+
+/// A range of rows of a block, `first..=last`, empty when `first > last`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rows {
+    first: usize,
+    last: usize,
+}
+
+impl Rows {
+    const EMPTY: Rows = Rows {
+        first: usize::MAX,
+        last: 0,
+    };
+    /// Every row; narrowed to the board by [`Rows::near`] or [`Rows::widen`].
+    const ALL: Rows = Rows {
+        first: 0,
+        last: usize::MAX,
+    };
+
+    fn one(r: usize) -> Rows {
+        Rows { first: r, last: r }
+    }
+
+    fn is_empty(self) -> bool {
+        self.first > self.last
+    }
+
+    fn union(self, other: Rows) -> Rows {
+        Rows {
+            first: self.first.min(other.first),
+            last: self.last.max(other.last),
+        }
+    }
+
+    /// Rows within `reach` of this range (kept empty if it is), inside `0..n`.
+    fn widen(self, reach: usize, n: usize) -> Rows {
+        if self.is_empty() {
+            return self;
+        }
+        Rows {
+            first: self.first.saturating_sub(reach),
+            last: self.last.saturating_add(reach).min(n - 1),
+        }
+    }
+
+    /// Rows within `reach` of row `r`, inside `0..n` (and inside this range).
+    fn near(self, r: usize, reach: usize, n: usize) -> Rows {
+        let around = Rows::one(r).widen(reach, n);
+        Rows {
+            first: self.first.max(around.first),
+            last: self.last.min(around.last),
+        }
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        if self.is_empty() {
+            0..0
+        } else {
+            self.first..self.last.saturating_add(1)
         }
     }
 }
