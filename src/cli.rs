@@ -27,6 +27,7 @@ usage:
 subcommands:
   judge      the judge (also what runs with no subcommand)
   gen        seeded input generator (modes: official, legal, endgame, check, big)
+  chase      solve the CQOI 2013 board game (n r1 c1 r2 c2 on stdin)
 
 exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)
 ";

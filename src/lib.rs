@@ -1,6 +1,7 @@
 //! duckchess: the rules, the judge and the tools for THUPC 2019 "Duck Chess".
 
 pub mod board;
+pub mod chase;
 pub mod cli;
 pub mod game;
 pub mod gen;

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         None => duckchess::judge::serve(std::io::stdin().lock()),
         Some("judge") => cli::judge(rest),
         Some("gen") => duckchess::gen::cli(rest),
+        Some("chase") => duckchess::chase::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
             cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
