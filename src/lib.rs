@@ -6,3 +6,4 @@ pub mod game;
 pub mod judge;
 pub mod piece;
 pub mod rules;
+pub mod validate;
