@@ -3,7 +3,10 @@
 pub mod board;
 pub mod cli;
 pub mod game;
+pub mod gen;
 pub mod judge;
 pub mod piece;
+pub mod render;
+pub mod rng;
 pub mod rules;
 pub mod validate;

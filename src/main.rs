@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     let status = match args.first().map(String::as_str) {
         None => duckchess::judge::serve(std::io::stdin().lock()),
         Some("judge") => cli::judge(rest),
+        Some("gen") => duckchess::gen::cli(rest),
         Some("validate") => duckchess::validate::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {

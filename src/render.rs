@@ -1,0 +1,225 @@
+//! Board diagrams for people: row and column numbers on every edge so coordinates can be
+//! read off, the last move and any highlighted squares marked. Used by `trace`, `test`
+//! and `play`. Not on the judge path.
+//!
+//! Two glyph sets: the notation letters (one column wide) and the statement's Chinese
+//! names (two columns wide in a monospace terminal, so cells widen to keep the grid
+//! straight). Colour is a separate switch, off unless asked for.
+
+use crate::board::Board;
+use crate::piece::{Color, Piece, Square, COLS, ROWS};
+use crate::rules::Move;
+use std::io::IsTerminal;
+
+/// How a diagram looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Chinese piece names (double width) instead of notation letters.
+    pub chinese: bool,
+    /// ANSI colours: red pieces in red, blue pieces in blue, marks in yellow.
+    pub color: bool,
+}
+
+impl Style {
+    /// Plain notation letters, no colour: for files, pipes and golden tests.
+    pub const ASCII: Style = Style {
+        chinese: false,
+        color: false,
+    };
+
+    /// What standard output deserves: Chinese names in colour on a terminal unless
+    /// `ascii` is asked for; letters elsewhere; never colour when `NO_COLOR` is set.
+    pub fn for_stdout(ascii: bool) -> Style {
+        let terminal = std::io::stdout().is_terminal();
+        Style {
+            chinese: terminal && !ascii,
+            color: terminal && !no_color(),
+        }
+    }
+}
+
+/// Whether the `NO_COLOR` convention asks for no colour (set and not empty).
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Squares to mark on a diagram.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marks<'a> {
+    /// The last move: both of its squares are shown in `[ ]`.
+    pub last: Option<Move>,
+    /// Extra squares (e.g. a piece's legal targets), shown in `( )`.
+    pub highlight: &'a [Square],
+}
+
+const RESET: &str = "\x1b[0m";
+
+fn paint(text: &str, code: &str, style: Style, out: &mut String) {
+    if style.color {
+        out.push_str(code);
+        out.push_str(text);
+        out.push_str(RESET);
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// The diagram of `board`, row 9 at the top, each line ending in `\n`.
+///
+/// ```text
+///     0  1  2  3  4  5  6  7  8
+///  9  r  h  e  g  k  g  e  h  r  9
+/// ```
+pub fn diagram(board: &Board, style: Style, marks: Marks<'_>) -> String {
+    let glyph_width = if style.chinese { 2 } else { 1 };
+    let mut header = String::from("   ");
+    for y in 0..COLS {
+        header.push(' ');
+        header.push_str(&format!("{y:<glyph_width$}"));
+        header.push(' ');
+    }
+    let header = header.trim_end().to_string() + "\n";
+    let mut out = header.clone();
+    for x in (0..ROWS).rev() {
+        out.push_str(&format!("{x:>2} "));
+        for y in 0..COLS {
+            let square = match Square::new(x as i64, y as i64) {
+                Some(s) => s,
+                None => continue,
+            };
+            let last = marks
+                .last
+                .is_some_and(|m| m.from == square || m.to == square);
+            let (open, close) = if last {
+                ("[", "]")
+            } else if marks.highlight.contains(&square) {
+                ("(", ")")
+            } else {
+                (" ", " ")
+            };
+            paint(open, "\x1b[33;1m", style, &mut out);
+            match board.piece_at(square) {
+                Some(piece) => paint(&glyph(piece, style), piece_color(piece), style, &mut out),
+                None if style.chinese => out.push_str(" ."),
+                None => out.push('.'),
+            }
+            paint(close, "\x1b[33;1m", style, &mut out);
+        }
+        out.push_str(&format!(" {x}\n"));
+    }
+    out.push_str(&header);
+    out
+}
+
+fn glyph(piece: Piece, style: Style) -> String {
+    if style.chinese {
+        piece.kind.chinese().to_string()
+    } else {
+        piece.letter().to_string()
+    }
+}
+
+fn piece_color(piece: Piece) -> &'static str {
+    match piece.color {
+        Color::Red => "\x1b[31;1m",
+        Color::Blue => "\x1b[34;1m",
+    }
+}
+
+/// One line on the state of the game: `red to move`, or `game over: blue wins`.
+pub fn status(board: &Board) -> String {
+    match (board.is_over(), board.winner()) {
+        (false, _) => format!("{} to move", board.side_to_move()),
+        (true, Some(w)) => format!("game over: {w} wins"),
+        (true, None) => "game over: no captain on the board".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(x: i64, y: i64) -> Square {
+        Square::new(x, y).unwrap()
+    }
+
+    #[test]
+    fn ascii_start_position() {
+        let text = diagram(&Board::start(), Style::ASCII, Marks::default());
+        let expected = "    0  1  2  3  4  5  6  7  8
+ 9  r  h  e  g  k  g  e  h  r  9
+ 8  .  .  .  .  .  .  .  .  .  8
+ 7  d  .  .  .  .  .  .  .  d  7
+ 6  s  .  s  .  s  .  s  .  s  6
+ 5  .  .  .  .  .  .  .  .  .  5
+ 4  .  .  .  .  .  .  .  .  .  4
+ 3  S  .  S  .  S  .  S  .  S  3
+ 2  D  .  .  .  .  .  .  .  D  2
+ 1  .  .  .  .  .  .  .  .  .  1
+ 0  R  H  E  G  K  G  E  H  R  0
+    0  1  2  3  4  5  6  7  8
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn marks_wrap_the_squares() {
+        let mut board = Board::start();
+        board.make_move(sq(0, 3), sq(1, 4));
+        let last = Some(Move {
+            from: sq(0, 3),
+            to: sq(1, 4),
+        });
+        let text = diagram(
+            &board,
+            Style::ASCII,
+            Marks {
+                last,
+                highlight: &[sq(1, 0)],
+            },
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[9], " 1 (.) .  .  . [G] .  .  .  .  1");
+        assert_eq!(lines[10], " 0  R  H  E [.] K  G  E  H  R  0");
+    }
+
+    #[test]
+    fn chinese_cells_line_up() {
+        let style = Style {
+            chinese: true,
+            color: false,
+        };
+        let text = diagram(&Board::start(), style, Marks::default());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "    0   1   2   3   4   5   6   7   8");
+        assert_eq!(lines[1], " 9  车  马  象  士  王  士  象  马  车  9");
+        assert_eq!(lines[2], " 8   .   .   .   .   .   .   .   .   .  8");
+        // Every board line is as wide as every other in display columns (CJK counts 2).
+        let width = |l: &str| {
+            l.chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum::<usize>()
+        };
+        assert!(lines[1..11].iter().all(|l| width(l) == width(lines[1])));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let plain = diagram(&Board::start(), Style::ASCII, Marks::default());
+        assert!(!plain.contains('\x1b'));
+        let style = Style {
+            chinese: false,
+            color: true,
+        };
+        let coloured = diagram(&Board::start(), style, Marks::default());
+        assert!(coloured.contains("\x1b[31;1mK\x1b[0m"));
+        assert!(coloured.contains("\x1b[34;1mk\x1b[0m"));
+    }
+
+    #[test]
+    fn status_lines() {
+        assert_eq!(status(&Board::start()), "red to move");
+        let over: Board = "4k4/9/9/9/9/9/9/9/9/9 r".parse().unwrap();
+        assert_eq!(status(&over), "game over: blue wins");
+    }
+}
