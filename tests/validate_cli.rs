@@ -220,3 +220,43 @@ fn files_and_usage_errors() {
     assert!(text(&out.stdout).contains("usage: duckchess validate [FILE] [--max-q N]"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Everything `gen` writes, in every mode and for many seeds, passes the validator; `Q`
+/// above 1000 passes with `--max-q`.
+#[test]
+fn everything_gen_writes_validates() {
+    use duckchess::gen::{generate, Mode};
+    use duckchess::validate::{validate, DEFAULT_MAX_Q};
+    for mode in Mode::ALL {
+        for seed in 0..24u64 {
+            // Short and long inputs, the official maximum included.
+            let q = [0, 1, 7, 1000][seed as usize % 4] + seed / 4;
+            let q = q.min(DEFAULT_MAX_Q);
+            let mut bytes = Vec::new();
+            generate(seed, q, mode, &mut bytes).expect("writing to a Vec");
+            match validate(&bytes[..], DEFAULT_MAX_Q) {
+                Ok(n) => assert_eq!(n, q, "mode {mode}, seed {seed}"),
+                Err(e) => panic!("gen --mode {mode} --seed {seed} --q {q}: {e}"),
+            }
+        }
+    }
+    let mut bytes = Vec::new();
+    generate(5, 3000, Mode::Big, &mut bytes).expect("writing to a Vec");
+    assert!(validate(&bytes[..], DEFAULT_MAX_Q).is_err());
+    assert_eq!(validate(&bytes[..], 3000).ok(), Some(3000));
+}
+
+/// The same through the binaries, as a setter would run them.
+#[test]
+fn gen_output_validates_through_the_binary() {
+    for mode in ["official", "legal", "endgame", "check", "big"] {
+        let generated = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+            .args(["gen", "--seed", "42", "--mode", mode])
+            .output()
+            .expect("gen runs");
+        assert_eq!(generated.status.code(), Some(0));
+        let out = validate(&[], &generated.stdout);
+        assert_eq!(text(&out.stderr), "", "mode {mode}");
+        assert_eq!(text(&out.stdout), "ok: 1000 commands\n", "mode {mode}");
+    }
+}
