@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod explain;
 pub mod game;
 pub mod gen;
 pub mod judge;
@@ -9,4 +10,5 @@ pub mod piece;
 pub mod render;
 pub mod rng;
 pub mod rules;
+pub mod tester;
 pub mod validate;
