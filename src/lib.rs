@@ -11,4 +11,5 @@ pub mod render;
 pub mod rng;
 pub mod rules;
 pub mod tester;
+pub mod trace;
 pub mod validate;

@@ -11,6 +11,7 @@ fn main() -> ExitCode {
         Some("judge") => cli::judge(rest),
         Some("gen") => duckchess::gen::cli(rest),
         Some("test") => duckchess::tester::cli(rest),
+        Some("trace") => duckchess::trace::cli(rest),
         Some("validate") => duckchess::validate::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
