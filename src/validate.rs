@@ -96,11 +96,21 @@ struct Cursor<R> {
     column: u64,
 }
 
-/// A number as read: its text (a prefix, for messages), value (clamped) and digit count.
+/// A number as read: its first digits (for messages), value (clamped) and digit count.
+/// No allocation: most numbers are read, checked and forgotten.
 struct Number {
-    text: String,
+    shown: [u8; SHOWN],
     value: u64,
     digits: usize,
+}
+
+impl Number {
+    /// The digits as a message shows them, with `...` when there are more.
+    fn text(&self) -> String {
+        let shown = &self.shown[..self.digits.min(SHOWN)];
+        let more = if self.digits > SHOWN { "..." } else { "" };
+        format!("{}{more}", String::from_utf8_lossy(shown))
+    }
 }
 
 impl<R: Read> Cursor<R> {
@@ -117,7 +127,11 @@ impl<R: Read> Cursor<R> {
     }
 
     /// The byte `ahead` places after the current one, reading more input when needed.
+    #[inline]
     fn peek_at(&mut self, ahead: usize) -> io::Result<Option<u8>> {
+        if let Some(&b) = self.buf[..self.len].get(self.pos + ahead) {
+            return Ok(Some(b));
+        }
         while self.pos + ahead >= self.len && !self.eof {
             // Look-ahead never exceeds a few dozen bytes, so moving the unread tail to the
             // front always leaves room to read into.
@@ -140,11 +154,13 @@ impl<R: Read> Cursor<R> {
         })
     }
 
+    #[inline]
     fn peek(&mut self) -> io::Result<Option<u8>> {
         self.peek_at(0)
     }
 
     /// Steps over the current byte (which the caller has peeked).
+    #[inline]
     fn bump(&mut self) {
         if self.buf[self.pos] == b'\n' {
             self.line += 1;
@@ -215,7 +231,7 @@ impl<R: Read> Cursor<R> {
     /// Reads a run of digits (the caller has seen the first one).
     fn digits(&mut self) -> io::Result<Number> {
         let mut number = Number {
-            text: String::new(),
+            shown: [0; SHOWN],
             value: 0,
             digits: 0,
         };
@@ -224,9 +240,7 @@ impl<R: Read> Cursor<R> {
                 break;
             }
             if number.digits < SHOWN {
-                number.text.push(b as char);
-            } else if number.digits == SHOWN {
-                number.text.push_str("...");
+                number.shown[number.digits] = b;
             }
             number.value = (number.value * 10 + u64::from(b - b'0')).min(CLAMP);
             number.digits += 1;
@@ -237,13 +251,21 @@ impl<R: Read> Cursor<R> {
 
     /// Reads an unsigned integer named `name` in `0..=max`, without sign or leading zero;
     /// `what` names it when something else stands there.
-    fn integer(&mut self, name: &str, what: &str, max: u64) -> Result<u64, ValidateError> {
+    fn integer(
+        &mut self,
+        name: &str,
+        what: impl Fn() -> String,
+        max: u64,
+    ) -> Result<u64, ValidateError> {
         let start = self.here();
         match self.peek()? {
             Some(b'-') if matches!(self.peek_at(1)?, Some(b'0'..=b'9')) => {
                 self.bump();
                 let n = self.digits()?;
-                Err(self.error_at(start, format!("{name} = -{} is outside 0..={max}", n.text)))
+                Err(self.error_at(
+                    start,
+                    format!("{name} = -{} is outside 0..={max}", n.text()),
+                ))
             }
             Some(b'+' | b'-') => {
                 let found = self.quote_while(|b| !b.is_ascii_whitespace())?;
@@ -251,25 +273,25 @@ impl<R: Read> Cursor<R> {
             }
             Some(b'0'..=b'9') => {
                 let n = self.digits()?;
-                if n.digits > 1 && n.text.starts_with('0') {
+                if n.digits > 1 && n.shown[0] == b'0' {
                     return Err(self.error_at(
                         start,
                         format!(
                             "expected {name} without leading zeros, found \"{}\"",
-                            n.text
+                            n.text()
                         ),
                     ));
                 }
                 if n.value > max {
                     return Err(
-                        self.error_at(start, format!("{name} = {} is outside 0..={max}", n.text))
+                        self.error_at(start, format!("{name} = {} is outside 0..={max}", n.text()))
                     );
                 }
                 Ok(n.value)
             }
             _ => {
                 let found = self.describe()?;
-                Err(self.error(format!("expected {what}, found {found}")))
+                Err(self.error(format!("expected {}, found {found}", what())))
             }
         }
     }
@@ -309,7 +331,7 @@ impl<R: Read> Cursor<R> {
 /// Checks that `input` is exactly in the official format with `Q <= max_q`; returns `Q`.
 pub fn validate<R: Read>(input: R, max_q: u64) -> Result<u64, ValidateError> {
     let mut cur = Cursor::new(input);
-    let q = cur.integer("Q", "the number of commands Q", max_q)?;
+    let q = cur.integer("Q", || "the number of commands Q".to_string(), max_q)?;
     cur.end_of_line("Q")?;
     for index in 1..=q {
         if cur.peek()?.is_none() {
@@ -328,8 +350,8 @@ pub fn validate<R: Read>(input: R, max_q: u64) -> Result<u64, ValidateError> {
             }
             // Rows are x, columns are y.
             let max = if field % 2 == 0 { ROWS - 1 } else { COLS - 1 };
-            let what = format!("{name} (an integer in 0..={max})");
-            cur.integer(name, &what, u64::from(max))?;
+            let what = || format!("{name} (an integer in 0..={max})");
+            cur.integer(name, what, u64::from(max))?;
         }
         cur.end_of_line("yt")?;
     }
