@@ -69,7 +69,6 @@ fn error_positions_far_into_the_input() {
         ),
         other => panic!("expected an input error, got {other:?}"),
     }
-    // Every command before the bad one was answered: the odd ones move the soldier, the
-    // even ones try to move it again on blue's turn.
+    // Every command before the bad one was answered.
     assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 99_999);
 }
