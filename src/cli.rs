@@ -22,11 +22,19 @@ duckchess: judge and toolkit for THUPC 2019 \"Duck Chess\" (Luogu P5380)
 usage:
   duckchess [judge [FILE]]       answer Q commands from FILE or stdin, as the judge expects
   duckchess gen --seed S [--q N] [--mode M]   write a seeded judge input
+  duckchess test [PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS]
+                                 run the judge or your solution on samples, compare
+  duckchess trace [FILE] [--from POSITION] [--every N | --at K] [--ascii]
+                                 replay an input: verdicts, reasons, board diagrams
+  duckchess validate [FILE] [--max-q N]       check a judge input's strict format
   duckchess SUBCOMMAND --help    help on one subcommand
 
 subcommands:
   judge      the judge (also what runs with no subcommand)
   gen        seeded input generator (modes: official, legal, endgame, check, big)
+  test       sample tester: AC/WA/RE/TLE per case, WA explained move by move
+  trace      replay a judge input and show the game
+  validate   strict input validator for problem setters (testlib style)
   chase      solve the CQOI 2013 board game (n r1 c1 r2 c2 on stdin)
 
 exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)

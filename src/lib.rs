@@ -3,6 +3,7 @@
 pub mod board;
 pub mod chase;
 pub mod cli;
+pub mod explain;
 pub mod game;
 pub mod gen;
 pub mod judge;
@@ -10,3 +11,6 @@ pub mod piece;
 pub mod render;
 pub mod rng;
 pub mod rules;
+pub mod tester;
+pub mod trace;
+pub mod validate;

@@ -10,6 +10,9 @@ fn main() -> ExitCode {
         None => duckchess::judge::serve(std::io::stdin().lock()),
         Some("judge") => cli::judge(rest),
         Some("gen") => duckchess::gen::cli(rest),
+        Some("test") => duckchess::tester::cli(rest),
+        Some("trace") => duckchess::trace::cli(rest),
+        Some("validate") => duckchess::validate::cli(rest),
         Some("chase") => duckchess::chase::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
