@@ -103,15 +103,6 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
-/// The diagram style for standard output: [`Style::for_stdout`], except that Chinese
-/// names are only used together with colour, since without colour the two sides' Chinese
-/// names look the same (a terminal with `NO_COLOR` gets letters).
-pub fn stdout_style(ascii: bool) -> Style {
-    let mut style = Style::for_stdout(ascii);
-    style.chinese &= style.color;
-    style
-}
-
 /// Whether standard output gets colour for verdict words and the like.
 pub fn stdout_color() -> bool {
     Style::for_stdout(true).color

@@ -805,7 +805,7 @@ fn diagnose(
             last: explain::command_move(read.command),
             highlight: &highlight,
         };
-        let diagram = render::diagram(&before, explain::stdout_style(ascii), marks);
+        let diagram = render::diagram(&before, render::Style::for_stdout(ascii), marks);
         for l in diagram.lines() {
             out.push_str("    ");
             out.push_str(l);

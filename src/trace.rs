@@ -187,7 +187,7 @@ pub fn cli(args: &[String]) -> u8 {
     let options = Options {
         from,
         show,
-        style: explain::stdout_style(parsed.flag("--ascii")),
+        style: render::Style::for_stdout(parsed.flag("--ascii")),
     };
     match parsed.operands.as_slice() {
         [] => serve(io::stdin().lock(), &options),
