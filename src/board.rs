@@ -12,9 +12,13 @@ use std::str::FromStr;
 pub const START_NOTATION: &str = "rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r";
 
 /// A position: the placement, the side to move, and each captain's square.
+///
+/// Besides the square array, the board keeps one 90-bit mask per side and kind (bit
+/// [`Square::bit`]), so attack detection can find candidate attackers with a few ANDs.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     squares: [Option<Piece>; SQUARE_SLOTS],
+    masks: [[u128; 7]; 2],
     captains: [Option<Square>; 2],
     side: Color,
 }
@@ -24,6 +28,7 @@ impl Board {
     pub fn empty() -> Board {
         Board {
             squares: [None; SQUARE_SLOTS],
+            masks: [[0; 7]; 2],
             captains: [None; 2],
             side: Color::Red,
         }
@@ -64,6 +69,17 @@ impl Board {
         self.squares[square.index()].is_none()
     }
 
+    /// The squares of `color`'s pieces of `kind`, as a mask of [`Square::bit`]s.
+    #[inline]
+    pub fn mask(&self, color: Color, kind: PieceKind) -> u128 {
+        self.masks[color.index()][kind.index()]
+    }
+
+    #[inline]
+    fn toggle(&mut self, square: Square, piece: Piece) {
+        self.masks[piece.color.index()][piece.kind.index()] ^= 1u128 << square.bit();
+    }
+
     /// The side to move.
     #[inline]
     pub fn side_to_move(&self) -> Color {
@@ -102,11 +118,13 @@ impl Board {
     /// rejects such positions before they get here.
     pub fn put(&mut self, square: Square, piece: Option<Piece>) {
         if let Some(old) = self.squares[square.index()] {
+            self.toggle(square, old);
             if old.kind == PieceKind::Captain && self.captains[old.color.index()] == Some(square) {
                 self.captains[old.color.index()] = None;
             }
         }
         if let Some(new) = piece {
+            self.toggle(square, new);
             if new.kind == PieceKind::Captain {
                 self.captains[new.color.index()] = Some(square);
             }
@@ -121,11 +139,14 @@ impl Board {
         let moving = self.squares[from.index()];
         let captured = self.squares[to.index()];
         if let Some(c) = captured {
+            self.toggle(to, c);
             if c.kind == PieceKind::Captain {
                 self.captains[c.color.index()] = None;
             }
         }
         if let Some(m) = moving {
+            self.toggle(from, m);
+            self.toggle(to, m);
             if m.kind == PieceKind::Captain {
                 self.captains[m.color.index()] = Some(to);
             }
@@ -141,11 +162,14 @@ impl Board {
     pub fn unmake_move(&mut self, from: Square, to: Square, captured: Option<Piece>) {
         let moved = self.squares[to.index()];
         if let Some(m) = moved {
+            self.toggle(to, m);
+            self.toggle(from, m);
             if m.kind == PieceKind::Captain {
                 self.captains[m.color.index()] = Some(from);
             }
         }
         if let Some(c) = captured {
+            self.toggle(to, c);
             if c.kind == PieceKind::Captain {
                 self.captains[c.color.index()] = Some(to);
             }

@@ -22,6 +22,11 @@ duckchess: judge and toolkit for THUPC 2019 \"Duck Chess\" (Luogu P5380)
 usage:
   duckchess [judge [FILE]]       answer Q commands from FILE or stdin, as the judge expects
   duckchess gen --seed S [--q N] [--mode M]   write a seeded judge input
+  duckchess test [PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS]
+                                 run the judge or your solution on samples, compare
+  duckchess trace [FILE] [--from POSITION] [--every N | --at K] [--ascii]
+                                 replay an input: verdicts, reasons, board diagrams
+  duckchess validate [FILE] [--max-q N]       check a judge input's strict format
   duckchess perft DEPTH [--from POSITION] [--divide]   count move sequences
   duckchess arena --red KIND --blue KIND [--games N] [--think MS]   computer games
   duckchess play [--red human|ai] [--blue human|ai] [--think MS]   play at the terminal
@@ -30,6 +35,10 @@ usage:
 subcommands:
   judge      the judge (also what runs with no subcommand)
   gen        seeded input generator (modes: official, legal, endgame, check, big)
+  test       sample tester: AC/WA/RE/TLE per case, WA explained move by move
+  trace      replay a judge input and show the game
+  validate   strict input validator for problem setters (testlib style)
+  chase      solve the CQOI 2013 board game (n r1 c1 r2 c2 on stdin)
   perft      count the move sequences of a given length (tests the move generator)
   arena      games between computer players (ai, random, greedy) with the score
   play       play at the terminal against a person or the computer

@@ -6,8 +6,8 @@
 //! straddle two of them) and keeps at most a short prefix of a token for error messages.
 //! On the judge path: Rust 1.63 only.
 
-use crate::game::{Game, Verdict};
-use crate::piece::Piece;
+use crate::game::{Game, Moved, Verdict};
+use crate::piece::{Color, Piece, PieceKind};
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -170,10 +170,23 @@ pub struct Scanner<R> {
     length: usize,
 }
 
-/// C's `isspace` in the "C" locale: what `scanf` skips between numbers.
+/// C's `isspace` in the "C" locale, as a byte table: what `scanf` skips between numbers.
+static SPACE: [bool; 256] = space_table();
+
+const fn space_table() -> [bool; 256] {
+    let mut table = [false; 256];
+    table[b' ' as usize] = true;
+    let mut b = b'\t';
+    while b <= b'\r' {
+        table[b as usize] = true;
+        b += 1;
+    }
+    table
+}
+
 #[inline]
 fn is_space(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b)
+    SPACE[b as usize]
 }
 
 impl<R: Read> Scanner<R> {
@@ -291,6 +304,83 @@ impl<R: Read> Scanner<R> {
     /// Reads one integer, or says what was wrong with the input.
     #[inline]
     pub fn int(&mut self, expected: Expected) -> Result<i64, JudgeError> {
+        // Fast path for the common case, an unsigned number wholly inside the buffer and
+        // followed by whitespace there; anything else goes the general way, which picks
+        // up from where this left off (the lines skipped so far are already counted).
+        let buf = &self.buf[..self.len];
+        let mut p = self.pos;
+        while p < buf.len() && is_space(buf[p]) {
+            if buf[p] == b'\n' {
+                self.line += 1;
+                self.line_start = self.base + p as u64 + 1;
+            }
+            p += 1;
+        }
+        let start = p;
+        let mut value: i64 = 0;
+        while p < buf.len() && buf[p].is_ascii_digit() {
+            value = (value * 10 + (buf[p] - b'0') as i64).min(CLAMP);
+            p += 1;
+        }
+        if p > start && p < buf.len() && is_space(buf[p]) {
+            self.pos = p;
+            return Ok(value);
+        }
+        self.pos = start;
+        self.int_slow(expected)
+    }
+
+    /// Reads the four coordinates of command `index` of `total`.
+    #[inline]
+    pub fn command(&mut self, index: u64, total: u64) -> Result<[i64; 4], JudgeError> {
+        // Fast path for the canonical "a b c d" of four single digits separated by single
+        // spaces and followed by whitespace, checked as one 8-byte word: digits in the
+        // even bytes, spaces in the odd ones. The whitespace after it is left for the
+        // next skip, which counts the line.
+        let buf = &self.buf[..self.len];
+        let mut p = self.pos;
+        while p < buf.len() && is_space(buf[p]) {
+            if buf[p] == b'\n' {
+                self.line += 1;
+                self.line_start = self.base + p as u64 + 1;
+            }
+            p += 1;
+        }
+        self.pos = p;
+        if let Some(bytes) = buf.get(p..p + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(bytes);
+            let w = u64::from_le_bytes(word);
+            const SPACES: u64 = 0x0000_2000_2000_2000;
+            const ODD: u64 = 0x0000_FF00_FF00_FF00;
+            const HIGH: u64 = 0x00F0_00F0_00F0_00F0;
+            const LOW: u64 = 0x000F_000F_000F_000F;
+            let low = w & LOW;
+            // A low nibble above 9 carries into bit 4 when 6 is added.
+            let digits = (w & HIGH) == 0x0030_0030_0030_0030
+                && ((low + 0x0006_0006_0006_0006) & 0x0010_0010_0010_0010) == 0;
+            if digits && (w & ODD) == SPACES && is_space(bytes[7]) {
+                self.pos = p + 7;
+                return Ok([
+                    (low & 0xF) as i64,
+                    ((low >> 16) & 0xF) as i64,
+                    ((low >> 32) & 0xF) as i64,
+                    ((low >> 48) & 0xF) as i64,
+                ]);
+            }
+        }
+        let mut c = [0i64; 4];
+        for (field, slot) in c.iter_mut().enumerate() {
+            *slot = self.int(Expected::Coordinate {
+                index,
+                total,
+                field: field as u8,
+            })?;
+        }
+        Ok(c)
+    }
+
+    fn int_slow(&mut self, expected: Expected) -> Result<i64, JudgeError> {
         let (at, token) = self.token().map_err(JudgeError::Read)?;
         let found = match token {
             Token::Int(v) => return Ok(v),
@@ -330,48 +420,110 @@ impl<R: Read> Scanner<R> {
 /// The longest output line: "blue elephant;blue elephant;yes;yes\n" and the like.
 const LINE_MAX: usize = 48;
 
-fn push(line: &mut [u8; LINE_MAX], len: &mut usize, part: &[u8]) {
-    line[*len..*len + part.len()].copy_from_slice(part);
-    *len += part.len();
-}
-
-fn push_piece(line: &mut [u8; LINE_MAX], len: &mut usize, piece: Piece) {
-    push(line, len, piece.color.name().as_bytes());
-    push(line, len, b" ");
-    push(line, len, piece.kind.name().as_bytes());
-}
-
-/// Writes the judge's output line for `verdict`, newline included, in one write.
-#[inline]
-pub fn write_verdict<W: Write>(out: &mut W, verdict: &Verdict) -> io::Result<()> {
-    let moved = match verdict {
-        Err(_) => return out.write_all(b"Invalid command\n"),
-        Ok(m) => m,
+/// Writes the judge's line for a legal move, newline included, into `line`; returns
+/// its length.
+fn format_moved(moved: &Moved, line: &mut [u8; LINE_MAX]) -> usize {
+    let mut len = 0;
+    let mut push = |part: &[u8]| {
+        line[len..len + part.len()].copy_from_slice(part);
+        len += part.len();
     };
     let yes_no = |b: bool| if b { &b"yes"[..] } else { &b"no"[..] };
-    let mut line = [0u8; LINE_MAX];
-    let mut len = 0;
-    push_piece(&mut line, &mut len, moved.piece);
-    push(&mut line, &mut len, b";");
+    push(moved.piece.color.name().as_bytes());
+    push(b" ");
+    push(moved.piece.kind.name().as_bytes());
+    push(b";");
     match moved.captured {
-        Some(p) => push_piece(&mut line, &mut len, p),
-        None => push(&mut line, &mut len, b"NA"),
+        Some(p) => {
+            push(p.color.name().as_bytes());
+            push(b" ");
+            push(p.kind.name().as_bytes());
+        }
+        None => push(b"NA"),
     }
-    push(&mut line, &mut len, b";");
-    push(&mut line, &mut len, yes_no(moved.check));
-    push(&mut line, &mut len, b";");
-    push(&mut line, &mut len, yes_no(moved.game_over));
-    push(&mut line, &mut len, b"\n");
-    out.write_all(&line[..len])
+    push(b";");
+    push(yes_no(moved.check));
+    push(b";");
+    push(yes_no(moved.game_over));
+    push(b"\n");
+    len
 }
 
-/// The judge line for `verdict` as a string, without the newline (for the tools).
+const INVALID_LINE: &[u8] = b"Invalid command\n";
+
+/// Every output line the judge can print, formatted once, so answering a command is a
+/// table look-up and one copy.
+struct Lines {
+    text: Vec<u8>,
+    /// `starts[i]..starts[i + 1]` is line `i` of [`Lines::index`].
+    starts: Vec<u32>,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        let mut lines = Lines {
+            text: Vec::with_capacity(LINE_MAX * 840),
+            starts: vec![0],
+        };
+        let pieces = || {
+            Color::ALL
+                .iter()
+                .flat_map(|&c| PieceKind::ALL.iter().map(move |&k| Piece::new(c, k)))
+        };
+        for piece in pieces() {
+            for captured in pieces().map(Some).chain(Some(None)) {
+                for check in [false, true] {
+                    for game_over in [false, true] {
+                        let moved = Moved {
+                            piece,
+                            captured,
+                            check,
+                            game_over,
+                        };
+                        debug_assert_eq!(Lines::index(&moved), lines.starts.len() - 1);
+                        let mut line = [0u8; LINE_MAX];
+                        let len = format_moved(&moved, &mut line);
+                        lines.text.extend_from_slice(&line[..len]);
+                        lines.starts.push(lines.text.len() as u32);
+                    }
+                }
+            }
+        }
+        lines
+    }
+
+    /// The position of a legal move's line: pieces in colour-then-kind order, the
+    /// captured piece likewise with "none" last, then check, then game over.
+    #[inline]
+    fn index(m: &Moved) -> usize {
+        let piece = |p: Piece| p.color.index() * 7 + p.kind.index();
+        let captured = m.captured.map_or(14, piece);
+        ((piece(m.piece) * 15 + captured) * 2 + m.check as usize) * 2 + m.game_over as usize
+    }
+
+    #[inline]
+    fn get(&self, verdict: &Verdict) -> &[u8] {
+        match verdict {
+            Err(_) => INVALID_LINE,
+            Ok(m) => {
+                let i = Lines::index(m);
+                &self.text[self.starts[i] as usize..self.starts[i + 1] as usize]
+            }
+        }
+    }
+}
+
+/// The judge's line for `verdict`, without the newline (for the tools).
 pub fn verdict_line(verdict: &Verdict) -> String {
-    let mut bytes = Vec::with_capacity(LINE_MAX);
-    // Writing to a Vec cannot fail.
-    let _ = write_verdict(&mut bytes, verdict);
-    bytes.pop();
-    String::from_utf8_lossy(&bytes).into_owned()
+    let mut line = [0u8; LINE_MAX];
+    let bytes: &[u8] = match verdict {
+        Err(_) => INVALID_LINE,
+        Ok(m) => {
+            let len = format_moved(m, &mut line);
+            &line[..len]
+        }
+    };
+    String::from_utf8_lossy(&bytes[..bytes.len() - 1]).into_owned()
 }
 
 /// Runs the judge: reads `Q` and the commands from `input`, writes one line per command
@@ -380,20 +532,16 @@ pub fn verdict_line(verdict: &Verdict) -> String {
 pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, JudgeError> {
     let mut scanner = Scanner::new(input);
     let total = scanner.count()?;
+    let lines = Lines::new();
     let mut game = Game::new();
     let mut index = 0;
     while index < total {
         index += 1;
-        let mut c = [0i64; 4];
-        for (field, slot) in c.iter_mut().enumerate() {
-            *slot = scanner.int(Expected::Coordinate {
-                index,
-                total,
-                field: field as u8,
-            })?;
-        }
+        let c = scanner.command(index, total)?;
         let verdict = game.play(c[0], c[1], c[2], c[3]);
-        write_verdict(output, &verdict).map_err(JudgeError::Write)?;
+        output
+            .write_all(lines.get(&verdict))
+            .map_err(JudgeError::Write)?;
     }
     let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
     Ok(Summary {

@@ -3,8 +3,11 @@
 pub mod ai;
 pub mod arena;
 pub mod board;
+pub mod chase;
 pub mod cli;
+pub mod explain;
 pub mod game;
+pub mod gen;
 pub mod judge;
 pub mod perft;
 pub mod piece;
@@ -12,3 +15,6 @@ pub mod play;
 pub mod render;
 pub mod rng;
 pub mod rules;
+pub mod tester;
+pub mod trace;
+pub mod validate;

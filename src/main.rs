@@ -9,6 +9,11 @@ fn main() -> ExitCode {
     let status = match args.first().map(String::as_str) {
         None => duckchess::judge::serve(std::io::stdin().lock()),
         Some("judge") => cli::judge(rest),
+        Some("gen") => duckchess::gen::cli(rest),
+        Some("test") => duckchess::tester::cli(rest),
+        Some("trace") => duckchess::trace::cli(rest),
+        Some("validate") => duckchess::validate::cli(rest),
+        Some("chase") => duckchess::chase::cli(rest),
         Some("perft") => duckchess::perft::cli(rest),
         Some("arena") => duckchess::arena::cli(rest),
         Some("play") => duckchess::play::cli(rest),

@@ -44,6 +44,19 @@ impl Square {
         self.0 & 15
     }
 
+    /// The square's bit in a 90-bit board mask: `x * 9 + y`.
+    #[inline]
+    pub const fn bit(self) -> u32 {
+        (self.0 >> 4) as u32 * COLS as u32 + (self.0 & 15) as u32
+    }
+
+    /// The square whose [`Square::bit`] is `bit` (below 90).
+    #[inline]
+    pub fn from_bit(bit: u32) -> Square {
+        let (x, y) = (bit / COLS as u32, bit % COLS as u32);
+        Square(((x as u8) << 4) | y as u8)
+    }
+
     /// Array index for board storage; unique per square and below [`SQUARE_SLOTS`].
     #[inline]
     pub fn index(self) -> usize {
@@ -311,6 +324,8 @@ mod tests {
         assert_eq!(all.len(), 90);
         for (i, s) in all.iter().enumerate() {
             assert_eq!(Square::new(s.x() as i64, s.y() as i64), Some(*s));
+            assert_eq!(s.bit(), i as u32);
+            assert_eq!(Square::from_bit(s.bit()), *s);
             assert!(s.index() < SQUARE_SLOTS);
             assert!(all[..i].iter().all(|t| t.index() != s.index()));
         }

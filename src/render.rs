@@ -28,12 +28,14 @@ impl Style {
     };
 
     /// What standard output deserves: Chinese names in colour on a terminal unless
-    /// `ascii` is asked for; letters elsewhere; never colour when `NO_COLOR` is set.
+    /// `ascii` is asked for; letters elsewhere; never colour when `NO_COLOR` is set, and
+    /// then letters too, since without colour only the letters' case tells the sides
+    /// apart.
     pub fn for_stdout(ascii: bool) -> Style {
-        let terminal = std::io::stdout().is_terminal();
+        let color = std::io::stdout().is_terminal() && !no_color();
         Style {
-            chinese: terminal && !ascii,
-            color: terminal && !no_color(),
+            chinese: color && !ascii,
+            color,
         }
     }
 }
@@ -55,7 +57,7 @@ pub struct Marks<'a> {
 const RESET: &str = "\x1b[0m";
 
 fn paint(text: &str, code: &str, style: Style, out: &mut String) {
-    if style.color {
+    if style.color && !text.trim().is_empty() {
         out.push_str(code);
         out.push_str(text);
         out.push_str(RESET);

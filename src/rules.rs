@@ -195,12 +195,66 @@ pub fn check_path(
     }
 }
 
+/// For each kind and target square (by [`Square::bit`]), the squares from which a piece
+/// of that kind could reach the target on an empty board: the table read backwards.
+/// Computed at compile time from [`REACH`], so it can never disagree with it.
+static SOURCES: [[u128; 90]; 7] = sources_table();
+
+const fn sources_table() -> [[u128; 90]; 7] {
+    let mut table = [[0u128; 90]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut t = 0;
+        while t < 90 {
+            let (tx, ty) = ((t / 9) as i8, (t % 9) as i8);
+            match REACH[k] {
+                Reach::Leaps(leaps) => {
+                    let mut i = 0;
+                    while i < leaps.len() {
+                        let (dx, dy) = leaps[i].delta;
+                        table[k][t] |= bit_at(tx - dx, ty - dy);
+                        i += 1;
+                    }
+                }
+                Reach::Rays(dirs) => {
+                    let mut i = 0;
+                    while i < dirs.len() {
+                        let (dx, dy) = dirs[i];
+                        let mut n = 1;
+                        while n < 10 {
+                            table[k][t] |= bit_at(tx - n * dx, ty - n * dy);
+                            n += 1;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            t += 1;
+        }
+        k += 1;
+    }
+    table
+}
+
+/// The mask bit of `(x, y)`, or 0 off the board.
+const fn bit_at(x: i8, y: i8) -> u128 {
+    if x >= 0 && x < 10 && y >= 0 && y < 9 {
+        1u128 << (x as u32 * 9 + y as u32)
+    } else {
+        0
+    }
+}
+
 /// Calls `found(square, piece)` for every piece of side `by` that could move onto
 /// `target` by its movement rule, stopping early when `found` returns `true`. Returns
-/// whether it stopped early. Works backwards from `target`, reading the same table.
+/// whether it stopped early.
 ///
-/// Whether `target` holds a piece of `by` itself is not looked at: callers ask about the
-/// opposing captain's square.
+/// Works backwards from `target`: the compile-time [`SOURCES`] table (derived from
+/// [`REACH`]) narrows each kind down to the pieces standing where it could attack from,
+/// usually none; each such candidate is then confirmed by [`check_path`], the very
+/// check move validation uses, so its blocking squares are taken next to the attacker.
+/// Whether `target` holds a piece of `by` itself is not looked at: callers ask about
+/// the opposing captain's square.
 #[inline]
 pub fn find_attacker<F: FnMut(Square, Piece) -> bool>(
     board: &Board,
@@ -208,40 +262,14 @@ pub fn find_attacker<F: FnMut(Square, Piece) -> bool>(
     by: Color,
     mut found: F,
 ) -> bool {
+    let t = target.bit() as usize;
     for kind in PieceKind::ALL {
-        let attacker = Piece::new(by, kind);
-        match reach(kind) {
-            Reach::Leaps(leaps) => {
-                for l in leaps {
-                    // The attacker sits at target - delta; its blocking squares are
-                    // relative to it, not to the target.
-                    let from = match target.offset((-l.delta.0, -l.delta.1)) {
-                        Some(s) => s,
-                        None => continue,
-                    };
-                    if board.piece_at(from) == Some(attacker)
-                        && leap_blocker(board, from, l).is_none()
-                        && found(from, attacker)
-                    {
-                        return true;
-                    }
-                }
-            }
-            Reach::Rays(dirs) => {
-                for &(dx, dy) in dirs {
-                    // Walking out from the target, the first piece met is the only one
-                    // that can reach it along this line.
-                    let mut s = target;
-                    while let Some(next) = s.offset((-dx, -dy)) {
-                        s = next;
-                        if let Some(p) = board.piece_at(s) {
-                            if p == attacker && found(s, attacker) {
-                                return true;
-                            }
-                            break;
-                        }
-                    }
-                }
+        let mut candidates = SOURCES[kind.index()][t] & board.mask(by, kind);
+        while candidates != 0 {
+            let from = Square::from_bit(candidates.trailing_zeros());
+            candidates &= candidates - 1;
+            if check_path(board, kind, from, target).is_ok() && found(from, Piece::new(by, kind)) {
+                return true;
             }
         }
     }

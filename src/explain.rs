@@ -1,0 +1,176 @@
+//! Words and marks for what one judge command did, shared by `trace` and `test`.
+//!
+//! Nothing here decides anything: the verdict comes from [`Game::play`] (or
+//! [`Game::validate`]), the checking pieces from [`rules::attackers`]. This module only
+//! puts their answers into sentences and picks the squares a diagram should mark.
+
+use crate::board::Board;
+use crate::game::{Game, Invalid, Verdict};
+use crate::piece::{Color, PieceKind, Square};
+use crate::render::Style;
+use crate::rules::{self, Move};
+
+/// One judge command `xs ys xt yt`, as read (any integers).
+pub type Command = [i64; 4];
+
+/// The command's move, when both of its squares are on the board.
+pub fn command_move(c: Command) -> Option<Move> {
+    Some(Move {
+        from: Square::new(c[0], c[1])?,
+        to: Square::new(c[2], c[3])?,
+    })
+}
+
+/// Squares worth a highlight besides the move itself: the blocking square of a blocked
+/// move, or the one on-board end of a command whose other end is off the board.
+pub fn highlights(c: Command, verdict: &Verdict) -> Vec<Square> {
+    let mut out = Vec::new();
+    if let Err(Invalid::Blocked(_, s)) = verdict {
+        out.push(*s);
+    }
+    if command_move(c).is_none() {
+        out.extend(Square::new(c[0], c[1]));
+        out.extend(Square::new(c[2], c[3]));
+    }
+    out
+}
+
+/// Plays `c` on `game` and returns the verdict with a sentence explaining it: the reason
+/// for an invalid command; for a legal move the piece and squares, the capture, who gives
+/// check to whose captain, and the end of the game.
+pub fn play(game: &mut Game, c: Command) -> (Verdict, String) {
+    let verdict = game.play(c[0], c[1], c[2], c[3]);
+    let text = describe(&verdict, c, game.board());
+    (verdict, text)
+}
+
+/// The sentence for `verdict` of command `c`, given the position `after` it.
+pub fn describe(verdict: &Verdict, c: Command, after: &Board) -> String {
+    let moved = match verdict {
+        Err(reason) => return format!("invalid: {reason}"),
+        Ok(m) => m,
+    };
+    let mut text = match command_move(c) {
+        Some(m) => format!("{} {} -> {}", moved.piece, m.from, m.to),
+        None => moved.piece.to_string(),
+    };
+    if let Some(captured) = moved.captured {
+        text.push_str(&format!(", captures the {captured}"));
+    }
+    if moved.check {
+        text.push_str("; check: ");
+        text.push_str(&checks(after).join("; "));
+    }
+    if moved.game_over {
+        match after.winner() {
+            Some(w) => text.push_str(&format!("; game over, {w} wins")),
+            None => text.push_str("; game over"),
+        }
+    }
+    text
+}
+
+/// For each side whose captain is attacked: "the blue captain on (9, 4) is attacked by
+/// the red car on (3, 4)", every attacker named.
+pub fn checks(board: &Board) -> Vec<String> {
+    let mut out = Vec::new();
+    for attacker in Color::ALL {
+        let victim = attacker.opponent();
+        let captain = match board.captain(victim) {
+            Some(s) => s,
+            None => continue,
+        };
+        let names: Vec<String> = rules::attackers(board, captain, attacker)
+            .into_iter()
+            .filter_map(|s| board.piece_at(s).map(|p| format!("the {p} on {s}")))
+            .collect();
+        if !names.is_empty() {
+            out.push(format!(
+                "the {victim} {} on {captain} is attacked by {}",
+                PieceKind::Captain,
+                join_and(&names)
+            ));
+        }
+    }
+    out
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Whether standard output gets colour for verdict words and the like.
+pub fn stdout_color() -> bool {
+    Style::for_stdout(true).color
+}
+
+/// Wraps `text` in an ANSI colour when `on`.
+pub fn paint(text: &str, code: &str, on: bool) -> String {
+    if on {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_for_the_statement_sample() {
+        let mut game = Game::new();
+        let (_, text) = play(&mut game, [0, 0, 7, 0]);
+        assert_eq!(text, "invalid: the car is blocked at (2, 0)");
+        let (_, text) = play(&mut game, [0, 3, 1, 2]);
+        assert_eq!(text, "red guard (0, 3) -> (1, 2)");
+    }
+
+    #[test]
+    fn check_names_every_attacker() {
+        let board: Board = "4k4/9/9/9/9/9/9/9/4R4/4K4 b".parse().expect("a position");
+        let lines = checks(&board);
+        assert_eq!(
+            lines,
+            vec!["the blue captain on (9, 4) is attacked by the red car on (1, 4)"]
+        );
+        let mut game = Game::from_board("4k4/9/9/9/9/9/9/9/9/R3K4 r".parse().expect("a position"));
+        let (_, text) = play(&mut game, [0, 0, 9, 0]);
+        assert_eq!(
+            text,
+            "red car (0, 0) -> (9, 0); check: the blue captain on (9, 4) is attacked by the red car on (9, 0)"
+        );
+        let (_, text) = play(&mut game, [9, 4, 9, 3]);
+        assert_eq!(
+            text,
+            "blue captain (9, 4) -> (9, 3); check: the blue captain on (9, 3) is attacked by the red car on (9, 0)"
+        );
+        let (_, text) = play(&mut game, [9, 0, 9, 3]);
+        assert_eq!(
+            text,
+            "red car (9, 0) -> (9, 3), captures the blue captain; game over, red wins"
+        );
+    }
+
+    #[test]
+    fn off_board_and_blocked_commands_highlight_what_they_can() {
+        let blocked = Err(Invalid::Blocked(
+            crate::piece::Piece::new(Color::Red, PieceKind::Car),
+            Square::new(1, 0).expect("on the board"),
+        ));
+        assert_eq!(
+            highlights([0, 0, 7, 0], &blocked),
+            vec![Square::new(1, 0).expect("on")]
+        );
+        let verdict: Verdict = Err(Invalid::TargetOffBoard);
+        assert_eq!(
+            highlights([0, 0, 10, 0], &verdict),
+            vec![Square::new(0, 0).expect("on")]
+        );
+        assert_eq!(command_move([0, 0, 10, 0]), None);
+    }
+}

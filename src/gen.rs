@@ -1,0 +1,336 @@
+//! `duckchess gen`: a seeded generator of judge inputs for tests and benchmarks. The same
+//! arguments always give the same bytes, and every command stays inside the official
+//! constraints (`0 <= x < 10`, `0 <= y < 9`); only `Q` may exceed 1000.
+//!
+//! The generator plays the game it writes through [`Game`], so it knows the position
+//! each command meets. Not on the judge path.
+
+use crate::board::Board;
+use crate::cli;
+use crate::game::Game;
+use crate::piece::{PieceKind, Square, COLS, ROWS};
+use crate::rng::Rng;
+use crate::rules::{self, Move};
+use std::fmt;
+use std::io::{self, BufWriter, Write};
+use std::str::FromStr;
+
+/// The kinds of input `gen` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The contest's own mix: about 7% fully random commands; otherwise a random occupied
+    /// square of either colour, moved by its piece's rule 20% of the time, else not.
+    Official,
+    /// 80-95% legal moves, preferring captures and checks, avoiding the captain capture
+    /// so games run long.
+    Legal,
+    /// A game that ends by a captain capture, followed by more commands.
+    Endgame,
+    /// Prefers moves that make check, own captain walking into attack included.
+    Check,
+    /// A game that never ends, about half legal moves: for throughput.
+    Big,
+}
+
+impl Mode {
+    /// Every mode, in the order the help lists them.
+    pub const ALL: [Mode; 5] = [
+        Mode::Official,
+        Mode::Legal,
+        Mode::Endgame,
+        Mode::Check,
+        Mode::Big,
+    ];
+
+    /// The mode's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Official => "official",
+            Mode::Legal => "legal",
+            Mode::Endgame => "endgame",
+            Mode::Check => "check",
+            Mode::Big => "big",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Mode, String> {
+        Mode::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown mode {s:?}; expected official, legal, endgame, check or big")
+            })
+    }
+}
+
+type Command = [u8; 4];
+
+fn command_of(m: Move) -> Command {
+    [m.from.x(), m.from.y(), m.to.x(), m.to.y()]
+}
+
+fn random_square(rng: &mut Rng) -> Square {
+    let x = rng.below(ROWS as u64) as i64;
+    let y = rng.below(COLS as u64) as i64;
+    // Both are in range by construction.
+    Square::new(x, y).unwrap_or_else(|| unreachable!())
+}
+
+fn random_command(rng: &mut Rng) -> Command {
+    let (a, b) = (random_square(rng), random_square(rng));
+    [a.x(), a.y(), b.x(), b.y()]
+}
+
+/// The squares a piece on `from` may move to by its own rule (side to move aside).
+fn rule_targets(board: &Board, from: Square) -> Vec<Square> {
+    let piece = match board.piece_at(from) {
+        Some(p) => p,
+        None => return Vec::new(),
+    };
+    Square::all()
+        .filter(|&to| {
+            rules::check_path(board, piece.kind, from, to).is_ok()
+                && board.piece_at(to).map(|p| p.color) != Some(piece.color)
+        })
+        .collect()
+}
+
+fn occupied(board: &Board) -> Vec<Square> {
+    board.pieces().map(|(s, _)| s).collect()
+}
+
+fn captures_captain(board: &Board, m: Move) -> bool {
+    board.piece_at(m.to).map(|p| p.kind) == Some(PieceKind::Captain)
+}
+
+fn gives_check(board: &Board, m: Move) -> bool {
+    let mut after = board.clone();
+    after.make_move(m.from, m.to);
+    rules::is_check(&after)
+}
+
+/// One command of the contest's own mix.
+fn official_command(rng: &mut Rng, board: &Board) -> Command {
+    let squares = occupied(board);
+    let from = match rng.pick(&squares) {
+        Some(s) if !rng.chance(0.07) => s,
+        _ => return random_command(rng),
+    };
+    let allowed = rule_targets(board, from);
+    let to = if rng.chance(0.2) && !allowed.is_empty() {
+        allowed[rng.index(allowed.len())]
+    } else {
+        let other: Vec<Square> = Square::all().filter(|s| !allowed.contains(s)).collect();
+        // `from` itself is never an allowed target, so `other` is never empty.
+        rng.pick(&other).unwrap_or(from)
+    };
+    [from.x(), from.y(), to.x(), to.y()]
+}
+
+/// A command the judge will answer `Invalid command`, of a varied kind: an empty source,
+/// the opponent's piece, a move against the rule, or a fully random one.
+fn invalid_command(rng: &mut Rng, game: &Game) -> Command {
+    let board = game.board();
+    for _ in 0..20 {
+        let c = match rng.below(4) {
+            0 => random_command(rng),
+            1 => {
+                let empties: Vec<Square> = Square::all().filter(|&s| board.is_empty(s)).collect();
+                match rng.pick(&empties) {
+                    Some(s) => {
+                        let t = random_square(rng);
+                        [s.x(), s.y(), t.x(), t.y()]
+                    }
+                    None => continue,
+                }
+            }
+            _ => official_command(rng, board),
+        };
+        if game
+            .validate(c[0] as i64, c[1] as i64, c[2] as i64, c[3] as i64)
+            .is_err()
+        {
+            return c;
+        }
+    }
+    // Moving a piece onto its own square is never legal.
+    let s = random_square(rng);
+    [s.x(), s.y(), s.x(), s.y()]
+}
+
+/// How a side picks its legal moves.
+#[derive(Clone, Copy)]
+struct Prefs {
+    /// Take the captain whenever possible (otherwise only when nothing else is legal).
+    finish: bool,
+    /// Probability of picking a move that makes check, when there is one.
+    check: f64,
+    /// Probability of picking a capture, when there is one.
+    capture: f64,
+}
+
+/// Picks a legal move by `prefs`, or `None` when only captain captures are legal and
+/// `prefs.finish` is off.
+fn chosen_move(rng: &mut Rng, board: &Board, prefs: Prefs) -> Option<Move> {
+    let finish = prefs.finish;
+    let moves = rules::legal_moves(board);
+    let (kills, others): (Vec<Move>, Vec<Move>) =
+        moves.iter().partition(|&&m| captures_captain(board, m));
+    if finish && !kills.is_empty() {
+        return rng.pick(&kills);
+    }
+    if others.is_empty() {
+        return if finish { rng.pick(&kills) } else { None };
+    }
+    if rng.chance(prefs.check) {
+        let checks: Vec<Move> = others
+            .iter()
+            .copied()
+            .filter(|&m| gives_check(board, m))
+            .collect();
+        if let Some(m) = rng.pick(&checks) {
+            return Some(m);
+        }
+    }
+    if rng.chance(prefs.capture) {
+        let captures: Vec<Move> = others
+            .iter()
+            .copied()
+            .filter(|m| !board.is_empty(m.to))
+            .collect();
+        if let Some(m) = rng.pick(&captures) {
+            return Some(m);
+        }
+    }
+    rng.pick(&others)
+}
+
+/// Writes a judge input of `q` commands in `mode` from `seed` to `out`.
+pub fn generate<W: Write>(seed: u64, q: u64, mode: Mode, out: &mut W) -> io::Result<()> {
+    let mut rng = Rng::new(seed ^ 0x6475_636B_6368_6573); // "duckches": seeds 0 and 1 differ well
+    let mut game = Game::new();
+    let legal_rate = match mode {
+        Mode::Legal => 0.80 + 0.15 * (rng.below(1001) as f64 / 1000.0),
+        Mode::Check => 0.85,
+        Mode::Big => 0.5,
+        Mode::Endgame | Mode::Official => 0.9,
+    };
+    // Endgame: an ordinary opening, then both sides go for the captain.
+    let hunt_from = q / 10 + rng.below(q / 2 + 1);
+    writeln!(out, "{q}")?;
+    for i in 0..q {
+        let legal = match mode {
+            Mode::Official => None,
+            _ if game.board().is_over() || !rng.chance(legal_rate) => None,
+            Mode::Legal => {
+                let prefs = Prefs {
+                    finish: false,
+                    check: 0.15,
+                    capture: 0.1,
+                };
+                chosen_move(&mut rng, game.board(), prefs)
+            }
+            Mode::Check => {
+                let prefs = Prefs {
+                    finish: rng.chance(0.003),
+                    check: 0.75,
+                    capture: 0.05,
+                };
+                chosen_move(&mut rng, game.board(), prefs)
+            }
+            Mode::Big => {
+                let prefs = Prefs {
+                    finish: false,
+                    check: 0.0,
+                    capture: 0.0,
+                };
+                chosen_move(&mut rng, game.board(), prefs)
+            }
+            Mode::Endgame => {
+                let hunting = i >= hunt_from;
+                let prefs = Prefs {
+                    finish: hunting,
+                    check: if hunting { 0.8 } else { 0.1 },
+                    capture: 0.1,
+                };
+                chosen_move(&mut rng, game.board(), prefs)
+            }
+        };
+        let c = match (mode, legal) {
+            (_, Some(m)) => command_of(m),
+            (Mode::Official, None) => official_command(&mut rng, game.board()),
+            // After the end every command is invalid; keep writing plausible moves.
+            _ if game.board().is_over() => official_command(&mut rng, game.board()),
+            _ => invalid_command(&mut rng, &game),
+        };
+        let _ = game.play(c[0] as i64, c[1] as i64, c[2] as i64, c[3] as i64);
+        writeln!(out, "{} {} {} {}", c[0], c[1], c[2], c[3])?;
+    }
+    Ok(())
+}
+
+const HELP: &str = "\
+duckchess gen: write a seeded judge input
+
+usage: duckchess gen --seed S [--q N] [--mode M]
+
+  --seed S   any unsigned 64-bit number; the same arguments always give the same bytes
+  --q N      number of commands (default 1000; above 1000 is allowed, for benchmarks)
+  --mode M   official (default): the contest's mix: 7% random commands, otherwise a
+                        random piece of either side moved by its rule 20% of the time
+             legal:     80-95% legal moves with captures and checks, long games
+             endgame:   a game that ends by a captain capture, then more commands
+             check:     prefers moves that make check (own captain into attack too)
+             big:       a game that never ends, about half legal moves (throughput)
+
+Coordinates always stay within 0..=9 and 0..=8.
+";
+
+/// The `gen` subcommand.
+pub fn cli(args: &[String]) -> u8 {
+    let parsed = match cli::parse(args, &["--seed", "--q", "--mode"], &[]) {
+        Ok(p) => p,
+        Err(e) => return cli::usage_error("gen", &e),
+    };
+    if parsed.flag("--help") {
+        return cli::print_help(HELP);
+    }
+    if let Some(extra) = parsed.operands.first() {
+        return cli::usage_error("gen", &format!("unexpected argument {extra:?}"));
+    }
+    let seed = match parsed.number::<u64>("--seed") {
+        Ok(Some(s)) => s,
+        Ok(None) => return cli::usage_error("gen", "--seed S is required"),
+        Err(e) => return cli::usage_error("gen", &e),
+    };
+    let q = match parsed.number::<u64>("--q") {
+        Ok(q) => q.unwrap_or(1000),
+        Err(e) => return cli::usage_error("gen", &e),
+    };
+    let mode = match parsed.value("--mode").map(str::parse::<Mode>) {
+        None => Mode::Official,
+        Some(Ok(m)) => m,
+        Some(Err(e)) => return cli::usage_error("gen", &e),
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    match generate(seed, q, mode, &mut out).and_then(|()| out.flush()) {
+        Ok(()) => cli::EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => cli::EXIT_OK,
+        Err(e) => {
+            crate::judge::note(&format!("gen: cannot write the output: {e}"));
+            cli::EXIT_FAILURE
+        }
+    }
+}

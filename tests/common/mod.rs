@@ -1,0 +1,188 @@
+//! Helpers shared by the integration tests: building positions by coordinates, running
+//! the binary, and a brute-force reference of the rules written straight from the SPEC
+//! formulas (independent of `rules::REACH`), for differential tests.
+#![allow(dead_code)]
+
+use duckchess::board::Board;
+use duckchess::piece::{Color, Piece, PieceKind, Square};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// The square `(x, y)`; panics (in tests only) when off the board.
+pub fn sq(x: i64, y: i64) -> Square {
+    Square::new(x, y).unwrap_or_else(|| panic!("({x}, {y}) is off the board"))
+}
+
+/// A position from `(x, y, letter)` triples and the side to move (`'r'` or `'b'`).
+pub fn setup(pieces: &[(i64, i64, char)], side: char) -> Board {
+    let mut board = Board::empty();
+    for &(x, y, c) in pieces {
+        let piece = Piece::from_letter(c).unwrap_or_else(|| panic!("bad letter {c}"));
+        board.put(sq(x, y), Some(piece));
+    }
+    board.set_side_to_move(if side == 'r' { Color::Red } else { Color::Blue });
+    board
+}
+
+/// Runs the built binary with `args`, feeding `stdin`.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    // Feed from a thread so a large input cannot deadlock against a full stdout pipe.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().expect("the binary runs");
+    let _ = feeder.join();
+    output
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A target square and the squares that must be empty to reach it.
+pub type RefLeap = ((i64, i64), Vec<(i64, i64)>);
+
+/// The targets a piece of `kind` on `(x, y)` reaches by SPEC section 2, each with the
+/// squares that must be empty, written out from the SPEC's formulas with `sx, sy` in
+/// {+1, -1}. The car is left out here (see [`reference_path_ok`]).
+pub fn reference_leaps(kind: PieceKind, x: i64, y: i64) -> Vec<RefLeap> {
+    let mut out = Vec::new();
+    for sx in [1i64, -1] {
+        for sy in [1i64, -1] {
+            match kind {
+                PieceKind::Captain => {
+                    out.push(((x + sx, y), vec![]));
+                    out.push(((x, y + sy), vec![]));
+                }
+                PieceKind::Guard => out.push(((x + sx, y + sy), vec![])),
+                PieceKind::Elephant => {
+                    out.push(((x + 2 * sx, y + 2 * sy), vec![(x + sx, y + sy)]));
+                }
+                PieceKind::Horse => {
+                    out.push(((x + 2 * sx, y + sy), vec![(x + sx, y)]));
+                    out.push(((x + sx, y + 2 * sy), vec![(x, y + sy)]));
+                }
+                PieceKind::Duck => {
+                    out.push((
+                        (x + 3 * sx, y + 2 * sy),
+                        vec![(x + sx, y), (x + 2 * sx, y + sy)],
+                    ));
+                    out.push((
+                        (x + 2 * sx, y + 3 * sy),
+                        vec![(x, y + sy), (x + sx, y + 2 * sy)],
+                    ));
+                }
+                PieceKind::Soldier => {
+                    out.push(((x + sx, y), vec![]));
+                    out.push(((x, y + sy), vec![]));
+                    out.push(((x + sx, y + sy), vec![]));
+                }
+                PieceKind::Car => {}
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn empty_at(board: &Board, x: i64, y: i64) -> bool {
+    Square::new(x, y).is_some_and(|s| board.is_empty(s))
+}
+
+/// Whether a piece of `kind` on `from` may go to `to` by its rule, blockers included,
+/// ignoring ownership; written without the library's move table.
+pub fn reference_path_ok(board: &Board, kind: PieceKind, from: Square, to: Square) -> bool {
+    let (x, y) = (from.x() as i64, from.y() as i64);
+    let (tx, ty) = (to.x() as i64, to.y() as i64);
+    if kind == PieceKind::Car {
+        if (x == tx) == (y == ty) {
+            return false;
+        }
+        let between: Vec<(i64, i64)> = if x == tx {
+            (y.min(ty) + 1..y.max(ty)).map(|c| (x, c)).collect()
+        } else {
+            (x.min(tx) + 1..x.max(tx)).map(|r| (r, y)).collect()
+        };
+        return between.iter().all(|&(r, c)| empty_at(board, r, c));
+    }
+    reference_leaps(kind, x, y)
+        .iter()
+        .any(|(t, blocks)| *t == (tx, ty) && blocks.iter().all(|&(r, c)| empty_at(board, r, c)))
+}
+
+/// Whether the side to move may play `from` -> `to` (SPEC sections 2 and 3).
+pub fn reference_legal(board: &Board, from: Square, to: Square) -> bool {
+    if board_over(board) {
+        return false;
+    }
+    let piece = match board.piece_at(from) {
+        Some(p) if p.color == board.side_to_move() => p,
+        _ => return false,
+    };
+    if board.piece_at(to).is_some_and(|p| p.color == piece.color) {
+        return false;
+    }
+    reference_path_ok(board, piece.kind, from, to)
+}
+
+/// A captain is missing, found by looking at every square.
+pub fn board_over(board: &Board) -> bool {
+    Color::ALL
+        .iter()
+        .any(|&c| reference_captain(board, c).is_none())
+}
+
+/// The square of `color`'s captain, by scanning the board.
+pub fn reference_captain(board: &Board, color: Color) -> Option<Square> {
+    Square::all().find(|&s| board.piece_at(s) == Some(Piece::new(color, PieceKind::Captain)))
+}
+
+/// SPEC section 3, by brute force: the game goes on and some piece of either side could
+/// legally move onto the other side's captain.
+pub fn reference_check(board: &Board) -> bool {
+    if board_over(board) {
+        return false;
+    }
+    Color::ALL.iter().any(|&side| {
+        let Some(target) = reference_captain(board, side.opponent()) else {
+            return false;
+        };
+        Square::all().any(|from| {
+            board
+                .piece_at(from)
+                .is_some_and(|p| p.color == side && reference_path_ok(board, p.kind, from, target))
+        })
+    })
+}
+
+/// Every legal move of the side to move, by trying all pairs of squares.
+pub fn reference_moves(board: &Board) -> Vec<(Square, Square)> {
+    let mut out = Vec::new();
+    let side = board.side_to_move();
+    // Only own pieces can move; skipping the rest early keeps this brute force quick.
+    let own = |s: Square| board.piece_at(s).is_some_and(|p| p.color == side);
+    for from in Square::all().filter(|&s| own(s)) {
+        for to in Square::all() {
+            if reference_legal(board, from, to) {
+                out.push((from, to));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,362 @@
+//! The `test` subcommand through the binary: the project's samples, every verdict (AC, WA
+//! with the game diagnosis, RE by status and by signal, TLE) with small `sh` scripts as
+//! the program under test, whitespace handling, and the usage errors.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
+const SAMPLE_IN: &str = include_str!("../samples/statement.in");
+const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
+
+fn test(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("test")
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test, holding the statement sample as `case.in`/`case.out`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duckchess-test-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    fs::write(dir.join("case.in"), SAMPLE_IN).expect("write");
+    fs::write(dir.join("case.out"), SAMPLE_OUT).expect("write");
+    dir
+}
+
+/// Writes `body` as `name` in `dir`; returns a `--cmd` value running it with `sh`.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, body).expect("write script");
+    format!("sh '{}'", path.display())
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// The verdict lines (not the details under them).
+fn verdicts(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(str::to_string)
+        .collect()
+}
+
+fn assert_verdict(line: &str, word: &str, name: &str) {
+    let rest = line
+        .strip_prefix(&format!("{word:<3} {name}  "))
+        .unwrap_or_else(|| panic!("{line:?} is not a {word} line for {name}"));
+    let ms = rest.split(" ms").next().expect("a time");
+    assert!(ms.parse::<u64>().is_ok(), "{line:?}");
+}
+
+#[test]
+fn the_projects_samples_pass() {
+    let out = test(&["samples/"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let lines = verdicts(&stdout);
+    let cases = lines.len() - 1;
+    assert!(cases >= 1, "{stdout}");
+    for line in &lines[..cases] {
+        assert!(line.starts_with("AC  samples/"), "{line}");
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("AC  samples/statement  ")));
+    assert_eq!(lines[cases], format!("{cases} passed, 0 failed"));
+    // The default PATH is samples/.
+    let out = test(&[]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn the_official_data_passes_when_present() {
+    let dir = Path::new("../shared/official/duckchess");
+    if !dir.is_dir() {
+        println!("note: {} is absent; skipping", dir.display());
+        return;
+    }
+    let out = test(&[&s(dir)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("4 passed, 0 failed\n"));
+}
+
+#[test]
+fn another_program_is_accepted() {
+    let dir = scratch("ac");
+    // The judge itself, as a contestant's program, options after the path.
+    let cmd = format!("'{BIN}' judge");
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "5"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_verdict(&verdicts(&stdout)[0], "AC", &s(&dir.join("case")));
+    // A file names its case too, and .ans pairs like .out.
+    fs::rename(dir.join("case.out"), dir.join("case.ans")).expect("rename");
+    let out = test(&["--cmd", &cmd, &s(&dir.join("case.in"))]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wrong_answer_is_explained_in_terms_of_the_game() {
+    let dir = scratch("wa");
+    // Line 7 answers the blue captain's move (9 4 8 4) as if it were invalid.
+    let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
+    wrong[6] = "Invalid command";
+    let wrong = wrong.join("\n") + "\n";
+    fs::write(dir.join("wrong.txt"), wrong).expect("write");
+    let cmd = script(
+        &dir,
+        "wa.sh",
+        &format!("cat '{}'\n", dir.join("wrong.txt").display()),
+    );
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--ascii"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_verdict(lines[0], "WA", &s(&dir.join("case")));
+    let details = lines[1..].join("\n") + "\n";
+    let expected = "    output line 7 differs: command 7, on input line 8: 9 4 8 4
+      expected: blue captain;NA;no;no
+      actual:   Invalid command
+      differs:  valid vs invalid: expected a move, got Invalid command
+      why:      valid: blue captain (9, 4) -> (8, 4)
+      board before command 7, blue to move:
+            0  1  2  3  4  5  6  7  8
+         9  r  h  e  g [k] g  e  h  r  9
+         8  .  .  .  . [.] .  .  .  .  8
+         7  d  .  .  .  .  .  .  .  d  7
+         6  s  .  s  .  s  .  s  .  s  6
+         5  .  .  .  .  .  .  .  .  .  5
+         4  .  .  .  .  .  .  .  .  .  4
+         3  S  .  S  .  S  .  S  .  S  3
+         2  D  .  .  .  .  .  .  .  D  2
+         1  .  .  G  .  .  .  .  .  .  1
+         0  R  H  E  .  K  G  E  H  R  0
+            0  1  2  3  4  5  6  7  8
+0 passed, 1 failed
+";
+    assert_eq!(details, expected);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wrong_answer_names_the_answers_that_differ_and_the_reason() {
+    let dir = scratch("wa2");
+    // Line 16: the blue captain's move gives check; say it does not. Line 1 is fine.
+    let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
+    wrong[15] = "blue captain;NA;no;no";
+    fs::write(dir.join("wrong.txt"), wrong.join("\n") + "\n").expect("write");
+    let cmd = script(
+        &dir,
+        "wa.sh",
+        &format!("cat '{}'\n", dir.join("wrong.txt").display()),
+    );
+    let out = test(&[&s(&dir), "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("output line 16 differs: command 16, on input line 17: 8 4 9 4\n"));
+    assert!(stdout.contains("      differs:  check\n"), "{stdout}");
+    assert!(stdout.contains(
+        "      why:      valid: blue captain (8, 4) -> (9, 4); check: the blue captain on (9, 4) is attacked by the red duck on (6, 6)\n"
+    ), "{stdout}");
+
+    // An invalid command answered as a move: the reason is the judge's.
+    let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
+    wrong[0] = "red car;NA;no;no";
+    fs::write(dir.join("wrong.txt"), wrong.join("\n") + "\n").expect("write");
+    let stdout = text(&test(&[&s(&dir), "--cmd", &cmd]).stdout);
+    assert!(
+        stdout.contains("      differs:  valid vs invalid: expected Invalid command, got a move\n")
+    );
+    assert!(
+        stdout.contains("      why:      invalid: the car is blocked at (2, 0)\n"),
+        "{stdout}"
+    );
+    // The blocking square is marked with ( ), the command's squares with [ ].
+    assert!(
+        stdout.contains("  7 [d] .  .  .  .  .  .  .  d  7\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  2 (D) .  .  .  .  .  .  .  D  2\n"),
+        "{stdout}"
+    );
+
+    // Output that stops early.
+    let short: Vec<&str> = SAMPLE_OUT.lines().take(17).collect();
+    fs::write(dir.join("wrong.txt"), short.join("\n") + "\n").expect("write");
+    let stdout = text(&test(&[&s(&dir), "--cmd", &cmd]).stdout);
+    assert!(stdout.contains("output line 18 differs: command 18, on input line 19: 9 8 8 8\n"));
+    assert!(stdout.contains("      actual:   (nothing: the output ends before this line)\n"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn whitespace_differences_are_named_and_can_be_accepted() {
+    let dir = scratch("ws");
+    fs::write(dir.join("crlf.txt"), SAMPLE_OUT.replace('\n', "\r\n")).expect("write");
+    let cmd = script(
+        &dir,
+        "crlf.sh",
+        &format!("cat '{}'\n", dir.join("crlf.txt").display()),
+    );
+    let out = test(&[&s(&dir), "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout.contains(
+        "    only whitespace differs: the output has CRLF line ends (--ignore-whitespace accepts this)\n"
+    ), "{stdout}");
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--ignore-whitespace"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("  (whitespace differs: the output has CRLF line ends)\n"));
+
+    fs::write(dir.join("crlf.txt"), SAMPLE_OUT.trim_end()).expect("write");
+    let stdout = text(&test(&[&s(&dir), "--cmd", &cmd]).stdout);
+    assert!(
+        stdout.contains("only whitespace differs: the final newline is missing"),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn runtime_errors_show_the_status_or_signal() {
+    let dir = scratch("re");
+    let cmd = script(&dir, "exit.sh", "echo 'something broke' >&2\nexit 3\n");
+    let out = test(&[&s(&dir), "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_verdict(lines[0], "RE", &s(&dir.join("case")));
+    assert!(lines[0].ends_with(" ms  exit status 3"), "{stdout}");
+    assert_eq!(lines[1], "    stderr: something broke");
+    assert_eq!(lines[2], "0 passed, 1 failed");
+
+    if cfg!(unix) {
+        let cmd = script(&dir, "segv.sh", "kill -SEGV $$\n");
+        let stdout = text(&test(&[&s(&dir), "--cmd", &cmd]).stdout);
+        assert!(
+            stdout
+                .lines()
+                .next()
+                .is_some_and(|l| l.starts_with("RE ") && l.ends_with(" ms  signal 11 (SIGSEGV)")),
+            "{stdout}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn slow_programs_are_killed_at_the_time_limit() {
+    let dir = scratch("tle");
+    let pid_file = dir.join("pid");
+    // The script's own child is the slow one: the whole process group must go.
+    let cmd = script(
+        &dir,
+        "slow.sh",
+        &format!("sleep 30 &\necho $! > '{}'\nwait\n", pid_file.display()),
+    );
+    let start = Instant::now();
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "0.3"]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_verdict(lines[0], "TLE", &s(&dir.join("case")));
+    assert!(lines[0].ends_with(" ms  killed after 0.3 s"), "{stdout}");
+    assert_eq!(lines[1], "0 passed, 1 failed");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    if cfg!(target_os = "linux") {
+        let pid = fs::read_to_string(&pid_file).expect("the script wrote its child's pid");
+        let proc = PathBuf::from(format!("/proc/{}", pid.trim()));
+        let gone = (0..50).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            // A killed child not yet reaped by init shows as a zombie.
+            fs::read_to_string(proc.join("stat"))
+                .map(|s| s.contains(") Z "))
+                .unwrap_or(true)
+        });
+        assert!(gone, "the script's sleep survived the timeout");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn several_cases_in_natural_order_with_a_closing_line() {
+    let dir = scratch("many");
+    fs::rename(dir.join("case.in"), dir.join("10.in")).expect("rename");
+    fs::rename(dir.join("case.out"), dir.join("10.out")).expect("rename");
+    fs::write(dir.join("2.in"), "1\n0 0 1 0\n").expect("write");
+    fs::write(dir.join("2.ans"), "red car;NA;no;no\n").expect("write");
+    fs::write(dir.join("3.in"), "1\n0 0 1 0\n").expect("write");
+    fs::write(dir.join("3.out"), "Invalid command\n").expect("write");
+    fs::write(dir.join("lonely.in"), "0\n").expect("write");
+    let out = test(&[&s(&dir)]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines = verdicts(&stdout);
+    assert_verdict(&lines[0], "AC", &s(&dir.join("2")));
+    assert_verdict(&lines[1], "WA", &s(&dir.join("3")));
+    assert_verdict(&lines[2], "AC", &s(&dir.join("10")));
+    assert_eq!(lines[3], "2 passed, 1 failed");
+    assert!(
+        text(&out.stderr).contains("skipping "),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_and_setup_errors() {
+    let dir = scratch("usage");
+    let d = s(&dir);
+    for args in [
+        vec![d.as_str(), "--timeout", "soon"],
+        vec![d.as_str(), "--timeout", "0"],
+        vec![d.as_str(), "--timeout", "-1"],
+        vec![d.as_str(), "--cmd", "'unterminated"],
+        vec![d.as_str(), "--cmd", ""],
+        vec!["Cargo.toml"],
+        vec!["--bogus"],
+    ] {
+        let out = test(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.starts_with("duckchess: test: "), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).expect("mkdir");
+    for args in [
+        vec![s(&empty)],
+        vec![s(&dir.join("missing"))],
+        vec![d.clone(), "--cmd".into(), "/nonexistent/program".into()],
+    ] {
+        let out = Command::new(BIN)
+            .arg("test")
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.starts_with("duckchess: "), "{err}");
+    }
+    let out = test(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("usage: duckchess test [PATH...]"));
+    let _ = fs::remove_dir_all(&dir);
+}
