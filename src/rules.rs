@@ -312,10 +312,18 @@ pub fn for_each_move<F: FnMut(Move)>(board: &Board, mut each: F) {
         return;
     }
     let side = board.side_to_move();
-    for from in Square::all() {
+    // Visit only the side's own pieces, found through the per-kind masks; bits count
+    // row by row from (0, 0), the same order as `Square::all`.
+    let mut own = 0u128;
+    for kind in PieceKind::ALL {
+        own |= board.mask(side, kind);
+    }
+    while own != 0 {
+        let from = Square::from_bit(own.trailing_zeros());
+        own &= own - 1;
         let piece = match board.piece_at(from) {
-            Some(p) if p.color == side => p,
-            _ => continue,
+            Some(p) => p,
+            None => continue,
         };
         let open = |to: Square| !matches!(board.piece_at(to), Some(p) if p.color == side);
         match reach(piece.kind) {
