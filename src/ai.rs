@@ -21,8 +21,8 @@ pub const MAX_PLY: usize = 96;
 /// Scores at least this large in magnitude are wins or losses, not material.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 2;
 
-/// The material value of each kind, in hundredths of a horse-ish "pawn", indexed by
-/// [`PieceKind::index`]. The captain has none: losing it is not a material matter but
+/// The material value of each kind in centipawn-like units (the horse is 300), indexed
+/// by [`PieceKind::index`]. The captain has none: losing it is not a material matter but
 /// the end of the game.
 ///
 /// The values follow the square root of each piece's average number of targets on an

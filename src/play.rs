@@ -741,3 +741,47 @@ pub fn cli(args: &[String]) -> u8 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_games_round_trip() {
+        let start: Board = "4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r".parse().unwrap();
+        let mut game = Game::from_board(start.clone());
+        let mut moves = Vec::new();
+        for c in [[3, 4, 8, 4], [2, 3, 0, 4]] {
+            let (from, to, _) = game.validate(c[0], c[1], c[2], c[3]).unwrap();
+            game.play(c[0], c[1], c[2], c[3]).unwrap();
+            moves.push(Move { from, to });
+        }
+        let text = save_text(&start, &moves);
+        assert_eq!(
+            text,
+            "4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r\n2\n3 4 8 4\n2 3 0 4\n"
+        );
+        assert_eq!(parse_saved(&text), Ok((start.clone(), moves)));
+        // Windows line ends, blank lines and a position without moves also load.
+        let crlf = text.replace('\n', "\r\n\r\n");
+        assert!(parse_saved(&crlf).is_ok());
+        assert_eq!(parse_saved(&format!("{start}\n")), Ok((start, Vec::new())));
+        assert_eq!(
+            parse_saved(&format!("{text}0 0 1 0\n")),
+            Err(LoadError::Trailing { line: 5 })
+        );
+    }
+
+    #[test]
+    fn moves_parse_like_the_judge() {
+        assert_eq!(parse_move("0 1 2 2"), Some([0, 1, 2, 2]));
+        assert_eq!(parse_move(" +0\t1 -2 2 "), Some([0, 1, -2, 2]));
+        assert_eq!(
+            parse_move("99999999999999999999 0 0 -99999999999999999999"),
+            Some([i64::MAX, 0, 0, i64::MIN])
+        );
+        for bad in ["", "0 1 2", "0 1 2 2 3", "0 1 2 x", "0 1 2 1.5", "- 1 2 2"] {
+            assert_eq!(parse_move(bad), None, "{bad:?}");
+        }
+    }
+}
