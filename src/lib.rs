@@ -1,6 +1,7 @@
 //! duckchess: the rules, the judge and the tools for THUPC 2019 "Duck Chess".
 
 pub mod board;
+pub mod bundle;
 pub mod chase;
 pub mod cli;
 pub mod explain;

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Some("trace") => duckchess::trace::cli(rest),
         Some("validate") => duckchess::validate::cli(rest),
         Some("chase") => duckchess::chase::cli(rest),
+        Some("bundle") => duckchess::bundle::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
             cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
