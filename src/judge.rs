@@ -381,31 +381,27 @@ impl<R: Read> Scanner<R> {
     }
 
     fn int_slow(&mut self, expected: Expected) -> Result<i64, JudgeError> {
-        let (at, token) = self.token().map_err(JudgeError::Read)?;
-        let found = match token {
-            Token::Int(v) => return Ok(v),
-            Token::Bad(found) => found,
-            Token::End => Found::EndOfInput,
-        };
-        Err(JudgeError::Input(InputError {
-            at,
-            expected,
-            found,
-        }))
+        self.int_within(expected, i64::MIN)
     }
 
     /// Reads the command count `Q`: a non-negative integer (clamped when huge).
     pub fn count(&mut self) -> Result<u64, JudgeError> {
+        self.int_within(Expected::Count, 0).map(|v| v as u64)
+    }
+
+    /// Reads an integer of at least `min`; anything else is an input error that names
+    /// `expected` and shows what was found.
+    fn int_within(&mut self, expected: Expected, min: i64) -> Result<i64, JudgeError> {
         let (at, token) = self.token().map_err(JudgeError::Read)?;
         let found = match token {
-            Token::Int(v) if v >= 0 => return Ok(v as u64),
+            Token::Int(v) if v >= min => return Ok(v),
             Token::Int(_) => self.last_token(),
             Token::Bad(found) => found,
             Token::End => Found::EndOfInput,
         };
         Err(JudgeError::Input(InputError {
             at,
-            expected: Expected::Count,
+            expected,
             found,
         }))
     }

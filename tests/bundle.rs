@@ -9,7 +9,7 @@ use duckchess::bundle::bundle;
 use duckchess::gen::{generate, Mode};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 /// Debian 12's rustc, installed by `apt-get install rustc` beside the rustup one.
 const OLD_RUSTC: &str = "/usr/bin/rustc";
@@ -37,24 +37,6 @@ fn compile(rustc: &str, source: &Path, name: &str) -> PathBuf {
     );
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{rustc} warned");
     exe
-}
-
-fn run_exe(exe: &Path, input: &[u8]) -> Output {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        use std::io::Write;
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("runs");
-    let _ = feeder.join();
-    out
 }
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -129,9 +111,9 @@ fn the_bundle_compiles_with_both_compilers_and_matches_the_binary() {
     let cases = inputs();
     assert!(cases.len() >= 225);
     for (name, input) in &cases {
-        let want = run_exe(crate_binary, input);
+        let want = common::run_program(crate_binary, &[], input);
         for exe in &exes {
-            let got = run_exe(exe, input);
+            let got = common::run_program(exe, &[], input);
             assert!(
                 got.stdout == want.stdout,
                 "{name}: stdout differs ({})",
