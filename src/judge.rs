@@ -381,31 +381,27 @@ impl<R: Read> Scanner<R> {
     }
 
     fn int_slow(&mut self, expected: Expected) -> Result<i64, JudgeError> {
-        let (at, token) = self.token().map_err(JudgeError::Read)?;
-        let found = match token {
-            Token::Int(v) => return Ok(v),
-            Token::Bad(found) => found,
-            Token::End => Found::EndOfInput,
-        };
-        Err(JudgeError::Input(InputError {
-            at,
-            expected,
-            found,
-        }))
+        self.int_within(expected, i64::MIN)
     }
 
     /// Reads the command count `Q`: a non-negative integer (clamped when huge).
     pub fn count(&mut self) -> Result<u64, JudgeError> {
+        self.int_within(Expected::Count, 0).map(|v| v as u64)
+    }
+
+    /// Reads an integer of at least `min`; anything else is an input error that names
+    /// `expected` and shows what was found.
+    fn int_within(&mut self, expected: Expected, min: i64) -> Result<i64, JudgeError> {
         let (at, token) = self.token().map_err(JudgeError::Read)?;
         let found = match token {
-            Token::Int(v) if v >= 0 => return Ok(v as u64),
+            Token::Int(v) if v >= min => return Ok(v),
             Token::Int(_) => self.last_token(),
             Token::Bad(found) => found,
             Token::End => Found::EndOfInput,
         };
         Err(JudgeError::Input(InputError {
             at,
-            expected: Expected::Count,
+            expected,
             found,
         }))
     }
@@ -451,20 +447,19 @@ fn format_moved(moved: &Moved, line: &mut [u8; LINE_MAX]) -> usize {
 
 const INVALID_LINE: &[u8] = b"Invalid command\n";
 
-/// Every output line the judge can print, formatted once, so answering a command is a
-/// table look-up and one copy.
+/// Every output line the judge can print, formatted once, each padded to [`LINE_MAX`]
+/// bytes, so answering a command is a table look-up and one fixed-size copy.
 struct Lines {
-    text: Vec<u8>,
-    /// `starts[i]..starts[i + 1]` is line `i` of [`Lines::index`].
-    starts: Vec<u32>,
+    /// Line `i` of [`Lines::index`] with its length; the invalid line is last.
+    entries: Vec<([u8; LINE_MAX], usize)>,
 }
+
+/// The index of `Invalid command` in [`Lines`], after the 840 legal-move lines.
+const INVALID_INDEX: usize = 14 * 15 * 2 * 2;
 
 impl Lines {
     fn new() -> Lines {
-        let mut lines = Lines {
-            text: Vec::with_capacity(LINE_MAX * 840),
-            starts: vec![0],
-        };
+        let mut entries = Vec::with_capacity(INVALID_INDEX + 1);
         let pieces = || {
             Color::ALL
                 .iter()
@@ -480,36 +475,67 @@ impl Lines {
                             check,
                             game_over,
                         };
-                        debug_assert_eq!(Lines::index(&moved), lines.starts.len() - 1);
+                        debug_assert_eq!(Lines::index(&Ok(moved)), entries.len());
                         let mut line = [0u8; LINE_MAX];
                         let len = format_moved(&moved, &mut line);
-                        lines.text.extend_from_slice(&line[..len]);
-                        lines.starts.push(lines.text.len() as u32);
+                        entries.push((line, len));
                     }
                 }
             }
         }
-        lines
+        let mut invalid = [0u8; LINE_MAX];
+        invalid[..INVALID_LINE.len()].copy_from_slice(INVALID_LINE);
+        entries.push((invalid, INVALID_LINE.len()));
+        Lines { entries }
     }
 
-    /// The position of a legal move's line: pieces in colour-then-kind order, the
-    /// captured piece likewise with "none" last, then check, then game over.
+    /// The position of a verdict's line: pieces in colour-then-kind order, the captured
+    /// piece likewise with "none" last, then check, then game over; invalid last.
     #[inline]
-    fn index(m: &Moved) -> usize {
+    fn index(verdict: &Verdict) -> usize {
+        let m = match verdict {
+            Err(_) => return INVALID_INDEX,
+            Ok(m) => m,
+        };
         let piece = |p: Piece| p.color.index() * 7 + p.kind.index();
         let captured = m.captured.map_or(14, piece);
         ((piece(m.piece) * 15 + captured) * 2 + m.check as usize) * 2 + m.game_over as usize
     }
+}
+
+/// The judge's answers on their way out: a fixed buffer that takes each padded line with
+/// one fixed-size copy and goes to the writer in [`CHUNK`]-sized writes.
+struct Answers<'w, W> {
+    sink: &'w mut W,
+    buf: Box<[u8]>,
+    len: usize,
+}
+
+impl<'w, W: Write> Answers<'w, W> {
+    fn new(sink: &'w mut W) -> Answers<'w, W> {
+        Answers {
+            sink,
+            buf: vec![0; CHUNK].into_boxed_slice(),
+            len: 0,
+        }
+    }
 
     #[inline]
-    fn get(&self, verdict: &Verdict) -> &[u8] {
-        match verdict {
-            Err(_) => INVALID_LINE,
-            Ok(m) => {
-                let i = Lines::index(m);
-                &self.text[self.starts[i] as usize..self.starts[i + 1] as usize]
-            }
+    fn push(&mut self, (line, len): &([u8; LINE_MAX], usize)) -> io::Result<()> {
+        if self.len + LINE_MAX > self.buf.len() {
+            self.flush()?;
         }
+        // The whole padded line is copied (a fixed size compiles to a few stores); only
+        // its real length counts, and the padding is overwritten by the next line.
+        self.buf[self.len..self.len + LINE_MAX].copy_from_slice(line);
+        self.len += len;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let pending = self.len;
+        self.len = 0;
+        self.sink.write_all(&self.buf[..pending])
     }
 }
 
@@ -527,22 +553,31 @@ pub fn verdict_line(verdict: &Verdict) -> String {
 }
 
 /// Runs the judge: reads `Q` and the commands from `input`, writes one line per command
-/// to `output` (unbuffered here: pass a buffered writer), plays them from the start
-/// position. On bad input every earlier command has been written (but not flushed).
+/// to `output`, plays them from the start position. Output is buffered here, in large
+/// writes, so `output` needs no buffer of its own. On bad input every earlier command
+/// has been written to `output` before the error returns.
 pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, JudgeError> {
     let mut scanner = Scanner::new(input);
     let total = scanner.count()?;
     let lines = Lines::new();
+    let mut answers = Answers::new(output);
     let mut game = Game::new();
-    let mut index = 0;
-    while index < total {
-        index += 1;
-        let c = scanner.command(index, total)?;
-        let verdict = game.play(c[0], c[1], c[2], c[3]);
-        output
-            .write_all(lines.get(&verdict))
-            .map_err(JudgeError::Write)?;
+    let mut answer_all = || -> Result<(), JudgeError> {
+        for index in 1..=total {
+            let c = scanner.command(index, total)?;
+            let verdict = game.play(c[0], c[1], c[2], c[3]);
+            answers
+                .push(&lines.entries[Lines::index(&verdict)])
+                .map_err(JudgeError::Write)?;
+        }
+        Ok(())
+    };
+    let answered = answer_all();
+    // Whatever happened, what was answered goes out first (a write error aside).
+    if !matches!(answered, Err(JudgeError::Write(_))) {
+        answers.flush().map_err(JudgeError::Write)?;
     }
+    answered?;
     let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
     Ok(Summary {
         commands: total,
@@ -556,7 +591,7 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
 /// input or an I/O error, after flushing every answer already computed.
 pub fn serve<R: Read>(input: R) -> u8 {
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(CHUNK, stdout.lock());
+    let mut out = stdout.lock();
     let result = run(input, &mut out);
     let flushed = out.flush();
     let closed = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;

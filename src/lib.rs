@@ -3,6 +3,7 @@
 pub mod ai;
 pub mod arena;
 pub mod board;
+pub mod bundle;
 pub mod chase;
 pub mod cli;
 pub mod explain;

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Some("trace") => duckchess::trace::cli(rest),
         Some("validate") => duckchess::validate::cli(rest),
         Some("chase") => duckchess::chase::cli(rest),
+        Some("bundle") => duckchess::bundle::cli(rest),
         Some("perft") => duckchess::perft::cli(rest),
         Some("arena") => duckchess::arena::cli(rest),
         Some("play") => duckchess::play::cli(rest),

@@ -165,9 +165,9 @@ pub fn check_path(
 ) -> Result<(), PathError> {
     let delta = to.delta_from(from);
     match reach(kind) {
-        Reach::Leaps(leaps) => match leaps.iter().find(|l| l.delta == delta) {
+        Reach::Leaps(leaps) => match leap_for(kind, delta) {
             None => Err(PathError::NotThatWay),
-            Some(l) => match leap_blocker(board, from, l) {
+            Some(i) => match leap_blocker(board, from, &leaps[i]) {
                 None => Ok(()),
                 Some(s) => Err(PathError::Blocked(s)),
             },
@@ -193,6 +193,37 @@ pub fn check_path(
             }
         }
     }
+}
+
+/// For each kind and delta `(dx + 9, dy + 8)`, the index of the leap with that delta
+/// plus one, or 0 when there is none: [`REACH`] indexed by delta, built at compile time.
+static LEAP_BY_DELTA: [[[u8; 17]; 19]; 7] = leap_by_delta_table();
+
+const fn leap_by_delta_table() -> [[[u8; 17]; 19]; 7] {
+    let mut table = [[[0u8; 17]; 19]; 7];
+    let mut k = 0;
+    while k < 7 {
+        if let Reach::Leaps(leaps) = REACH[k] {
+            let mut i = 0;
+            while i < leaps.len() {
+                let (dx, dy) = leaps[i].delta;
+                table[k][(dx + 9) as usize][(dy + 8) as usize] = i as u8 + 1;
+                i += 1;
+            }
+        }
+        k += 1;
+    }
+    table
+}
+
+/// The index into `kind`'s leaps of the one with this delta, if any; a table look-up
+/// rather than a search, since the search's exit point is what a random game can't
+/// predict.
+#[inline]
+fn leap_for(kind: PieceKind, (dx, dy): (i8, i8)) -> Option<usize> {
+    // Deltas between two squares of the board always fit the table.
+    let slot = LEAP_BY_DELTA[kind.index()][(dx + 9) as usize][(dy + 8) as usize];
+    (slot as usize).checked_sub(1)
 }
 
 /// For each kind and target square (by [`Square::bit`]), the squares from which a piece
@@ -263,6 +294,16 @@ pub fn find_attacker<F: FnMut(Square, Piece) -> bool>(
     mut found: F,
 ) -> bool {
     let t = target.bit() as usize;
+    // Usually no piece stands anywhere it could attack from; one branch-free pass over
+    // the kinds settles that before any candidate is looked at.
+    let sources = &SOURCES;
+    let mut any = 0u128;
+    for kind in PieceKind::ALL {
+        any |= sources[kind.index()][t] & board.mask(by, kind);
+    }
+    if any == 0 {
+        return false;
+    }
     for kind in PieceKind::ALL {
         let mut candidates = SOURCES[kind.index()][t] & board.mask(by, kind);
         while candidates != 0 {

@@ -1,9 +1,9 @@
 //! Tests of the CQOI 2013 chase solver: library API against an independent minimax, known
 //! closed forms, and the command line.
 
+mod common;
+
 use duckchess::chase::{self, ChaseError, Outcome, Piece, Table};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// All ordered placements of the two pieces on distinct squares (1-based).
 fn placements(n: u32) -> Vec<((u32, u32), (u32, u32))> {
@@ -298,25 +298,16 @@ fn parser_accepts_any_whitespace_and_rejects_junk() {
     );
 }
 
-/// Runs the binary with `args` and `input` on stdin; returns (status, stdout, stderr).
+/// Runs `duckchess chase` with `args` and `input` on stdin; returns (status, stdout,
+/// stderr).
 fn run(args: &[&str], input: impl AsRef<[u8]>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-        .arg("chase")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn duckchess");
-    if let Some(mut stdin) = child.stdin.take() {
-        // The process may exit before reading (e.g. for --help); that is fine.
-        let _ = stdin.write_all(input.as_ref());
-    }
-    let out = child.wait_with_output().expect("wait for duckchess");
+    let mut all = vec!["chase"];
+    all.extend_from_slice(args);
+    let out = common::run(&all, input.as_ref());
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        common::stdout(&out),
+        common::stderr(&out),
     )
 }
 

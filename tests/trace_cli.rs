@@ -3,27 +3,13 @@
 //! identical to the judge's, bad input reported exactly as the judge reports it, and the
 //! usage errors.
 
+mod common;
+
+use common::run;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-
-fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("piped");
-    // A run that stops reading early closes the pipe; that is part of some tests.
-    let _ = stdin.write_all(input);
-    drop(stdin);
-    child.wait_with_output().expect("the binary finishes")
-}
+use std::process::{Command, Stdio};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -115,10 +101,7 @@ fn judged_inputs() -> Vec<(String, Vec<u8>)> {
     )];
     for mode in ["official", "legal", "endgame", "check", "big"] {
         for seed in ["1", "2"] {
-            let out = Command::new(BIN)
-                .args(["gen", "--seed", seed, "--mode", mode, "--q", "300"])
-                .output()
-                .expect("gen runs");
+            let out = run(&["gen", "--seed", seed, "--mode", mode, "--q", "300"], b"");
             inputs.push((format!("gen {mode} {seed}"), out.stdout));
         }
     }
@@ -184,12 +167,8 @@ fn bad_input_is_reported_as_the_judge_reports_it() {
 
 #[test]
 fn a_closed_stdout_ends_quietly() {
-    let input = Command::new(BIN)
-        .args(["gen", "--seed", "3", "--mode", "big", "--q", "5000"])
-        .output()
-        .expect("gen runs")
-        .stdout;
-    let mut child = Command::new(BIN)
+    let input = run(&["gen", "--seed", "3", "--mode", "big", "--q", "5000"], b"").stdout;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
         .args(["trace"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,22 +1,14 @@
 //! The `validate` subcommand through the binary: every message, the exit statuses, and
 //! where each kind of output goes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn validate(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-        .arg("validate")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    stdin.write_all(input).expect("stdin takes the input");
-    drop(stdin);
-    child.wait_with_output().expect("the binary finishes")
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    common::run(&all, input)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -250,10 +242,7 @@ fn everything_gen_writes_validates() {
 #[test]
 fn gen_output_validates_through_the_binary() {
     for mode in ["official", "legal", "endgame", "check", "big"] {
-        let generated = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .args(["gen", "--seed", "42", "--mode", mode])
-            .output()
-            .expect("gen runs");
+        let generated = common::run(&["gen", "--seed", "42", "--mode", mode], b"");
         assert_eq!(generated.status.code(), Some(0));
         let out = validate(&[], &generated.stdout);
         assert_eq!(text(&out.stderr), "", "mode {mode}");

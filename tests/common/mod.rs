@@ -6,6 +6,7 @@
 use duckchess::board::Board;
 use duckchess::piece::{Color, Piece, PieceKind, Square};
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// The square `(x, y)`; panics (in tests only) when off the board.
@@ -26,7 +27,13 @@ pub fn setup(pieces: &[(i64, i64, char)], side: char) -> Board {
 
 /// Runs the built binary with `args`, feeding `stdin`.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+    run_program(Path::new(env!("CARGO_BIN_EXE_duckchess")), args, stdin)
+}
+
+/// Runs `program` with `args`, feeding `stdin` (a program that exits without reading
+/// it all is fine).
+pub fn run_program(program: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
