@@ -30,6 +30,8 @@ usage:
   duckchess perft DEPTH [--from POSITION] [--divide]   count move sequences
   duckchess arena --red KIND --blue KIND [--games N] [--think MS]   computer games
   duckchess play [--red human|ai] [--blue human|ai] [--think MS]   play at the terminal
+  duckchess bundle [-o FILE]     the judge as one Rust file for online judges
+  duckchess chase < 'n r1 c1 r2 c2'   solve the CQOI 2013 board game
   duckchess SUBCOMMAND --help    help on one subcommand
 
 subcommands:
@@ -42,6 +44,7 @@ subcommands:
   perft      count the move sequences of a given length (tests the move generator)
   arena      games between computer players (ai, random, greedy) with the score
   play       play at the terminal against a person or the computer
+  bundle     one self-contained source file (Rust 1.63+) for judge submission
 
 exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)
 ";

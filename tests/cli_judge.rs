@@ -244,9 +244,23 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn help_everywhere() {
-    for args in [&["--help"][..], &["judge", "--help"], &["gen", "-h"]] {
+    for args in [&["--help"][..], &["help"], &["gen", "-h"]] {
         let o = run(args, b"");
         assert_eq!(o.status.code(), Some(0), "{args:?}");
         assert!(stdout(&o).contains("usage:"), "{args:?}");
+    }
+    let subcommands = [
+        "judge", "gen", "test", "trace", "validate", "bundle", "chase", "perft", "arena", "play",
+    ];
+    let top = stdout(&run(&["--help"], b""));
+    for sub in subcommands {
+        let o = run(&[sub, "--help"], b"");
+        assert_eq!(o.status.code(), Some(0), "{sub}");
+        assert!(stdout(&o).to_lowercase().contains("usage"), "{sub}");
+        assert_eq!(stderr(&o), "", "{sub}");
+        assert!(
+            top.contains(&format!("\n  {sub} ")),
+            "the top help lists {sub}"
+        );
     }
 }
