@@ -422,7 +422,11 @@ impl<W: Write> Session<W> {
                 let path = rest_after(line, "save");
                 let text = save_text(&self.start, &self.moves);
                 match fs::write(path, text) {
-                    Ok(()) => self.say(&format!("saved {} moves to {path}", self.moves.len()))?,
+                    Ok(()) => {
+                        let n = self.moves.len();
+                        let plural = if n == 1 { "" } else { "s" };
+                        self.say(&format!("saved {n} move{plural} to {path}"))?
+                    }
                     Err(e) => self.say(&format!("cannot save {path}: {e}"))?,
                 }
             }
