@@ -301,22 +301,31 @@ impl<R: Read> Scanner<R> {
         }
     }
 
+    /// Skips the whitespace in what is buffered, counting lines, and returns the new
+    /// position; the fast paths start here (the general path reads on past the buffer).
+    #[inline]
+    fn skip_buffered_space(&mut self) -> usize {
+        let mut p = self.pos;
+        while p < self.len && is_space(self.buf[p]) {
+            if self.buf[p] == b'\n' {
+                self.line += 1;
+                self.line_start = self.base + p as u64 + 1;
+            }
+            p += 1;
+        }
+        self.pos = p;
+        p
+    }
+
     /// Reads one integer, or says what was wrong with the input.
     #[inline]
     pub fn int(&mut self, expected: Expected) -> Result<i64, JudgeError> {
         // Fast path for the common case, an unsigned number wholly inside the buffer and
         // followed by whitespace there; anything else goes the general way, which picks
         // up from where this left off (the lines skipped so far are already counted).
+        let start = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
-        let mut p = self.pos;
-        while p < buf.len() && is_space(buf[p]) {
-            if buf[p] == b'\n' {
-                self.line += 1;
-                self.line_start = self.base + p as u64 + 1;
-            }
-            p += 1;
-        }
-        let start = p;
+        let mut p = start;
         let mut value: i64 = 0;
         while p < buf.len() && buf[p].is_ascii_digit() {
             value = (value * 10 + (buf[p] - b'0') as i64).min(CLAMP);
@@ -337,16 +346,8 @@ impl<R: Read> Scanner<R> {
         // spaces and followed by whitespace, checked as one 8-byte word: digits in the
         // even bytes, spaces in the odd ones. The whitespace after it is left for the
         // next skip, which counts the line.
+        let p = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
-        let mut p = self.pos;
-        while p < buf.len() && is_space(buf[p]) {
-            if buf[p] == b'\n' {
-                self.line += 1;
-                self.line_start = self.base + p as u64 + 1;
-            }
-            p += 1;
-        }
-        self.pos = p;
         if let Some(bytes) = buf.get(p..p + 8) {
             let mut word = [0u8; 8];
             word.copy_from_slice(bytes);
