@@ -421,6 +421,21 @@ impl Search<'_> {
         }
     }
 
+    /// What every search node checks first: time (a stopped search scores 0, and the
+    /// caller discards it), a decided game, and the ply limit. `Ok` carries the side to
+    /// move's captain square when the node must be searched; `Err` the node's score.
+    #[inline]
+    fn enter(&mut self, ply: usize) -> Result<Square, i32> {
+        if self.tick() {
+            return Err(0);
+        }
+        let mine = self.decided(ply)?;
+        if ply >= MAX_PLY {
+            return Err(eval_mut(&mut self.board));
+        }
+        Ok(mine)
+    }
+
     /// Fills the buffer of `ply` with the moves (all, or only captures) and their
     /// ordering scores, best first.
     fn ordered(
@@ -461,16 +476,10 @@ impl Search<'_> {
     }
 
     fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        let mine = match self.decided(ply) {
+        let mine = match self.enter(ply) {
             Ok(s) => s,
             Err(score) => return score,
         };
-        if ply >= MAX_PLY {
-            return eval_mut(&mut self.board);
-        }
         // An attacked captain must be answered: look one ply further so that the
         // answer is not left to the horizon.
         let threatened =
@@ -572,16 +581,10 @@ impl Search<'_> {
     /// except when the side's captain is attacked: then standing still loses it, so
     /// every move is tried (at most `evasions` times along a line).
     fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, evasions: u32) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        let mine = match self.decided(ply) {
+        let mine = match self.enter(ply) {
             Ok(s) => s,
             Err(score) => return score,
         };
-        if ply >= MAX_PLY {
-            return eval_mut(&mut self.board);
-        }
         let threatened = evasions > 0
             && rules::is_attacked(&self.board, mine, self.board.side_to_move().opponent());
         let mut best = -MATE - 1;
