@@ -265,19 +265,18 @@ counted) without a captain capture is a draw, and so is a side left without a mo
 
 /// The `arena` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(
+    let parsed = match cli::start(
+        "arena",
         args,
         &["--red", "--blue", "--games", "--think", "--depth", "--seed"],
         &["--quiet"],
+        HELP,
     ) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("arena", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
-    if let Some(extra) = parsed.operands.first() {
-        return cli::usage_error("arena", &format!("unexpected operand {extra:?}"));
+    if let Err(status) = parsed.no_operands("arena") {
+        return status;
     }
     let kind = |name: &str| -> Result<Kind, String> {
         match parsed.value(name) {
@@ -362,12 +361,7 @@ pub fn cli(args: &[String]) -> u8 {
 /// Writes one line and flushes it (games are slow: show each as it ends). On failure,
 /// the exit status to end with: quietly 0 when standard output was closed.
 fn write_line(out: &mut impl Write, line: &str) -> Result<(), u8> {
-    match writeln!(out, "{line}").and_then(|_| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(cli::EXIT_OK),
-        Err(e) => {
-            judge::note(&format!("cannot write the output: {e}"));
-            Err(cli::EXIT_FAILURE)
-        }
-    }
+    writeln!(out, "{line}")
+        .and_then(|_| out.flush())
+        .map_err(|e| cli::io_status("arena: cannot write the output", Err(e)))
 }

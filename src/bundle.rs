@@ -123,15 +123,12 @@ pub fn cli(args: &[String]) -> u8 {
             }
         })
         .collect();
-    let parsed = match cli::parse(&normalized, &["--output"], &[]) {
+    let parsed = match cli::start("bundle", &normalized, &["--output"], &[], HELP) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("bundle", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
-    if let Some(extra) = parsed.operands.first() {
-        return cli::usage_error("bundle", &format!("unexpected argument {extra:?}"));
+    if let Err(status) = parsed.no_operands("bundle") {
+        return status;
     }
     let text = match bundle() {
         Ok(t) => t,
@@ -140,22 +137,17 @@ pub fn cli(args: &[String]) -> u8 {
             return cli::EXIT_FAILURE;
         }
     };
-    let written = match parsed.value("--output") {
-        Some(path) => {
-            std::fs::write(path, &text).map_err(|e| format!("bundle: cannot write {path}: {e}"))
-        }
-        None => match io::stdout().write_all(text.as_bytes()) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                Err(format!("bundle: cannot write the output: {e}"))
+    match parsed.value("--output") {
+        Some(path) => match std::fs::write(path, &text) {
+            Ok(()) => cli::EXIT_OK,
+            Err(e) => {
+                crate::judge::note(&format!("bundle: cannot write {path}: {e}"));
+                cli::EXIT_FAILURE
             }
-            _ => Ok(()),
         },
-    };
-    match written {
-        Ok(()) => cli::EXIT_OK,
-        Err(message) => {
-            crate::judge::note(&message);
-            cli::EXIT_FAILURE
-        }
+        None => cli::io_status(
+            "bundle: cannot write the output",
+            io::stdout().write_all(text.as_bytes()),
+        ),
     }
 }

@@ -130,6 +130,48 @@ fn is_number(arg: &str) -> bool {
     arg.len() > 1 && arg[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.')
 }
 
+/// The opening every subcommand shares: parses `args` (see [`parse`]), and answers a
+/// usage error or `--help` itself. `Err` carries the exit status to end with.
+pub fn start(
+    command: &str,
+    args: &[String],
+    valued: &[&str],
+    flags: &[&str],
+    help: &str,
+) -> Result<Parsed, u8> {
+    let parsed = parse(args, valued, flags).map_err(|e| usage_error(command, &e))?;
+    if parsed.flag("--help") {
+        return Err(print_help(help));
+    }
+    Ok(parsed)
+}
+
+impl Parsed {
+    /// A usage error of `command` when any operand was given.
+    pub fn no_operands(&self, command: &str) -> Result<(), u8> {
+        match self.operands.first() {
+            Some(extra) => Err(usage_error(
+                command,
+                &format!("unexpected argument {extra:?}"),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The exit status after a subcommand's I/O: 0 when it went well, and also when
+/// standard output was closed early (nobody is left to tell); otherwise a note
+/// `<context>: <error>` and [`EXIT_FAILURE`].
+pub fn io_status(context: &str, result: io::Result<()>) -> u8 {
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            judge::note(&format!("{context}: {e}"));
+            EXIT_FAILURE
+        }
+        _ => EXIT_OK,
+    }
+}
+
 /// Reports a usage error of `command` on standard error and returns [`EXIT_USAGE`].
 pub fn usage_error(command: &str, message: &str) -> u8 {
     judge::note(&format!(
@@ -162,13 +204,10 @@ column, and the exit status is 1.
 
 /// The `judge` subcommand: `duckchess judge [FILE]`.
 pub fn judge(args: &[String]) -> u8 {
-    let parsed = match parse(args, &[], &[]) {
+    let parsed = match start("judge", args, &[], &[], JUDGE_HELP) {
         Ok(p) => p,
-        Err(e) => return usage_error("judge", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return print_help(JUDGE_HELP);
-    }
     match parsed.operands.as_slice() {
         [] => judge::serve(io::stdin().lock()),
         [path] if path == "-" => judge::serve(io::stdin().lock()),

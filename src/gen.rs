@@ -299,15 +299,12 @@ Coordinates always stay within 0..=9 and 0..=8.
 
 /// The `gen` subcommand.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(args, &["--seed", "--q", "--mode"], &[]) {
+    let parsed = match cli::start("gen", args, &["--seed", "--q", "--mode"], &[], HELP) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("gen", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
-    if let Some(extra) = parsed.operands.first() {
-        return cli::usage_error("gen", &format!("unexpected argument {extra:?}"));
+    if let Err(status) = parsed.no_operands("gen") {
+        return status;
     }
     let seed = match parsed.number::<u64>("--seed") {
         Ok(Some(s)) => s,
@@ -325,12 +322,8 @@ pub fn cli(args: &[String]) -> u8 {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    match generate(seed, q, mode, &mut out).and_then(|()| out.flush()) {
-        Ok(()) => cli::EXIT_OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => cli::EXIT_OK,
-        Err(e) => {
-            crate::judge::note(&format!("gen: cannot write the output: {e}"));
-            cli::EXIT_FAILURE
-        }
-    }
+    cli::io_status(
+        "gen: cannot write the output",
+        generate(seed, q, mode, &mut out).and_then(|()| out.flush()),
+    )
 }

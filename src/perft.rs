@@ -8,7 +8,6 @@
 
 use crate::board::Board;
 use crate::cli;
-use crate::judge;
 use crate::rules::{self, Move};
 use std::io::{self, Write};
 use std::time::Instant;
@@ -77,13 +76,10 @@ A bad DEPTH or POSITION is a usage error (exit status 2).
 
 /// The `perft` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(args, &["--from"], &["--divide", "--time"]) {
+    let parsed = match cli::start("perft", args, &["--from"], &["--divide", "--time"], HELP) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("perft", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
     let depth = match parsed.operands.as_slice() {
         [d] => match d.parse::<u32>() {
             Ok(d) if d <= MAX_DEPTH => d,
@@ -138,12 +134,8 @@ pub fn cli(args: &[String]) -> u8 {
 /// Writes `text` to standard output; a closed pipe ends quietly, other errors are noted.
 pub(crate) fn write_out(text: &str) -> u8 {
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => cli::EXIT_OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => cli::EXIT_OK,
-        Err(e) => {
-            judge::note(&format!("cannot write the output: {e}"));
-            cli::EXIT_FAILURE
-        }
-    }
+    cli::io_status(
+        "perft: cannot write the output",
+        out.write_all(text.as_bytes()).and_then(|_| out.flush()),
+    )
 }

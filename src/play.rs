@@ -27,7 +27,6 @@ use crate::arena::MAX_MOVES;
 use crate::board::Board;
 use crate::cli;
 use crate::game::{Game, Moved};
-use crate::judge;
 use crate::piece::{Color, Square};
 use crate::render::{self, Marks, Style};
 use crate::rules::{self, Move};
@@ -686,19 +685,18 @@ Saved games: line 1 the start position, line 2 the number of moves Q, then Q lin
 
 /// The `play` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(
+    let parsed = match cli::start(
+        "play",
         args,
         &["--red", "--blue", "--think", "--depth", "--from"],
         &["--ascii"],
+        HELP,
     ) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("play", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
-    if let Some(extra) = parsed.operands.first() {
-        return cli::usage_error("play", &format!("unexpected operand {extra:?}"));
+    if let Err(status) = parsed.no_operands("play") {
+        return status;
     }
     let options = (|| -> Result<Options, String> {
         let who = |name: &str| match parsed.value(name) {
@@ -736,14 +734,10 @@ pub fn cli(args: &[String]) -> u8 {
     };
     let stdin = io::stdin();
     let stdout = io::stdout();
-    match run(options, stdin.lock(), io::BufWriter::new(stdout.lock())) {
-        Ok(()) => cli::EXIT_OK,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => cli::EXIT_OK,
-        Err(e) => {
-            judge::note(&format!("play: {e}"));
-            cli::EXIT_FAILURE
-        }
-    }
+    cli::io_status(
+        "play",
+        run(options, stdin.lock(), io::BufWriter::new(stdout.lock())),
+    )
 }
 
 #[cfg(test)]

@@ -916,17 +916,16 @@ options:
 
 /// The `test` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(
+    let parsed = match cli::start(
+        "test",
         args,
         &["--cmd", "--timeout"],
         &["--ignore-whitespace", "--ascii"],
+        HELP,
     ) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("test", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
     let timeout = match parsed.number::<f64>("--timeout") {
         Ok(t) => t.unwrap_or(DEFAULT_TIMEOUT),
         Err(e) => return cli::usage_error("test", &e),

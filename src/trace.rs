@@ -159,13 +159,16 @@ options:
 
 /// The `trace` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(args, &["--from", "--every", "--at"], &["--ascii"]) {
+    let parsed = match cli::start(
+        "trace",
+        args,
+        &["--from", "--every", "--at"],
+        &["--ascii"],
+        HELP,
+    ) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("trace", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
     let from = match parsed.value("--from").map(str::parse::<Board>) {
         None => Board::start(),
         Some(Ok(b)) => b,

@@ -391,13 +391,10 @@ options:
 
 /// The `validate` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::parse(args, &["--max-q"], &[]) {
+    let parsed = match cli::start("validate", args, &["--max-q"], &[], HELP) {
         Ok(p) => p,
-        Err(e) => return cli::usage_error("validate", &e),
+        Err(status) => return status,
     };
-    if parsed.flag("--help") {
-        return cli::print_help(HELP);
-    }
     let max_q = match parsed.number::<u64>("--max-q") {
         Ok(v) => v.unwrap_or(DEFAULT_MAX_Q),
         Err(e) => return cli::usage_error("validate", &e),
