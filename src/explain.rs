@@ -108,15 +108,6 @@ pub fn stdout_color() -> bool {
     Style::for_stdout(true).color
 }
 
-/// Wraps `text` in an ANSI colour when `on`.
-pub fn paint(text: &str, code: &str, on: bool) -> String {
-    if on {
-        format!("\x1b[{code}m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

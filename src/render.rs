@@ -55,10 +55,16 @@ pub struct Marks<'a> {
 }
 
 const RESET: &str = "\x1b[0m";
+/// Bold yellow, for the marks around squares.
+const MARK: &str = "33;1";
 
-fn paint(text: &str, code: &str, style: Style, out: &mut String) {
-    if style.color && !text.trim().is_empty() {
+/// Appends `text` to `out`, wrapped in the ANSI colour `code` (e.g. `31;1`) when `on`;
+/// blank text gets no colour codes around it.
+pub fn paint(text: &str, code: &str, on: bool, out: &mut String) {
+    if on && !text.trim().is_empty() {
+        out.push_str("\x1b[");
         out.push_str(code);
+        out.push('m');
         out.push_str(text);
         out.push_str(RESET);
     } else {
@@ -99,13 +105,18 @@ pub fn diagram(board: &Board, style: Style, marks: Marks<'_>) -> String {
             } else {
                 (" ", " ")
             };
-            paint(open, "\x1b[33;1m", style, &mut out);
+            paint(open, MARK, style.color, &mut out);
             match board.piece_at(square) {
-                Some(piece) => paint(&glyph(piece, style), piece_color(piece), style, &mut out),
+                Some(piece) => paint(
+                    &glyph(piece, style),
+                    piece_color(piece),
+                    style.color,
+                    &mut out,
+                ),
                 None if style.chinese => out.push_str(" ."),
                 None => out.push('.'),
             }
-            paint(close, "\x1b[33;1m", style, &mut out);
+            paint(close, MARK, style.color, &mut out);
         }
         out.push_str(&format!(" {x}\n"));
     }
@@ -123,8 +134,8 @@ fn glyph(piece: Piece, style: Style) -> String {
 
 fn piece_color(piece: Piece) -> &'static str {
     match piece.color {
-        Color::Red => "\x1b[31;1m",
-        Color::Blue => "\x1b[34;1m",
+        Color::Red => "31;1",
+        Color::Blue => "34;1",
     }
 }
 

@@ -851,7 +851,13 @@ pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), S
 
 /// The verdict line and the details under it.
 fn report(case: &Case, outcome: &Outcome, elapsed: Duration, color: bool) -> String {
-    let word = explain::paint(&format!("{:<3}", outcome.word()), outcome.color(), color);
+    let mut word = String::new();
+    render::paint(
+        &format!("{:<3}", outcome.word()),
+        outcome.color(),
+        color,
+        &mut word,
+    );
     let mut out = format!("{word} {}  {} ms", case.name, elapsed.as_millis());
     match outcome {
         Outcome::Accepted => out.push('\n'),
