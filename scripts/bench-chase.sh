@@ -4,15 +4,7 @@
 # Start positions include the deepest ones (3n - 2 moves), which run every layer.
 # Budget (issue): n = 100 within 2 s and 256 MB on the 2-core machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-
-if [ ! -x /usr/bin/time ]; then
-    echo "bench-chase: /usr/bin/time is missing, installing the time package" >&2
-    apt-get update -qq && apt-get install -y -qq time >/dev/null
-fi
-
-cargo build --release --quiet
-bin=target/release/duckchess
+. "$(dirname "$0")/prepare.sh"
 
 positions=(
     "2 1 1 2 2"

@@ -6,13 +6,10 @@
 # usage: scripts/bench-engine.sh [perft|arena|all] [GAMES] [THINK_MS]
 #   default: all, 100 games, 100 ms per move. The arena part can take a while.
 set -eu
-cd "$(dirname "$0")/.."
 what=${1:-all}
 games=${2:-100}
 think=${3:-100}
-
-cargo build --release --quiet
-bin=target/release/duckchess
+. "$(dirname "$0")/prepare.sh"
 
 if [ "$what" = perft ] || [ "$what" = all ]; then
     echo "== perft 5 from the start position (expect 152386930, at most 3 s)"

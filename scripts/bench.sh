@@ -3,13 +3,7 @@
 # with `cat` of the input and of the output as the I/O floor. Not a test: prints numbers.
 # Usage: scripts/bench.sh [SIZES...]   (default: 1000000 10000000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ ! -x /usr/bin/time ]; then
-  echo "installing GNU time for peak-RSS measurement" >&2
-  apt-get update -qq && apt-get install -y -qq time >/dev/null
-fi
-cargo build --release --quiet
-bin=target/release/duckchess
+. "$(dirname "$0")/prepare.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sizes=("$@")
