@@ -11,15 +11,15 @@ use std::str::FromStr;
 /// The notation of the start position.
 pub const START_NOTATION: &str = "rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r";
 
-/// A position: the placement, the side to move, and each captain's square.
+/// A position: the placement and the side to move.
 ///
 /// Besides the square array, the board keeps one 90-bit mask per side and kind (bit
-/// [`Square::bit`]), so attack detection can find candidate attackers with a few ANDs.
+/// [`Square::bit`]), so attack detection can find candidate attackers with a few ANDs;
+/// a captain's square is the one bit of its mask.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     squares: [Option<Piece>; SQUARE_SLOTS],
     masks: [[u128; 7]; 2],
-    captains: [Option<Square>; 2],
     side: Color,
 }
 
@@ -29,7 +29,6 @@ impl Board {
         Board {
             squares: [None; SQUARE_SLOTS],
             masks: [[0; 7]; 2],
-            captains: [None; 2],
             side: Color::Red,
         }
     }
@@ -94,40 +93,38 @@ impl Board {
     /// Where `color`'s captain stands, or `None` once it has been captured.
     #[inline]
     pub fn captain(&self, color: Color) -> Option<Square> {
-        self.captains[color.index()]
+        match self.mask(color, PieceKind::Captain) {
+            0 => None,
+            mask => Some(Square::from_bit(mask.trailing_zeros())),
+        }
     }
 
     /// Whether the game is over: a captain is missing.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.captains[0].is_none() || self.captains[1].is_none()
+        self.mask(Color::Red, PieceKind::Captain) == 0
+            || self.mask(Color::Blue, PieceKind::Captain) == 0
     }
 
     /// The side whose captain still stands once the game is over; `None` while it goes on
     /// (and on a board with no captain at all).
     pub fn winner(&self) -> Option<Color> {
-        match self.captains {
-            [Some(_), None] => Some(Color::Red),
-            [None, Some(_)] => Some(Color::Blue),
+        match (self.captain(Color::Red), self.captain(Color::Blue)) {
+            (Some(_), None) => Some(Color::Red),
+            (None, Some(_)) => Some(Color::Blue),
             _ => None,
         }
     }
 
-    /// Puts `piece` on `square` (or clears it), keeping the captain squares up to date.
-    /// A second captain of one side replaces the first one's record; notation parsing
-    /// rejects such positions before they get here.
+    /// Puts `piece` on `square` (or clears it). Nothing stops a second captain of one
+    /// side here (then [`Board::captain`] names the lower square); notation parsing
+    /// rejects such positions.
     pub fn put(&mut self, square: Square, piece: Option<Piece>) {
         if let Some(old) = self.squares[square.index()] {
             self.toggle(square, old);
-            if old.kind == PieceKind::Captain && self.captains[old.color.index()] == Some(square) {
-                self.captains[old.color.index()] = None;
-            }
         }
         if let Some(new) = piece {
             self.toggle(square, new);
-            if new.kind == PieceKind::Captain {
-                self.captains[new.color.index()] = Some(square);
-            }
         }
         self.squares[square.index()] = piece;
     }
@@ -140,16 +137,10 @@ impl Board {
         let captured = self.squares[to.index()];
         if let Some(c) = captured {
             self.toggle(to, c);
-            if c.kind == PieceKind::Captain {
-                self.captains[c.color.index()] = None;
-            }
         }
         if let Some(m) = moving {
             self.toggle(from, m);
             self.toggle(to, m);
-            if m.kind == PieceKind::Captain {
-                self.captains[m.color.index()] = Some(to);
-            }
         }
         self.squares[to.index()] = moving;
         self.squares[from.index()] = None;
@@ -164,15 +155,9 @@ impl Board {
         if let Some(m) = moved {
             self.toggle(to, m);
             self.toggle(from, m);
-            if m.kind == PieceKind::Captain {
-                self.captains[m.color.index()] = Some(from);
-            }
         }
         if let Some(c) = captured {
             self.toggle(to, c);
-            if c.kind == PieceKind::Captain {
-                self.captains[c.color.index()] = Some(to);
-            }
         }
         self.squares[from.index()] = moved;
         self.squares[to.index()] = captured;
