@@ -9,15 +9,15 @@ fn main() -> ExitCode {
     let status = match args.first().map(String::as_str) {
         None => duckchess::judge::serve(std::io::stdin().lock()),
         Some("judge") => cli::judge(rest),
-        Some("gen") => duckchess::gen::cli(rest),
-        Some("test") => duckchess::tester::cli(rest),
-        Some("trace") => duckchess::trace::cli(rest),
-        Some("validate") => duckchess::validate::cli(rest),
+        Some("gen") => duckchess::tools::gen::cli(rest),
+        Some("test") => duckchess::tools::test::cli(rest),
+        Some("trace") => duckchess::tools::trace::cli(rest),
+        Some("validate") => duckchess::tools::validate::cli(rest),
         Some("chase") => duckchess::chase::cli(rest),
-        Some("bundle") => duckchess::bundle::cli(rest),
-        Some("perft") => duckchess::perft::cli(rest),
-        Some("arena") => duckchess::arena::cli(rest),
-        Some("play") => duckchess::play::cli(rest),
+        Some("bundle") => duckchess::tools::bundle::cli(rest),
+        Some("perft") => duckchess::engine::perft::cli(rest),
+        Some("arena") => duckchess::engine::arena::cli(rest),
+        Some("play") => duckchess::engine::play::cli(rest),
         Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
         Some("-V" | "--version") => {
             cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))

@@ -6,9 +6,9 @@
 mod common;
 
 use common::setup;
-use duckchess::game::Game;
+use duckchess::judge::game::Game;
+use duckchess::judge::rules;
 use duckchess::judge::verdict_line;
-use duckchess::rules;
 
 struct Case {
     name: &'static str,
@@ -215,7 +215,11 @@ fn the_attack_list_names_every_checking_piece() {
         ],
         'b',
     );
-    let mut attackers = rules::attackers(&board, common::sq(5, 4), duckchess::piece::Color::Red);
+    let mut attackers = rules::attackers(
+        &board,
+        common::sq(5, 4),
+        duckchess::judge::piece::Color::Red,
+    );
     attackers.sort();
     let expected = vec![
         common::sq(2, 2),

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{reference_check, reference_legal, reference_moves};
-use duckchess::game::Game;
-use duckchess::gen::{generate, Mode};
-use duckchess::rules;
+use duckchess::judge::game::Game;
+use duckchess::judge::rules;
+use duckchess::tools::gen::{generate, Mode};
 use std::collections::BTreeSet;
 
 fn commands(seed: u64, q: u64, mode: Mode) -> Vec<[i64; 4]> {
@@ -32,8 +32,8 @@ fn replay(seed: u64, q: u64, mode: Mode, full_move_lists: bool) -> (u64, u64) {
     for [a, b, c, d] in commands(seed, q, mode) {
         let before = game.board().clone();
         let expected_legal = match (
-            duckchess::piece::Square::new(a, b),
-            duckchess::piece::Square::new(c, d),
+            duckchess::judge::piece::Square::new(a, b),
+            duckchess::judge::piece::Square::new(c, d),
         ) {
             (Some(from), Some(to)) => reference_legal(&before, from, to),
             _ => false,

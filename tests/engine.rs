@@ -1,12 +1,12 @@
 //! The computer opponent on small hand-made positions, with fixed-depth searches so the
 //! answers do not depend on the machine's speed, and the arena's players.
 
-use duckchess::ai::{self, Limits, MATE};
-use duckchess::arena::{self, End, Kind, Player};
-use duckchess::board::Board;
-use duckchess::piece::{Color, Square};
-use duckchess::rng::Rng;
-use duckchess::rules::{self, Move};
+use duckchess::engine::arena::{self, End, Kind, Player};
+use duckchess::engine::search::{self, Limits, MATE};
+use duckchess::judge::board::Board;
+use duckchess::judge::piece::{Color, Square};
+use duckchess::judge::rules::{self, Move};
+use duckchess::tools::rng::Rng;
 use std::time::Duration;
 
 fn board(text: &str) -> Board {
@@ -39,7 +39,7 @@ fn takes_the_captain_in_one() {
     // (1, 8); only the captain matters.
     let b = board("4k4/9/9/9/9/9/9/9/4R3r/3K5 r");
     for depth in 1..=3 {
-        let r = ai::search_depth(&b, depth);
+        let r = search::search_depth(&b, depth);
         assert_eq!(
             r.best,
             Some(Move {
@@ -51,7 +51,7 @@ fn takes_the_captain_in_one() {
         assert_eq!(r.score, MATE - 1);
         assert_eq!(r.mate_in(), Some(1));
     }
-    let r = ai::search_time(&b, Duration::from_millis(5));
+    let r = search::search_time(&b, Duration::from_millis(5));
     assert_eq!(
         r.best,
         Some(Move {
@@ -69,13 +69,16 @@ fn avoids_losing_the_captain_in_one() {
     let b = board("8k/9/9/9/4r4/9/R7h/9/9/4K4 r");
     assert!(rules::is_attacked(&b, sq(0, 4), Color::Blue));
     for depth in 1..=4 {
-        let r = ai::search_depth(&b, depth);
+        let r = search::search_depth(&b, depth);
         let m = r.best.expect("red has moves");
         assert!(
             !exposes_captain(&b, m),
             "depth {depth}: {m} loses the captain"
         );
-        assert!(r.score > -ai::MATE / 2, "depth {depth}: red is not lost");
+        assert!(
+            r.score > -search::MATE / 2,
+            "depth {depth}: red is not lost"
+        );
     }
 }
 
@@ -86,7 +89,7 @@ fn finds_a_two_move_win() {
     // horse's leg or take it: red takes the captain next move.
     let b = board("3gkg3/4e4/9/9/4H4/9/9/9/9/4K4 r");
     assert!(!can_take_captain(&b));
-    let r = ai::search_depth(&b, 3);
+    let r = search::search_depth(&b, 3);
     assert_eq!(r.mate_in(), Some(3), "{r:?}");
     let m = r.best.expect("red has moves");
     assert_eq!(m.from, sq(5, 4));
@@ -99,7 +102,7 @@ fn finds_a_two_move_win() {
     for reply in replies {
         let captured = after.make_move(reply.from, reply.to);
         assert!(can_take_captain(&after), "blue escapes with {reply}");
-        let r2 = ai::search_depth(&after, 1);
+        let r2 = search::search_depth(&after, 1);
         let win = r2.best.expect("red has moves");
         assert_eq!(
             after.piece_at(win.to).map(|p| p.kind.name()),
@@ -114,7 +117,7 @@ fn sees_a_forced_loss_and_delays_it() {
     // Same wall as above, seen from blue after the red horse arrived on (7, 3): every
     // blue move loses the captain, and the search says so.
     let b = board("3gkg3/4e4/3H5/9/9/9/9/9/9/4K4 b");
-    let r = ai::search_depth(&b, 2);
+    let r = search::search_depth(&b, 2);
     assert_eq!(r.mate_in(), Some(-2), "{r:?}");
     assert!(r.best.is_some(), "a lost side still moves");
 }
@@ -122,7 +125,7 @@ fn sees_a_forced_loss_and_delays_it() {
 #[test]
 fn finished_and_stuck_games_have_no_move() {
     let over = board("9/9/9/9/9/9/9/9/9/4K4 b");
-    assert_eq!(ai::search_depth(&over, 3).best, None);
+    assert_eq!(search::search_depth(&over, 3).best, None);
     let mut rng = Rng::new(1);
     assert_eq!(arena::greedy(&over, &mut rng), None);
 }
@@ -130,8 +133,8 @@ fn finished_and_stuck_games_have_no_move() {
 #[test]
 fn fixed_depth_is_deterministic() {
     let b = Board::start();
-    let a = ai::search_depth(&b, 3);
-    let c = ai::search_depth(&b, 3);
+    let a = search::search_depth(&b, 3);
+    let c = search::search_depth(&b, 3);
     assert_eq!(a, c);
     assert_eq!(a.depth, 3);
     assert!(a.best.is_some());
@@ -169,7 +172,7 @@ fn always_takes_a_captain_and_never_exposes_its_own_needlessly() {
         if moves.iter().any(|&x| exposes_captain(b, x)) {
             dangers += 1;
         }
-        let r = ai::search_depth(b, 2);
+        let r = search::search_depth(b, 2);
         let m = r.best.expect("random positions have moves");
         if can_take_captain(b) {
             takes += 1;

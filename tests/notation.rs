@@ -3,10 +3,10 @@
 
 mod common;
 
-use duckchess::board::{Board, NotationError, START_NOTATION};
-use duckchess::game::Game;
-use duckchess::gen::{generate, Mode};
-use duckchess::piece::{Color, Piece, PieceKind};
+use duckchess::judge::board::{Board, NotationError, START_NOTATION};
+use duckchess::judge::game::Game;
+use duckchess::judge::piece::{Color, Piece, PieceKind};
+use duckchess::tools::gen::{generate, Mode};
 
 #[test]
 fn the_start_position_prints_as_the_spec_says() {

@@ -1,7 +1,7 @@
 //! Perft golden numbers (computed by two independent engines) and the `perft` command.
 
-use duckchess::board::Board;
-use duckchess::perft::{divide, perft};
+use duckchess::engine::perft::{divide, perft};
+use duckchess::judge::board::Board;
 use std::process::{Command, Output};
 
 const SECOND: &str = "4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r";

@@ -5,10 +5,10 @@
 mod common;
 
 use common::{reference_leaps, setup, sq};
-use duckchess::board::Board;
-use duckchess::game::{Game, Invalid};
-use duckchess::piece::{Color, Piece, PieceKind, Square};
-use duckchess::rules;
+use duckchess::judge::board::Board;
+use duckchess::judge::game::{Game, Invalid};
+use duckchess::judge::piece::{Color, Piece, PieceKind, Square};
+use duckchess::judge::rules;
 use std::collections::BTreeSet;
 
 /// Captains far from the action, so the game is on and they block nothing near (4, 4).

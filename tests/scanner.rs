@@ -1,8 +1,8 @@
 //! The streaming reader: tokens that straddle read chunks, positions far into the input,
 //! and the same answers however the input arrives.
 
-use duckchess::gen::{generate, Mode};
 use duckchess::judge::{self, JudgeError};
+use duckchess::tools::gen::{generate, Mode};
 use std::io::Read;
 
 /// Hands out its data a few bytes at a time (sizes cycling 1..=7), so that nearly every

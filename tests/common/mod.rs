@@ -3,8 +3,8 @@
 //! formulas (independent of `rules::REACH`), for differential tests.
 #![allow(dead_code)]
 
-use duckchess::board::Board;
-use duckchess::piece::{Color, Piece, PieceKind, Square};
+use duckchess::judge::board::Board;
+use duckchess::judge::piece::{Color, Piece, PieceKind, Square};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -5,9 +5,9 @@
 //! [`Game::play`], so every tool reports exactly what the judge decides. On the judge
 //! path: Rust 1.63 only.
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, Square};
-use crate::rules::{self, PathError};
+use super::board::Board;
+use super::piece::{Color, Piece, Square};
+use super::rules::{self, PathError};
 use std::fmt;
 
 /// Why a command is `Invalid command`, in the order the checks are made.

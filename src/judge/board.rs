@@ -4,7 +4,7 @@
 //! The board knows nothing about how pieces move (that is `rules`); it only stores and
 //! edits placements. On the judge path: Rust 1.63 only.
 
-use crate::piece::{Color, Piece, PieceKind, Square, COLS, ROWS, SQUARE_SLOTS};
+use super::piece::{Color, Piece, PieceKind, Square, COLS, ROWS, SQUARE_SLOTS};
 use std::fmt;
 use std::str::FromStr;
 

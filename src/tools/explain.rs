@@ -4,11 +4,11 @@
 //! [`Game::validate`]), the checking pieces from [`rules::attackers`]. This module only
 //! puts their answers into sentences and picks the squares a diagram should mark.
 
-use crate::board::Board;
-use crate::game::{Game, Invalid, Verdict};
-use crate::piece::{Color, PieceKind, Square};
-use crate::render::Style;
-use crate::rules::{self, Move};
+use crate::judge::board::Board;
+use crate::judge::game::{Game, Invalid, Verdict};
+use crate::judge::piece::{Color, PieceKind, Square};
+use crate::judge::rules::{self, Move};
+use crate::tools::render::Style;
 
 /// One judge command `xs ys xt yt`, as read (any integers).
 pub type Command = [i64; 4];
@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn off_board_and_blocked_commands_highlight_what_they_can() {
         let blocked = Err(Invalid::Blocked(
-            crate::piece::Piece::new(Color::Red, PieceKind::Car),
+            crate::judge::piece::Piece::new(Color::Red, PieceKind::Car),
             Square::new(1, 0).expect("on the board"),
         ));
         assert_eq!(

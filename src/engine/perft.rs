@@ -6,9 +6,9 @@
 //! Moves come from [`rules::for_each_move`], the generator every tool uses, so perft
 //! tests exactly the moves the judge would accept. Not on the judge path.
 
-use crate::board::Board;
 use crate::cli;
-use crate::rules::{self, Move};
+use crate::judge::board::Board;
+use crate::judge::rules::{self, Move};
 use std::io::{self, Write};
 use std::time::Instant;
 

@@ -9,9 +9,9 @@
 //! in that case. Moves come from [`rules::for_each_move`], the generator the judge's rules
 //! table drives. Not on the judge path.
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
-use crate::rules::{self, Move};
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
+use crate::judge::rules::{self, Move};
 use std::time::{Duration, Instant};
 
 /// The score of taking the opposing captain now; a win `n` plies away scores `MATE - n`.

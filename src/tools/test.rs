@@ -7,12 +7,12 @@
 //! in terms of the game: the command on the first differing line, which of the four
 //! answers differ, why the judge decides as it does, and the board before the command.
 
-use crate::board::Board;
 use crate::cli::{self, EXIT_FAILURE, EXIT_OK};
-use crate::explain::{self, Command};
-use crate::game::Game;
+use crate::judge::board::Board;
+use crate::judge::game::Game;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::render::{self, Marks};
+use crate::tools::explain::{self, Command};
+use crate::tools::render::{self, Marks};
 use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};

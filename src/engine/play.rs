@@ -22,14 +22,14 @@
 //! through the judge's rules, refusing the whole file, with its line number, if any
 //! move is invalid. Not on the judge path.
 
-use crate::ai::{Engine, Limits};
-use crate::arena::MAX_MOVES;
-use crate::board::Board;
 use crate::cli;
-use crate::game::{Game, Moved};
-use crate::piece::{Color, Square};
-use crate::render::{self, Marks, Style};
-use crate::rules::{self, Move};
+use crate::engine::arena::MAX_MOVES;
+use crate::engine::search::{Engine, Limits};
+use crate::judge::board::Board;
+use crate::judge::game::{Game, Moved};
+use crate::judge::piece::{Color, Square};
+use crate::judge::rules::{self, Move};
+use crate::tools::render::{self, Marks, Style};
 use std::fmt;
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
@@ -75,7 +75,7 @@ pub enum LoadError {
     /// The file holds no position.
     Empty,
     /// Line 1 is not a position.
-    Position(crate::board::NotationError),
+    Position(crate::judge::board::NotationError),
     /// The move count is not a non-negative integer.
     Count { line: usize, found: String },
     /// A move line is not four integers.
@@ -707,11 +707,13 @@ pub fn cli(args: &[String]) -> u8 {
         let players = [who("--red")?, who("--blue")?];
         let think: u64 = parsed.number("--think")?.unwrap_or(1000);
         let limits = match parsed.number::<u32>("--depth")? {
-            Some(d) if (1..=crate::ai::MAX_PLY as u32 / 2).contains(&d) => Limits::depth(d),
+            Some(d) if (1..=crate::engine::search::MAX_PLY as u32 / 2).contains(&d) => {
+                Limits::depth(d)
+            }
             Some(d) => {
                 return Err(format!(
                     "--depth: expected 1 to {}, found {d}",
-                    crate::ai::MAX_PLY / 2
+                    crate::engine::search::MAX_PLY / 2
                 ))
             }
             None => Limits::time(Duration::from_millis(think)),

@@ -5,8 +5,8 @@
 //!
 //! On the judge path: Rust 1.63 only.
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, PieceKind, Square};
+use super::board::Board;
+use super::piece::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
 /// One fixed-distance move: the target is `delta` away from the mover, and every square

@@ -6,13 +6,13 @@
 //! input is reported by line and column after everything before it has been shown), and
 //! every verdict comes from [`Game::play`], so the lines shown are the judge's lines.
 
-use crate::board::Board;
 use crate::cli::{self, EXIT_FAILURE, EXIT_OK};
-use crate::explain::{self, Command};
-use crate::game::Game;
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::rules::Move;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::render::{self, Marks, Style};
-use crate::rules::Move;
+use crate::tools::explain::{self, Command};
+use crate::tools::render::{self, Marks, Style};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 

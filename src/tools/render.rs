@@ -6,9 +6,9 @@
 //! names (two columns wide in a monospace terminal, so cells widen to keep the grid
 //! straight). Colour is a separate switch, off unless asked for.
 
-use crate::board::Board;
-use crate::piece::{Color, Piece, Square, COLS, ROWS};
-use crate::rules::Move;
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, Piece, Square, COLS, ROWS};
+use crate::judge::rules::Move;
 use std::io::IsTerminal;
 
 /// How a diagram looks.

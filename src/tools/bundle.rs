@@ -13,12 +13,13 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// The judge-path modules, in dependency order, with their source text.
-const MODULES: [(&str, &str); 5] = [
-    ("piece", include_str!("piece.rs")),
-    ("board", include_str!("board.rs")),
-    ("rules", include_str!("rules.rs")),
-    ("game", include_str!("game.rs")),
-    ("judge", include_str!("judge.rs")),
+const MODULES: [(&str, &str); 6] = [
+    ("piece", include_str!("../judge/piece.rs")),
+    ("board", include_str!("../judge/board.rs")),
+    ("rules", include_str!("../judge/rules.rs")),
+    ("game", include_str!("../judge/game.rs")),
+    ("scan", include_str!("../judge/scan.rs")),
+    ("run", include_str!("../judge/run.rs")),
 ];
 
 const HEADER: &str = "\
@@ -33,7 +34,7 @@ const HEADER: &str = "\
 
 const MAIN: &str = "
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(judge::serve(std::io::stdin().lock()))
+    std::process::ExitCode::from(run::serve(std::io::stdin().lock()))
 }
 ";
 

@@ -5,12 +5,12 @@
 //! The generator plays the game it writes through [`Game`], so it knows the position
 //! each command meets. Not on the judge path.
 
-use crate::board::Board;
 use crate::cli;
-use crate::game::Game;
-use crate::piece::{PieceKind, Square, COLS, ROWS};
-use crate::rng::Rng;
-use crate::rules::{self, Move};
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::piece::{PieceKind, Square, COLS, ROWS};
+use crate::judge::rules::{self, Move};
+use crate::tools::rng::Rng;
 use std::fmt;
 use std::io::{self, BufWriter, Write};
 use std::str::FromStr;

@@ -13,7 +13,7 @@
 
 use crate::cli::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
-use crate::piece::{COLS, ROWS};
+use crate::judge::piece::{COLS, ROWS};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -458,7 +458,10 @@ mod tests {
         assert_eq!(check("0\n"), Ok(0));
         assert_eq!(check("2\n0 0 9 8\n9 8 0 0\n"), Ok(2));
         // The statement's sample, with the final newline the strict format wants.
-        let sample = format!("{}\n", include_str!("../samples/statement.in").trim_end());
+        let sample = format!(
+            "{}\n",
+            include_str!("../../samples/statement.in").trim_end()
+        );
         assert_eq!(check(&sample), Ok(18));
     }
 

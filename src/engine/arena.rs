@@ -3,14 +3,14 @@
 //! through [`Game::play`], so the arena also checks that the players only ever choose
 //! moves the judge accepts. Not on the judge path.
 
-use crate::ai::{self, Engine, Limits};
-use crate::board::Board;
 use crate::cli;
-use crate::game::Game;
+use crate::engine::search::{self, Engine, Limits};
 use crate::judge;
-use crate::piece::{Color, PieceKind};
-use crate::rng::Rng;
-use crate::rules::{self, Move};
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::piece::{Color, PieceKind};
+use crate::judge::rules::{self, Move};
+use crate::tools::rng::Rng;
 use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
@@ -23,7 +23,7 @@ pub const MAX_MOVES: u32 = 300;
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// The alpha-beta search of [`crate::ai`].
+    /// The alpha-beta search of [`crate::engine::search`].
     Ai,
     /// A uniformly random legal move.
     Random,
@@ -128,7 +128,7 @@ pub fn greedy(board: &Board, rng: &mut Rng) -> Option<Move> {
     let moves = rules::legal_moves(board);
     let gain = |m: &Move| match board.piece_at(m.to) {
         Some(p) if p.kind == PieceKind::Captain => i32::MAX,
-        Some(p) => ai::value(p.kind).max(1),
+        Some(p) => search::value(p.kind).max(1),
         None => 0,
     };
     let best = moves.iter().map(gain).max()?;
@@ -292,10 +292,10 @@ pub fn cli(args: &[String]) -> u8 {
         let depth: Option<u32> = parsed.number("--depth")?;
         let seed: u64 = parsed.number("--seed")?.unwrap_or(1);
         if let Some(d) = depth {
-            if d == 0 || d > ai::MAX_PLY as u32 / 2 {
+            if d == 0 || d > search::MAX_PLY as u32 / 2 {
                 return Err(format!(
                     "--depth: expected 1 to {}, found {d}",
-                    ai::MAX_PLY / 2
+                    search::MAX_PLY / 2
                 ));
             }
         }

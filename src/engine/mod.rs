@@ -1,0 +1,10 @@
+//! The game engine and what plays with it: the alpha-beta search ([`search`]), perft
+//! ([`perft`]), games between computer players ([`arena`]) and terminal play ([`play`]).
+//!
+//! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
+//! drawing and describing parts of [`crate::tools`] (`render`, `explain`, `rng`).
+
+pub mod arena;
+pub mod perft;
+pub mod play;
+pub mod search;

@@ -1,0 +1,15 @@
+//! The tools for contestants and problem setters, one module per subcommand (`gen`,
+//! `test`, `trace`, `validate`, `bundle`), and what they share to describe and draw a
+//! game for people (`render`, `explain`) or to make inputs (`rng`).
+//!
+//! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
+//! nothing here uses the engine.
+
+pub mod bundle;
+pub mod explain;
+pub mod gen;
+pub mod render;
+pub mod rng;
+pub mod test;
+pub mod trace;
+pub mod validate;
