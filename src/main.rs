@@ -1,33 +1,63 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
-use duckchess::cli;
+use duckchess::cli::{self, help, Spec};
+use duckchess::{chase, engine, judge, tools};
 use std::process::ExitCode;
+
+/// A subcommand: its command line and its entry point.
+type Entry = (&'static Spec, fn(&[String]) -> u8);
+
+/// Every subcommand, in the order the top-level help lists them.
+const SUBCOMMANDS: [Entry; 10] = [
+    (&tools::judge::SPEC, tools::judge::cli),
+    (&tools::gen::SPEC, tools::gen::cli),
+    (&tools::validate::SPEC, tools::validate::cli),
+    (&tools::test::SPEC, tools::test::cli),
+    (&tools::trace::SPEC, tools::trace::cli),
+    (&tools::bundle::SPEC, tools::bundle::cli),
+    (&engine::perft::SPEC, engine::perft::cli),
+    (&engine::play::SPEC, engine::play::cli),
+    (&engine::arena::SPEC, engine::arena::cli),
+    (&chase::SPEC, chase::cli),
+];
+
+const INTRO: &str = "\
+duckchess: judge and toolkit for THUPC 2019 \"Duck Chess\" (Luogu P5380)
+
+usage: duckchess [< FILE]              the judge on standard input
+       duckchess SUBCOMMAND [ARGS]     one of the subcommands below
+       duckchess help SUBCOMMAND       its help (also: SUBCOMMAND --help)
+       duckchess --version";
+
+const EXIT: &str = "0 success, 1 bad input or failure, 2 usage error,\n             \
+                    3 invalid input (validate)";
+
+fn find(name: &str) -> Option<&'static Entry> {
+    SUBCOMMANDS.iter().find(|(spec, _)| spec.name == name)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rest = args.get(1..).unwrap_or(&[]);
+    let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
-        None => duckchess::judge::serve(std::io::stdin().lock()),
-        Some("judge") => cli::judge(rest),
-        Some("gen") => duckchess::tools::gen::cli(rest),
-        Some("test") => duckchess::tools::test::cli(rest),
-        Some("trace") => duckchess::tools::trace::cli(rest),
-        Some("validate") => duckchess::tools::validate::cli(rest),
-        Some("chase") => duckchess::chase::cli(rest),
-        Some("bundle") => duckchess::tools::bundle::cli(rest),
-        Some("perft") => duckchess::engine::perft::cli(rest),
-        Some("arena") => duckchess::engine::arena::cli(rest),
-        Some("play") => duckchess::engine::play::cli(rest),
-        Some("-h" | "--help" | "help") => cli::print_help(cli::HELP),
+        None => judge::serve(std::io::stdin().lock()),
+        Some("-h" | "--help") => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+        Some("help") => match rest {
+            [] => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+            [name] => match find(name) {
+                Some((spec, _)) => cli::print_help(&help::render(spec)),
+                None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
+            },
+            [_, extra, ..] => cli::usage_error("", &format!("unexpected argument {extra:?}")),
+        },
         Some("-V" | "--version") => {
             cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
         }
-        Some(other) => {
-            duckchess::judge::note(&format!(
-                "unknown subcommand {other:?} (see 'duckchess --help')"
-            ));
-            cli::EXIT_USAGE
-        }
+        Some(name) => match find(name) {
+            Some((_, run)) => run(rest),
+            None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
+        },
     };
     ExitCode::from(status)
 }

@@ -149,7 +149,12 @@ fn bad_input_is_reported_as_the_judge_reports_it() {
         let traced = run(&["trace"], input);
         let name = text(input);
         assert_eq!(traced.status.code(), judged.status.code(), "{name:?}");
-        assert_eq!(text(&traced.stderr), text(&judged.stderr), "{name:?}");
+        // The same message, in the trace's voice.
+        assert_eq!(
+            text(&traced.stderr),
+            text(&judged.stderr).replacen("duckchess: ", "duckchess: trace: ", 1),
+            "{name:?}"
+        );
         assert_eq!(
             verdict_lines(&text(&traced.stdout)),
             text(&judged.stdout),
@@ -161,7 +166,7 @@ fn bad_input_is_reported_as_the_judge_reports_it() {
     assert_eq!(traced.status.code(), Some(0));
     assert_eq!(
         text(&traced.stderr),
-        "duckchess: note: ignoring the input after command 1, from line 3, column 1\n"
+        "duckchess: trace: note: ignoring the input after command 1, from line 3, column 1\n"
     );
 }
 
@@ -221,12 +226,18 @@ fn usage_errors() {
     );
     let out = run(&["trace", "/nonexistent/x.in"], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("duckchess: cannot open /nonexistent/x.in: "));
+    assert!(text(&out.stderr).starts_with("duckchess: trace: cannot open /nonexistent/x.in: "));
+    let out = run(&["trace", "samples"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: trace: cannot open samples: it is a directory\n"
+    );
     let out = run(&["trace", "--at", "99", "samples/statement.in"], b"");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         text(&out.stderr),
-        "duckchess: note: --at 99 is past the last command (18)\n"
+        "duckchess: trace: note: --at 99 is past the last command (18)\n"
     );
     let out = run(&["trace", "--help"], b"");
     assert_eq!(out.status.code(), Some(0));

@@ -32,7 +32,7 @@ fn every_message() {
     let cases: &[(&str, &str)] = &[
         (
             "",
-            "line 1, column 1: expected the number of commands Q, found end of file",
+            "line 1, column 1: expected the number of commands Q, found end of input",
         ),
         (
             "abc\n",
@@ -58,7 +58,7 @@ fn every_message() {
         ),
         (
             "1",
-            "line 1, column 2: expected end of line after Q, found end of file",
+            "line 1, column 2: expected end of line after Q, found end of input",
         ),
         (
             "1\r\n",
@@ -74,7 +74,7 @@ fn every_message() {
         ),
         (
             "2\n0 0 1 0\n",
-            "line 3, column 1: expected command 2 of 2, found end of file",
+            "line 3, column 1: expected command 2 of 2, found end of input",
         ),
         (
             "1\n\n0 0 1 0\n",
@@ -127,7 +127,7 @@ fn every_message() {
         ),
         (
             "1\n0 0 1 0",
-            "line 2, column 8: expected end of line after yt, found end of file",
+            "line 2, column 8: expected end of line after yt, found end of input",
         ),
         (
             "1\n0 0 1 0\r\n",
@@ -139,15 +139,15 @@ fn every_message() {
         ),
         (
             "1\n0 0 1 0\n0 0 1 0\n",
-            "line 3, column 1: expected end of file, found \"0 0 1 0\"",
+            "line 3, column 1: expected end of input, found \"0 0 1 0\"",
         ),
         (
             "1\n0 0 1 0\n\n",
-            "line 3, column 1: expected end of file, found an empty line",
+            "line 3, column 1: expected end of input, found an empty line",
         ),
         (
             "0\n\u{7f}\u{fffd}\n",
-            "line 2, column 1: expected end of file, found \"\\u{7f}\u{fffd}\"",
+            "line 2, column 1: expected end of input, found \"\\u{7f}\u{fffd}\"",
         ),
     ];
     for (input, message) in cases {
@@ -156,7 +156,7 @@ fn every_message() {
         assert_eq!(text(&out.stdout), "", "input {input:?}");
         assert_eq!(
             text(&out.stderr),
-            format!("duckchess: {message}\n"),
+            format!("duckchess: validate: {message}\n"),
             "input {input:?}"
         );
     }
@@ -170,7 +170,7 @@ fn max_q_option() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(
         text(&out.stderr),
-        "duckchess: line 1, column 1: Q = 1001 is outside 0..=1000\n"
+        "duckchess: validate: line 1, column 1: Q = 1001 is outside 0..=1000\n"
     );
     let out = validate(&["--max-q", "1001"], input.as_bytes());
     assert_eq!(out.status.code(), Some(0));
@@ -178,7 +178,51 @@ fn max_q_option() {
     let out = validate(&["--max-q=1"], b"2\n");
     assert_eq!(
         text(&out.stderr),
-        "duckchess: line 1, column 1: Q = 2 is outside 0..=1\n"
+        "duckchess: validate: line 1, column 1: Q = 2 is outside 0..=1\n"
+    );
+    // A Q too large for any integer is refused on line 1, even with the largest
+    // --max-q, and shown as written.
+    let out = validate(
+        &["--max-q", "18446744073709551615"],
+        b"99999999999999999999\n0 0 1 0\n",
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: validate: line 1, column 1: Q = 99999999999999999999 is outside \
+         0..=18446744073709551615\n"
+    );
+    let out = validate(&["--max-q", "18446744073709551616"], b"0\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: validate: --max-q: 18446744073709551616 is above the largest allowed, \
+         18446744073709551615 (see 'duckchess validate --help')\n"
+    );
+}
+
+#[test]
+fn signs_and_long_runs_of_spaces() {
+    // "-0" is in range; what it breaks is the rule against signs.
+    let out = validate(&[], b"1\n0 -0 1 0\n");
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: validate: line 2, column 3: expected ys without a sign, found \"-0\"\n"
+    );
+    let out = validate(&[], b"1\n0 -1 1 0\n");
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: validate: line 2, column 3: ys = -1 is outside 0..=8\n"
+    );
+    // A run of spaces longer than the read buffer is counted whole.
+    let mut input = b"1\n0".to_vec();
+    input.extend(std::iter::repeat_n(b' ', 100_000));
+    input.extend(b"1 1 0\n");
+    let out = validate(&[], &input);
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: validate: line 2, column 2: expected a single space after xs, found \
+         100000 spaces\n"
     );
 }
 
@@ -198,7 +242,7 @@ fn files_and_usage_errors() {
     let missing = dir.join("missing.in").to_string_lossy().into_owned();
     let out = validate(&[&missing], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("duckchess: cannot open "));
+    assert!(text(&out.stderr).starts_with("duckchess: validate: cannot open "));
 
     for args in [&["--max-q", "many"][..], &["--bogus"], &["a", "b"]] {
         let out = validate(args, b"");

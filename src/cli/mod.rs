@@ -1,223 +1,204 @@
-//! Command-line plumbing shared by the subcommands: a small option parser, usage errors,
-//! exit codes, and the `judge` subcommand's file handling. Not on the judge path.
+//! Command-line manners every subcommand shares, so they all speak with one voice: a
+//! [`Spec`] per subcommand (its options, usage and help, read by both the parser and the
+//! help), exit codes, messages on stderr prefixed `duckchess: SUB: `, usage errors that
+//! point at `--help`, input files, and what a failed write means.
+//!
+//! Uses only `std`: every layer may use it, and it uses none of them.
 
-use crate::judge;
+pub mod args;
+pub mod help;
+
+pub use args::Parsed;
+
 use std::fs::File;
-use std::io::{self, Write};
-use std::str::FromStr;
+use std::io::{self, Read, Write};
 
 /// Success.
 pub const EXIT_OK: u8 = 0;
-/// Bad input, a failed check (a failing sample, a lost game), or an I/O error.
+/// Bad input, a failed check (a failing case, a lost game), or an I/O error.
 pub const EXIT_FAILURE: u8 = 1;
 /// A usage error: unknown subcommand or option, missing or malformed option value.
 pub const EXIT_USAGE: u8 = 2;
 /// `validate`: the input breaks the strict format.
 pub const EXIT_INVALID: u8 = 3;
 
-/// The top-level help.
-pub const HELP: &str = "\
-duckchess: judge and toolkit for THUPC 2019 \"Duck Chess\" (Luogu P5380)
-
-usage:
-  duckchess [judge [FILE]]       answer Q commands from FILE or stdin, as the judge expects
-  duckchess gen --seed S [--q N] [--mode M]   write a seeded judge input
-  duckchess test [PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS]
-                                 run the judge or your solution on samples, compare
-  duckchess trace [FILE] [--from POSITION] [--every N | --at K] [--ascii]
-                                 replay an input: verdicts, reasons, board diagrams
-  duckchess validate [FILE] [--max-q N]       check a judge input's strict format
-  duckchess perft DEPTH [--from POSITION] [--divide]   count move sequences
-  duckchess arena --red KIND --blue KIND [--games N] [--think MS]   computer games
-  duckchess play [--red human|ai] [--blue human|ai] [--think MS]   play at the terminal
-  duckchess bundle [-o FILE]     the judge as one Rust file for online judges
-  duckchess chase < 'n r1 c1 r2 c2'   solve the CQOI 2013 board game
-  duckchess SUBCOMMAND --help    help on one subcommand
-
-subcommands:
-  judge      the judge (also what runs with no subcommand)
-  gen        seeded input generator (modes: official, legal, endgame, check, big)
-  test       sample tester: AC/WA/RE/TLE per case, WA explained move by move
-  trace      replay a judge input and show the game
-  validate   strict input validator for problem setters (testlib style)
-  chase      solve the CQOI 2013 board game (n r1 c1 r2 c2 on stdin)
-  perft      count the move sequences of a given length (tests the move generator)
-  arena      games between computer players (ai, random, greedy) with the score
-  play       play at the terminal against a person or the computer
-  bundle     one self-contained source file (Rust 1.63+) for judge submission
-
-exit status: 0 success, 1 bad input or failure, 2 usage error, 3 invalid input (validate)
-";
-
-/// Parsed arguments of one subcommand: options (with or without a value) and operands.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    /// Operands, in order.
-    pub operands: Vec<String>,
-    options: Vec<(String, Option<String>)>,
+/// One option of a subcommand.
+#[derive(Debug, Clone, Copy)]
+pub struct Opt {
+    /// The long name, `--output`.
+    pub name: &'static str,
+    /// A short alias, `-o`.
+    pub short: Option<&'static str>,
+    /// The placeholder of its value (`FILE`), or `None` for a flag.
+    pub value: Option<&'static str>,
+    /// What it does; more lines are indented under the first.
+    pub help: &'static str,
 }
 
-impl Parsed {
-    /// Whether the flag `name` (e.g. `--ascii`) was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.options.iter().any(|(n, _)| n == name)
+impl Opt {
+    /// An option without a value.
+    pub const fn flag(name: &'static str, help: &'static str) -> Opt {
+        Opt {
+            name,
+            short: None,
+            value: None,
+            help,
+        }
     }
 
-    /// The value of the last `name VALUE` given, if any.
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
+    /// An option with a value, written `name PLACEHOLDER`.
+    pub const fn valued(name: &'static str, placeholder: &'static str, help: &'static str) -> Opt {
+        Opt {
+            name,
+            short: None,
+            value: Some(placeholder),
+            help,
+        }
     }
 
-    /// The value of `name` parsed as a `T`, with a usage message naming the option when
-    /// it does not parse.
-    pub fn number<T: FromStr>(&self, name: &str) -> Result<Option<T>, String> {
-        match self.value(name) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("{name}: expected a number, found {v:?}")),
+    /// The same option with a short alias.
+    pub const fn short(self, short: &'static str) -> Opt {
+        Opt {
+            short: Some(short),
+            ..self
         }
     }
 }
 
-/// Parses `args`: `valued` options take a value (`--opt VALUE` or `--opt=VALUE`), `flags`
-/// take none; `-h`/`--help` is always a flag; `--` ends the options; `-` is an operand.
-/// Options and operands may come in any order.
-pub fn parse(args: &[String], valued: &[&str], flags: &[&str]) -> Result<Parsed, String> {
-    let mut parsed = Parsed::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if arg == "--" {
-            parsed.operands.extend(rest.cloned());
-            break;
-        }
-        if !arg.starts_with('-') || arg == "-" || is_number(arg) {
-            parsed.operands.push(arg.clone());
-            continue;
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (arg.as_str(), None),
-        };
-        let name = if name == "-h" { "--help" } else { name };
-        if name == "--help" || flags.contains(&name) {
-            if inline.is_some() {
-                return Err(format!("{name} takes no value"));
-            }
-            parsed.options.push((name.to_string(), None));
-        } else if valued.contains(&name) {
-            let value = match inline {
-                Some(v) => v,
-                None => rest
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))?,
-            };
-            parsed.options.push((name.to_string(), Some(value)));
-        } else {
-            return Err(format!("unknown option {name}"));
-        }
-    }
-    Ok(parsed)
+/// Everything the command line knows of one subcommand.
+#[derive(Debug)]
+pub struct Spec {
+    /// The subcommand, `gen`.
+    pub name: &'static str,
+    /// One line: what it does.
+    pub summary: &'static str,
+    /// Usage lines after `duckchess NAME`; together they name every option.
+    pub usage: &'static [&'static str],
+    /// Free text between the usage and the options, already wrapped at 80 columns.
+    pub about: &'static str,
+    /// The options, in the order the help lists them (`-h, --help` is added).
+    pub options: &'static [Opt],
+    /// Pairs of options that cannot be given together.
+    pub conflicts: &'static [(&'static str, &'static str)],
+    /// The exit statuses, one line: `0 success, 1 bad input, 2 usage error`.
+    pub exit: &'static str,
 }
 
-fn is_number(arg: &str) -> bool {
-    arg.len() > 1 && arg[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.')
-}
-
-/// The opening every subcommand shares: parses `args` (see [`parse`]), and answers a
-/// usage error or `--help` itself. `Err` carries the exit status to end with.
-pub fn start(
-    command: &str,
-    args: &[String],
-    valued: &[&str],
-    flags: &[&str],
-    help: &str,
-) -> Result<Parsed, u8> {
-    let parsed = parse(args, valued, flags).map_err(|e| usage_error(command, &e))?;
+/// Runs a subcommand's `body` on its parsed arguments: a malformed command line or an
+/// `Err` from `body` is a usage error, `--help` prints the help. Returns the exit status.
+pub fn run(spec: &Spec, args: &[String], body: impl FnOnce(&Parsed) -> Result<u8, String>) -> u8 {
+    let parsed = match args::parse(spec, args) {
+        Ok(p) => p,
+        Err(e) => return usage_error(spec.name, &e),
+    };
     if parsed.flag("--help") {
-        return Err(print_help(help));
+        return print_help(&help::render(spec));
     }
-    Ok(parsed)
-}
-
-impl Parsed {
-    /// A usage error of `command` when any operand was given.
-    pub fn no_operands(&self, command: &str) -> Result<(), u8> {
-        match self.operands.first() {
-            Some(extra) => Err(usage_error(
-                command,
-                &format!("unexpected argument {extra:?}"),
-            )),
-            None => Ok(()),
-        }
+    match body(&parsed) {
+        Ok(status) => status,
+        Err(e) => usage_error(spec.name, &e),
     }
 }
 
-/// The exit status after a subcommand's I/O: 0 when it went well, and also when
-/// standard output was closed early (nobody is left to tell); otherwise a note
-/// `<context>: <error>` and [`EXIT_FAILURE`].
-pub fn io_status(context: &str, result: io::Result<()>) -> u8 {
+/// One line on standard error: `duckchess: SUB: message` (`duckchess: message` when
+/// `command` is empty). A failing standard error is ignored: there is nowhere left to
+/// report it.
+pub fn say(command: &str, message: &str) {
+    let line = if command.is_empty() {
+        format!("duckchess: {message}\n")
+    } else {
+        format!("duckchess: {command}: {message}\n")
+    };
+    let _ = io::stderr().write_all(line.as_bytes());
+}
+
+/// Reports a failure of `command` (bad input, an I/O error) and returns [`EXIT_FAILURE`].
+pub fn fail(command: &str, message: &str) -> u8 {
+    say(command, message);
+    EXIT_FAILURE
+}
+
+/// Reports a usage error of `command` and returns [`EXIT_USAGE`].
+pub fn usage_error(command: &str, message: &str) -> u8 {
+    let hint = if command.is_empty() {
+        "(see 'duckchess --help')".to_string()
+    } else {
+        format!("(see 'duckchess {command} --help')")
+    };
+    say(command, &format!("{message} {hint}"));
+    EXIT_USAGE
+}
+
+/// Prints `text` on standard output (help and version); a closed pipe is not worth a
+/// message, and any other write error is.
+pub fn print_help(text: &str) -> u8 {
+    let mut out = io::stdout().lock();
+    output_status(
+        "",
+        out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+    )
+}
+
+/// Whether `error` means that the reader of standard output has gone: then there is
+/// nobody left to tell, and a subcommand ends quietly.
+pub fn is_closed(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::BrokenPipe
+}
+
+/// The exit status after writing a subcommand's output: 0 when it went well and also
+/// when standard output was closed early; otherwise `cannot write the output: ...` and
+/// [`EXIT_FAILURE`] (a full disk, `> /dev/full`).
+pub fn output_status(command: &str, result: io::Result<()>) -> u8 {
     match result {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            judge::note(&format!("{context}: {e}"));
-            EXIT_FAILURE
-        }
+        Err(ref e) if !is_closed(e) => fail(command, &format!("cannot write the output: {e}")),
         _ => EXIT_OK,
     }
 }
 
-/// Reports a usage error of `command` on standard error and returns [`EXIT_USAGE`].
-pub fn usage_error(command: &str, message: &str) -> u8 {
-    judge::note(&format!(
-        "{command}: {message} (see 'duckchess {command} --help')"
-    ));
-    EXIT_USAGE
-}
-
-/// Prints `text` on standard output; a closed pipe is not an error worth a message.
-pub fn print_help(text: &str) -> u8 {
-    let _ = io::stdout().write_all(text.as_bytes());
-    EXIT_OK
-}
-
-const JUDGE_HELP: &str = "\
-duckchess judge: answer duck chess commands as the THUPC 2019 judge does
-
-usage: duckchess judge [FILE]
-       duckchess [< FILE]
-
-Reads Q, then Q commands 'xs ys xt yt', from FILE (or stdin when FILE is absent or '-')
-and writes one line per command: 'Invalid command', or
-'<side> <piece>;<captured or NA>;<check yes/no>;<game over yes/no>'.
-
-Tokens may be separated by any whitespace. Off-board coordinates are invalid commands.
-Input after the Q-th command is ignored with a note on stderr. A missing or malformed
-token stops the run after answering every earlier command: the error names its line and
-column, and the exit status is 1.
-";
-
-/// The `judge` subcommand: `duckchess judge [FILE]`.
-pub fn judge(args: &[String]) -> u8 {
-    let parsed = match start("judge", args, &[], &[], JUDGE_HELP) {
-        Ok(p) => p,
-        Err(status) => return status,
+/// The input of a subcommand: standard input for `None`, else the file at `path`. A
+/// path that cannot be opened, or that is a directory, is reported with the path.
+pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8> {
+    let path = match path {
+        None => return Ok(Box::new(io::stdin().lock())),
+        Some(p) => p,
     };
-    match parsed.operands.as_slice() {
-        [] => judge::serve(io::stdin().lock()),
-        [path] if path == "-" => judge::serve(io::stdin().lock()),
-        [path] => match File::open(path) {
-            Ok(file) => judge::serve(file),
-            Err(e) => {
-                judge::note(&format!("cannot open {path}: {e}"));
-                EXIT_FAILURE
-            }
-        },
-        _ => usage_error("judge", "expected at most one FILE"),
+    let opened = File::open(path).and_then(|f| {
+        if f.metadata()?.is_dir() {
+            Err(io::Error::other("it is a directory"))
+        } else {
+            Ok(f)
+        }
+    });
+    match opened {
+        Ok(f) => Ok(Box::new(f)),
+        Err(e) => Err(fail(command, &format!("cannot open {path}: {e}"))),
+    }
+}
+
+/// Reads a whole small file, at most `limit` bytes, naming the path in every error.
+pub fn read_small_file(path: &str, limit: u64) -> Result<Vec<u8>, String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("cannot open {path}: it is a directory"));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{path} is larger than {limit} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// `count` and the noun in the right number: `1 move`, `2 moves`.
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }

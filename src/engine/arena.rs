@@ -3,9 +3,8 @@
 //! through [`Game::play`], so the arena also checks that the players only ever choose
 //! moves the judge accepts. Not on the judge path.
 
-use crate::cli;
+use crate::cli::{self, Opt, Spec};
 use crate::engine::search::{self, Engine, Limits};
-use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind};
@@ -241,75 +240,84 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::new(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
 }
 
-const HELP: &str = "\
-duckchess arena: play games between computer players and keep the score
+/// The longest thinking time per move, in milliseconds (an hour).
+pub const MAX_THINK_MS: u64 = 3_600_000;
 
-usage: duckchess arena --red KIND --blue KIND [--games N] [--think MS] [--depth D]
-                       [--seed S] [--quiet]
-
-  --red KIND, --blue KIND   who plays each side: ai (alpha-beta search), random
-                            (uniform legal moves) or greedy (the most valuable
-                            capture, else a random move)
-  --games N                 games to play from the start position (default 10)
-  --think MS                ai thinking time per move in milliseconds (default 100)
-  --depth D                 ai searches exactly D plies instead (no clock: the same
-                            games on every machine)
-  --seed S                  seed of the random players (default 1); game i uses a
-                            seed derived from S and i
-  --quiet                   only the final line
-
-One line per game ('game 3: red (ai) wins after 41 moves'), then
-'red wins W, blue wins B, draws D'. A game that reaches 300 moves (both sides
-counted) without a captain capture is a draw, and so is a side left without a move.
-";
+/// The command line of `arena`.
+pub const SPEC: Spec = Spec {
+    name: "arena",
+    summary: "play games between computer players and keep the score",
+    usage: &["--red KIND --blue KIND [--games N] [--think MS | --depth D] [--seed S] [--quiet]"],
+    about: "\
+KIND is ai (the alpha-beta search), random (uniform legal moves) or greedy (the
+most valuable capture, else a random move). One line per game ('game 3: red (ai)
+wins after 41 moves'), then 'red wins W, blue wins B, draws D'. A game that reaches
+300 moves (both sides counted) without a captain capture is a draw, and so is a
+side left without a move.",
+    options: &[
+        Opt::valued("--red", "KIND", "who plays red: ai, random or greedy"),
+        Opt::valued("--blue", "KIND", "who plays blue: ai, random or greedy"),
+        Opt::valued(
+            "--games",
+            "N",
+            "games to play from the start position (default 10)",
+        ),
+        Opt::valued(
+            "--think",
+            "MS",
+            "ai thinking time per move in milliseconds (default 100)",
+        ),
+        Opt::valued(
+            "--depth",
+            "D",
+            "ai searches D plies instead (no clock: the same games on\n\
+             every machine)",
+        ),
+        Opt::valued(
+            "--seed",
+            "S",
+            "seed of the random choices (default 1); game i uses a seed\n\
+             derived from S and i",
+        ),
+        Opt::flag("--quiet", "only the final line"),
+    ],
+    conflicts: &[("--think", "--depth")],
+    exit: "0 success, 1 I/O error, 2 usage error",
+};
 
 /// The `arena` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start(
-        "arena",
-        args,
-        &["--red", "--blue", "--games", "--think", "--depth", "--seed"],
-        &["--quiet"],
-        HELP,
-    ) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    if let Err(status) = parsed.no_operands("arena") {
-        return status;
-    }
-    let kind = |name: &str| -> Result<Kind, String> {
-        match parsed.value(name) {
-            None => Err(format!("missing {name} KIND (ai, random or greedy)")),
-            Some(v) => v.parse().map_err(|e: UnknownKind| format!("{name}: {e}")),
-        }
-    };
-    let numbers = (|| -> Result<_, String> {
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let kind = |name: &str| -> Result<Kind, String> {
+            match parsed.value(name) {
+                None => Err(format!("missing {name} KIND (ai, random or greedy)")),
+                Some(v) => v.parse().map_err(|e: UnknownKind| format!("{name}: {e}")),
+            }
+        };
         let red = kind("--red")?;
         let blue = kind("--blue")?;
-        let games: u64 = parsed.number("--games")?.unwrap_or(10);
-        let think: u64 = parsed.number("--think")?.unwrap_or(100);
-        let depth: Option<u32> = parsed.number("--depth")?;
-        let seed: u64 = parsed.number("--seed")?.unwrap_or(1);
-        if let Some(d) = depth {
-            if d == 0 || d > search::MAX_PLY as u32 / 2 {
-                return Err(format!(
-                    "--depth: expected 1 to {}, found {d}",
-                    search::MAX_PLY / 2
-                ));
-            }
-        }
-        Ok((red, blue, games, think, depth, seed))
-    })();
-    let (red, blue, games, think, depth, seed) = match numbers {
-        Ok(v) => v,
-        Err(e) => return cli::usage_error("arena", &e),
-    };
-    let limits = match depth {
-        Some(d) => Limits::depth(d),
-        None => Limits::time(Duration::from_millis(think)),
-    };
-    let quiet = parsed.flag("--quiet");
+        let games = parsed.int("--games", 0, 1_000_000_000)?.unwrap_or(10);
+        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(100);
+        let depth = parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)?;
+        let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
+        let limits = match depth {
+            Some(d) => Limits::depth(d as u32),
+            None => Limits::time(Duration::from_millis(think)),
+        };
+        Ok(tournament(
+            red,
+            blue,
+            games,
+            limits,
+            seed,
+            parsed.flag("--quiet"),
+        ))
+    })
+}
+
+/// Plays the games and writes a line for each (unless `quiet`) and the score.
+fn tournament(red: Kind, blue: Kind, games: u64, limits: Limits, seed: u64, quiet: bool) -> u8 {
     let mut wins = [0u64; 2];
     let mut draws = 0u64;
     let mut out = io::stdout().lock();
@@ -319,30 +327,22 @@ pub fn cli(args: &[String]) -> u8 {
         let mut blue_player = Player::new(blue, limits, s ^ 0x5555_5555_5555_5555);
         let outcome = match play_game(Board::start(), &mut red_player, &mut blue_player) {
             Ok(o) => o,
-            Err(e) => {
-                judge::note(&format!("arena: game {index}: {e}"));
-                return cli::EXIT_FAILURE;
-            }
+            Err(e) => return cli::fail("arena", &format!("game {index}: {e}")),
         };
+        let moves = cli::plural(outcome.moves as u64, "move");
         let line = match (outcome.winner, outcome.end) {
             (Some(w), _) => {
                 wins[w.index()] += 1;
                 let kind = if w == Color::Red { red } else { blue };
-                format!(
-                    "game {index}: {w} ({kind}) wins after {} moves",
-                    outcome.moves
-                )
+                format!("game {index}: {w} ({kind}) wins after {moves}")
             }
             (None, End::Stuck) => {
                 draws += 1;
-                format!(
-                    "game {index}: draw, the side to move is stuck after {} moves",
-                    outcome.moves
-                )
+                format!("game {index}: draw, the side to move is stuck after {moves}")
             }
             (None, _) => {
                 draws += 1;
-                format!("game {index}: draw after {} moves", outcome.moves)
+                format!("game {index}: draw after {moves}")
             }
         };
         if !quiet {
@@ -363,5 +363,5 @@ pub fn cli(args: &[String]) -> u8 {
 fn write_line(out: &mut impl Write, line: &str) -> Result<(), u8> {
     writeln!(out, "{line}")
         .and_then(|_| out.flush())
-        .map_err(|e| cli::io_status("arena: cannot write the output", Err(e)))
+        .map_err(|e| cli::output_status("arena", Err(e)))
 }

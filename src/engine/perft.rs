@@ -6,7 +6,7 @@
 //! Moves come from [`rules::for_each_move`], the generator every tool uses, so perft
 //! tests exactly the moves the judge would accept. Not on the judge path.
 
-use crate::cli;
+use crate::cli::{self, Opt, Spec};
 use crate::judge::board::Board;
 use crate::judge::rules::{self, Move};
 use std::io::{self, Write};
@@ -58,52 +58,68 @@ pub fn divide(board: &mut Board, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-const HELP: &str = "\
-duckchess perft: count the move sequences of length DEPTH (leaf nodes)
-
-usage: duckchess perft DEPTH [--from POSITION] [--divide] [--time]
-
-  DEPTH            0 to 32; depth 5 from the start position is 152,386,930
-  --from POSITION  start from POSITION in the notation of SPEC section 6, e.g.
-                   '4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r' (default: the start position)
-  --divide         print each first move as 'xs ys xt yt: count', then 'total: N'
-  --time           also print 'time: S s, N nodes/s' (leaves per second)
-
-Without --divide the only output line is the count. A finished game (a captain missing)
-has no moves, so a captain capture counts as a leaf but has no children.
-A bad DEPTH or POSITION is a usage error (exit status 2).
-";
+/// The command line of `perft`.
+pub const SPEC: Spec = Spec {
+    name: "perft",
+    summary: "count the move sequences of length DEPTH (leaf nodes)",
+    usage: &["DEPTH [--from POSITION] [--divide] [--time]"],
+    about: "\
+DEPTH is 0 to 32; depth 5 from the start position is 152,386,930. Without --divide
+the only output line is the count. A finished game (a captain missing) has no
+moves, so a captain capture counts as a leaf but has no children.",
+    options: &[
+        Opt::valued(
+            "--from",
+            "POSITION",
+            "start from POSITION (notation), e.g.\n\
+             '4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r' (default: the start position)",
+        ),
+        Opt::flag(
+            "--divide",
+            "print each first move as 'xs ys xt yt: count', then 'total: N'",
+        ),
+        Opt::flag(
+            "--time",
+            "also print 'time: S s, N nodes/s' (leaves per second)",
+        ),
+    ],
+    conflicts: &[],
+    exit: "0 success, 1 I/O error, 2 usage error (also a bad DEPTH or POSITION)",
+};
 
 /// The `perft` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start("perft", args, &["--from"], &["--divide", "--time"], HELP) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    let depth = match parsed.operands.as_slice() {
-        [d] => match d.parse::<u32>() {
-            Ok(d) if d <= MAX_DEPTH => d,
-            _ => {
-                return cli::usage_error(
-                    "perft",
-                    &format!("DEPTH: expected an integer from 0 to {MAX_DEPTH}, found {d:?}"),
-                )
+    cli::run(&SPEC, args, |parsed| {
+        let depth = match parsed.operands.as_slice() {
+            [d] => {
+                cli::args::int_in(d, 0, MAX_DEPTH as u64).map_err(|e| format!("DEPTH: {e}"))? as u32
             }
-        },
-        [] => return cli::usage_error("perft", "missing DEPTH"),
-        _ => return cli::usage_error("perft", "expected exactly one DEPTH"),
-    };
-    let mut board = match parsed.value("--from") {
-        None => Board::start(),
-        Some(text) => match text.parse::<Board>() {
-            Ok(b) => b,
-            Err(e) => return cli::usage_error("perft", &format!("--from: {e}")),
-        },
-    };
+            [] => return Err("missing DEPTH".to_string()),
+            [_, extra, ..] => {
+                return Err(format!(
+                    "unexpected argument {extra:?} (expected one DEPTH)"
+                ))
+            }
+        };
+        let mut board = match parsed.value("--from") {
+            None => Board::start(),
+            Some(text) => text.parse::<Board>().map_err(|e| format!("--from: {e}"))?,
+        };
+        Ok(report(
+            &mut board,
+            depth,
+            parsed.flag("--divide"),
+            parsed.flag("--time"),
+        ))
+    })
+}
+
+/// Counts, and writes the count (and the split and the time when asked).
+fn report(board: &mut Board, depth: u32, split: bool, time: bool) -> u8 {
     let started = Instant::now();
     let mut text = String::new();
-    let total = if parsed.flag("--divide") {
-        let split = divide(&mut board, depth);
+    let total = if split {
+        let split = divide(board, depth);
         for (m, count) in &split {
             text.push_str(&format!("{m}: {count}\n"));
         }
@@ -115,11 +131,11 @@ pub fn cli(args: &[String]) -> u8 {
         text.push_str(&format!("total: {total}\n"));
         total
     } else {
-        let total = perft(&mut board, depth);
+        let total = perft(board, depth);
         text.push_str(&format!("{total}\n"));
         total
     };
-    if parsed.flag("--time") {
+    if time {
         let seconds = started.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 {
             total as f64 / seconds
@@ -128,14 +144,9 @@ pub fn cli(args: &[String]) -> u8 {
         };
         text.push_str(&format!("time: {seconds:.3} s, {rate:.0} nodes/s\n"));
     }
-    write_out(&text)
-}
-
-/// Writes `text` to standard output; a closed pipe ends quietly, other errors are noted.
-pub(crate) fn write_out(text: &str) -> u8 {
     let mut out = io::stdout().lock();
-    cli::io_status(
-        "perft: cannot write the output",
+    cli::output_status(
+        "perft",
         out.write_all(text.as_bytes()).and_then(|_| out.flush()),
     )
 }

@@ -22,9 +22,9 @@
 //! through the judge's rules, refusing the whole file, with its line number, if any
 //! move is invalid. Not on the judge path.
 
-use crate::cli;
-use crate::engine::arena::MAX_MOVES;
-use crate::engine::search::{Engine, Limits};
+use crate::cli::{self, Opt, Spec};
+use crate::engine::arena::{MAX_MOVES, MAX_THINK_MS};
+use crate::engine::search::{self, Engine, Limits};
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
@@ -651,95 +651,91 @@ pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> i
     session.out.flush()
 }
 
-const HELP: &str = "\
-duckchess play: play duck chess at the terminal, against a person or the computer
-
-usage: duckchess play [--red human|ai] [--blue human|ai] [--think MS] [--depth D]
-                      [--from POSITION] [--ascii]
-
-  --red, --blue    who plays each side (default: human); ai is the computer
-  --think MS       the computer's thinking time per move (default 1000 ms)
-  --depth D        the computer searches exactly D plies instead (no clock)
-  --from POSITION  start from POSITION (SPEC section 6 notation) instead of the
-                   start position
-  --ascii          letters instead of Chinese names on a terminal
-
+/// The command line of `play`.
+pub const SPEC: Spec = Spec {
+    name: "play",
+    summary: "play at the terminal, against a person or the computer",
+    usage: &[
+        "[--red human|ai] [--blue human|ai] [--think MS | --depth D] [--from POSITION] [--ascii]",
+    ],
+    about: "\
 Commands at the prompt:
   xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
-  moves X Y     mark the legal targets of the piece on (X, Y)
+  X Y           select the piece on (X, Y) and mark its legal targets
+  moves X Y     the same
+  history       the moves so far, each with the judge's output line
   undo          take back the last move (against the computer, its reply too),
                 or a resignation
   new           start again from the first position (the --from or loaded one)
   resign        the side to move gives up
-  save FILE     save the game, load FILE loads one
+  save FILE     save the game; load FILE loads a saved game or a judge input
   board, help, quit
 
 An invalid move is refused with the judge's reason and the same side moves again.
-When the input is not a terminal, each command is repeated after its prompt.
-With both sides ai the computer plays a whole game (a draw after 300 moves).
-The end of the input ends the session (exit status 0).
+When the input is not a terminal, each command is repeated after its prompt. With
+both sides ai the computer plays a whole game (a draw after 300 moves). The end of
+the input ends the session.
 
-Saved games: line 1 the start position, line 2 the number of moves Q, then Q lines
-'xs ys xt yt'. From the start position, 'tail -n +2 FILE | duckchess' replays it.
-";
+Saved games: line 1 the start position, line 2 the number of moves Q, then Q
+lines 'xs ys xt yt'. From the start position, 'tail -n +2 FILE | duckchess'
+replays it.",
+    options: &[
+        Opt::valued("--red", "WHO", "who plays red: human (default) or ai"),
+        Opt::valued("--blue", "WHO", "who plays blue: human (default) or ai"),
+        Opt::valued(
+            "--think",
+            "MS",
+            "the computer's thinking time per move (default 1000 ms)",
+        ),
+        Opt::valued(
+            "--depth",
+            "D",
+            "the computer searches D plies instead (no clock)",
+        ),
+        Opt::valued(
+            "--from",
+            "POSITION",
+            "start from POSITION (notation) instead of the start position",
+        ),
+        Opt::flag("--ascii", "letters instead of Chinese names on a terminal"),
+    ],
+    conflicts: &[("--think", "--depth")],
+    exit: "0 success (also: end of input), 1 I/O error, 2 usage error",
+};
 
-/// The `play` subcommand. Returns the exit status.
+/// The `play` subcommand.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start(
-        "play",
-        args,
-        &["--red", "--blue", "--think", "--depth", "--from"],
-        &["--ascii"],
-        HELP,
-    ) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    if let Err(status) = parsed.no_operands("play") {
-        return status;
-    }
-    let options = (|| -> Result<Options, String> {
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
         let who = |name: &str| match parsed.value(name) {
             None | Some("human") => Ok(Controller::Human),
             Some("ai") => Ok(Controller::Ai),
             Some(other) => Err(format!("{name}: expected human or ai, found {other:?}")),
         };
         let players = [who("--red")?, who("--blue")?];
-        let think: u64 = parsed.number("--think")?.unwrap_or(1000);
-        let limits = match parsed.number::<u32>("--depth")? {
-            Some(d) if (1..=crate::engine::search::MAX_PLY as u32 / 2).contains(&d) => {
-                Limits::depth(d)
-            }
-            Some(d) => {
-                return Err(format!(
-                    "--depth: expected 1 to {}, found {d}",
-                    crate::engine::search::MAX_PLY / 2
-                ))
-            }
+        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(1000);
+        let limits = match parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)? {
+            Some(d) => Limits::depth(d as u32),
             None => Limits::time(Duration::from_millis(think)),
         };
         let start = match parsed.value("--from") {
             None => Board::start(),
             Some(text) => text.parse().map_err(|e| format!("--from: {e}"))?,
         };
-        Ok(Options {
+        let options = Options {
             players,
             limits,
             start,
             style: Style::for_stdout(parsed.flag("--ascii")),
             echo: !io::stdin().is_terminal(),
-        })
-    })();
-    let options = match options {
-        Ok(o) => o,
-        Err(e) => return cli::usage_error("play", &e),
-    };
-    let stdin = io::stdin();
-    let stdout = io::stdout();
-    cli::io_status(
-        "play",
-        run(options, stdin.lock(), io::BufWriter::new(stdout.lock())),
-    )
+        };
+        let stdin = io::stdin();
+        let stdout = io::stdout();
+        Ok(cli::output_status(
+            "play",
+            run(options, stdin.lock(), io::BufWriter::new(stdout.lock())),
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -166,7 +166,7 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
     let mut answers = Answers::new(output);
     let mut game = Game::new();
     let mut answer_all = || -> Result<(), JudgeError> {
-        for index in 1..=total {
+        for index in 1..=total.value {
             let c = scanner.command(index, total)?;
             let verdict = game.play(c[0], c[1], c[2], c[3]);
             answers
@@ -183,7 +183,7 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
     answered?;
     let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
     Ok(Summary {
-        commands: total,
+        commands: total.value,
         trailing,
     })
 }
@@ -197,27 +197,39 @@ pub fn serve<R: Read>(input: R) -> u8 {
     let mut out = stdout.lock();
     let result = run(input, &mut out);
     let flushed = out.flush();
+    conclude(result, flushed, &note)
+}
+
+/// The exit status of a run that wrote to standard output, with its problems told
+/// through `say`: the note on input after the `Q`-th command, an input or I/O error (1).
+/// A closed standard output ends quietly with 0: nobody is left to tell. Shared with
+/// the tools that read judge inputs the same way.
+pub fn conclude(
+    result: Result<Summary, JudgeError>,
+    flushed: io::Result<()>,
+    say: &dyn Fn(&str),
+) -> u8 {
     let closed = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     let mut status = 0;
     match result {
         Ok(Summary {
             commands,
             trailing: Some(at),
-        }) => note(&format!(
+        }) => say(&format!(
             "note: ignoring the input after command {commands}, from line {}, column {}",
             at.line, at.column
         )),
         Ok(_) => {}
         Err(JudgeError::Write(ref e)) if closed(e) => return 0,
         Err(e) => {
-            note(&e.to_string());
+            say(&e.to_string());
             status = 1;
         }
     }
     match flushed {
         Err(ref e) if closed(e) => status,
         Err(e) => {
-            note(&JudgeError::Write(e).to_string());
+            say(&JudgeError::Write(e).to_string());
             1
         }
         Ok(()) => status,

@@ -11,6 +11,8 @@ use std::io::{self, Read};
 pub const CHUNK: usize = 1 << 16;
 /// How much of a bad token an error message shows.
 const SHOWN: usize = 24;
+/// How much of a number's text is kept to show it as written: any `u64` and more.
+const WRITTEN: usize = 40;
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -31,7 +33,7 @@ pub enum Expected {
     /// The command count `Q`.
     Count,
     /// Coordinate `field` (0..4: xs, ys, xt, yt) of command `index` (1-based) of `total`.
-    Coordinate { index: u64, total: u64, field: u8 },
+    Coordinate { index: u64, total: Count, field: u8 },
 }
 
 impl fmt::Display for Expected {
@@ -47,6 +49,45 @@ impl fmt::Display for Expected {
                 write!(f, "an integer ({name} of command {index} of {total})")
             }
         }
+    }
+}
+
+/// A number's text as the input wrote it (sign, leading zeros and all), for messages:
+/// values are clamped while parsing, so only the text can show a huge one exactly. Keeps
+/// [`WRITTEN`] bytes; a longer number shows its start and `...`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Written {
+    bytes: [u8; WRITTEN],
+    len: usize,
+    truncated: bool,
+}
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Only digits and one sign get here, so the bytes are ASCII.
+        for &b in &self.bytes[..self.len] {
+            write!(f, "{}", b as char)?;
+        }
+        if self.truncated {
+            f.write_str("...")?;
+        }
+        Ok(())
+    }
+}
+
+/// The command count `Q`: its value (clamped, which is far more commands than any input
+/// can hold) and its text as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The value, clamped to 2^40.
+    pub value: u64,
+    /// The text as written.
+    pub written: Written,
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.written.fmt(f)
     }
 }
 
@@ -106,7 +147,7 @@ impl std::error::Error for InputError {}
 #[derive(Debug)]
 pub enum JudgeError {
     /// The input broke the format; every earlier command was answered.
-    Input(InputError),
+    Input(Box<InputError>),
     /// Reading the input failed.
     Read(io::Error),
     /// Writing the output failed (a closed pipe among others).
@@ -126,7 +167,7 @@ impl fmt::Display for JudgeError {
 impl std::error::Error for JudgeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            JudgeError::Input(e) => Some(e),
+            JudgeError::Input(e) => Some(e.as_ref()),
             JudgeError::Read(e) | JudgeError::Write(e) => Some(e),
         }
     }
@@ -151,8 +192,8 @@ pub struct Scanner<R> {
     /// Absolute offset of the first byte of the current line.
     line_start: u64,
     eof: bool,
-    /// The start of the last token read, for error messages.
-    shown: [u8; SHOWN],
+    /// The start of the last token read, for messages.
+    shown: [u8; WRITTEN],
     /// The full length of the last token read.
     length: usize,
 }
@@ -188,7 +229,7 @@ impl<R: Read> Scanner<R> {
             line: 1,
             line_start: 0,
             eof: false,
-            shown: [0; SHOWN],
+            shown: [0; WRITTEN],
             length: 0,
         }
     }
@@ -259,7 +300,7 @@ impl<R: Read> Scanner<R> {
             if is_space(b) {
                 break;
             }
-            if length < SHOWN {
+            if length < WRITTEN {
                 self.shown[length] = b;
             }
             if b.is_ascii_digit() {
@@ -328,7 +369,7 @@ impl<R: Read> Scanner<R> {
 
     /// Reads the four coordinates of command `index` of `total`.
     #[inline]
-    pub fn command(&mut self, index: u64, total: u64) -> Result<[i64; 4], JudgeError> {
+    pub fn command(&mut self, index: u64, total: Count) -> Result<[i64; 4], JudgeError> {
         // Fast path for the canonical "a b c d" of four single digits separated by single
         // spaces and followed by whitespace, checked as one 8-byte word: digits in the
         // even bytes, spaces in the odd ones. The whitespace after it is left for the
@@ -372,9 +413,29 @@ impl<R: Read> Scanner<R> {
         self.int_within(expected, i64::MIN)
     }
 
-    /// Reads the command count `Q`: a non-negative integer (clamped when huge).
-    pub fn count(&mut self) -> Result<u64, JudgeError> {
-        self.int_within(Expected::Count, 0).map(|v| v as u64)
+    /// Reads the command count `Q`: a non-negative integer (clamped when huge, and kept
+    /// as written for messages).
+    pub fn count(&mut self) -> Result<Count, JudgeError> {
+        let value = self.int_within(Expected::Count, 0)? as u64;
+        Ok(Count {
+            value,
+            written: self.written(),
+        })
+    }
+
+    /// Reads one integer by the general path and returns it with its text as written.
+    pub fn int_as_written(&mut self, expected: Expected) -> Result<(i64, Written), JudgeError> {
+        let value = self.int_slow(expected)?;
+        Ok((value, self.written()))
+    }
+
+    /// The last token read by the general path, as written (a number: ASCII only).
+    fn written(&self) -> Written {
+        Written {
+            bytes: self.shown,
+            len: self.length.min(WRITTEN),
+            truncated: self.length > WRITTEN,
+        }
     }
 
     /// Reads an integer of at least `min`; anything else is an input error that names
@@ -387,11 +448,11 @@ impl<R: Read> Scanner<R> {
             Token::Bad(found) => found,
             Token::End => Found::EndOfInput,
         };
-        Err(JudgeError::Input(InputError {
+        Err(JudgeError::Input(Box::new(InputError {
             at,
             expected,
             found,
-        }))
+        })))
     }
 
     /// Where the next token starts, or `None` when only whitespace is left.

@@ -8,7 +8,7 @@
 //! and so are comment-only lines (judges cap the source size, commonly at 64 KiB). The
 //! judge path uses nothing newer than Rust 1.63, so old judge compilers take the bundle.
 
-use crate::cli;
+use crate::cli::{self, Opt, Spec};
 use std::fmt;
 use std::io::{self, Write};
 
@@ -49,7 +49,7 @@ pub struct BundleError {
 
 impl fmt::Display for BundleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bundle: module {}: {}", self.module, self.problem)
+        write!(f, "module {}: {}", self.module, self.problem)
     }
 }
 
@@ -100,55 +100,46 @@ pub fn bundle() -> Result<String, BundleError> {
     Ok(out)
 }
 
-const HELP: &str = "\
-duckchess bundle: write the judge as one Rust source file for online judges
-
-usage: duckchess bundle [-o FILE]
-
-  -o, --output FILE   write to FILE instead of standard output
-
-The file holds the judge path of this crate (pieces, board, move rules, game driver,
-judge I/O) and a main that runs the judge on stdin/stdout. It needs only std and
-compiles with rustc 1.63 or newer: rustc --edition 2021 -O FILE
-";
+/// The command line of `bundle`.
+pub const SPEC: Spec = Spec {
+    name: "bundle",
+    summary: "write the judge as one Rust source file for online judges",
+    usage: &["[-o FILE]"],
+    about: "\
+The file holds the judge path of this crate (pieces, board, move rules, game
+driver, judge I/O) and a main that runs the judge on stdin and stdout. It needs
+only std and compiles with rustc 1.63 or newer, in every edition:
+rustc -O FILE (2015), or with --edition 2018 or --edition 2021.",
+    options: &[Opt::valued(
+        "--output",
+        "FILE",
+        "write to FILE instead of standard output",
+    )
+    .short("-o")],
+    conflicts: &[],
+    exit: "0 success, 1 I/O error, 2 usage error",
+};
 
 /// The `bundle` subcommand.
 pub fn cli(args: &[String]) -> u8 {
-    let normalized: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if a == "-o" {
-                "--output".to_string()
-            } else {
-                a.clone()
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let text = match bundle() {
+            Ok(t) => t,
+            Err(e) => return Ok(cli::fail("bundle", &e.to_string())),
+        };
+        Ok(match parsed.value("--output") {
+            Some(path) => match std::fs::write(path, &text) {
+                Ok(()) => cli::EXIT_OK,
+                Err(e) => cli::fail("bundle", &format!("cannot write {path}: {e}")),
+            },
+            None => {
+                let mut out = io::stdout().lock();
+                cli::output_status(
+                    "bundle",
+                    out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+                )
             }
         })
-        .collect();
-    let parsed = match cli::start("bundle", &normalized, &["--output"], &[], HELP) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    if let Err(status) = parsed.no_operands("bundle") {
-        return status;
-    }
-    let text = match bundle() {
-        Ok(t) => t,
-        Err(e) => {
-            crate::judge::note(&e.to_string());
-            return cli::EXIT_FAILURE;
-        }
-    };
-    match parsed.value("--output") {
-        Some(path) => match std::fs::write(path, &text) {
-            Ok(()) => cli::EXIT_OK,
-            Err(e) => {
-                crate::judge::note(&format!("bundle: cannot write {path}: {e}"));
-                cli::EXIT_FAILURE
-            }
-        },
-        None => cli::io_status(
-            "bundle: cannot write the output",
-            io::stdout().write_all(text.as_bytes()),
-        ),
-    }
+    })
 }

@@ -5,7 +5,7 @@
 //! The generator plays the game it writes through [`Game`], so it knows the position
 //! each command meets. Not on the judge path.
 
-use crate::cli;
+use crate::cli::{self, Opt, Spec};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square, COLS, ROWS};
@@ -280,50 +280,59 @@ pub fn generate<W: Write>(seed: u64, q: u64, mode: Mode, out: &mut W) -> io::Res
     Ok(())
 }
 
-const HELP: &str = "\
-duckchess gen: write a seeded judge input
+/// The largest `--q`: a billion commands (8 GB of input) is far past any benchmark.
+pub const MAX_Q: u64 = 1_000_000_000;
 
-usage: duckchess gen --seed S [--q N] [--mode M]
+/// The command line of `gen`.
+pub const SPEC: Spec = Spec {
+    name: "gen",
+    summary: "write a seeded judge input",
+    usage: &["--seed S [--q N] [--mode M]"],
+    about: "\
+The same arguments always give the same bytes. Coordinates always stay within
+0..=9 and 0..=8, one command a line, as the official data does.
 
-  --seed S   any unsigned 64-bit number; the same arguments always give the same bytes
-  --q N      number of commands (default 1000; above 1000 is allowed, for benchmarks)
-  --mode M   official (default): the contest's mix: 7% random commands, otherwise a
-                        random piece of either side moved by its rule 20% of the time
-             legal:     80-95% legal moves with captures and checks, long games
-             endgame:   a game that ends by a captain capture, then more commands
-             check:     prefers moves that make check (own captain into attack too)
-             big:       a game that never ends, about half legal moves (throughput)
-
-Coordinates always stay within 0..=9 and 0..=8.
-";
+modes:
+  official  the contest's mix (default): 7% random commands, otherwise a random
+            piece of either side moved by its rule 20% of the time
+  legal     80-95% legal moves with captures and checks, long games
+  endgame   a game that ends by a captain capture, then more commands
+  check     prefers moves that make check (own captain into attack too)
+  big       a game that never ends, about half legal moves (throughput)",
+    options: &[
+        Opt::valued(
+            "--seed",
+            "S",
+            "required; any integer from 0 to 18446744073709551615",
+        ),
+        Opt::valued(
+            "--q",
+            "N",
+            "number of commands (default 1000; up to 1000000000)",
+        ),
+        Opt::valued("--mode", "M", "official, legal, endgame, check or big"),
+    ],
+    conflicts: &[],
+    exit: "0 success, 1 I/O error, 2 usage error",
+};
 
 /// The `gen` subcommand.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start("gen", args, &["--seed", "--q", "--mode"], &[], HELP) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    if let Err(status) = parsed.no_operands("gen") {
-        return status;
-    }
-    let seed = match parsed.number::<u64>("--seed") {
-        Ok(Some(s)) => s,
-        Ok(None) => return cli::usage_error("gen", "--seed S is required"),
-        Err(e) => return cli::usage_error("gen", &e),
-    };
-    let q = match parsed.number::<u64>("--q") {
-        Ok(q) => q.unwrap_or(1000),
-        Err(e) => return cli::usage_error("gen", &e),
-    };
-    let mode = match parsed.value("--mode").map(str::parse::<Mode>) {
-        None => Mode::Official,
-        Some(Ok(m)) => m,
-        Some(Err(e)) => return cli::usage_error("gen", &e),
-    };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    cli::io_status(
-        "gen: cannot write the output",
-        generate(seed, q, mode, &mut out).and_then(|()| out.flush()),
-    )
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let seed = parsed
+            .int("--seed", 0, u64::MAX)?
+            .ok_or("--seed S is required")?;
+        let q = parsed.int("--q", 0, MAX_Q)?.unwrap_or(1000);
+        let mode = match parsed.value("--mode") {
+            None => Mode::Official,
+            Some(m) => m.parse::<Mode>().map_err(|e| format!("--mode: {e}"))?,
+        };
+        let stdout = io::stdout();
+        let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+        Ok(cli::output_status(
+            "gen",
+            generate(seed, q, mode, &mut out).and_then(|()| out.flush()),
+        ))
+    })
 }

@@ -8,6 +8,7 @@
 pub mod bundle;
 pub mod explain;
 pub mod gen;
+pub mod judge;
 pub mod render;
 pub mod rng;
 pub mod test;

@@ -7,7 +7,7 @@
 //! in terms of the game: the command on the first differing line, which of the four
 //! answers differ, why the judge decides as it does, and the board before the command.
 
-use crate::cli::{self, EXIT_FAILURE, EXIT_OK};
+use crate::cli::{self, Opt, Spec, EXIT_FAILURE};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::{self, Expected, JudgeError, Scanner};
@@ -715,10 +715,10 @@ fn replay(input: &[u8], upto: u64) -> Result<(Game, Read1), String> {
     let total = scanner
         .count()
         .map_err(|e| format!("the input cannot be read: {e}"))?;
-    if upto > total {
+    if upto > total.value {
         return Err(format!(
-            "the input has only {total} command{}",
-            if total == 1 { "" } else { "s" }
+            "the input has only {}",
+            cli::plural(total.value, "command")
         ));
     }
     let mut game = Game::new();
@@ -885,97 +885,96 @@ fn report(case: &Case, outcome: &Outcome, elapsed: Duration, color: bool) -> Str
     out
 }
 
-const HELP: &str = "\
-duckchess test: run a judge or your own solution on sample cases and compare
+/// The longest `--timeout`, in seconds (an hour).
+pub const MAX_TIMEOUT: f64 = 3600.0;
 
-usage: duckchess test [PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS]
-                      [--ignore-whitespace] [--ascii]
+/// The command line of `test`.
+pub const SPEC: Spec = Spec {
+    name: "test",
+    summary: "run the judge or your own solution on cases and compare",
+    usage: &[
+        "[PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
+    ],
+    about: "\
+Each PATH is a directory (default: samples) or a file; every X.in is paired with
+X.out (or X.ans). Options may come before or after the paths.
 
-Each PATH is a directory (default: samples) or a file; every X.in is paired with X.out
-(or X.ans). Options may come before or after the paths.
-
-By default the built-in judge runs each case (in process). With --cmd, PROGRAM runs once
-per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3 sol.py'. The
-command is split into words at whitespace; 'single' and \"double\" quotes group words
-(inside double quotes \\\" and \\\\ stand for \" and \\) and a backslash keeps the next
-character; no other shell syntax. On Unix the program gets a process group of its own,
-and a timeout kills the whole group.
+By default the built-in judge runs each case (in process). With --cmd, PROGRAM
+runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
+sol.py'. The command is split into words at whitespace; 'single' and \"double\"
+quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
+backslash keeps the next character; no other shell syntax. On Unix the program
+gets a process group of its own, and a timeout kills the whole group.
 
 One line per case: the verdict, the case name, the time in ms.
   AC   the output equals the answer byte for byte
-  WA   it does not: the first differing line, its input command, the expected and
-       actual lines, which answers differ (moved piece, captured piece, check, game
-       over; or valid vs invalid), why the judge decides as it does, and the board
-       before the command with the move marked in [ ] (a blocking square in ( ))
+  WA   it does not: the first differing line, its input command, the expected
+       and actual lines, which answers differ (moved piece, captured piece,
+       check, game over; or valid vs invalid), why the judge decides as it does,
+       and the board before the command with the move marked in [ ] (a blocking
+       square in ( ))
   RE   the program exited with a non-zero status or was killed by a signal
   TLE  it ran longer than the time limit and was killed
-Then 'N passed, M failed'. Exit status 0 when every case passed, 1 otherwise.
-
-options:
-  --cmd 'PROGRAM ARGS'   run this program instead of the built-in judge
-  --timeout SECONDS      time limit per case for --cmd (decimals allowed; default 2)
-  --ignore-whitespace    accept output that differs only in whitespace (trailing
-                         spaces, CRLF line ends, the final newline, blank lines at the end)
-  --ascii                notation letters in board diagrams even on a terminal
-  -h, --help             this help
-";
+Then 'N passed, M failed'.",
+    options: &[
+        Opt::valued(
+            "--cmd",
+            "'PROGRAM ARGS'",
+            "run this program instead of the built-in judge",
+        ),
+        Opt::valued(
+            "--timeout",
+            "SECONDS",
+            "time limit per case for --cmd (decimals allowed; default 2)",
+        ),
+        Opt::flag(
+            "--ignore-whitespace",
+            "accept output that differs only in whitespace (trailing\n\
+             spaces, CRLF line ends, the final newline, blank lines at the end)",
+        ),
+        Opt::flag(
+            "--ascii",
+            "notation letters in board diagrams even on a terminal",
+        ),
+    ],
+    conflicts: &[],
+    exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error",
+};
 
 /// The `test` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start(
-        "test",
-        args,
-        &["--cmd", "--timeout"],
-        &["--ignore-whitespace", "--ascii"],
-        HELP,
-    ) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    let timeout = match parsed.number::<f64>("--timeout") {
-        Ok(t) => t.unwrap_or(DEFAULT_TIMEOUT),
-        Err(e) => return cli::usage_error("test", &e),
-    };
-    let timeout = match Duration::try_from_secs_f64(timeout) {
-        Ok(d) if !d.is_zero() => d,
-        _ => {
-            return cli::usage_error(
-                "test",
-                &format!("--timeout: expected a positive number of seconds, found {timeout}"),
-            )
+    cli::run(&SPEC, args, |parsed| {
+        let timeout = parsed
+            .seconds("--timeout", MAX_TIMEOUT)?
+            .unwrap_or(Duration::from_secs_f64(DEFAULT_TIMEOUT));
+        let runner = match parsed.value("--cmd") {
+            None => Runner::Builtin,
+            Some(text) => Runner::Program {
+                argv: split_command(text).map_err(|e| format!("--cmd: {e}"))?,
+                timeout,
+            },
+        };
+        let options = Options {
+            runner,
+            ignore_whitespace: parsed.flag("--ignore-whitespace"),
+            ascii: parsed.flag("--ascii"),
+        };
+        let paths = if parsed.operands.is_empty() {
+            vec![DEFAULT_PATH.to_string()]
+        } else {
+            parsed.operands.clone()
+        };
+        let mut notes = Vec::new();
+        let collected = collect(&paths, &mut notes);
+        for note in &notes {
+            cli::say("test", note);
         }
-    };
-    let runner = match parsed.value("--cmd") {
-        None => Runner::Builtin,
-        Some(text) => match split_command(text) {
-            Ok(argv) => Runner::Program { argv, timeout },
-            Err(e) => return cli::usage_error("test", &e),
-        },
-    };
-    let options = Options {
-        runner,
-        ignore_whitespace: parsed.flag("--ignore-whitespace"),
-        ascii: parsed.flag("--ascii"),
-    };
-    let paths = if parsed.operands.is_empty() {
-        vec![DEFAULT_PATH.to_string()]
-    } else {
-        parsed.operands.clone()
-    };
-    let mut notes = Vec::new();
-    let collected = collect(&paths, &mut notes);
-    for note in &notes {
-        judge::note(note);
-    }
-    let cases = match collected {
-        Ok(c) => c,
-        Err(e @ CollectError::NotACaseFile(_)) => return cli::usage_error("test", &e.to_string()),
-        Err(e) => {
-            judge::note(&e.to_string());
-            return EXIT_FAILURE;
-        }
-    };
-    run_all(&cases, &options)
+        Ok(match collected {
+            Ok(cases) => run_all(&cases, &options),
+            Err(e @ CollectError::NotACaseFile(_)) => return Err(e.to_string()),
+            Err(e) => cli::fail("test", &e.to_string()),
+        })
+    })
 }
 
 /// Runs every case, prints the reports and the closing line; returns the exit status.
@@ -989,8 +988,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             Ok(r) => r,
             Err(e) => {
                 let _ = out.flush();
-                judge::note(&e);
-                return EXIT_FAILURE;
+                return cli::fail("test", &e);
             }
         };
         if outcome.passed() {
@@ -998,20 +996,22 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         } else {
             failed += 1;
         }
-        // A closed stdout: nobody is reading, so stop quietly with what we know.
-        if out
+        // A closed stdout: nobody is reading, so stop quietly with what we know; any
+        // other write error is reported.
+        let written = out
             .write_all(report(case, &outcome, elapsed, color).as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            return if failed > 0 { EXIT_FAILURE } else { EXIT_OK };
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
+            let status = cli::output_status("test", Err(e));
+            return if failed > 0 { EXIT_FAILURE } else { status };
         }
     }
-    let _ = writeln!(out, "{passed} passed, {failed} failed");
+    let written = writeln!(out, "{passed} passed, {failed} failed").and_then(|()| out.flush());
+    let status = cli::output_status("test", written);
     if failed > 0 {
         EXIT_FAILURE
     } else {
-        EXIT_OK
+        status
     }
 }
 

@@ -6,14 +6,13 @@
 //! input is reported by line and column after everything before it has been shown), and
 //! every verdict comes from [`Game::play`], so the lines shown are the judge's lines.
 
-use crate::cli::{self, EXIT_FAILURE, EXIT_OK};
+use crate::cli::{self, Opt, Spec};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
 use crate::judge::{self, Expected, JudgeError, Scanner};
 use crate::tools::explain::{self, Command};
 use crate::tools::render::{self, Marks, Style};
-use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 
 /// When diagrams are drawn.
@@ -74,24 +73,24 @@ pub fn trace<R: Read, W: Write>(
     let total = scanner.count()?;
     let mut tally = Tally::default();
     let mut last: Option<Move> = None;
-    for index in 1..=total {
+    for index in 1..=total.value {
         let mut c: Command = [0; 4];
+        let mut text = format!("{index}.");
         for (field, slot) in c.iter_mut().enumerate() {
-            *slot = scanner.int(Expected::Coordinate {
+            // Shown as written: a huge number is clamped when read, never when shown.
+            let (value, written) = scanner.int_as_written(Expected::Coordinate {
                 index,
                 total,
                 field: field as u8,
             })?;
+            *slot = value;
+            text.push_str(&format!(" {written}"));
         }
         let (verdict, why) = explain::play(&mut game, c);
-        let mut text = format!(
-            "{index}. {} {} {} {} => {}\n   {why}\n",
-            c[0],
-            c[1],
-            c[2],
-            c[3],
+        text.push_str(&format!(
+            " => {}\n   {why}\n",
             judge::verdict_line(&verdict)
-        );
+        ));
         if verdict.is_ok() {
             tally.legal += 1;
             last = explain::command_move(c);
@@ -110,10 +109,9 @@ pub fn trace<R: Read, W: Write>(
         out.write_all(text.as_bytes()).map_err(JudgeError::Write)?;
     }
     let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
-    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let end = format!(
         "end: {}, {} legal, {} invalid; {}; position {}\n",
-        plural(total, "command"),
+        cli::plural(total.value, "command"),
         tally.legal,
         tally.invalid,
         render::status(game.board()),
@@ -121,89 +119,84 @@ pub fn trace<R: Read, W: Write>(
     );
     out.write_all(end.as_bytes()).map_err(JudgeError::Write)?;
     Ok(judge::Summary {
-        commands: total,
+        commands: total.value,
         trailing,
     })
 }
 
-const HELP: &str = "\
-duckchess trace: replay a judge input and show the game
+/// The command line of `trace`.
+pub const SPEC: Spec = Spec {
+    name: "trace",
+    summary: "replay a judge input and show the game",
+    usage: &["[FILE] [--from POSITION] [--every N | --at K] [--ascii]"],
+    about: "\
+Reads Q and Q commands from FILE (standard input when FILE is absent or '-'), with
+the judge's contract: any whitespace between numbers, off-board numbers are invalid
+commands, a bad token stops the trace with its line and column after everything
+before it.
 
-usage: duckchess trace [FILE] [--from POSITION] [--every N | --at K] [--ascii]
+For each command: its number, the command, '=>' and the judge's exact output line;
+under it, for an invalid command the reason (no piece on the source, the
+opponent's piece, the target off the board, the piece cannot move that way,
+blocked at (x, y), an own piece on the target, the game already over); for a legal
+move the piece and its squares, the capture, and for check which captain is
+attacked by which pieces.
 
-Reads Q and Q commands from FILE (or stdin when FILE is absent or '-'), with the judge's
-contract: any whitespace between numbers, off-board numbers are invalid commands, a bad
-token stops the trace with its line and column (exit status 1) after everything before it.
-
-For each command: its number, the command, '=>' and the judge's exact output line; under
-it, for an invalid command the reason (no piece on the source, the opponent's piece, the
-target off the board, the piece cannot move that way, blocked at (x, y), an own piece on
-the target, the game already over); for a legal move the piece and its squares, the
-capture, and for check which captain is attacked by which pieces.
-
-Board diagrams have row numbers on the left and right and column numbers above and below;
-the last move is marked with [ ]. On a terminal, pieces are the Chinese names (王士象马车鸭兵)
-in red and blue; --ascii, output that is not a terminal, and NO_COLOR use the notation
-letters (upper case red, lower case blue). A closing line gives the counts, the state of
-the game and the final position in notation.
-
-options:
-  --from POSITION   start from this position (notation, e.g.
-                    'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r')
-  --every N         draw the board after commands N, 2N, 3N, ... (and at the start)
-  --at K            draw the board only after command K
-                    (default: at the start and after every legal move)
-  --ascii           notation letters even on a terminal
-  -h, --help        this help
-";
+Board diagrams have row numbers on the left and right and column numbers above and
+below; the last move is marked with [ ]. On a terminal, pieces are the Chinese
+names (王士象马车鸭兵) in red and blue; --ascii, output that is not a terminal, and
+NO_COLOR use the notation letters (upper case red, lower case blue). A closing line
+gives the counts, the state of the game and the final position in notation.",
+    options: &[
+        Opt::valued(
+            "--from",
+            "POSITION",
+            "start from this position (notation, e.g.\n\
+             'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r')",
+        ),
+        Opt::valued(
+            "--every",
+            "N",
+            "draw the board after commands N, 2N, 3N, ... (and at the start)",
+        ),
+        Opt::valued(
+            "--at",
+            "K",
+            "draw the board only after command K\n\
+             (default: at the start and after every legal move)",
+        ),
+        Opt::flag("--ascii", "notation letters even on a terminal"),
+    ],
+    conflicts: &[("--every", "--at")],
+    exit: "0 success, 1 bad input or I/O error, 2 usage error",
+};
 
 /// The `trace` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start(
-        "trace",
-        args,
-        &["--from", "--every", "--at"],
-        &["--ascii"],
-        HELP,
-    ) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    let from = match parsed.value("--from").map(str::parse::<Board>) {
-        None => Board::start(),
-        Some(Ok(b)) => b,
-        Some(Err(e)) => return cli::usage_error("trace", &format!("--from: {e}")),
-    };
-    let every = parsed.number::<u64>("--every");
-    let at = parsed.number::<u64>("--at");
-    let show = match (every, at) {
-        (Err(e), _) | (_, Err(e)) => return cli::usage_error("trace", &e),
-        (Ok(Some(_)), Ok(Some(_))) => {
-            return cli::usage_error("trace", "--every and --at exclude each other")
-        }
-        (Ok(Some(0)), _) => return cli::usage_error("trace", "--every: expected N >= 1"),
-        (_, Ok(Some(0))) => return cli::usage_error("trace", "--at: expected K >= 1"),
-        (Ok(Some(n)), _) => Show::Every(n),
-        (_, Ok(Some(k))) => Show::At(k),
-        _ => Show::Legal,
-    };
-    let options = Options {
-        from,
-        show,
-        style: render::Style::for_stdout(parsed.flag("--ascii")),
-    };
-    match parsed.operands.as_slice() {
-        [] => serve(io::stdin().lock(), &options),
-        [path] if path == "-" => serve(io::stdin().lock(), &options),
-        [path] => match File::open(path) {
-            Ok(file) => serve(file, &options),
-            Err(e) => {
-                judge::note(&format!("cannot open {path}: {e}"));
-                EXIT_FAILURE
-            }
-        },
-        _ => cli::usage_error("trace", "expected at most one FILE"),
-    }
+    cli::run(&SPEC, args, |parsed| {
+        let from = match parsed.value("--from") {
+            None => Board::start(),
+            Some(text) => text.parse::<Board>().map_err(|e| format!("--from: {e}"))?,
+        };
+        let show = match (
+            parsed.int("--every", 1, u64::MAX)?,
+            parsed.int("--at", 1, u64::MAX)?,
+        ) {
+            (Some(n), _) => Show::Every(n),
+            (_, Some(k)) => Show::At(k),
+            _ => Show::Legal,
+        };
+        let options = Options {
+            from,
+            show,
+            style: render::Style::for_stdout(parsed.flag("--ascii")),
+        };
+        let path = parsed.file()?;
+        Ok(match cli::open_input("trace", path) {
+            Ok(input) => serve(input, &options),
+            Err(status) => status,
+        })
+    })
 }
 
 /// Traces `input` to standard output and reports problems as the judge does.
@@ -212,40 +205,16 @@ fn serve<R: Read>(input: R, options: &Options) -> u8 {
     let mut out = BufWriter::new(stdout.lock());
     let result = trace(input, &mut out, options);
     let flushed = out.flush();
-    let closed = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
-    let status = match result {
-        Ok(summary) => {
-            if let Some(at) = summary.trailing {
-                judge::note(&format!(
-                    "note: ignoring the input after command {}, from line {}, column {}",
-                    summary.commands, at.line, at.column
-                ));
-            }
-            if let Show::At(k) = options.show {
-                if k > summary.commands {
-                    judge::note(&format!(
-                        "note: --at {k} is past the last command ({})",
-                        summary.commands
-                    ));
-                }
-            }
-            EXIT_OK
+    let say = |message: &str| cli::say("trace", message);
+    if let (Ok(summary), Show::At(k)) = (&result, options.show) {
+        if k > summary.commands {
+            say(&format!(
+                "note: --at {k} is past the last command ({})",
+                summary.commands
+            ));
         }
-        // Nobody is reading any more: end quietly.
-        Err(JudgeError::Write(ref e)) if closed(e) => return EXIT_OK,
-        Err(e) => {
-            judge::note(&e.to_string());
-            EXIT_FAILURE
-        }
-    };
-    match flushed {
-        Err(ref e) if closed(e) => status,
-        Err(e) => {
-            judge::note(&JudgeError::Write(e).to_string());
-            EXIT_FAILURE
-        }
-        Ok(()) => status,
     }
+    judge::run::conclude(result, flushed, &say)
 }
 
 #[cfg(test)]

@@ -11,11 +11,9 @@
 //! the file. The first problem found is reported as `line L, column C: ...` (1-based,
 //! columns count bytes), saying what was expected and what was found.
 
-use crate::cli::{self, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
-use crate::judge;
+use crate::cli::{self, Opt, Spec, EXIT_INVALID};
 use crate::judge::piece::{COLS, ROWS};
 use std::fmt;
-use std::fs::File;
 use std::io::{self, Read, Write};
 
 /// The official limit on `Q`.
@@ -24,8 +22,6 @@ pub const DEFAULT_MAX_Q: u64 = 1000;
 const CHUNK: usize = 1 << 16;
 /// How many bytes of a bad token or line a message shows.
 const SHOWN: usize = 24;
-/// Numbers are clamped to this while reading: above every limit, never overflowing.
-const CLAMP: u64 = 1 << 60;
 /// The names of the four fields of a command, in input order.
 const FIELDS: [&str; 4] = ["xs", "ys", "xt", "yt"];
 
@@ -96,11 +92,12 @@ struct Cursor<R> {
     column: u64,
 }
 
-/// A number as read: its first digits (for messages), value (clamped) and digit count.
-/// No allocation: most numbers are read, checked and forgotten.
+/// A number as read: its first digits (for messages), value and digit count. No
+/// allocation: most numbers are read, checked and forgotten.
 struct Number {
     shown: [u8; SHOWN],
-    value: u64,
+    /// The value, or `None` when it does not fit in a `u64` (above every limit).
+    value: Option<u64>,
     digits: usize,
 }
 
@@ -217,7 +214,7 @@ impl<R: Read> Cursor<R> {
     /// character, the end of the file, or the token that starts here, quoted.
     fn describe(&mut self) -> io::Result<String> {
         Ok(match self.peek()? {
-            None => "end of file".to_string(),
+            None => "end of input".to_string(),
             Some(b' ') => "a space".to_string(),
             Some(b'\t') => "a tab".to_string(),
             Some(b'\r') => "a carriage return (\\r)".to_string(),
@@ -232,7 +229,7 @@ impl<R: Read> Cursor<R> {
     fn digits(&mut self) -> io::Result<Number> {
         let mut number = Number {
             shown: [0; SHOWN],
-            value: 0,
+            value: Some(0),
             digits: 0,
         };
         while let Some(b) = self.peek()? {
@@ -242,7 +239,10 @@ impl<R: Read> Cursor<R> {
             if number.digits < SHOWN {
                 number.shown[number.digits] = b;
             }
-            number.value = (number.value * 10 + u64::from(b - b'0')).min(CLAMP);
+            number.value = number
+                .value
+                .and_then(|v| v.checked_mul(10))
+                .and_then(|v| v.checked_add(u64::from(b - b'0')));
             number.digits += 1;
             self.bump();
         }
@@ -259,7 +259,7 @@ impl<R: Read> Cursor<R> {
     ) -> Result<u64, ValidateError> {
         let start = self.here();
         match self.peek()? {
-            Some(b'-') if matches!(self.peek_at(1)?, Some(b'0'..=b'9')) => {
+            Some(b'-') if matches!(self.peek_at(1)?, Some(b'1'..=b'9')) => {
                 self.bump();
                 let n = self.digits()?;
                 Err(self.error_at(
@@ -282,12 +282,13 @@ impl<R: Read> Cursor<R> {
                         ),
                     ));
                 }
-                if n.value > max {
-                    return Err(
-                        self.error_at(start, format!("{name} = {} is outside 0..={max}", n.text()))
-                    );
+                match n.value {
+                    Some(v) if v <= max => Ok(v),
+                    _ => {
+                        Err(self
+                            .error_at(start, format!("{name} = {} is outside 0..={max}", n.text())))
+                    }
                 }
-                Ok(n.value)
             }
             _ => {
                 let found = self.describe()?;
@@ -314,17 +315,22 @@ impl<R: Read> Cursor<R> {
                 "expected a single space after {after}, found {found}"
             )));
         }
-        let mut spaces = 1;
-        while self.peek_at(spaces)? == Some(b' ') {
+        let start = self.here();
+        self.bump();
+        if self.peek()? != Some(b' ') {
+            return Ok(());
+        }
+        // Count the whole run, however long: stepping over it keeps memory flat, and
+        // the message points back at its start.
+        let mut spaces = 1u64;
+        while self.peek()? == Some(b' ') {
+            self.bump();
             spaces += 1;
         }
-        if spaces > 1 {
-            return Err(self.error(format!(
-                "expected a single space after {after}, found {spaces} spaces"
-            )));
-        }
-        self.bump();
-        Ok(())
+        Err(self.error_at(
+            start,
+            format!("expected a single space after {after}, found {spaces} spaces"),
+        ))
     }
 }
 
@@ -336,7 +342,7 @@ pub fn validate<R: Read>(input: R, max_q: u64) -> Result<u64, ValidateError> {
     for index in 1..=q {
         if cur.peek()?.is_none() {
             return Err(cur.error(format!(
-                "expected command {index} of {q}, found end of file"
+                "expected command {index} of {q}, found end of input"
             )));
         }
         if cur.peek()? == Some(b'\n') {
@@ -357,20 +363,21 @@ pub fn validate<R: Read>(input: R, max_q: u64) -> Result<u64, ValidateError> {
     }
     match cur.peek()? {
         None => Ok(q),
-        Some(b'\n') => Err(cur.error("expected end of file, found an empty line".to_string())),
+        Some(b'\n') => Err(cur.error("expected end of input, found an empty line".to_string())),
         Some(_) => {
             let rest = cur.quote_while(|b| b != b'\n')?;
-            Err(cur.error(format!("expected end of file, found {rest}")))
+            Err(cur.error(format!("expected end of input, found {rest}")))
         }
     }
 }
 
-const HELP: &str = "\
-duckchess validate: check that a judge input follows the official format exactly
-
-usage: duckchess validate [FILE] [--max-q N]
-
-Reads FILE (or stdin when FILE is absent or '-') and checks, testlib style:
+/// The command line of `validate`.
+pub const SPEC: Spec = Spec {
+    name: "validate",
+    summary: "check that a judge input follows the official format exactly",
+    usage: &["[FILE] [--max-q N]"],
+    about: "\
+Reads FILE (standard input when FILE is absent or '-') and checks, testlib style:
   - the first line is Q alone, 0 <= Q <= 1000 (or N with --max-q), digits only,
     no sign and no leading zero;
   - then exactly Q lines 'xs ys xt yt' separated by single spaces, with
@@ -378,55 +385,41 @@ Reads FILE (or stdin when FILE is absent or '-') and checks, testlib style:
   - every line ends with '\\n' (no '\\r'), and nothing follows the last line.
 The input is streamed, so files of any size are fine.
 
-output:
-  valid:    'ok: Q commands' on stdout, exit status 0
-  invalid:  one line on stderr, 'duckchess: line L, column C: expected ..., found ...'
-            (columns count bytes from 1), exit status 3
-  a file that cannot be read: a message on stderr, exit status 1
-
-options:
-  --max-q N   the largest Q accepted (default 1000)
-  -h, --help  this help
-";
+A valid input prints 'ok: Q commands' on stdout. An invalid one prints one line on
+stderr, 'duckchess: validate: line L, column C: ...' (columns count bytes from 1).",
+    options: &[Opt::valued(
+        "--max-q",
+        "N",
+        "the largest Q accepted (default 1000)",
+    )],
+    conflicts: &[],
+    exit: "0 valid, 1 unreadable file or I/O error, 2 usage error, 3 invalid",
+};
 
 /// The `validate` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
-    let parsed = match cli::start("validate", args, &["--max-q"], &[], HELP) {
-        Ok(p) => p,
-        Err(status) => return status,
-    };
-    let max_q = match parsed.number::<u64>("--max-q") {
-        Ok(v) => v.unwrap_or(DEFAULT_MAX_Q),
-        Err(e) => return cli::usage_error("validate", &e),
-    };
-    let result = match parsed.operands.as_slice() {
-        [] => validate(io::stdin().lock(), max_q),
-        [path] if path == "-" => validate(io::stdin().lock(), max_q),
-        [path] => match File::open(path) {
-            Ok(file) => validate(file, max_q),
-            Err(e) => {
-                judge::note(&format!("cannot open {path}: {e}"));
-                return EXIT_FAILURE;
+    cli::run(&SPEC, args, |parsed| {
+        let max_q = parsed.int("--max-q", 0, u64::MAX)?.unwrap_or(DEFAULT_MAX_Q);
+        let input = match cli::open_input("validate", parsed.file()?) {
+            Ok(input) => input,
+            Err(status) => return Ok(status),
+        };
+        Ok(match validate(input, max_q) {
+            Ok(q) => {
+                let mut out = io::stdout().lock();
+                let line = format!("ok: {}\n", cli::plural(q, "command"));
+                cli::output_status(
+                    "validate",
+                    out.write_all(line.as_bytes()).and_then(|()| out.flush()),
+                )
             }
-        },
-        _ => return cli::usage_error("validate", "expected at most one FILE"),
-    };
-    match result {
-        Ok(q) => {
-            let plural = if q == 1 { "" } else { "s" };
-            // A closed stdout leaves nobody to tell; the verdict is in the exit status.
-            let _ = writeln!(io::stdout(), "ok: {q} command{plural}");
-            EXIT_OK
-        }
-        Err(ValidateError::Format(e)) => {
-            judge::note(&e.to_string());
-            EXIT_INVALID
-        }
-        Err(e) => {
-            judge::note(&e.to_string());
-            EXIT_FAILURE
-        }
-    }
+            Err(ValidateError::Format(e)) => {
+                cli::say("validate", &e.to_string());
+                EXIT_INVALID
+            }
+            Err(e) => cli::fail("validate", &e.to_string()),
+        })
+    })
 }
 
 #[cfg(test)]
