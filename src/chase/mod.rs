@@ -25,6 +25,7 @@
 //!
 //! Uses only [`crate::cli`] for the command-line manners.
 
+pub mod geometry;
 pub mod query;
 pub mod solve;
 

@@ -4,6 +4,7 @@
 //! moves the judge accepts. Not on the judge path.
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::eval;
 use crate::engine::search::{self, Engine, Limits};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
@@ -127,7 +128,7 @@ pub fn greedy(board: &Board, rng: &mut Rng) -> Option<Move> {
     let moves = rules::legal_moves(board);
     let gain = |m: &Move| match board.piece_at(m.to) {
         Some(p) if p.kind == PieceKind::Captain => i32::MAX,
-        Some(p) => search::value(p.kind).max(1),
+        Some(p) => eval::value(p.kind).max(1),
         None => 0,
     };
     let best = moves.iter().map(gain).max()?;

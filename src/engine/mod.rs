@@ -5,6 +5,8 @@
 //! drawing and describing parts of [`crate::tools`] (`render`, `explain`, `rng`).
 
 pub mod arena;
+pub mod eval;
 pub mod perft;
 pub mod play;
+pub mod saved;
 pub mod search;

@@ -6,9 +6,11 @@
 //! nothing here uses the engine.
 
 pub mod bundle;
+pub mod diagnose;
 pub mod explain;
 pub mod gen;
 pub mod judge;
+pub mod process;
 pub mod render;
 pub mod rng;
 pub mod test;
