@@ -8,7 +8,7 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 10] = [
+const SUBCOMMANDS: [Entry; 11] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -18,6 +18,7 @@ const SUBCOMMANDS: [Entry; 10] = [
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
     (&engine::arena::SPEC, engine::arena::cli),
+    (&engine::uci::SPEC, engine::uci::cli),
     (&chase::SPEC, chase::cli),
 ];
 

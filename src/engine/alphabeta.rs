@@ -1,0 +1,604 @@
+//! The recursive part of the search: principal variation search with a transposition
+//! table, null-move pruning, late-move reductions and pruning, and a bounded quiescence
+//! search; draws by repetition and by the 300-move limit; hard stops by node count,
+//! clock or an outside flag.
+//!
+//! Duck chess has no rule against moving into danger, so the captain is like any other
+//! piece except that taking it ends the game: a side that can take the opposing captain
+//! has won (scored as a mate one ply away), and a side whose captain is attacked must
+//! deal with it. Such "checks" are never reduced or pruned away, and a node whose own
+//! captain is attacked is searched one ply deeper.
+
+use crate::engine::eval::{eval_mut, value, MATE};
+use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, ZOBRIST_BLUE};
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
+use crate::judge::rules::{self, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// A game that reaches this many moves (both sides' moves counted) without a captain
+/// capture is a draw.
+pub const MOVE_LIMIT: u32 = 300;
+
+/// How many times in a row one quiescence line may answer an attack on its captain with
+/// every move rather than only captures.
+const EVASIONS: u32 = 2;
+/// The longest capture sequence the quiescence search follows past the horizon: what
+/// keeps a board full of mutual attacks from exploding the search.
+const QUIESCENCE_PLIES: usize = 12;
+/// A capture that cannot lift the score to alpha even with this margin is skipped.
+const DELTA_MARGIN: i32 = 150;
+/// Reverse futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 110;
+
+/// Move-ordering scores: the table move, then captains and captures by victim value
+/// (the cheaper attacker first), then killers, then quiet moves by history.
+const ORDER_TT: i32 = 1 << 30;
+const ORDER_CAPTURE: i32 = 1 << 24;
+const ORDER_KILLER: i32 = 1 << 22;
+
+/// How many nodes pass between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 256;
+
+/// One search's working state over a copy of the board.
+pub(crate) struct Search<'a> {
+    pub board: Board,
+    pub hash: u64,
+    pub tt: &'a mut Table,
+    pub history: &'a mut [i32],
+    pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    pub buffers: Vec<Vec<(Move, i32)>>,
+    /// Keys of the positions before the current one: the game's, then the search path's.
+    pub keys: Vec<u64>,
+    /// Plies since the last capture (no position before it can repeat).
+    pub quiet_run: usize,
+    /// Moves played in the game before the root.
+    pub moves_played: u32,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub deadline: Option<Instant>,
+    pub node_cap: u64,
+    pub stop: Option<&'a AtomicBool>,
+    pub stopped: bool,
+    /// The best root move of the current iteration with its score, once one is known.
+    pub root_best: Option<(Move, i32)>,
+}
+
+/// What `make` must remember to be undone.
+#[derive(Clone, Copy)]
+pub(crate) struct Undo {
+    captured: Option<Piece>,
+    quiet_run: usize,
+}
+
+/// `LMR[depth][index]`: how many plies a late quiet move is reduced.
+fn reduction(depth: i32, index: usize) -> i32 {
+    let d = (depth.min(63) as f32).ln();
+    let i = (index.min(63) as f32).ln();
+    (0.5 + d * i / 2.2) as i32
+}
+
+impl<'a> Search<'a> {
+    /// A search over `board` whose game went through `history` (keys, oldest first).
+    pub fn new(board: &Board, tt: &'a mut Table, history: &'a mut [i32]) -> Search<'a> {
+        Search {
+            board: board.clone(),
+            hash: tt::hash_of(board),
+            tt,
+            history,
+            killers: [[None; 2]; MAX_PLY + 1],
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
+            keys: Vec::new(),
+            quiet_run: 0,
+            moves_played: 0,
+            nodes: 0,
+            seldepth: 0,
+            deadline: None,
+            node_cap: u64::MAX,
+            stop: None,
+            stopped: false,
+            root_best: None,
+        }
+    }
+
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Undo {
+        self.keys.push(self.hash);
+        if let Some(p) = self.board.piece_at(m.from) {
+            self.hash ^= tt::piece_key(p, m.from) ^ tt::piece_key(p, m.to);
+        }
+        let captured = self.board.make_move(m.from, m.to);
+        let undo = Undo {
+            captured,
+            quiet_run: self.quiet_run,
+        };
+        match captured {
+            Some(c) => {
+                self.hash ^= tt::piece_key(c, m.to);
+                self.quiet_run = 0;
+            }
+            None => self.quiet_run += 1,
+        }
+        self.hash ^= ZOBRIST_BLUE;
+        undo
+    }
+
+    #[inline]
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        self.board.unmake_move(m.from, m.to, undo.captured);
+        self.quiet_run = undo.quiet_run;
+        self.hash = self.keys.pop().unwrap_or(0);
+    }
+
+    /// Passes the turn (the null move of null-move pruning).
+    fn make_null(&mut self) -> usize {
+        self.keys.push(self.hash);
+        self.hash ^= ZOBRIST_BLUE;
+        let side = self.board.side_to_move();
+        self.board.set_side_to_move(side.opponent());
+        // Positions across a pass are not repetitions of the game.
+        std::mem::replace(&mut self.quiet_run, 0)
+    }
+
+    fn unmake_null(&mut self, quiet_run: usize) {
+        let side = self.board.side_to_move();
+        self.board.set_side_to_move(side.opponent());
+        self.quiet_run = quiet_run;
+        self.hash = self.keys.pop().unwrap_or(0);
+    }
+
+    /// Counts a node and now and then looks at the node cap, the clock and the flag.
+    #[inline]
+    fn tick(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.check_limits();
+        }
+        self.stopped
+    }
+
+    /// Sets `stopped` when a node cap, the deadline or the stop flag says so.
+    pub fn check_limits(&mut self) {
+        if self.nodes >= self.node_cap
+            || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The side to move's own captain square while the game goes on normally; otherwise
+    /// the score at `ply` of the finished game or of the captain that can be taken at
+    /// once.
+    #[inline]
+    fn decided(&self, ply: usize) -> Result<Square, i32> {
+        let side = self.board.side_to_move();
+        match (
+            self.board.captain(side),
+            self.board.captain(side.opponent()),
+        ) {
+            (None, _) => Err(-(MATE - ply as i32)),
+            (_, None) => Err(MATE - ply as i32),
+            (Some(mine), Some(theirs)) => {
+                if rules::is_attacked(&self.board, theirs, side) {
+                    Err(MATE - ply as i32 - 1)
+                } else {
+                    Ok(mine)
+                }
+            }
+        }
+    }
+
+    /// Whether the game is drawn here (below the root): the move limit is reached, or
+    /// the position repeats one of the game or of the path since the last capture.
+    #[inline]
+    fn is_draw(&self, ply: usize) -> bool {
+        if self.moves_played + ply as u32 >= MOVE_LIMIT {
+            return true;
+        }
+        let n = self.keys.len();
+        let back = self.quiet_run.min(n);
+        (4..=back).step_by(2).any(|i| self.keys[n - i] == self.hash)
+    }
+
+    /// Whether the side that just moved attacks the captain of the side to move: a
+    /// move that threatens to win at once.
+    #[inline]
+    fn threatens_captain(&self) -> bool {
+        let side = self.board.side_to_move();
+        self.board
+            .captain(side)
+            .is_some_and(|c| rules::is_attacked(&self.board, c, side.opponent()))
+    }
+
+    /// Whether `side` has a piece besides its captain and at least one more: without
+    /// them, passing may be better than moving (zugzwang), so null moves are unsafe.
+    fn has_pieces(&self, side: Color) -> bool {
+        let mut count = 0;
+        for kind in PieceKind::ALL {
+            if kind != PieceKind::Captain {
+                count += self.board.mask(side, kind).count_ones();
+            }
+        }
+        count >= 2
+    }
+
+    /// Fills the buffer of `ply` with the moves (all, or only captures) and their
+    /// ordering scores, best first.
+    fn ordered(
+        &mut self,
+        ply: usize,
+        captures_only: bool,
+        tt_move: Option<Move>,
+    ) -> Vec<(Move, i32)> {
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        list.clear();
+        let board = &self.board;
+        let killers = self.killers[ply];
+        let history = &self.history;
+        rules::for_each_move(board, |m| {
+            let victim = board.piece_at(m.to);
+            if captures_only && victim.is_none() {
+                return;
+            }
+            let score = if Some(m) == tt_move {
+                ORDER_TT
+            } else if let Some(v) = victim {
+                let attacker = board.piece_at(m.from).map_or(0, |p| value(p.kind));
+                let v = if v.kind == PieceKind::Captain {
+                    10_000
+                } else {
+                    value(v.kind)
+                };
+                ORDER_CAPTURE + v * 16 - attacker / 16
+            } else if killers.contains(&Some(m)) {
+                ORDER_KILLER
+            } else {
+                history[m.from.index() * SQUARE_SLOTS + m.to.index()]
+            };
+            list.push((m, score));
+        });
+        list.sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
+        list
+    }
+
+    /// The principal variation search of `depth` plies from the node at `ply`.
+    pub fn negamax(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        null_ok: bool,
+    ) -> i32 {
+        if self.tick(ply) {
+            return 0;
+        }
+        let mine = match self.decided(ply) {
+            Ok(s) => s,
+            Err(score) => return score,
+        };
+        if ply > 0 {
+            if self.is_draw(ply) {
+                return 0;
+            }
+            // No line from here can win faster than the next ply or lose sooner.
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval_mut(&mut self.board);
+        }
+        let side = self.board.side_to_move();
+        // An attacked captain must be answered: look one ply further so that the
+        // answer is not left to the horizon.
+        let threatened = rules::is_attacked(&self.board, mine, side.opponent());
+        let depth = if threatened && ply < MAX_PLY / 2 {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.quiesce(ply, alpha, beta, EVASIONS, 0);
+        }
+        let pv = beta - alpha > 1;
+
+        let entry = self.tt.probe(self.hash);
+        let tt_move = entry.and_then(|e| e.best);
+        if let Some(e) = entry {
+            if !pv && ply > 0 && e.depth as i32 >= depth {
+                let score = tt::from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let mut static_eval = None;
+        if !pv && !threatened && beta.abs() < MATE_BOUND {
+            let eval = eval_mut(&mut self.board);
+            static_eval = Some(eval);
+            // So far ahead that a few quiet plies will not bring it back.
+            if depth <= 3 && eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+            // Even passing keeps the score above beta: the real moves will too.
+            if null_ok && depth >= 3 && eval >= beta && self.has_pieces(side) {
+                let r = 3 + depth / 6;
+                let saved = self.make_null();
+                let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                self.unmake_null(saved);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let list = self.ordered(ply, false, tt_move);
+        if list.is_empty() {
+            self.buffers[ply] = list;
+            return 0; // stuck without a move: nobody can win from here
+        }
+        let original_alpha = alpha;
+        let mut best = -MATE - 1;
+        let mut best_move = None;
+        for (i, &(m, order)) in list.iter().enumerate() {
+            let quiet = order < ORDER_KILLER && self.board.is_empty(m.to);
+            let undo = self.make(m);
+            let mut reduce = 0;
+            if quiet && i >= 3 && depth >= 2 && !threatened && !self.threatens_captain() {
+                // Late quiet moves at shallow depth are hardly ever best: skip them.
+                if !pv && depth <= 3 && i >= 3 + 3 * depth as usize {
+                    self.unmake(m, undo);
+                    continue;
+                }
+                if !pv
+                    && depth <= 2
+                    && static_eval.is_some_and(|e| e + FUTILITY_MARGIN * depth * 2 <= alpha)
+                {
+                    self.unmake(m, undo);
+                    continue;
+                }
+                if depth >= 3 {
+                    reduce = reduction(depth, i) - i32::from(pv);
+                    reduce = reduce.clamp(0, depth - 2);
+                }
+            }
+            let score = if i == 0 {
+                -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
+            } else {
+                let mut s = -self.negamax(depth - 1 - reduce, ply + 1, -alpha - 1, -alpha, true);
+                if s > alpha && reduce > 0 {
+                    s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                s
+            };
+            self.unmake(m, undo);
+            if self.stopped {
+                self.buffers[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if ply == 0 {
+                    self.root_best = Some((m, score));
+                }
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if quiet {
+                    let k = &mut self.killers[ply];
+                    if k[0] != Some(m) {
+                        k[1] = k[0];
+                        k[0] = Some(m);
+                    }
+                    let h = &mut self.history[m.from.index() * SQUARE_SLOTS + m.to.index()];
+                    *h = (*h + depth * depth).min(ORDER_KILLER - 1);
+                }
+                break;
+            }
+        }
+        self.buffers[ply] = list;
+        if best_move.is_none() {
+            // Every move was pruned: the node is worth what its static evaluation says.
+            return static_eval.unwrap_or(alpha).min(alpha);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            self.hash,
+            Entry {
+                key: self.hash,
+                best: best_move,
+                score: tt::to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Quiescence: captures only, with the static evaluation as a floor ("stand pat"),
+    /// except when the side's captain is attacked: then standing still loses it, so
+    /// every move is tried (at most `evasions` times along a line). Captures that
+    /// cannot matter (delta pruning) or that give a piece for less on a defended square
+    /// are skipped, and no line goes deeper than [`QUIESCENCE_PLIES`].
+    fn quiesce(
+        &mut self,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        evasions: u32,
+        qply: usize,
+    ) -> i32 {
+        if self.tick(ply) {
+            return 0;
+        }
+        let mine = match self.decided(ply) {
+            Ok(s) => s,
+            Err(score) => return score,
+        };
+        if self.moves_played + ply as u32 >= MOVE_LIMIT {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 || qply >= QUIESCENCE_PLIES {
+            return eval_mut(&mut self.board);
+        }
+        let side = self.board.side_to_move();
+        let threatened = evasions > 0 && rules::is_attacked(&self.board, mine, side.opponent());
+        let mut best = -MATE - 1;
+        let mut stand = -MATE;
+        if !threatened {
+            stand = eval_mut(&mut self.board);
+            best = stand;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let list = self.ordered(ply, !threatened, None);
+        if list.is_empty() && threatened {
+            self.buffers[ply] = list;
+            return 0;
+        }
+        let next = if threatened { evasions - 1 } else { evasions };
+        for &(m, _) in list.iter() {
+            if !threatened {
+                let victim = self.board.piece_at(m.to).map_or(0, |p| value(p.kind));
+                if stand + victim + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                let attacker = match self.board.piece_at(m.from) {
+                    Some(p) if p.kind == PieceKind::Captain => MATE,
+                    Some(p) => value(p.kind),
+                    None => 0,
+                };
+                if attacker > victim && rules::is_attacked(&self.board, m.to, side.opponent()) {
+                    continue;
+                }
+            }
+            let undo = self.make(m);
+            let score = -self.quiesce(ply + 1, -beta, -alpha, next, qply + 1);
+            self.unmake(m, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = list;
+        best.max(-MATE)
+    }
+
+    /// The principal variation from the current position, read from the table.
+    pub fn pv(&mut self, first: Move, max: usize) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut undos = vec![(first, self.make(first))];
+        let mut seen = vec![self.hash];
+        while line.len() < max {
+            let next = match self.tt.probe(self.hash).and_then(|e| e.best) {
+                Some(m) => m,
+                None => break,
+            };
+            if !rules::legal_moves(&self.board).contains(&next) {
+                break;
+            }
+            undos.push((next, self.make(next)));
+            line.push(next);
+            if seen.contains(&self.hash) {
+                break;
+            }
+            seen.push(self.hash);
+        }
+        while let Some((m, u)) = undos.pop() {
+            self.unmake(m, u);
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_hash_matches_full_hash() {
+        let mut table = Table::new(1);
+        let mut history = vec![0; SQUARE_SLOTS * SQUARE_SLOTS];
+        let board = Board::start();
+        let mut s = Search::new(&board, &mut table, &mut history);
+        let mut played = Vec::new();
+        for i in 0..40 {
+            let moves = rules::legal_moves(&s.board);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(i * 7) % moves.len()];
+            let u = s.make(m);
+            played.push((m, u));
+            assert_eq!(s.hash, tt::hash_of(&s.board));
+        }
+        while let Some((m, u)) = played.pop() {
+            s.unmake(m, u);
+            assert_eq!(s.hash, tt::hash_of(&s.board));
+        }
+        assert_eq!(s.board, board);
+        assert!(s.keys.is_empty());
+    }
+
+    #[test]
+    fn a_position_seen_before_is_a_draw_below_the_root() {
+        let mut table = Table::new(1);
+        let mut history = vec![0; SQUARE_SLOTS * SQUARE_SLOTS];
+        let board: Board = "4k4/9/9/9/9/9/9/9/R8/4K4 r".parse().unwrap();
+        let mut s = Search::new(&board, &mut table, &mut history);
+        let go = |x1, y1, x2, y2| Move {
+            from: Square::new(x1, y1).unwrap(),
+            to: Square::new(x2, y2).unwrap(),
+        };
+        // Car out and back, captain out and back: the start position again.
+        let line = [
+            go(1, 0, 2, 0),
+            go(9, 4, 9, 3),
+            go(2, 0, 1, 0),
+            go(9, 3, 9, 4),
+        ];
+        for (i, &m) in line.iter().enumerate() {
+            s.make(m);
+            assert_eq!(s.is_draw(i + 1), i == 3, "after {} moves", i + 1);
+        }
+        s.moves_played = MOVE_LIMIT - 4;
+        assert!(s.is_draw(4), "the move limit");
+    }
+}

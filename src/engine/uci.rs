@@ -1,0 +1,588 @@
+//! `duckchess uci`: the Universal Chess Interface as Fairy-Stockfish speaks it for
+//! variants, so GUIs, match runners and scripts can talk to the engine as to any other.
+//!
+//! The search runs in its own thread, so `isready` and `stop` are answered while it
+//! thinks. Bad input (an unknown command, a bad FEN, an illegal move in a `position`
+//! list, an overlong line) is answered with `info string ...` and never ends the
+//! session. Not on the judge path.
+
+use crate::cli::{self, Opt, Spec};
+use crate::engine::clock::{self, Clock};
+use crate::engine::notation::{self, move_name};
+use crate::engine::search::{
+    self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
+};
+use crate::engine::tt;
+use crate::judge::board::Board;
+use crate::judge::piece::Color;
+use crate::judge::rules;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// The longest input line read; the rest of a longer line is skipped (a `position`
+/// with the moves of a whole 300-move game takes under 2,000 bytes).
+pub const MAX_LINE: usize = 1 << 16;
+/// The default and largest `Move Overhead`, in milliseconds.
+pub const DEFAULT_OVERHEAD_MS: u64 = 10;
+const MAX_OVERHEAD_MS: u64 = 5000;
+/// The variant name, as `UCI_Variant` offers it.
+pub const VARIANT: &str = "duckchess";
+
+/// The command line of `uci`.
+pub const SPEC: Spec = Spec {
+    name: "uci",
+    summary: "play through the UCI protocol (for GUIs and match runners)",
+    usage: &["[--hash MB]"],
+    about: "\
+Reads UCI commands on standard input and answers on standard output: uci,
+isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead),
+position startpos|fen FEN [moves M...], go (movetime, wtime btime winc binc
+movestogo, depth, nodes, infinite), stop, ponderhit, quit, and d (the position
+as an info string). Squares are a1..i10: file a-i is column y 0-8, rank 1-10 is
+row x 0-9; e4e5 moves (3, 4) to (4, 4). A FEN is the position notation with w or
+r (red) or b (blue) to move, optionally followed by '- - 0 1'.
+
+Every search answers within its time limit and always with a legal move when
+there is one; 'go depth' is also capped at 8,000,000 nodes. Bad input gets an
+'info string' line and the session goes on.",
+    options: &[Opt::valued(
+        "--hash",
+        "MB",
+        "transposition table size in megabytes, 1 to 4096 (default 16)",
+    )],
+    conflicts: &[],
+    exit: "0 after quit or the end of input, 1 output error, 2 usage error",
+};
+
+/// The `uci` subcommand. Returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let hash = parsed.int("--hash", tt::MIN_MB as u64, tt::MAX_MB as u64)?;
+        let hash = hash.map_or(tt::DEFAULT_MB, |h| h as usize);
+        Ok(serve(io::stdin().lock(), hash))
+    })
+}
+
+/// Writes one line to standard output and flushes it. The client has gone when that
+/// fails: the session ends there (quietly for a closed pipe).
+fn send(line: &str) {
+    let mut out = io::stdout().lock();
+    let result = writeln!(out, "{line}").and_then(|()| out.flush());
+    if let Err(e) = result {
+        std::process::exit(i32::from(cli::output_status("uci", Err(e))));
+    }
+}
+
+/// The game the client set up: where it started, the positions since, and the current one.
+struct Position {
+    board: Board,
+    history: Vec<Board>,
+    moves_played: u32,
+}
+
+impl Position {
+    fn start() -> Position {
+        Position {
+            board: Board::start(),
+            history: Vec::new(),
+            moves_played: 0,
+        }
+    }
+}
+
+/// A running search: its thread, its stop flag, and whether it waits for `stop`.
+struct Running {
+    thread: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    endless: bool,
+}
+
+/// The state of one UCI session.
+struct Session {
+    engine: Arc<Mutex<Engine>>,
+    position: Position,
+    overhead: Duration,
+    running: Option<Running>,
+}
+
+/// Serves one UCI session on `input` until `quit` or the end of input.
+pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
+    let mut session = Session {
+        engine: Arc::new(Mutex::new(Engine::with_hash(hash_mb))),
+        position: Position::start(),
+        overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+        running: None,
+    };
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let too_long = match read_line(&mut input, &mut line) {
+            Ok(None) => break,
+            Ok(Some(too_long)) => too_long,
+            Err(e) => {
+                session.finish();
+                return cli::fail("uci", &format!("cannot read the input: {e}"));
+            }
+        };
+        if too_long {
+            send(&format!(
+                "info string line longer than {MAX_LINE} bytes ignored"
+            ));
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        if !session.command(text.trim()) {
+            break;
+        }
+    }
+    session.finish();
+    cli::EXIT_OK
+}
+
+/// Reads one line into `line` (without its end), at most [`MAX_LINE`] bytes of it.
+/// `None` at the end of input; `Some(true)` when the line was longer (its rest is
+/// skipped).
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    let mut any = false;
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(if any { Some(too_long) } else { None });
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(Some(too_long));
+        }
+    }
+}
+
+impl Session {
+    /// Handles one command line; `false` after `quit`.
+    fn command(&mut self, text: &str) -> bool {
+        let mut words = text.split_whitespace();
+        let Some(name) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match name {
+            "isready" => send("readyok"),
+            "stop" => self.finish(),
+            "ponderhit" => {}
+            "quit" => return false,
+            _ => {
+                // Anything else waits for the search in progress to end by itself (a
+                // script may pipe 'go depth 8' and 'quit' at once); one that would wait
+                // for 'stop' is stopped.
+                if self.running.as_ref().is_some_and(|r| r.endless) {
+                    self.finish();
+                } else {
+                    self.settle();
+                }
+                match name {
+                    "uci" => identify(),
+                    "ucinewgame" => self.engine().clear(),
+                    "setoption" => self.set_option(&rest),
+                    "position" => self.set_position(&rest),
+                    "go" => self.go(&rest),
+                    "d" => {
+                        send(&format!("info string position {}", self.position.board));
+                        send(&format!(
+                            "info string fen {}",
+                            notation::fen(&self.position.board)
+                        ));
+                    }
+                    _ => send(&format!("info string unknown command {name:?}")),
+                }
+            }
+        }
+        true
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        // A search thread that panicked leaves the engine usable: its tables are plain data.
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stops the search in progress, if any, and waits for its `bestmove`.
+    fn finish(&mut self) {
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+        }
+        self.settle();
+    }
+
+    /// Waits for the search in progress, if any, to end and give its `bestmove`.
+    fn settle(&mut self) {
+        if let Some(r) = self.running.take() {
+            if r.thread.join().is_err() {
+                send("info string the search failed");
+            }
+        }
+    }
+
+    fn set_option(&mut self, words: &[&str]) {
+        // setoption name NAME [value VALUE]; names may have spaces.
+        let value_at = words.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        let name_end = value_at.unwrap_or(words.len());
+        if words
+            .first()
+            .is_none_or(|w| !w.eq_ignore_ascii_case("name"))
+            || name_end < 2
+        {
+            send("info string setoption: expected 'name NAME [value VALUE]'");
+            return;
+        }
+        let name = words[1..name_end].join(" ").to_ascii_lowercase();
+        let value = value_at
+            .map(|i| words[i + 1..].join(" "))
+            .unwrap_or_default();
+        let number = |min: u64, max: u64| -> Option<u64> {
+            match value.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Some(n),
+                _ => {
+                    send(&format!(
+                        "info string setoption {name}: expected a number {min} to {max}, found {value:?}"
+                    ));
+                    None
+                }
+            }
+        };
+        match name.as_str() {
+            "hash" => {
+                if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
+                    self.engine().set_hash(mb as usize);
+                }
+            }
+            "move overhead" => {
+                if let Some(ms) = number(0, MAX_OVERHEAD_MS) {
+                    self.overhead = Duration::from_millis(ms);
+                }
+            }
+            "uci_variant" => {
+                if !value.eq_ignore_ascii_case(VARIANT) {
+                    send(&format!(
+                        "info string unsupported variant {value:?}: only {VARIANT}"
+                    ));
+                }
+            }
+            "clear hash" => self.engine().clear(),
+            _ => send(&format!("info string unknown option {name:?}")),
+        }
+    }
+
+    fn set_position(&mut self, words: &[&str]) {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (words, &[][..]),
+        };
+        let mut position = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => Position::start(),
+            Some(&"fen") => match notation::parse_fen(&setup[1..].join(" ")) {
+                Ok(f) => Position {
+                    board: f.board,
+                    history: Vec::new(),
+                    moves_played: f.moves_played,
+                },
+                Err(e) => {
+                    send(&format!(
+                        "info string bad fen: {e}; the position is unchanged"
+                    ));
+                    return;
+                }
+            },
+            _ => {
+                send("info string position: expected 'startpos' or 'fen FEN', then 'moves ...'");
+                return;
+            }
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let problem = match notation::parse_move(text) {
+                Err(e) => Some(e.to_string()),
+                Ok(m) if !rules::legal_moves(&position.board).contains(&m) => {
+                    Some(format!("{text} is not a legal move in {}", position.board))
+                }
+                Ok(m) => {
+                    position.history.push(position.board.clone());
+                    position.board.make_move(m.from, m.to);
+                    position.moves_played += 1;
+                    None
+                }
+            };
+            if let Some(p) = problem {
+                send(&format!(
+                    "info string move {} of the list: {p}; the position is set before it",
+                    i + 1
+                ));
+                break;
+            }
+        }
+        self.position = position;
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        let request = match parse_go(words) {
+            Ok(r) => r,
+            Err(e) => {
+                send(&format!("info string go: {e}"));
+                return;
+            }
+        };
+        let p = &self.position;
+        let limits = request.limits(p.board.side_to_move(), p.moves_played, self.overhead);
+        let board = p.board.clone();
+        let history = p.history.clone();
+        let moves_played = p.moves_played;
+        let wait_for_stop = request.infinite || request.ponder;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let engine = Arc::clone(&self.engine);
+        let thread = thread::spawn(move || {
+            let started = Instant::now();
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut last = None;
+            let mut show = |info: &Info| {
+                send(&info_line(&info.report, info.elapsed, &info.pv));
+                last = Some(info.report);
+            };
+            let context = Context {
+                history: &history,
+                moves_played,
+                stop: Some(&flag),
+                on_iteration: Some(&mut show),
+            };
+            let report = engine.search_in(&board, limits, context);
+            drop(engine);
+            if last != Some(report) {
+                let pv: Vec<_> = report.best.into_iter().collect();
+                send(&info_line(&report, started.elapsed(), &pv));
+            }
+            // UCI: after 'go infinite' the answer waits for 'stop'.
+            while wait_for_stop && !flag.load(Ordering::Relaxed) {
+                thread::sleep(Duration::from_millis(1));
+            }
+            send(&match report.best {
+                Some(m) => format!("bestmove {}", move_name(m)),
+                None => "bestmove (none)".to_string(),
+            });
+        });
+        self.running = Some(Running {
+            thread,
+            stop,
+            endless: wait_for_stop,
+        });
+    }
+}
+
+/// The answer to `uci`.
+fn identify() {
+    send(concat!("id name duckchess ", env!("CARGO_PKG_VERSION")));
+    send("id author the duckchess developers");
+    send(&format!(
+        "option name Hash type spin default {} min {} max {}",
+        tt::DEFAULT_MB,
+        tt::MIN_MB,
+        tt::MAX_MB
+    ));
+    send(&format!(
+        "option name UCI_Variant type combo default {VARIANT} var {VARIANT}"
+    ));
+    send(&format!(
+        "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+    ));
+    send("option name Clear Hash type button");
+    send("uciok");
+}
+
+/// An `info` line for a search result.
+fn info_line(r: &Report, elapsed: Duration, pv: &[crate::judge::rules::Move]) -> String {
+    let score = match search::mate_in(r.score) {
+        Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
+        Some(p) => format!("mate -{}", (-p + 1) / 2),
+        None => format!("cp {}", r.score),
+    };
+    let ms = elapsed.as_millis() as u64;
+    let nps = r.nodes * 1000 / ms.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {ms}",
+        r.depth, r.seldepth, r.nodes
+    );
+    if !pv.is_empty() {
+        line.push_str(" pv");
+        for &m in pv {
+            line.push(' ');
+            line.push_str(&move_name(m));
+        }
+    }
+    line
+}
+
+/// What a `go` command asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Go {
+    movetime: Option<u64>,
+    time: [Option<u64>; 2],
+    inc: [Option<u64>; 2],
+    moves_to_go: Option<u64>,
+    depth: Option<u64>,
+    nodes: Option<u64>,
+    infinite: bool,
+    ponder: bool,
+}
+
+/// Reads the words after `go`.
+fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let mut number = || -> Result<u64, String> {
+            i += 1;
+            let text = words
+                .get(i)
+                .ok_or_else(|| format!("{key}: missing a number"))?;
+            // Some clients send a negative time left once the flag has fallen.
+            match text.parse::<i64>() {
+                Ok(n) => Ok(n.max(0) as u64),
+                Err(_) => Err(format!("{key}: expected a number, found {text:?}")),
+            }
+        };
+        match key {
+            "movetime" => go.movetime = Some(number()?),
+            "wtime" => go.time[0] = Some(number()?),
+            "btime" => go.time[1] = Some(number()?),
+            "winc" => go.inc[0] = Some(number()?),
+            "binc" => go.inc[1] = Some(number()?),
+            "movestogo" => go.moves_to_go = Some(number()?),
+            "depth" => go.depth = Some(number()?),
+            "nodes" => go.nodes = Some(number()?),
+            "mate" => go.depth = Some(number()? * 2),
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            other => return Err(format!("unknown parameter {other:?}")),
+        }
+        i += 1;
+    }
+    Ok(go)
+}
+
+impl Go {
+    /// The search limits for `side` to move after `moves_played` moves.
+    fn limits(&self, side: Color, moves_played: u32, overhead: Duration) -> Limits {
+        let mut limits = Limits {
+            depth: MAX_DEPTH,
+            time: None,
+            soft: None,
+            nodes: None,
+        };
+        if let Some(d) = self.depth {
+            limits.depth = d.clamp(1, u64::from(MAX_DEPTH)) as u32;
+            limits.nodes = Some(DEPTH_NODE_CAP);
+        }
+        if let Some(n) = self.nodes {
+            limits.nodes = Some(n.max(1));
+        }
+        let ms = Duration::from_millis;
+        if let Some(t) = self.movetime {
+            let b = clock::per_move(ms(t), overhead);
+            limits = limits.with_time(b.hard);
+        }
+        let i = side.index();
+        if let Some(left) = self.time[i] {
+            let c = Clock {
+                left: ms(left),
+                increment: ms(self.inc[i].unwrap_or(0)),
+                moves_to_go: self.moves_to_go.map(|n| n.clamp(1, 1000) as u32),
+            };
+            let moves_left = MOVE_LIMIT.saturating_sub(moves_played).div_ceil(2);
+            let b = clock::allocate(c, moves_left, overhead);
+            limits = limits.with_time(b.hard);
+            limits.soft = Some(limits.soft.map_or(b.soft, |s| s.min(b.soft)));
+        }
+        limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_every_parameter() {
+        let go = parse_go(&[
+            "wtime",
+            "1000",
+            "btime",
+            "-5",
+            "winc",
+            "10",
+            "binc",
+            "20",
+            "movestogo",
+            "7",
+        ])
+        .unwrap();
+        assert_eq!(go.time, [Some(1000), Some(0)]);
+        assert_eq!(go.inc, [Some(10), Some(20)]);
+        assert_eq!(go.moves_to_go, Some(7));
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["depth", "x"]).is_err());
+        assert!(parse_go(&["sideways"]).is_err());
+        assert!(parse_go(&["infinite"]).unwrap().infinite);
+    }
+
+    #[test]
+    fn go_limits() {
+        let o = Duration::from_millis(10);
+        let l = parse_go(&["depth", "5"]).unwrap().limits(Color::Red, 0, o);
+        assert_eq!((l.depth, l.nodes, l.time), (5, Some(DEPTH_NODE_CAP), None));
+        let l = parse_go(&["movetime", "100"])
+            .unwrap()
+            .limits(Color::Red, 0, o);
+        assert_eq!(l.time, Some(Duration::from_millis(90)));
+        let l = parse_go(&["wtime", "100000", "btime", "1000"])
+            .unwrap()
+            .limits(Color::Blue, 0, o);
+        assert!(l.time.unwrap() <= Duration::from_millis(330), "{l:?}");
+        assert!(l.soft.unwrap() <= l.time.unwrap());
+        let l = parse_go(&["infinite"]).unwrap().limits(Color::Red, 0, o);
+        assert_eq!((l.time, l.nodes), (None, None));
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let mut text = vec![b'x'; MAX_LINE + 10];
+        text.extend_from_slice(b"\nisready\nlast");
+        let mut input = &text[..];
+        let mut line = Vec::new();
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(true));
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(false));
+        assert_eq!(line, b"isready");
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(false));
+        assert_eq!(line, b"last");
+        line.clear();
+        assert_eq!(read_line(&mut input, &mut line).unwrap(), None);
+    }
+}
