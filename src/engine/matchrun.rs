@@ -1,0 +1,497 @@
+//! `duckchess match`: plays an engine against another through UCI, with the crate's own
+//! rules as the arbiter. A fixed set of balanced openings (seeded, so every run plays
+//! the same ones) is played with both colours, at a fixed time per move or on a clock.
+//! Every move is checked against [`rules::legal_moves`]; an illegal move, a crash, a
+//! silent engine or a fallen flag loses the game. Prints each game, then the score with
+//! its error margin and each engine's average depth and speed. Not on the judge path.
+
+use crate::cli::{self, Opt, Spec};
+use crate::engine::notation::{move_name, parse_move};
+use crate::engine::search::{Engine, Limits, MOVE_LIMIT};
+use crate::engine::uciclient::{Client, Thought};
+use crate::judge::board::Board;
+use crate::judge::piece::Color;
+use crate::judge::rules::{self, Move};
+use crate::tools::rng::Rng;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// The largest opening score (centipawns, by a depth-4 search) still called balanced.
+const BALANCED: i32 = 40;
+/// How much past its time an engine may answer on a clock before its flag falls:
+/// process start-up and scheduling on a loaded machine, not thinking time.
+const CLOCK_GRACE: Duration = Duration::from_millis(100);
+/// How much past a fixed time per move an engine may answer before it forfeits.
+const MOVETIME_GRACE: Duration = Duration::from_millis(1000);
+
+/// How the engines are timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A fixed time per move.
+    PerMove(Duration),
+    /// A clock per side: the initial time and the increment per move.
+    Clock(Duration, Duration),
+}
+
+/// Openings: `count` sequences of `plies` random quiet moves from the start position
+/// that a short search finds balanced, the same for the same `seed`.
+pub fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+    let mut rng = Rng::new(seed);
+    let mut found: Vec<Vec<Move>> = Vec::new();
+    let mut engine = Engine::with_hash(1);
+    // Most tries succeed; the bound only keeps a strange seed from looping for ever.
+    for _ in 0..count * 200 {
+        if found.len() == count {
+            break;
+        }
+        let mut board = Board::start();
+        let mut line = Vec::new();
+        while line.len() < plies {
+            let quiet: Vec<Move> = rules::legal_moves(&board)
+                .into_iter()
+                .filter(|m| board.is_empty(m.to))
+                .collect();
+            let Some(m) = rng.pick(&quiet) else { break };
+            board.make_move(m.from, m.to);
+            line.push(m);
+        }
+        if line.len() < plies || found.contains(&line) || rules::is_check(&board) {
+            continue;
+        }
+        let r = engine.search(&board, Limits::depth(4));
+        if r.score.abs() <= BALANCED {
+            found.push(line);
+        }
+    }
+    found
+}
+
+/// How one game ended, for the engine under test.
+#[derive(Clone, Debug, PartialEq)]
+struct Outcome {
+    /// 1 for a win of the engine under test, 0.5 for a draw, 0 for a loss.
+    points: f64,
+    /// Why, in words.
+    reason: String,
+    /// Moves played, the opening's included.
+    moves: u32,
+}
+
+/// What one engine did over the match.
+#[derive(Default)]
+struct Stats {
+    moves: u64,
+    depth_sum: u64,
+    depth_count: u64,
+    nodes: u64,
+    engine_ms: u64,
+    max_over_ms: u64,
+}
+
+impl Stats {
+    fn add(&mut self, t: &Thought, allowed: Duration) {
+        self.moves += 1;
+        if let Some(d) = t.depth {
+            self.depth_sum += u64::from(d);
+            self.depth_count += 1;
+        }
+        if let (Some(n), Some(ms)) = (t.nodes, t.time_ms) {
+            self.nodes += n;
+            self.engine_ms += ms;
+        }
+        let over = t.elapsed.saturating_sub(allowed).as_millis() as u64;
+        self.max_over_ms = self.max_over_ms.max(over);
+    }
+
+    fn line(&self, name: &str) -> String {
+        let depth = self.depth_sum as f64 / self.depth_count.max(1) as f64;
+        let nps = self.nodes * 1000 / self.engine_ms.max(1);
+        format!(
+            "{name}: average depth {depth:.1}, {nps} nodes/s, {} moves, longest overrun {} ms",
+            self.moves, self.max_over_ms
+        )
+    }
+}
+
+/// The two players of a match.
+struct Players {
+    commands: [String; 2],
+    options: [Vec<(String, String)>; 2],
+    clients: [Option<Client>; 2],
+}
+
+impl Players {
+    /// The running client of player `i`, started if it is not running.
+    fn client(&mut self, i: usize) -> Result<&mut Client, String> {
+        if self.clients[i].is_none() {
+            self.clients[i] = Some(Client::start(&self.commands[i], &self.options[i])?);
+        }
+        self.clients[i]
+            .as_mut()
+            .ok_or_else(|| "no engine".to_string())
+    }
+}
+
+/// Plays one game: player `red` (0 the engine under test, 1 the opponent) has red.
+fn play(
+    players: &mut Players,
+    stats: &mut [Stats; 2],
+    opening: &[Move],
+    red: usize,
+    control: Control,
+) -> Outcome {
+    let who = |color: Color| if color == Color::Red { red } else { 1 - red };
+    let verdict = |winner: usize, reason: String, moves: u32| Outcome {
+        points: if winner == 0 { 1.0 } else { 0.0 },
+        reason,
+        moves,
+    };
+    for i in 0..2 {
+        if let Err(e) = players.client(i).and_then(|c| c.new_game()) {
+            players.clients[i] = None;
+            return verdict(1 - i, format!("player {} failed to start: {e}", i + 1), 0);
+        }
+    }
+    let mut board = Board::start();
+    let mut moves: Vec<Move> = Vec::new();
+    for &m in opening {
+        board.make_move(m.from, m.to);
+        moves.push(m);
+    }
+    let mut left = match control {
+        Control::Clock(t, _) => [t, t],
+        Control::PerMove(_) => [Duration::ZERO; 2],
+    };
+    loop {
+        let n = moves.len() as u32;
+        if let Some(w) = board.winner() {
+            return verdict(who(w), "captain captured".into(), n);
+        }
+        if n >= MOVE_LIMIT {
+            return Outcome {
+                points: 0.5,
+                reason: format!("{MOVE_LIMIT}-move limit"),
+                moves: n,
+            };
+        }
+        if rules::legal_moves(&board).is_empty() {
+            return Outcome {
+                points: 0.5,
+                reason: "side to move stuck".into(),
+                moves: n,
+            };
+        }
+        let side = board.side_to_move();
+        let p = who(side);
+        let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
+        let position = format!("position startpos moves {}", list.join(" "));
+        let (go, allowed, timeout) = match control {
+            Control::PerMove(t) => (
+                format!("go movetime {}", t.as_millis()),
+                t,
+                t + MOVETIME_GRACE,
+            ),
+            Control::Clock(_, inc) => (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    left[0].as_millis(),
+                    left[1].as_millis(),
+                    inc.as_millis(),
+                    inc.as_millis()
+                ),
+                left[side.index()],
+                left[side.index()] + CLOCK_GRACE,
+            ),
+        };
+        let thought = match players
+            .client(p)
+            .and_then(|c| c.think(&position, &go, timeout))
+        {
+            Ok(t) => t,
+            Err(e) => {
+                players.clients[p] = None; // restarted for the next game
+                return verdict(1 - p, e, n);
+            }
+        };
+        stats[p].add(&thought, allowed);
+        if let Control::Clock(_, inc) = control {
+            let i = side.index();
+            if thought.elapsed > left[i] + CLOCK_GRACE {
+                return verdict(1 - p, format!("{side} lost on time"), n);
+            }
+            left[i] = left[i].saturating_sub(thought.elapsed) + inc;
+        }
+        let m = match parse_move(&thought.best) {
+            Ok(m) if rules::legal_moves(&board).contains(&m) => m,
+            _ => {
+                let reason = format!(
+                    "{side} played the illegal move {:?} in {board}",
+                    thought.best
+                );
+                return verdict(1 - p, reason, n);
+            }
+        };
+        board.make_move(m.from, m.to);
+        moves.push(m);
+    }
+}
+
+/// The command line of `match`.
+pub const SPEC: Spec = Spec {
+    name: "match",
+    summary: "play an engine against another through UCI from balanced openings",
+    usage: &[
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC]",
+        "[--openings N] [--plies P] [--seed S] [--engine-options LIST]",
+        "[--opponent-options LIST] [--quiet]",
+    ],
+    about: "\
+COMMAND is a program and its arguments separated by spaces; the engine under test
+defaults to this program's own 'uci'. Both get 'setoption name UCI_Variant value
+duckchess' when they offer that option, and LIST is 'Name=Value;Name=Value' for
+more. Each opening (P random quiet moves that a depth-4 search scores within 40
+centipawns) is played twice, each engine red once. The crate's rules judge every
+move: an illegal move, a crash, no answer, or a flag that falls (on a clock, past
+100 ms of grace) loses; 300 moves or a side with no move is a draw.
+
+One line per game, then the score of the engine under test: wins, losses, draws,
+the percentage with its 95% margin, and the Elo difference; and for both engines
+the average depth, nodes per second and the longest overrun of the time given.",
+    options: &[
+        Opt::valued("--opponent", "COMMAND", "the other engine (required)"),
+        Opt::valued(
+            "--engine",
+            "COMMAND",
+            "the engine under test (default: this program's uci)",
+        ),
+        Opt::valued(
+            "--movetime",
+            "MS",
+            "fixed time per move in milliseconds (default 100)",
+        ),
+        Opt::valued(
+            "--clock",
+            "S+INC",
+            "a clock instead: S seconds each plus INC seconds a move",
+        ),
+        Opt::valued("--openings", "N", "number of openings (default 10)"),
+        Opt::valued("--plies", "P", "moves in each opening (default 4)"),
+        Opt::valued("--seed", "S", "seed of the openings (default 1)"),
+        Opt::valued("--engine-options", "LIST", "UCI options of the engine"),
+        Opt::valued("--opponent-options", "LIST", "UCI options of the opponent"),
+        Opt::flag("--quiet", "only the summary"),
+    ],
+    conflicts: &[("--movetime", "--clock")],
+    exit: "0 success, 1 I/O error, 2 usage error",
+};
+
+/// Reads `Name=Value;Name=Value`.
+fn option_list(text: Option<&str>) -> Result<Vec<(String, String)>, String> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    text.split(';')
+        .filter(|s| !s.trim().is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().into(), v.trim().into())),
+            _ => Err(format!("option {pair:?}: expected Name=Value")),
+        })
+        .collect()
+}
+
+/// Reads `S+INC` (seconds, decimals allowed).
+fn clock(text: &str) -> Result<Control, String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let base = cli::args::seconds(base, 86_400.0).map_err(|e| format!("--clock: {e}"))?;
+    let inc = match inc {
+        "0" => Duration::ZERO,
+        _ => cli::args::seconds(inc, 3_600.0).map_err(|e| format!("--clock: {e}"))?,
+    };
+    Ok(Control::Clock(base, inc))
+}
+
+/// The `match` subcommand. Returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let opponent = parsed
+            .value("--opponent")
+            .ok_or("missing --opponent COMMAND")?
+            .to_string();
+        let engine = match parsed.value("--engine") {
+            Some(c) => c.to_string(),
+            None => {
+                let me = std::env::current_exe().map_err(|e| format!("own path: {e}"))?;
+                format!("{} uci", me.display())
+            }
+        };
+        let control = match parsed.value("--clock") {
+            Some(c) => clock(c)?,
+            None => {
+                let ms = parsed.int("--movetime", 1, 3_600_000)?.unwrap_or(100);
+                Control::PerMove(Duration::from_millis(ms))
+            }
+        };
+        let count = parsed.int("--openings", 1, 1000)?.unwrap_or(10) as usize;
+        let plies = parsed.int("--plies", 0, 40)?.unwrap_or(4) as usize;
+        let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
+        let players = Players {
+            commands: [engine, opponent],
+            options: [
+                option_list(parsed.value("--engine-options"))?,
+                option_list(parsed.value("--opponent-options"))?,
+            ],
+            clients: [None, None],
+        };
+        Ok(run_match(
+            players,
+            control,
+            &openings(count, plies, seed),
+            parsed.flag("--quiet"),
+        ))
+    })
+}
+
+/// Writes a line and flushes it; on failure, the exit status to end with.
+fn emit(out: &mut impl Write, line: &str) -> Result<(), u8> {
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| cli::output_status("match", Err(e)))
+}
+
+fn run_match(mut players: Players, control: Control, openings: &[Vec<Move>], quiet: bool) -> u8 {
+    let mut out = io::stdout().lock();
+    let mut stats = [Stats::default(), Stats::default()];
+    let mut scores = Vec::new();
+    let mut tally = [0u32; 3]; // wins, losses, draws of the engine under test
+    for i in 0..2 {
+        if let Err(e) = players.client(i) {
+            return cli::fail("match", &e);
+        }
+    }
+    let names: Vec<String> = (0..2)
+        .map(|i| {
+            players.clients[i]
+                .as_ref()
+                .map_or(String::new(), |c| c.name.clone())
+        })
+        .collect();
+    let mut lines = vec![format!(
+        "{} (engine) against {} (opponent), {} openings, {}",
+        names[0],
+        names[1],
+        openings.len(),
+        match control {
+            Control::PerMove(t) => format!("{} ms a move", t.as_millis()),
+            Control::Clock(t, i) =>
+                format!("{:.1} s + {:.2} s a move", t.as_secs_f64(), i.as_secs_f64()),
+        }
+    )];
+    for (k, o) in openings.iter().enumerate() {
+        let list: Vec<String> = o.iter().map(|&m| move_name(m)).collect();
+        lines.push(format!("opening {}: {}", k + 1, list.join(" ")));
+    }
+    if !quiet {
+        for l in &lines {
+            if let Err(s) = emit(&mut out, l) {
+                return s;
+            }
+        }
+    }
+    let total = openings.len() * 2;
+    for (k, opening) in openings.iter().enumerate() {
+        for red in 0..2 {
+            let r = play(&mut players, &mut stats, opening, red, control);
+            scores.push(r.points);
+            let slot = if r.points == 1.0 {
+                0
+            } else if r.points == 0.0 {
+                1
+            } else {
+                2
+            };
+            tally[slot] += 1;
+            let outcome = ["engine wins", "opponent wins", "draw"][slot];
+            let line = format!(
+                "game {}/{total}: opening {}, engine {}: {outcome} ({}) after {} moves; score {:.1}/{}",
+                scores.len(),
+                k + 1,
+                if red == 0 { "red" } else { "blue" },
+                r.reason,
+                r.moves,
+                scores.iter().sum::<f64>(),
+                scores.len()
+            );
+            if !quiet {
+                if let Err(s) = emit(&mut out, &line) {
+                    return s;
+                }
+            }
+        }
+    }
+    let n = scores.len().max(1) as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (var / n).sqrt();
+    let elo = if mean <= 0.0 || mean >= 1.0 {
+        "beyond measure".to_string()
+    } else {
+        format!("{:+.0}", -400.0 * (1.0 / mean - 1.0).log10())
+    };
+    let summary = [
+        format!(
+            "engine: wins {}, losses {}, draws {}: {:.1}% +- {:.1}% (95%), Elo {elo}",
+            tally[0],
+            tally[1],
+            tally[2],
+            mean * 100.0,
+            margin * 100.0
+        ),
+        stats[0].line(&format!("engine {}", names[0])),
+        stats[1].line(&format!("opponent {}", names[1])),
+    ];
+    for l in &summary {
+        if let Err(s) = emit(&mut out, l) {
+            return s;
+        }
+    }
+    cli::EXIT_OK
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_fixed_distinct_and_balanced() {
+        let a = openings(3, 4, 7);
+        assert_eq!(a, openings(3, 4, 7));
+        assert_eq!(a.len(), 3);
+        for (i, line) in a.iter().enumerate() {
+            assert_eq!(line.len(), 4);
+            assert!(!a[..i].contains(line));
+            let mut b = Board::start();
+            for &m in line {
+                assert!(rules::legal_moves(&b).contains(&m));
+                b.make_move(m.from, m.to);
+            }
+        }
+    }
+
+    #[test]
+    fn options_and_clocks_read() {
+        assert_eq!(
+            option_list(Some("Hash=16; VariantPath = /x.ini")).unwrap(),
+            vec![
+                ("Hash".to_string(), "16".to_string()),
+                ("VariantPath".to_string(), "/x.ini".to_string())
+            ]
+        );
+        assert!(option_list(Some("Hash")).is_err());
+        assert_eq!(
+            clock("10+0.1").unwrap(),
+            Control::Clock(Duration::from_secs(10), Duration::from_millis(100))
+        );
+        assert!(clock("ten").is_err());
+    }
+}
