@@ -1,0 +1,84 @@
+#!/bin/sh
+# Matches for the engine (not a test): duckchess against Fairy-Stockfish, or against an
+# older duckchess build (self-play), through `duckchess match`.
+#
+# usage:
+#   FSF=/path/to/fairy-stockfish scripts/match.sh check
+#       perft 1-4 from the start position in both programs: the variant file agrees
+#       with our rules when the counts are equal (43, 1849, 80066, 3466638)
+#   FSF=/path/to/fairy-stockfish scripts/match.sh fsf [MATCH OPTIONS]
+#       e.g. --movetime 100 --openings 10, or --clock 60+0.6
+#   scripts/match.sh self OLD_DUCKCHESS_BINARY [MATCH OPTIONS]
+#       the current build against an older one
+#
+# FSF must be a Fairy-Stockfish binary with large-board support (9 x 10); this script
+# writes the variant file it needs. Games run one at a time (each engine single
+# threaded), so a match takes about 2 x 2 x openings x 150 moves x the time a move.
+set -eu
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/duckchess
+mode=${1:-}
+[ $# -gt 0 ] && shift
+
+variant_file() {
+    : "${FSF:?set FSF to the Fairy-Stockfish binary (built with large-board support)}"
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    # The pieces in Betza notation: captain W (royal by extinction, not by check),
+    # guard F, elephant nA, horse nN, car R, duck nZ, soldier K.
+    cat >"$dir/duckchess.ini" <<'EOF'
+[duckchess]
+maxRank = 10
+maxFile = 9
+pawn = -
+knight = -
+bishop = -
+queen = -
+king = -
+rook = r
+customPiece1 = k:W
+customPiece2 = g:F
+customPiece3 = e:nA
+customPiece4 = h:nN
+customPiece5 = d:nZ
+customPiece6 = s:K
+startFen = rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR w - - 0 1
+castling = false
+doubleStep = false
+promotionPieceTypes = -
+checking = false
+extinctionValue = loss
+extinctionPieceTypes = k
+stalemateValue = draw
+nMoveRule = 0
+EOF
+}
+
+case $mode in
+check)
+    variant_file
+    for depth in 1 2 3 4; do
+        ours=$("$bin" perft "$depth")
+        theirs=$(printf 'load %s\nsetoption name UCI_Variant value duckchess\nposition startpos\ngo perft %s\nquit\n' \
+            "$dir/duckchess.ini" "$depth" | "$FSF" | sed -n 's/^Nodes searched: //p')
+        status=agree
+        [ "$ours" = "$theirs" ] || status=DIFFER
+        echo "perft $depth: duckchess $ours, Fairy-Stockfish $theirs: $status"
+        [ "$status" = agree ] || exit 1
+    done
+    ;;
+fsf)
+    variant_file
+    "$bin" match --opponent "$FSF" --opponent-options "VariantPath=$dir/duckchess.ini" "$@"
+    ;;
+self)
+    old=${1:?usage: scripts/match.sh self OLD_DUCKCHESS_BINARY [MATCH OPTIONS]}
+    shift
+    "$bin" match --opponent "$old uci" "$@"
+    ;;
+*)
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
