@@ -47,7 +47,9 @@ r (red) or b (blue) to move, optionally followed by '- - 0 1'.
 
 Every search answers within its time limit and always with a legal move when
 there is one; 'go depth' is also capped at 8,000,000 nodes. Bad input gets an
-'info string' line and the session goes on.",
+'info string' line and the session goes on. A command other than isready, stop
+and ponderhit waits for the search in progress to end (an infinite one is
+stopped); quit stops it at once; the end of input lets it finish.",
     options: &[Opt::valued(
         "--hash",
         "MB",
@@ -136,10 +138,14 @@ pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
         }
         let text = String::from_utf8_lossy(&line);
         if !session.command(text.trim()) {
-            break;
+            // 'quit' stops the search at once.
+            session.finish();
+            return cli::EXIT_OK;
         }
     }
-    session.finish();
+    // The end of input lets a bounded search finish ('go depth 8' piped in by a
+    // script still gets its answer); one that would wait for 'stop' is stopped.
+    session.end();
     cli::EXIT_OK
 }
 
@@ -193,11 +199,7 @@ impl Session {
                 // Anything else waits for the search in progress to end by itself (a
                 // script may pipe 'go depth 8' and 'quit' at once); one that would wait
                 // for 'stop' is stopped.
-                if self.running.as_ref().is_some_and(|r| r.endless) {
-                    self.finish();
-                } else {
-                    self.settle();
-                }
+                self.end();
                 match name {
                     "uci" => identify(),
                     "ucinewgame" => self.engine().clear(),
@@ -229,6 +231,15 @@ impl Session {
             r.stop.store(true, Ordering::Relaxed);
         }
         self.settle();
+    }
+
+    /// Lets a bounded search finish, stops one that would wait for `stop`.
+    fn end(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.endless) {
+            self.finish();
+        } else {
+            self.settle();
+        }
     }
 
     /// Waits for the search in progress, if any, to end and give its `bestmove`.
