@@ -4,13 +4,14 @@
 use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The score of taking the opposing captain now; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
 
-/// The material value of each kind in centipawn-like units (the horse is 300), indexed
-/// by [`PieceKind::index`]. The captain has none: losing it is not a material matter but
-/// the end of the game.
+/// The default material value of each kind in centipawn-like units (the horse is 300),
+/// indexed by [`PieceKind::index`]. The captain has none: losing it is not a material
+/// matter but the end of the game.
 ///
 /// The values follow the square root of each piece's average number of targets on an
 /// empty 10 x 9 board (car 17, soldier 6.8, horse 5.6, duck 4.3, guard 3.2, elephant
@@ -22,16 +23,77 @@ pub const MATE: i32 = 30_000;
 /// guard's keep the parity of `x + y`).
 pub const VALUES: [i32; 7] = [0, 210, 180, 300, 520, 260, 330];
 
-/// Centipawns per available move (mobility difference between the sides).
-const MOBILITY: i32 = 4;
-/// Centipawns per move that lands next to the opposing captain (pressure on it).
-const PRESSURE: i32 = 10;
-/// Bonus for having the move.
-const TEMPO: i32 = 10;
-/// The material value of `kind` (see [`VALUES`]).
+/// One evaluation weight that can be changed at run time: the UCI options of the same
+/// name, so that self-play matches can compare settings without a rebuild.
+pub struct Weight {
+    /// The option name.
+    pub name: &'static str,
+    /// The built-in value.
+    pub default: i32,
+    /// The smallest value accepted.
+    pub min: i32,
+    /// The largest value accepted.
+    pub max: i32,
+    value: AtomicI32,
+}
+
+impl Weight {
+    const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Weight {
+        Weight {
+            name,
+            default,
+            min,
+            max,
+            value: AtomicI32::new(default),
+        }
+    }
+
+    /// The current value.
+    #[inline]
+    pub fn get(&self) -> i32 {
+        self.value.load(Ordering::Relaxed)
+    }
+
+    /// Sets the value (clamped to `min..=max`) for every search of this process.
+    pub fn set(&self, value: i32) {
+        self.value
+            .store(value.clamp(self.min, self.max), Ordering::Relaxed);
+    }
+}
+
+// Indices into WEIGHTS: the piece values follow PieceKind::index.
+const MOBILITY: usize = 7;
+const PRESSURE: usize = 8;
+const TEMPO: usize = 9;
+
+/// The evaluation weights: the material of each kind (the captain's slot unused), then
+/// centipawns per available move (mobility), per move that lands next to the opposing
+/// captain (pressure on it), and for having the move.
+pub static WEIGHTS: [Weight; 10] = [
+    Weight::new("Value Captain", 0, 0, 0),
+    Weight::new("Value Guard", VALUES[1], 0, 2000),
+    Weight::new("Value Elephant", VALUES[2], 0, 2000),
+    Weight::new("Value Horse", VALUES[3], 0, 2000),
+    Weight::new("Value Car", VALUES[4], 0, 2000),
+    Weight::new("Value Duck", VALUES[5], 0, 2000),
+    Weight::new("Value Soldier", VALUES[6], 0, 2000),
+    Weight::new("Mobility", 4, 0, 100),
+    Weight::new("Pressure", 10, 0, 200),
+    Weight::new("Tempo", 10, 0, 200),
+];
+
+/// The weight called `name` (case-insensitive), if any.
+pub fn weight(name: &str) -> Option<&'static Weight> {
+    WEIGHTS
+        .iter()
+        .skip(1)
+        .find(|w| w.name.eq_ignore_ascii_case(name))
+}
+
+/// The material value of `kind` (see [`VALUES`] and [`WEIGHTS`]).
 #[inline]
 pub fn value(kind: PieceKind) -> i32 {
-    VALUES[kind.index()]
+    WEIGHTS[kind.index()].get()
 }
 
 /// The static evaluation of `board` from the side to move's point of view: material,
@@ -49,13 +111,11 @@ pub(crate) fn eval_mut(board: &mut Board) -> i32 {
         (None, _) => return -MATE,
         (_, None) => return MATE,
     };
-    let mut score = TEMPO;
-    for (_, p) in board.pieces() {
-        if p.color == side {
-            score += value(p.kind);
-        } else {
-            score -= value(p.kind);
-        }
+    let mut score = WEIGHTS[TEMPO].get();
+    for kind in PieceKind::ALL {
+        let count = board.mask(side, kind).count_ones() as i32
+            - board.mask(side.opponent(), kind).count_ones() as i32;
+        score += count * value(kind);
     }
     score += activity(board, theirs);
     board.set_side_to_move(side.opponent());
@@ -76,7 +136,7 @@ fn activity(board: &Board, target: Square) -> i32 {
             near += 1;
         }
     });
-    MOBILITY * moves + PRESSURE * near
+    WEIGHTS[MOBILITY].get() * moves + WEIGHTS[PRESSURE].get() * near
 }
 
 #[cfg(test)]
@@ -85,6 +145,6 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        assert_eq!(evaluate(&Board::start()), TEMPO);
+        assert_eq!(evaluate(&Board::start()), WEIGHTS[TEMPO].default);
     }
 }

@@ -13,6 +13,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
 use crate::tools::rng::Rng;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -139,6 +140,7 @@ fn play(
     opening: &[Move],
     red: usize,
     control: Control,
+    moves: &mut Vec<Move>,
 ) -> Outcome {
     let who = |color: Color| if color == Color::Red { red } else { 1 - red };
     let verdict = |winner: usize, reason: String, moves: u32| Outcome {
@@ -153,7 +155,7 @@ fn play(
         }
     }
     let mut board = Board::start();
-    let mut moves: Vec<Move> = Vec::new();
+    moves.clear();
     for &m in opening {
         board.make_move(m.from, m.to);
         moves.push(m);
@@ -239,11 +241,11 @@ fn play(
 /// The command line of `match`.
 pub const SPEC: Spec = Spec {
     name: "match",
-    summary: "play an engine against another through UCI from balanced openings",
+    summary: "play two UCI engines against each other from balanced openings",
     usage: &[
         "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC]",
         "[--openings N] [--plies P] [--seed S] [--engine-options LIST]",
-        "[--opponent-options LIST] [--quiet]",
+        "[--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -279,6 +281,11 @@ the average depth, nodes per second and the longest overrun of the time given.",
         Opt::valued("--seed", "S", "seed of the openings (default 1)"),
         Opt::valued("--engine-options", "LIST", "UCI options of the engine"),
         Opt::valued("--opponent-options", "LIST", "UCI options of the opponent"),
+        Opt::valued(
+            "--record",
+            "FILE",
+            "append each game's line and its moves (UCI) to FILE",
+        ),
         Opt::flag("--quiet", "only the summary"),
     ],
     conflicts: &[("--movetime", "--clock")],
@@ -343,11 +350,22 @@ pub fn cli(args: &[String]) -> u8 {
             ],
             clients: [None, None],
         };
+        let record = match parsed.value("--record") {
+            Some(path) => Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("--record {path}: {e}"))?,
+            ),
+            None => None,
+        };
         Ok(run_match(
             players,
             control,
             &openings(count, plies, seed),
             parsed.flag("--quiet"),
+            record,
         ))
     })
 }
@@ -359,8 +377,15 @@ fn emit(out: &mut impl Write, line: &str) -> Result<(), u8> {
         .map_err(|e| cli::output_status("match", Err(e)))
 }
 
-fn run_match(mut players: Players, control: Control, openings: &[Vec<Move>], quiet: bool) -> u8 {
+fn run_match(
+    mut players: Players,
+    control: Control,
+    openings: &[Vec<Move>],
+    quiet: bool,
+    mut record: Option<File>,
+) -> u8 {
     let mut out = io::stdout().lock();
+    let mut moves = Vec::new();
     let mut stats = [Stats::default(), Stats::default()];
     let mut scores = Vec::new();
     let mut tally = [0u32; 3]; // wins, losses, draws of the engine under test
@@ -401,7 +426,7 @@ fn run_match(mut players: Players, control: Control, openings: &[Vec<Move>], qui
     let total = openings.len() * 2;
     for (k, opening) in openings.iter().enumerate() {
         for red in 0..2 {
-            let r = play(&mut players, &mut stats, opening, red, control);
+            let r = play(&mut players, &mut stats, opening, red, control, &mut moves);
             scores.push(r.points);
             let slot = if r.points == 1.0 {
                 0
@@ -425,6 +450,13 @@ fn run_match(mut players: Players, control: Control, openings: &[Vec<Move>], qui
             if !quiet {
                 if let Err(s) = emit(&mut out, &line) {
                     return s;
+                }
+            }
+            if let Some(file) = record.as_mut() {
+                let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
+                let written = writeln!(file, "{line}\nmoves {}", list.join(" "));
+                if let Err(e) = written {
+                    return cli::fail("match", &format!("cannot write the record: {e}"));
                 }
             }
         }

@@ -8,6 +8,7 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::clock::{self, Clock};
+use crate::engine::eval;
 use crate::engine::notation::{self, move_name};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
@@ -253,7 +254,12 @@ impl Session {
 
     fn set_option(&mut self, words: &[&str]) {
         // setoption name NAME [value VALUE]; names may have spaces.
-        let value_at = words.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        // The name has at least one word, which may itself be "Value" (Value Car).
+        let value_at = words
+            .iter()
+            .skip(2)
+            .position(|w| w.eq_ignore_ascii_case("value"))
+            .map(|i| i + 2);
         let name_end = value_at.unwrap_or(words.len());
         if words
             .first()
@@ -297,7 +303,14 @@ impl Session {
                 }
             }
             "clear hash" => self.engine().clear(),
-            _ => send(&format!("info string unknown option {name:?}")),
+            _ => match eval::weight(&name) {
+                Some(w) => {
+                    if let Some(v) = number(w.min as u64, w.max as u64) {
+                        w.set(v as i32);
+                    }
+                }
+                None => send(&format!("info string unknown option {name:?}")),
+            },
         }
     }
 
@@ -422,6 +435,13 @@ fn identify() {
         "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
     ));
     send("option name Clear Hash type button");
+    // The evaluation weights, for tuning by self-play.
+    for w in eval::WEIGHTS.iter().skip(1) {
+        send(&format!(
+            "option name {} type spin default {} min {} max {}",
+            w.name, w.default, w.min, w.max
+        ));
+    }
     send("uciok");
 }
 
