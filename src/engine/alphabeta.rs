@@ -37,6 +37,9 @@ const FUTILITY_MARGIN: i32 = 110;
 const ORDER_TT: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 24;
 const ORDER_KILLER: i32 = 1 << 22;
+const ORDER_COUNTER: i32 = ORDER_KILLER - 1;
+/// History scores stay within plus or minus this (below the countermove's order).
+const HISTORY_MAX: i32 = 1 << 14;
 
 /// How many nodes pass between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 256;
@@ -48,6 +51,10 @@ pub(crate) struct Search<'a> {
     pub tt: &'a mut Table,
     pub history: &'a mut [i32],
     pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    /// The reply that last refuted each move (by from and to square).
+    countermoves: Vec<Option<Move>>,
+    /// The move that led to the node at each ply (`None` for a pass or the root).
+    path: [Option<Move>; MAX_PLY + 2],
     pub buffers: Vec<Vec<(Move, i32)>>,
     /// Keys of the positions before the current one: the game's, then the search path's.
     pub keys: Vec<u64>,
@@ -72,6 +79,12 @@ pub(crate) struct Undo {
     quiet_run: usize,
 }
 
+/// The index of a move in the from-to tables (history, countermoves).
+#[inline]
+fn slot(m: Move) -> usize {
+    m.from.index() * SQUARE_SLOTS + m.to.index()
+}
+
 /// `LMR[depth][index]`: how many plies a late quiet move is reduced.
 fn reduction(depth: i32, index: usize) -> i32 {
     let d = (depth.min(63) as f32).ln();
@@ -88,6 +101,8 @@ impl<'a> Search<'a> {
             tt,
             history,
             killers: [[None; 2]; MAX_PLY + 1],
+            countermoves: vec![None; SQUARE_SLOTS * SQUARE_SLOTS],
+            path: [None; MAX_PLY + 2],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
             keys: Vec::new(),
             quiet_run: 0,
@@ -225,6 +240,14 @@ impl<'a> Search<'a> {
         count >= 2
     }
 
+    /// Moves the history score of `m` by `bonus`, less the more extreme it already is,
+    /// so that it stays within [`HISTORY_MAX`].
+    fn update_history(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[slot(m)];
+        *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
+        *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+    }
+
     /// Fills the buffer of `ply` with the moves (all, or only captures) and their
     /// ordering scores, best first.
     fn ordered(
@@ -237,6 +260,7 @@ impl<'a> Search<'a> {
         list.clear();
         let board = &self.board;
         let killers = self.killers[ply];
+        let counter = self.path[ply].and_then(|prev| self.countermoves[slot(prev)]);
         let history = &self.history;
         rules::for_each_move(board, |m| {
             let victim = board.piece_at(m.to);
@@ -255,8 +279,10 @@ impl<'a> Search<'a> {
                 ORDER_CAPTURE + v * 16 - attacker / 16
             } else if killers.contains(&Some(m)) {
                 ORDER_KILLER
+            } else if counter == Some(m) {
+                ORDER_COUNTER
             } else {
-                history[m.from.index() * SQUARE_SLOTS + m.to.index()]
+                history[slot(m)]
             };
             list.push((m, score));
         });
@@ -334,8 +360,9 @@ impl<'a> Search<'a> {
             }
             // Even passing keeps the score above beta: the real moves will too.
             if null_ok && depth >= 3 && eval >= beta && self.has_pieces(side) {
-                let r = 3 + depth / 6;
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let saved = self.make_null();
+                self.path[ply + 1] = None;
                 let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
                 self.unmake_null(saved);
                 if self.stopped {
@@ -355,13 +382,18 @@ impl<'a> Search<'a> {
         let original_alpha = alpha;
         let mut best = -MATE - 1;
         let mut best_move = None;
+        let mut quiets_tried = [None; 32];
+        let mut quiet_count = 0;
         for (i, &(m, order)) in list.iter().enumerate() {
-            let quiet = order < ORDER_KILLER && self.board.is_empty(m.to);
+            let quiet = self.board.is_empty(m.to);
+            // Killers and the countermove are neither reduced nor pruned.
+            let ordinary = quiet && order < ORDER_COUNTER;
             let undo = self.make(m);
+            self.path[ply + 1] = Some(m);
             let mut reduce = 0;
-            if quiet && i >= 3 && depth >= 2 && !threatened && !self.threatens_captain() {
+            if ordinary && i >= 3 && depth >= 1 && !threatened && !self.threatens_captain() {
                 // Late quiet moves at shallow depth are hardly ever best: skip them.
-                if !pv && depth <= 3 && i >= 3 + 3 * depth as usize {
+                if !pv && depth <= 6 && i >= (3 + depth * depth) as usize {
                     self.unmake(m, undo);
                     continue;
                 }
@@ -411,10 +443,20 @@ impl<'a> Search<'a> {
                         k[1] = k[0];
                         k[0] = Some(m);
                     }
-                    let h = &mut self.history[m.from.index() * SQUARE_SLOTS + m.to.index()];
-                    *h = (*h + depth * depth).min(ORDER_KILLER - 1);
+                    if let Some(prev) = self.path[ply] {
+                        self.countermoves[slot(prev)] = Some(m);
+                    }
+                    let bonus = (depth * depth).min(400);
+                    self.update_history(m, bonus);
+                    for q in quiets_tried.iter().take(quiet_count).flatten() {
+                        self.update_history(*q, -bonus);
+                    }
                 }
                 break;
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = Some(m);
+                quiet_count += 1;
             }
         }
         self.buffers[ply] = list;

@@ -2,7 +2,7 @@
 //! captain, from the side to move's point of view.
 
 use crate::judge::board::Board;
-use crate::judge::piece::{PieceKind, Square};
+use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -111,17 +111,66 @@ pub(crate) fn eval_mut(board: &mut Board) -> i32 {
         (None, _) => return -MATE,
         (_, None) => return MATE,
     };
-    let mut score = WEIGHTS[TEMPO].get();
+    let mut material = [0; 2];
     for kind in PieceKind::ALL {
-        let count = board.mask(side, kind).count_ones() as i32
-            - board.mask(side.opponent(), kind).count_ones() as i32;
-        score += count * value(kind);
+        for color in Color::ALL {
+            material[color.index()] += board.mask(color, kind).count_ones() as i32 * value(kind);
+        }
+    }
+    let (own, other) = (material[side.index()], material[side.opponent().index()]);
+    let mut score = WEIGHTS[TEMPO].get() + own - other;
+    if own - other >= MOP_UP_LEAD && other <= MOP_UP_WEAK {
+        score += mop_up(board, side, theirs, mine);
+    } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
+        score -= mop_up(board, side.opponent(), mine, theirs);
     }
     score += activity(board, theirs);
     board.set_side_to_move(side.opponent());
     score -= activity(board, mine);
     board.set_side_to_move(side);
     score
+}
+
+/// The material lead from which the hunt of [`mop_up`] starts.
+const MOP_UP_LEAD: i32 = 300;
+/// The most material (captain aside) a side may have to be hunted.
+const MOP_UP_WEAK: i32 = 600;
+
+/// Distance in steps of the captain (it moves like a wazir).
+fn steps(a: Square, b: Square) -> i32 {
+    (a.x() as i32 - b.x() as i32).abs() + (a.y() as i32 - b.y() as i32).abs()
+}
+
+/// The hunt of a captain with little left around it, for the `strong` side: drive it to
+/// an edge and a corner, bring every piece (the own captain too) close, and take away
+/// its escape squares. Without this the search sees no progress until the capture is
+/// within its horizon, and a won game is shuffled to the 300-move draw.
+fn mop_up(board: &Board, strong: Color, weak_captain: Square, strong_captain: Square) -> i32 {
+    let (x, y) = (weak_captain.x() as i32, weak_captain.y() as i32);
+    // 0 in a corner, 8 in the middle of the board.
+    let from_corner = x.min(9 - x) + y.min(8 - y);
+    let mut bonus = 20 * (8 - from_corner);
+    bonus += 4 * (17 - steps(strong_captain, weak_captain));
+    for kind in PieceKind::ALL {
+        if kind == PieceKind::Captain || kind == PieceKind::Car {
+            continue; // the car reaches from afar
+        }
+        let mut mask = board.mask(strong, kind);
+        while mask != 0 {
+            let s = Square::from_bit(mask.trailing_zeros());
+            mask &= mask - 1;
+            bonus += 3 * (17 - steps(s, weak_captain));
+        }
+    }
+    for delta in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        if let Some(to) = weak_captain.offset(delta) {
+            let blocked = board.piece_at(to).is_some_and(|p| p.color != strong);
+            if !blocked && !rules::is_attacked(board, to, strong) {
+                bonus -= 15;
+            }
+        }
+    }
+    bonus
 }
 
 /// Mobility and pressure of the side to move, aimed at the captain on `target`.
