@@ -42,17 +42,17 @@ fn main() -> ExitCode {
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
         None => judge::serve(std::io::stdin().lock()),
-        Some("-h" | "--help") => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+        Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
-            [] => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+            [] => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
             [name] => match find(name) {
-                Some((spec, _)) => cli::print_help(&help::render(spec)),
+                Some((spec, _)) => cli::print_help(spec.name, &help::render(spec)),
                 None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
             },
             [_, extra, ..] => cli::usage_error("", &format!("unexpected argument {extra:?}")),
         },
         Some("-V" | "--version") => {
-            cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
+            cli::print_help("", concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
         }
         Some(name) => match find(name) {
             Some((_, run)) => run(rest),

@@ -92,7 +92,7 @@ pub fn run(spec: &Spec, args: &[String], body: impl FnOnce(&Parsed) -> Result<u8
         Err(e) => return usage_error(spec.name, &e),
     };
     if parsed.flag("--help") {
-        return print_help(&help::render(spec));
+        return print_help(spec.name, &help::render(spec));
     }
     match body(&parsed) {
         Ok(status) => status,
@@ -129,12 +129,12 @@ pub fn usage_error(command: &str, message: &str) -> u8 {
     EXIT_USAGE
 }
 
-/// Prints `text` on standard output (help and version); a closed pipe is not worth a
-/// message, and any other write error is.
-pub fn print_help(text: &str) -> u8 {
+/// Prints `text` (a help or the version) on standard output for `command`; a closed
+/// pipe is not worth a message, and any other write error is.
+pub fn print_help(command: &str, text: &str) -> u8 {
     let mut out = io::stdout().lock();
     output_status(
-        "",
+        command,
         out.write_all(text.as_bytes()).and_then(|()| out.flush()),
     )
 }
