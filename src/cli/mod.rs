@@ -175,21 +175,20 @@ pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8
     }
 }
 
-/// Reads a whole small file, at most `limit` bytes, naming the path in every error.
+/// Reads a whole small file of at most `limit` bytes; the error says what is wrong
+/// (the caller names the path).
 pub fn read_small_file(path: &str, limit: u64) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
     if meta.is_dir() {
-        return Err(format!("cannot open {path}: it is a directory"));
+        return Err("it is a directory".to_string());
     }
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+        .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > limit {
-        return Err(format!("{path} is larger than {limit} bytes"));
+        return Err(format!("it is larger than {limit} bytes"));
     }
     Ok(bytes)
 }
