@@ -3,7 +3,7 @@
 //! through [`Game::play`], so the arena also checks that the players only ever choose
 //! moves the judge accepts. Not on the judge path.
 
-use crate::cli::{self, Opt, Spec};
+use crate::cli::{self, Opt, Parsed, Spec};
 use crate::engine::eval;
 use crate::engine::search::{self, Engine, Limits};
 use crate::judge::board::Board;
@@ -333,6 +333,20 @@ side left without a move.",
     exit: "0 success, 1 I/O error, 2 usage error",
 };
 
+/// The search limits that `--think MS` (default `default_ms`) or `--depth D` ask for:
+/// the options `arena` and `play` share.
+pub fn limits_option(parsed: &Parsed, default_ms: u64) -> Result<Limits, String> {
+    let think = parsed
+        .int("--think", 1, MAX_THINK_MS)?
+        .unwrap_or(default_ms);
+    Ok(
+        match parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)? {
+            Some(d) => Limits::depth(d as u32),
+            None => Limits::time(Duration::from_millis(think)),
+        },
+    )
+}
+
 /// The `arena` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
@@ -346,16 +360,11 @@ pub fn cli(args: &[String]) -> u8 {
         let red = kind("--red")?;
         let blue = kind("--blue")?;
         let games = parsed.int("--games", 0, 1_000_000_000)?.unwrap_or(10);
-        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(100);
-        let depth = parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)?;
+        let limits = limits_option(parsed, 100)?;
         let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
         let opening = parsed
             .int("--opening", 0, u64::from(MAX_MOVES))?
             .unwrap_or(2) as u32;
-        let limits = match depth {
-            Some(d) => Limits::depth(d as u32),
-            None => Limits::time(Duration::from_millis(think)),
-        };
         let setup = Setup {
             players: [red, blue],
             limits,

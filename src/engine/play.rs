@@ -6,9 +6,9 @@
 //! Games are saved and loaded in the format of [`crate::engine::saved`].
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::arena::{MAX_MOVES, MAX_THINK_MS};
+use crate::engine::arena::{limits_option, MAX_MOVES};
 use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
-use crate::engine::search::{self, Engine, Limits};
+use crate::engine::search::{Engine, Limits};
 use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
@@ -17,7 +17,6 @@ use crate::judge::rules::{self, Move};
 use crate::tools::render::{self, Marks, Style};
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
-use std::time::Duration;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -597,11 +596,7 @@ pub fn cli(args: &[String]) -> u8 {
             Some(other) => Err(format!("{name}: expected human or ai, found {other:?}")),
         };
         let players = [who("--red")?, who("--blue")?];
-        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(1000);
-        let limits = match parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)? {
-            Some(d) => Limits::depth(d as u32),
-            None => Limits::time(Duration::from_millis(think)),
-        };
+        let limits = limits_option(parsed, 1000)?;
         let start = match parsed.value("--from") {
             None => Board::start(),
             Some(text) => text.parse().map_err(|e| format!("--from: {e}"))?,

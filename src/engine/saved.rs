@@ -17,7 +17,7 @@
 use crate::judge::board::{Board, NotationError};
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
-use crate::judge::{Expected, Scanner};
+use crate::judge::Scanner;
 use std::fmt;
 
 /// Why a saved game cannot be loaded. Lines count from 1.
@@ -179,16 +179,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
     let mut moves = Vec::new();
     let mut skipped = 0;
     for index in 1..=total.value {
-        let mut c = [0i64; 4];
-        for (field, slot) in c.iter_mut().enumerate() {
-            *slot = scanner
-                .int(Expected::Coordinate {
-                    index,
-                    total,
-                    field: field as u8,
-                })
-                .map_err(judge)?;
-        }
+        let c = scanner.command(index, total).map_err(judge)?;
         match game.validate(c[0], c[1], c[2], c[3]) {
             Ok((from, to, _)) => {
                 let _ = game.play(c[0], c[1], c[2], c[3]);
