@@ -45,7 +45,7 @@ pub const SEARCHES: usize = 2;
 /// The command line of `serve`.
 pub const SPEC: Spec = Spec {
     name: "serve",
-    summary: "the board in a browser: play, the computer, replay a judge input",
+    summary: "the board in a browser: play, and replay judge inputs",
     usage: &["[--port N] [--host ADDR] [--workers N] [--read-timeout SECONDS]"],
     about: "\
 Serves a page with the board on http://127.0.0.1:5380/ and prints the address to

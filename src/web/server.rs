@@ -7,7 +7,7 @@
 //! when even that service is swamped, closed); a handler that panics (a bug) answers
 //! 500 and the worker goes on.
 
-use super::http::{self, DeadlineReader, Limits, Method, Reject, Request, Response};
+use super::http::{self, DeadlineReader, Limits, Method, Request, Response};
 use std::io::{Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::panic::{self, AssertUnwindSafe};
@@ -139,7 +139,7 @@ fn serve(stream: &TcpStream, config: &Config, handler: &Handler) {
             true,
         ),
         Err(reject) => match reject.response() {
-            Some(r) => (r, true, matches!(reject, Reject::Timeout)),
+            Some(r) => (r, true, false),
             None => return,
         },
     };
