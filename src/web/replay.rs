@@ -6,6 +6,7 @@
 use super::json::Json;
 use super::state::{checked, move_json, pieces_json, square_json};
 use crate::judge::game::Game;
+use crate::judge::rules;
 use crate::judge::{verdict_line, Expected, JudgeError, Scanner};
 use crate::tools::explain::{self, Command};
 
@@ -14,7 +15,8 @@ use crate::tools::explain::{self, Command};
 pub const MAX_COMMANDS: u64 = 10_000;
 
 /// The replay of `input` as JSON: `total` (Q as written), `steps` (one per command:
-/// `command` as written, `line`, `text`, `legal`, and the position after it), `invalid`
+/// `command` as written, `line`, `text`, `legal`, the squares to mark, and the position
+/// after it with its side to move, check and end), `invalid`
 /// (the numbers of the invalid commands), `error` (why the replay stopped early, or
 /// null) and `note` (input ignored after the last command, or null).
 pub fn replay(input: &[u8]) -> Json {
@@ -79,6 +81,13 @@ pub fn replay(input: &[u8]) -> Json {
                         ),
                     ),
                     ("position", Json::str(board.to_string())),
+                    ("side", Json::str(board.side_to_move().name())),
+                    ("over", Json::Bool(board.is_over())),
+                    (
+                        "winner",
+                        board.winner().map_or(Json::Null, |c| Json::str(c.name())),
+                    ),
+                    ("check", Json::Bool(rules::is_check(board))),
                     ("pieces", pieces_json(board)),
                     (
                         "checked",
@@ -137,6 +146,9 @@ mod tests {
         );
         assert_eq!(r.get("error"), Some(&Json::Null));
         assert_eq!(r.get("total").and_then(Json::as_str), Some("18"));
+        assert_eq!(steps[15].get("check"), Some(&Json::Bool(true)));
+        assert_eq!(steps[16].get("winner").and_then(Json::as_str), Some("red"));
+        assert_eq!(steps[17].get("over"), Some(&Json::Bool(true)));
     }
 
     #[test]

@@ -189,10 +189,13 @@ function draw() {
     el('circle', { class: 'checked', cx: px, cy: py, r: 29, 'data-x': x, 'data-y': y }, under);
   }
   const pieces = el('g', { class: 'pieces' + (ui.letters ? ' letters' : '') }, svg);
+  const onLast = (x, y) => view.last && ((view.last[0] === x && view.last[1] === y) || (view.last[2] === x && view.last[3] === y));
   for (const [x, y, letter] of view.pieces) {
     const [px, py] = point(x, y);
     const g = el('g', { class: `piece ${colorOf(letter)}`, 'data-x': x, 'data-y': y, 'data-piece': letter }, pieces);
-    el('circle', { class: 'disc', cx: px, cy: py, r: 24 }, g);
+    // The disc hides the grid lines under the name; on the last move's square it takes
+    // that square's colour.
+    el('circle', { class: onLast(x, y) ? 'disc on-last' : 'disc', cx: px, cy: py, r: 24 }, g);
     const t = el('text', { x: px, y: py }, g);
     t.textContent = glyph(letter);
     el('title', {}, g).textContent = `${colorOf(letter)} ${NAMES[letter.toUpperCase()]} (${x}, ${y})`;
@@ -242,6 +245,16 @@ function pieceName(letter) {
 
 function render() {
   draw();
+  $('lost').hidden = ui.tab !== 'game';
+  if (ui.tab === 'replay') {
+    const step = replay.index > 0 ? replay.steps[replay.index - 1] : null;
+    let status = 'red to move';
+    if (step && step.over) status = `game over: ${step.winner} wins`;
+    else if (step) status = `${step.side} to move` + (step.check ? ' · check' : '');
+    $('status').textContent = status;
+    $('status').className = step && step.check ? 'check' : '';
+    return;
+  }
   const s = game.state;
   if (!s) return;
   let status;
@@ -491,9 +504,11 @@ function goTo(n) {
   for (const li of $('replay-steps').children) {
     li.classList.toggle('current', Number(li.dataset.index) === replay.index);
   }
-  const current = $('replay-steps').querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
-  draw();
+  // Scroll the list alone (scrollIntoView would scroll the page too).
+  const list = $('replay-steps');
+  const current = list.querySelector('.current');
+  if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  render();
 }
 
 function showTab(tab) {
