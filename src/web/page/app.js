@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const game = { start: START, moves: [], resigned: null, state: null };
 const ui = {
   selected: null, targets: [], flipped: false, letters: false, tab: 'game',
-  paused: false, generation: 0, pending: 0,
+  paused: false, generation: 0, pending: 0, scheduled: false,
 };
 const replay = { steps: [], index: 0, invalid: [] };
 
@@ -404,15 +404,27 @@ async function computerMove() {
   await play(answer.move);
 }
 
+// Starts the computer when it is to move. A request still in flight (a stale answer
+// after New game or Undo, say) is waited out first, so a new game the computer opens
+// never stalls.
 function maybeComputer() {
-  const s = game.state;
-  if (!playable() || s.stuck || ui.paused || player(s.side) !== 'ai') return;
-  // Let the page draw the human's move before the computer starts.
-  setTimeout(() => {
-    if (ui.pending === 0 && playable() && player(game.state.side) === 'ai' && !ui.paused) {
-      computerMove().catch((e) => say(e.message, true));
+  if (ui.scheduled) return;
+  ui.scheduled = true;
+  const tick = () => {
+    const s = game.state;
+    if (!playable() || s.stuck || ui.paused || player(s.side) !== 'ai') {
+      ui.scheduled = false;
+      return;
     }
-  }, 50);
+    if (ui.pending > 0) {
+      setTimeout(tick, 100);
+      return;
+    }
+    ui.scheduled = false;
+    computerMove().catch((e) => say(e.message, true));
+  };
+  // Let the page draw the last move before the computer starts.
+  setTimeout(tick, 50);
 }
 
 async function undo() {
