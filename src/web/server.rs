@@ -101,7 +101,9 @@ fn accept(
     }
 }
 
-/// Gives back an admission when a connection is done, even if serving it panicked.
+/// A connection's place among the admitted ones, given back when dropped (also when
+/// serving it panicked). Places are given back just before answers are written, so at
+/// most `workers` more connections than admitted can be in the pool, still a bound.
 struct Admission<'a>(&'a AtomicUsize);
 
 impl Drop for Admission<'_> {
@@ -122,13 +124,17 @@ fn worker(
             Ok(s) => s,
             Err(_) => return,
         };
-        let _done = Admission(admitted);
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| serve(&stream, config, handler)));
+        let admission = Admission(admitted);
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| {
+            serve(&stream, config, handler, admission)
+        }));
     }
 }
 
-/// Reads one request from `stream`, answers it and closes the connection.
-fn serve(stream: &TcpStream, config: &Config, handler: &Handler) {
+/// Reads one request from `stream`, answers it and closes the connection. The
+/// connection's admission is given back once the answer is ready, before it is sent: a
+/// client that connects again as soon as it has its answer must find the place free.
+fn serve(stream: &TcpStream, config: &Config, handler: &Handler, admission: Admission) {
     let _ = stream.set_nodelay(true);
     let deadline = Instant::now() + config.read_timeout;
     let read = http::read_request(&mut DeadlineReader::new(stream, deadline), &config.limits);
@@ -143,6 +149,7 @@ fn serve(stream: &TcpStream, config: &Config, handler: &Handler) {
             None => return,
         },
     };
+    drop(admission);
     let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let mut out = stream;
     let _ = response.write_to(&mut out, with_body);
