@@ -191,8 +191,14 @@ impl<R: Read> Input<'_, R> {
 }
 
 /// Reads one request from `src` under `limits`. The caller bounds the time (see
-/// [`DeadlineReader`]); this bounds the bytes.
-pub fn read_request<R: Read>(src: &mut R, limits: &Limits) -> Result<Request, Reject> {
+/// [`DeadlineReader`]); this bounds the bytes. `proceed` is called when the client
+/// waits for a go-ahead before sending an acceptable body (`Expect: 100-continue`, as
+/// curl sends for larger files), so the caller can send `100 Continue`.
+pub fn read_request<R: Read>(
+    src: &mut R,
+    limits: &Limits,
+    proceed: &mut dyn FnMut(),
+) -> Result<Request, Reject> {
     let mut input = Input {
         src,
         buf: Vec::with_capacity(1024),
@@ -243,6 +249,10 @@ pub fn read_request<R: Read>(src: &mut R, limits: &Limits) -> Result<Request, Re
             413,
             format!("the body is larger than {} bytes", limits.body),
         ));
+    }
+    let waiting = find("expect").is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+    if waiting && input.buf.len() - input.pos < length {
+        proceed();
     }
     while input.buf.len() - input.pos < length {
         if !input.fill()? {
@@ -412,7 +422,27 @@ mod tests {
 
     fn read(text: &[u8]) -> Result<Request, Reject> {
         let mut src = text;
-        read_request(&mut src, &SMALL)
+        read_request(&mut src, &SMALL, &mut || {})
+    }
+
+    #[test]
+    fn a_waiting_client_is_told_to_go_on() {
+        let mut calls = 0;
+        let mut src =
+            &b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n{}"[..];
+        let r = read_request(&mut src, &SMALL, &mut || calls += 1).expect("a request");
+        assert_eq!(
+            (r.body.as_slice(), calls),
+            (&b"{}"[..], 0),
+            "the body came anyway"
+        );
+        let mut src = &b"POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n"[..];
+        let _ = read_request(&mut src, &SMALL, &mut || calls += 1);
+        assert_eq!(calls, 1);
+        let mut src = &b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 99\r\n\r\n"[..];
+        let r = read_request(&mut src, &SMALL, &mut || calls += 1);
+        assert!(matches!(r, Err(Reject::Status(413, _))));
+        assert_eq!(calls, 1, "no go-ahead for a body that will be refused");
     }
 
     fn code(text: &[u8]) -> u16 {

@@ -137,7 +137,16 @@ fn worker(
 fn serve(stream: &TcpStream, config: &Config, handler: &Handler, admission: Admission) {
     let _ = stream.set_nodelay(true);
     let deadline = Instant::now() + config.read_timeout;
-    let read = http::read_request(&mut DeadlineReader::new(stream, deadline), &config.limits);
+    let mut proceed = || {
+        let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+        let mut out = stream;
+        let _ = out.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+    };
+    let read = http::read_request(
+        &mut DeadlineReader::new(stream, deadline),
+        &config.limits,
+        &mut proceed,
+    );
     let (response, with_body, consumed) = match read {
         Ok(request) => (
             respond(&request, config, handler),
