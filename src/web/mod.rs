@@ -63,8 +63,8 @@ read timeout (else 408) and keep the size limits (413, 414, 431); at most N work
 serve at once and 8 N connections wait, the rest get 503. The computer thinks at
 most 5 s per move, at most 2 searches at once.
 
-The end of standard input stops the server when it is a terminal (Ctrl-D) or a
-pipe; Ctrl-C stops it too.",
+The end of standard input stops the server when it is a terminal (Ctrl-D; not
+when the server runs in the background of a shell) or a pipe; Ctrl-C stops it too.",
     options: &[
         Opt::valued(
             "--port",
@@ -179,10 +179,12 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or
 /// a pipe (the program that started the server went away). A file or `/dev/null`
-/// ends at once, which must not stop a server started in the background.
+/// ends at once, which must not stop a server started in the background; and a server
+/// started in the background of a shell (`duckchess serve &`) must not read the
+/// terminal, which would stop it (SIGTTIN).
 fn stdin_can_end() -> bool {
     if io::stdin().is_terminal() {
-        return true;
+        return terminal::in_foreground();
     }
     #[cfg(unix)]
     {
@@ -193,4 +195,27 @@ fn stdin_can_end() -> bool {
         }
     }
     false
+}
+
+#[cfg(unix)]
+mod terminal {
+    unsafe extern "C" {
+        fn tcgetpgrp(fd: i32) -> i32;
+        fn getpgrp() -> i32;
+    }
+
+    /// Whether this process is in the foreground of the terminal on standard input.
+    pub fn in_foreground() -> bool {
+        // SAFETY: both take and return plain integers and touch no memory of ours;
+        // tcgetpgrp fails with -1 (never a process group) on a bad descriptor.
+        unsafe { tcgetpgrp(0) == getpgrp() }
+    }
+}
+
+#[cfg(not(unix))]
+mod terminal {
+    /// Without job control, a terminal's process is always in the foreground.
+    pub fn in_foreground() -> bool {
+        true
+    }
 }
