@@ -6,7 +6,7 @@
 //! | `/api/state` | `{start, moves}` | the game (see [`state_json`]) |
 //! | `/api/targets` | `{start, moves, from: [x, y]}` | `{from, targets, reason}` |
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
-//! | `/api/ai` | `{start, moves, think: ms}` | `{move, depth, score, nodes, think}` |
+//! | `/api/ai` | `{start, moves, think: ms}` | `{move, think}` (the time used, clamped) |
 //! | `/api/replay` | a judge input (text) | see [`replay::replay`] |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
@@ -152,15 +152,10 @@ impl Api {
                 },
                 message: e.to_string(),
             })?;
+        // Only the move is read from the report: the search's other figures are its
+        // own business and may change with it.
         Ok(json(Json::obj([
             ("move", report.best.map_or(Json::Null, move_json)),
-            ("depth", Json::int(report.depth as i64)),
-            ("score", Json::int(report.score as i64)),
-            (
-                "mate_in",
-                report.mate_in().map_or(Json::Null, |n| Json::int(n as i64)),
-            ),
-            ("nodes", Json::int(report.nodes as i64)),
             ("think", Json::int(time.as_millis() as i64)),
         ])))
     }
