@@ -1,14 +1,14 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, judge, tools};
+use duckchess::{chase, engine, judge, tools, web};
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 10] = [
+const SUBCOMMANDS: [Entry; 11] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -18,6 +18,7 @@ const SUBCOMMANDS: [Entry; 10] = [
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
     (&engine::arena::SPEC, engine::arena::cli),
+    (&web::SPEC, web::cli),
     (&chase::SPEC, chase::cli),
 ];
 

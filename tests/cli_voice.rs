@@ -42,6 +42,8 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             b"",
         ),
         "chase" => (vec!["chase"], b"2 1 1 2 2\n"),
+        // The end of standard input stops the server.
+        "serve" => (vec!["serve", "--port", "0"], b""),
         other => panic!("no quick run for subcommand {other:?}: add one to this table"),
     }
 }
