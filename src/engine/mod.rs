@@ -1,8 +1,12 @@
-//! The game engine and what plays with it: the alpha-beta search ([`search`]), perft
-//! ([`perft`]), games between computer players ([`arena`]) and terminal play ([`play`]).
+//! The game engine and what plays with it: the static evaluation ([`eval`]), the
+//! search ([`search`] drives iterative deepening over [`alphabeta`], with the
+//! transposition table of [`tt`]), perft ([`perft`]), games between computer players
+//! ([`arena`]), terminal play ([`play`]) and its saved-game format ([`saved`]); the UCI
+//! protocol ([`uci`], with the notation of [`notation`] and the time allocation of
+//! [`clock`]), and matches between UCI engines ([`matchrun`], through [`uciclient`]).
 //!
 //! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
-//! drawing and describing parts of [`crate::tools`] (`render`, `explain`, `rng`).
+//! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`).
 
 pub mod alphabeta;
 pub mod arena;

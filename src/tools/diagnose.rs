@@ -316,6 +316,7 @@ fn diagnose(
         let marks = Marks {
             last: explain::command_move(read.command),
             highlight: &highlight,
+            selected: None,
         };
         let diagram = render::diagram(&before, render::Style::for_stdout(ascii), marks);
         for l in diagram.lines() {

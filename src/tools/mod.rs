@@ -1,9 +1,10 @@
-//! The tools for contestants and problem setters, one module per subcommand (`gen`,
-//! `test`, `trace`, `validate`, `bundle`), and what they share to describe and draw a
-//! game for people (`render`, `explain`) or to make inputs (`rng`).
+//! The tools for contestants and problem setters, one module per subcommand (`judge`,
+//! `gen`, `validate`, `test`, `trace`, `bundle`), and what they share: running a
+//! solution (`process`), judging and explaining its output (`diagnose`), verdicts in
+//! words (`explain`), board diagrams (`render`) and the seeded generator (`rng`).
 //!
 //! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
-//! nothing here uses the engine.
+//! nothing here uses the engine or the chase solver.
 
 pub mod bundle;
 pub mod diagnose;
