@@ -9,7 +9,7 @@
 //! deal with it. Such "checks" are never reduced or pruned away, and a node whose own
 //! captain is attacked is searched one ply deeper.
 
-use crate::engine::eval::{eval_mut, value, MATE};
+use crate::engine::eval::{eval_mut, value, Weight, MATE};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, ZOBRIST_BLUE};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
@@ -29,8 +29,6 @@ const EVASIONS: u32 = 2;
 const QUIESCENCE_PLIES: usize = 12;
 /// A capture that cannot lift the score to alpha even with this margin is skipped.
 const DELTA_MARGIN: i32 = 150;
-/// Reverse futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 110;
 
 /// Move-ordering scores: the table move, then captains and captures by victim value
 /// (the cheaper attacker first), then killers, then quiet moves by history.
@@ -85,11 +83,26 @@ fn slot(m: Move) -> usize {
     m.from.index() * SQUARE_SLOTS + m.to.index()
 }
 
-/// `LMR[depth][index]`: how many plies a late quiet move is reduced.
+/// Search parameters that can be changed at run time, like the evaluation weights
+/// (UCI options of the same names, for self-play tuning): the divisor of the late-move
+/// reduction formula (in hundredths) and the futility margin per ply.
+pub static KNOBS: [Weight; 2] = [
+    Weight::new("Reduction", 220, 100, 1000),
+    Weight::new("Futility", 110, 0, 1000),
+];
+const REDUCTION: usize = 0;
+const FUTILITY: usize = 1;
+
+/// The search parameter called `name` (case-insensitive), if any.
+pub fn knob(name: &str) -> Option<&'static Weight> {
+    KNOBS.iter().find(|w| w.name.eq_ignore_ascii_case(name))
+}
+
+/// How many plies a late quiet move is reduced: ln(depth) ln(index) / divisor.
 fn reduction(depth: i32, index: usize) -> i32 {
     let d = (depth.min(63) as f32).ln();
     let i = (index.min(63) as f32).ln();
-    (0.5 + d * i / 2.2) as i32
+    (0.5 + d * i * 100.0 / KNOBS[REDUCTION].get() as f32) as i32
 }
 
 impl<'a> Search<'a> {
@@ -355,7 +368,7 @@ impl<'a> Search<'a> {
             let eval = eval_mut(&mut self.board);
             static_eval = Some(eval);
             // So far ahead that a few quiet plies will not bring it back.
-            if depth <= 3 && eval - FUTILITY_MARGIN * depth >= beta {
+            if depth <= 3 && eval - KNOBS[FUTILITY].get() * depth >= beta {
                 return eval;
             }
             // Even passing keeps the score above beta: the real moves will too.
@@ -399,7 +412,7 @@ impl<'a> Search<'a> {
                 }
                 if !pv
                     && depth <= 2
-                    && static_eval.is_some_and(|e| e + FUTILITY_MARGIN * depth * 2 <= alpha)
+                    && static_eval.is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha)
                 {
                     self.unmake(m, undo);
                     continue;

@@ -38,7 +38,8 @@ pub struct Weight {
 }
 
 impl Weight {
-    const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Weight {
+    /// A weight of `default` value, accepted from `min` to `max`.
+    pub const fn new(name: &'static str, default: i32, min: i32, max: i32) -> Weight {
         Weight {
             name,
             default,

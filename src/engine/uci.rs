@@ -8,12 +8,12 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::clock::{self, Clock};
-use crate::engine::eval;
 use crate::engine::notation::{self, move_name};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
 };
 use crate::engine::tt;
+use crate::engine::{alphabeta, eval};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
@@ -303,7 +303,7 @@ impl Session {
                 }
             }
             "clear hash" => self.engine().clear(),
-            _ => match eval::weight(&name) {
+            _ => match eval::weight(&name).or_else(|| alphabeta::knob(&name)) {
                 Some(w) => {
                     if let Some(v) = number(w.min as u64, w.max as u64) {
                         w.set(v as i32);
@@ -435,8 +435,8 @@ fn identify() {
         "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
     ));
     send("option name Clear Hash type button");
-    // The evaluation weights, for tuning by self-play.
-    for w in eval::WEIGHTS.iter().skip(1) {
+    // The evaluation weights and search parameters, for tuning by self-play.
+    for w in eval::WEIGHTS.iter().skip(1).chain(&alphabeta::KNOBS) {
         send(&format!(
             "option name {} type spin default {} min {} max {}",
             w.name, w.default, w.min, w.max
