@@ -85,13 +85,16 @@ fn slot(m: Move) -> usize {
 
 /// Search parameters that can be changed at run time, like the evaluation weights
 /// (UCI options of the same names, for self-play tuning): the divisor of the late-move
-/// reduction formula (in hundredths) and the futility margin per ply.
-pub static KNOBS: [Weight; 2] = [
+/// reduction formula (in hundredths), the futility margin per ply, and whether the
+/// quiescence search tries quiet moves that attack the captain (1) or not (0).
+pub static KNOBS: [Weight; 3] = [
     Weight::new("Reduction", 220, 100, 1000),
     Weight::new("Futility", 110, 0, 1000),
+    Weight::new("Quiet Checks", 0, 0, 1),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
+const QUIET_CHECKS: usize = 2;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -363,12 +366,20 @@ impl<'a> Search<'a> {
             }
         }
 
+        // Without a table move this node was never searched well: search it a ply
+        // shallower (its result will order the moves next time).
+        let depth = if tt_move.is_none() && depth >= 4 && !threatened {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut static_eval = None;
         if !pv && !threatened && beta.abs() < MATE_BOUND {
             let eval = eval_mut(&mut self.board);
             static_eval = Some(eval);
             // So far ahead that a few quiet plies will not bring it back.
-            if depth <= 3 && eval - KNOBS[FUTILITY].get() * depth >= beta {
+            if depth <= 5 && eval - KNOBS[FUTILITY].get() * depth >= beta {
                 return eval;
             }
             // Even passing keeps the score above beta: the real moves will too.
@@ -418,7 +429,9 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 if depth >= 3 {
-                    reduce = reduction(depth, i) - i32::from(pv);
+                    // Less for moves that often refuted others, more for the rest.
+                    let h = self.history[slot(m)];
+                    reduce = reduction(depth, i) - i32::from(pv) - h / (HISTORY_MAX / 2);
                     reduce = reduce.clamp(0, depth - 2);
                 }
             }
@@ -535,13 +548,37 @@ impl<'a> Search<'a> {
             }
             alpha = alpha.max(best);
         }
-        let list = self.ordered(ply, !threatened, None);
+        // At the first ply past the horizon, quiet moves that attack the captain are
+        // tried too: such a threat, often a fork, is this game's main tactic.
+        let checks = !threatened && qply == 0 && KNOBS[QUIET_CHECKS].get() != 0;
+        let list = self.ordered(ply, !threatened && !checks, None);
         if list.is_empty() && threatened {
             self.buffers[ply] = list;
             return 0;
         }
         let next = if threatened { evasions - 1 } else { evasions };
         for &(m, _) in list.iter() {
+            if checks && self.board.is_empty(m.to) {
+                let undo = self.make(m);
+                let threat = self.threatens_captain();
+                let score = if threat {
+                    -self.quiesce(ply + 1, -beta, -alpha, next, qply + 1)
+                } else {
+                    -MATE - 1
+                };
+                self.unmake(m, undo);
+                if self.stopped {
+                    break;
+                }
+                best = best.max(score);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+                continue;
+            }
             if !threatened {
                 let victim = self.board.piece_at(m.to).map_or(0, |p| value(p.kind));
                 if stand + victim + DELTA_MARGIN <= alpha {

@@ -28,6 +28,10 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32 / 2;
 /// answer stays the same on every machine.
 pub const DEPTH_NODE_CAP: u64 = 8_000_000;
 
+/// The table size of [`Engine::new`] in megabytes (2^18 entries, as the engine always
+/// had): small enough for a fresh engine per search, as the browser board makes.
+pub const NEW_MB: usize = 8;
+
 /// How a search is bounded. Whichever limit is reached first ends it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -171,9 +175,9 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with an empty transposition table of the default size.
+    /// An engine with an empty transposition table of [`NEW_MB`] megabytes.
     pub fn new() -> Engine {
-        Engine::with_hash(tt::DEFAULT_MB)
+        Engine::with_hash(NEW_MB)
     }
 
     /// An engine whose transposition table takes about `mb` megabytes (clamped to
