@@ -1,6 +1,7 @@
 //! The static evaluation: material, mobility, and pressure around the opposing
 //! captain, from the side to move's point of view.
 
+use crate::engine::mobility;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
@@ -66,11 +67,13 @@ impl Weight {
 const MOBILITY: usize = 7;
 const PRESSURE: usize = 8;
 const TEMPO: usize = 9;
+const ESCAPE: usize = 10;
 
 /// The evaluation weights: the material of each kind (the captain's slot unused), then
 /// centipawns per available move (mobility), per move that lands next to the opposing
-/// captain (pressure on it), and for having the move.
-pub static WEIGHTS: [Weight; 10] = [
+/// captain (pressure on it), for having the move, and per safe square a captain lacks
+/// of two (escape).
+pub static WEIGHTS: [Weight; 11] = [
     Weight::new("Value Captain", 0, 0, 0),
     Weight::new("Value Guard", VALUES[1], 0, 2000),
     Weight::new("Value Elephant", VALUES[2], 0, 2000),
@@ -81,6 +84,7 @@ pub static WEIGHTS: [Weight; 10] = [
     Weight::new("Mobility", 4, 0, 100),
     Weight::new("Pressure", 10, 0, 200),
     Weight::new("Tempo", 10, 0, 200),
+    Weight::new("Escape", 0, 0, 500),
 ];
 
 /// The weight called `name` (case-insensitive), if any.
@@ -125,11 +129,31 @@ pub(crate) fn eval_mut(board: &mut Board) -> i32 {
     } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
         score -= mop_up(board, side.opponent(), mine, theirs);
     }
-    score += activity(board, theirs);
-    board.set_side_to_move(side.opponent());
-    score -= activity(board, mine);
-    board.set_side_to_move(side);
+    score += activity(board, side, theirs);
+    score -= activity(board, side.opponent(), mine);
+    let escape = WEIGHTS[ESCAPE].get();
+    if escape != 0 {
+        score += escape * (cramped(board, theirs, side) - cramped(board, mine, side.opponent()));
+    }
     score
+}
+
+/// How short the captain on `captain` is of two safe squares to step to (0 to 2): a
+/// captain with nowhere to go loses to the first attack it cannot block.
+fn cramped(board: &Board, captain: Square, enemy: Color) -> i32 {
+    let mut safe = 0;
+    for delta in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        if let Some(to) = captain.offset(delta) {
+            let own = board.piece_at(to).is_some_and(|p| p.color != enemy);
+            if !own && !rules::is_attacked(board, to, enemy) {
+                safe += 1;
+                if safe == 2 {
+                    return 0;
+                }
+            }
+        }
+    }
+    2 - safe
 }
 
 /// The material lead from which the hunt of [`mop_up`] starts.
@@ -174,18 +198,10 @@ fn mop_up(board: &Board, strong: Color, weak_captain: Square, strong_captain: Sq
     bonus
 }
 
-/// Mobility and pressure of the side to move, aimed at the captain on `target`.
+/// Mobility and pressure of `side`, aimed at the captain on `target`.
 #[inline]
-fn activity(board: &Board, target: Square) -> i32 {
-    let mut moves = 0;
-    let mut near = 0;
-    let (tx, ty) = (target.x() as i32, target.y() as i32);
-    rules::for_each_move(board, |m| {
-        moves += 1;
-        if (m.to.x() as i32 - tx).abs() <= 1 && (m.to.y() as i32 - ty).abs() <= 1 {
-            near += 1;
-        }
-    });
+fn activity(board: &Board, side: Color, target: Square) -> i32 {
+    let (moves, near) = mobility::count(board, side, target);
     WEIGHTS[MOBILITY].get() * moves + WEIGHTS[PRESSURE].get() * near
 }
 

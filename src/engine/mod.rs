@@ -1,9 +1,10 @@
-//! The game engine and what plays with it: the static evaluation ([`eval`]), the
-//! search ([`search`] drives iterative deepening over [`alphabeta`], with the
-//! transposition table of [`tt`]), perft ([`perft`]), games between computer players
-//! ([`arena`]), terminal play ([`play`]) and its saved-game format ([`saved`]); the UCI
-//! protocol ([`uci`], with the notation of [`notation`] and the time allocation of
-//! [`clock`]), and matches between UCI engines ([`matchrun`], through [`uciclient`]).
+//! The game engine and what plays with it: the static evaluation ([`eval`], counting
+//! moves with [`mobility`]), the search ([`search`] drives iterative deepening over
+//! [`alphabeta`], with the transposition table of [`tt`]), perft ([`perft`]), games
+//! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
+//! format ([`saved`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
+//! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
+//! through [`uciclient`]).
 //!
 //! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
 //! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`).
@@ -13,6 +14,7 @@ pub mod arena;
 pub mod clock;
 pub mod eval;
 pub mod matchrun;
+pub mod mobility;
 pub mod notation;
 pub mod perft;
 pub mod play;
