@@ -6,13 +6,16 @@
 //! nothing here uses the engine.
 
 pub mod bundle;
+pub mod compare;
 pub mod diagnose;
+pub mod differs;
 pub mod explain;
 pub mod gen;
 pub mod judge;
 pub mod process;
 pub mod render;
 pub mod rng;
+pub mod samples;
 pub mod test;
 pub mod trace;
 pub mod validate;
