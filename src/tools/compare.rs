@@ -488,7 +488,10 @@ mod tests {
     fn equal_texts_are_exact() {
         for text in ["", "a\n", "a\nb\n", "a\nb", "\n\n"] {
             let c = compare(text.as_bytes(), text.as_bytes());
-            assert!(c.exact && c.difference.is_none() && c.whitespace.is_none(), "{text:?}");
+            assert!(
+                c.exact && c.difference.is_none() && c.whitespace.is_none(),
+                "{text:?}"
+            );
         }
         let c = compare(b"a\nb\n", b"a\nb\n");
         assert_eq!((c.expected_lines, c.actual_lines), (2, 2));

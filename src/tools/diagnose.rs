@@ -253,7 +253,11 @@ fn explain_command(
     // A "no" explained too, when the output says "yes" where the judge says "no".
     let says_check = |l: Option<&Line>| {
         l.map(Line::lossy)
-            .and_then(|t| t.split(';').nth(2).map(|a| a.trim().eq_ignore_ascii_case("yes")))
+            .and_then(|t| {
+                t.split(';')
+                    .nth(2)
+                    .map(|a| a.trim().eq_ignore_ascii_case("yes"))
+            })
             .unwrap_or(false)
     };
     let mut marks_after = Vec::new();
@@ -295,7 +299,10 @@ fn explain_command(
     );
     if verdict.is_ok() {
         board(
-            format!("board after command {number}, {}", render::status(after.board())),
+            format!(
+                "board after command {number}, {}",
+                render::status(after.board())
+            ),
             after.board(),
             Marks {
                 last,

@@ -14,7 +14,12 @@ const INVALID: &str = "Invalid command";
 
 /// What differs, given the first differing line and a few after it on each side (the
 /// first of either may be missing: that side has ended), and the line counts.
-pub fn describe(expected: &[Line], actual: &[Line], expected_lines: u64, actual_lines: u64) -> String {
+pub fn describe(
+    expected: &[Line],
+    actual: &[Line],
+    expected_lines: u64,
+    actual_lines: u64,
+) -> String {
     let (e, a) = match (expected.first(), actual.first()) {
         (Some(e), Some(a)) => (e, a),
         (Some(_), None) => {
@@ -47,9 +52,8 @@ fn shifted(expected: &[Line], actual: &[Line], e_count: u64, a_count: u64) -> Op
         .count();
     // Enough evidence: two lines agreeing after the shift, or one when the line counts
     // differ by exactly one in that direction.
-    let convincing = |aligned: usize, counts_agree: bool| {
-        aligned >= 2 || (aligned == 1 && counts_agree)
-    };
+    let convincing =
+        |aligned: usize, counts_agree: bool| aligned >= 2 || (aligned == 1 && counts_agree);
     let missing = expected.len().saturating_sub(1).min(actual.len());
     if missing > 0
         && (0..missing).all(|k| same(&actual[k], &expected[k + 1]))
@@ -96,7 +100,10 @@ pub fn lines(expected: &str, actual: &str) -> String {
             "valid vs invalid: expected a move, got Invalid command".to_string()
         }
         (Shape::Move(ef), Shape::Move(af)) => {
-            let differ: Vec<&str> = (0..4).filter(|&i| ef[i] != af[i]).map(|i| ANSWERS[i]).collect();
+            let differ: Vec<&str> = (0..4)
+                .filter(|&i| ef[i] != af[i])
+                .map(|i| ANSWERS[i])
+                .collect();
             if differ.is_empty() {
                 "the same answers, written differently".to_string()
             } else {
@@ -129,7 +136,9 @@ fn spacing(e: &str, a: &str) -> Option<String> {
             end += 1;
         }
         let end = (end + 1).min(b.len());
-        String::from_utf8_lossy(&b[start..end]).escape_debug().to_string()
+        String::from_utf8_lossy(&b[start..end])
+            .escape_debug()
+            .to_string()
     };
     let what = match (eb.get(at), ab.get(at)) {
         (_, Some(b'\t')) => "a tab",
@@ -251,7 +260,11 @@ mod tests {
     #[test]
     fn format_mistakes_are_named() {
         let cases = [
-            ("Invalid command", "invalid command", "letter case: `invalid` for `Invalid`"),
+            (
+                "Invalid command",
+                "invalid command",
+                "letter case: `invalid` for `Invalid`",
+            ),
             (
                 "red car;NA;no;no",
                 "red car;NA;No;no",
@@ -282,7 +295,11 @@ mod tests {
                 "red car;NA;Yes;no",
                 "check: `Yes` for `no` (letter case, and a different answer)",
             ),
-            ("Invalid command", "Invalid move", "spelling: `Invalid move` for `Invalid command`"),
+            (
+                "Invalid command",
+                "Invalid move",
+                "spelling: `Invalid move` for `Invalid command`",
+            ),
             (
                 "red car;NA;no;no",
                 "red car,NA,no,no",

@@ -121,8 +121,7 @@ pub fn no_check(board: &Board) -> (Vec<String>, Vec<Square>) {
             None => continue,
         };
         for (from, piece) in board.pieces().filter(|(_, p)| p.color == attacker) {
-            if let Err(PathError::Blocked(at)) =
-                rules::check_path(board, piece.kind, from, captain)
+            if let Err(PathError::Blocked(at)) = rules::check_path(board, piece.kind, from, captain)
             {
                 out.push(format!(
                     "no check from the {piece} on {from}: its way to the {victim} {} on \
@@ -135,9 +134,8 @@ pub fn no_check(board: &Board) -> (Vec<String>, Vec<Square>) {
     }
     if let (Some(red), Some(blue)) = (board.captain(Color::Red), board.captain(Color::Blue)) {
         let facing = red.y() == blue.y()
-            && (red.x().min(blue.x()) + 1..red.x().max(blue.x())).all(|x| {
-                Square::new(x as i64, red.y() as i64).is_some_and(|s| board.is_empty(s))
-            });
+            && (red.x().min(blue.x()) + 1..red.x().max(blue.x()))
+                .all(|x| Square::new(x as i64, red.y() as i64).is_some_and(|s| board.is_empty(s)));
         if facing && red.x().abs_diff(blue.x()) > 1 {
             out.push(format!(
                 "the captains face each other on column {}, but a captain moves one step: \

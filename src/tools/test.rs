@@ -248,10 +248,13 @@ pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), S
         }
     };
     let mut comparator = Comparator::new(answer);
-    let run = process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options.runner {
-        Runner::Program { argv, .. } => format!("cannot run {:?}: {e}", argv.join(" ")),
-        Runner::Builtin => format!("cannot read {input_name}: {e}"),
-    })?;
+    let run =
+        process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options
+            .runner
+        {
+            Runner::Program { argv, .. } => format!("cannot run {:?}: {e}", argv.join(" ")),
+            Runner::Builtin => format!("cannot read {input_name}: {e}"),
+        })?;
     let compared = comparator.finish();
     if let Some(e) = &compared.expected_error {
         let answer = match &case.answer {
