@@ -702,7 +702,7 @@ mod tests {
             b"\n\n",
         ];
         for _ in 0..3000 {
-            let mut text = |rng: &mut crate::tools::rng::Rng| {
+            let text = |rng: &mut crate::tools::rng::Rng| {
                 let mut t = Vec::new();
                 for _ in 0..rng.below(12) {
                     t.extend_from_slice(pieces[rng.index(pieces.len())]);
