@@ -16,6 +16,7 @@ pub mod process;
 pub mod render;
 pub mod rng;
 pub mod samples;
+pub mod stress;
 pub mod test;
 pub mod trace;
 pub mod validate;

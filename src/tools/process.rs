@@ -355,6 +355,26 @@ pub fn run_program(
     timeout: Duration,
     sink: &mut dyn Write,
 ) -> io::Result<Run> {
+    run_program_with(argv, input, timeout, sink, Stderr::Keep)
+}
+
+/// What becomes of a program's standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stderr {
+    /// Its first [`STDERR_CAP`] bytes are kept for the report.
+    Keep,
+    /// It goes nowhere: one pipe and one thread less per run, for runs only judged.
+    Discard,
+}
+
+/// [`run_program`], choosing what becomes of standard error.
+pub fn run_program_with(
+    argv: &[String],
+    input: &Feed,
+    timeout: Duration,
+    sink: &mut dyn Write,
+    stderr_to: Stderr,
+) -> io::Result<Run> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
@@ -367,7 +387,10 @@ pub fn run_program(
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(match stderr_to {
+            Stderr::Keep => Stdio::piped(),
+            Stderr::Discard => Stdio::null(),
+        });
     group::isolate(&mut command);
     let start = Instant::now();
     let mut child = command.spawn()?;
@@ -437,8 +460,10 @@ pub fn run_program(
         pause = (pause * 2).min(Duration::from_millis(2));
     };
     let elapsed = start.elapsed();
+    // The watchdog ends when it next wakes; waiting for that would cost a scheduling
+    // delay per run, and it has nothing left to do.
     let _ = stop.send(());
-    let _ = watchdog.join();
+    drop(watchdog);
     written?;
     let status = match status {
         Some(s) => s,
