@@ -330,6 +330,7 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
                 .map(|d| d.checked_sub(reserve).unwrap_or(d)),
         },
         max_runs: oracle.runs() + SHRINK_RUNS,
+        reroute: true,
     };
     let runs_before = oracle.runs();
     let shrunk = shrinker.shrink(case.clone(), judged.trial);

@@ -230,6 +230,13 @@ impl Builder {
     /// The first step of a shortest route of piece `id` to `target`, through empty
     /// squares only (the target may hold an opposing piece when `capture`).
     fn step(&self, id: Square, target: Square, capture: bool) -> Option<Square> {
+        self.route(id, target, capture).map(|(first, _)| first)
+    }
+
+    /// The first step and the length of a shortest route of piece `id` to `target`,
+    /// through empty squares only (the target may hold an opposing piece when
+    /// `capture`).
+    fn route(&self, id: Square, target: Square, capture: bool) -> Option<(Square, usize)> {
         let from = self.loc[id.index()]?;
         let piece = self.board().piece_at(from)?;
         let mut board = self.board().clone();
@@ -242,6 +249,7 @@ impl Builder {
                     && board.piece_at(s).is_some_and(|p| p.color != piece.color))
         };
         let mut first: [Option<Square>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
+        let mut depth = [0usize; SQUARE_SLOTS];
         let mut seen = [false; SQUARE_SLOTS];
         seen[from.index()] = true;
         let mut queue = VecDeque::from([from]);
@@ -255,6 +263,7 @@ impl Builder {
                 }
                 seen[t.index()] = true;
                 first[t.index()] = if s == from { Some(t) } else { first[s.index()] };
+                depth[t.index()] = depth[s.index()] + 1;
                 if t == target {
                     return true;
                 }
@@ -264,13 +273,12 @@ impl Builder {
                 }
                 false
             };
+            let mut reached = false;
             match rules::reach(piece.kind) {
                 Reach::Leaps(leaps) => {
                     for l in leaps {
                         if let Some(t) = s.offset(l.delta) {
-                            if visit(t) {
-                                return first[target.index()];
-                            }
+                            reached |= visit(t);
                         }
                     }
                 }
@@ -278,9 +286,7 @@ impl Builder {
                     for &d in dirs {
                         let mut at = s;
                         while let Some(t) = at.offset(d) {
-                            if visit(t) {
-                                return first[target.index()];
-                            }
+                            reached |= visit(t);
                             if !board.is_empty(t) {
                                 break;
                             }
@@ -289,58 +295,173 @@ impl Builder {
                     }
                 }
             }
+            if reached {
+                return first[target.index()].map(|f| (f, depth[target.index()]));
+            }
         }
         None
     }
 }
 
-/// The commands of a legal game from the start that makes `events` happen in order and
-/// leaves `side` to move (unless the game is over), or `None` when this way of building
-/// one gets stuck.
-pub fn realize(events: &[Event], side: Color) -> Option<Vec<Cmd>> {
-    let mut b = Builder::new();
-    // Pieces with a part in the story never wait: a waiting move could undo an arrival.
-    let busy: Vec<Square> = events.iter().flat_map(Event::pieces).collect();
-    let avoid: Vec<Square> = events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Reach { to, .. } => Some(to),
-            Event::Capture { .. } => None,
-        })
-        .collect();
-    for (k, event) in events.iter().enumerate() {
-        let (id, capture) = match *event {
+/// How a game is built from events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Takers {
+    /// Each capture by the piece that made it in the story.
+    AsTold,
+    /// A captain taken by whichever piece of that side gets there fastest.
+    Fastest,
+}
+
+/// How many events may be pulled forward, one for the next, to clear a target square.
+const PULL_DEPTH: usize = 3;
+
+/// The commands of a legal game from the start that makes `events` happen in order, as
+/// far as this way of building one can (an event it cannot bring about is left out; the
+/// program under test says whether what is left still matters), and leaves `side` to
+/// move unless the game is over. `None` only when the side to move cannot be set.
+pub fn realize(events: &[Event], side: Color, takers: Takers) -> Option<Vec<Cmd>> {
+    let mut plan = Plan {
+        b: Builder::new(),
+        events,
+        takers,
+        done: vec![false; events.len()],
+        // Pieces with a part in the story never wait: a waiting move could undo an
+        // arrival, or take a piece's place.
+        busy: events.iter().flat_map(Event::pieces).collect(),
+        avoid: events
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Reach { to, .. } => Some(to),
+                Event::Capture { .. } => None,
+            })
+            .collect(),
+    };
+    for k in 0..events.len() {
+        plan.event(k, 0);
+    }
+    let b = &mut plan.b;
+    if !b.board().is_over() && b.board().side_to_move() != side {
+        b.wait(&plan.busy, &plan.avoid)?;
+    }
+    Some(plan.b.cmds)
+}
+
+/// A game being built from events.
+struct Plan<'e> {
+    b: Builder,
+    events: &'e [Event],
+    takers: Takers,
+    done: Vec<bool>,
+    busy: Vec<Square>,
+    avoid: Vec<Square>,
+}
+
+impl Plan<'_> {
+    /// Makes event `k` happen, as far as it can.
+    fn event(&mut self, k: usize, depth: usize) {
+        if self.done[k] {
+            return;
+        }
+        self.done[k] = true;
+        let event = self.events[k];
+        let (id, capture) = match event {
             Event::Reach { piece, .. } => (piece, false),
-            Event::Capture { by, .. } => (by, true),
+            Event::Capture { by, victim } => (self.taker(by, victim), true),
         };
-        for steps in 0.. {
-            let target = match *event {
+        for steps in 0..=MAX_STEPS {
+            let target = match event {
                 Event::Reach { to, .. } => to,
-                Event::Capture { victim, .. } => match b.loc[victim.index()] {
+                Event::Capture { victim, .. } => match self.b.loc[victim.index()] {
                     Some(s) => s,
                     // Gone already.
-                    None => break,
+                    None => return,
                 },
             };
-            let at = b.loc[id.index()]?;
-            if at == target {
-                break;
+            let Some(at) = self.b.loc[id.index()] else {
+                return;
+            };
+            if at == target || steps == MAX_STEPS {
+                return;
             }
-            if steps == MAX_STEPS || (!capture && !b.board().is_empty(target)) {
-                return None;
+            if !capture && !self.b.board().is_empty(target) {
+                // Whatever stands there may leave later in the story: let it go first.
+                if depth == PULL_DEPTH || !self.pull(target, k, depth) {
+                    return;
+                }
+                if !self.b.board().is_empty(target) {
+                    return;
+                }
             }
-            let color = b.board().piece_at(at)?.color;
-            if b.board().side_to_move() != color && !b.ahead(&events[k + 1..]) {
-                b.wait(&busy, &avoid)?;
+            let Some(color) = self.b.board().piece_at(at).map(|p| p.color) else {
+                return;
+            };
+            if self.b.board().side_to_move() != color
+                && !self.b.ahead(&self.events[k + 1..])
+                && self.b.wait(&self.busy, &self.avoid).is_none()
+            {
+                return;
             }
-            let next = b.step(id, target, capture)?;
-            b.play(at, next)?;
+            let Some(next) = self.b.step(id, target, capture) else {
+                return;
+            };
+            if self.b.play(at, next).is_none() {
+                return;
+            }
         }
     }
-    if !b.board().is_over() && b.board().side_to_move() != side {
-        b.wait(&busy, &avoid)?;
+
+    /// Who takes `victim`: `by`, or with [`Takers::Fastest`] and a captain to take, the
+    /// piece of that side with the shortest route (`by` on a tie; only pieces without a
+    /// part of their own in the story).
+    fn taker(&self, by: Square, victim: Square) -> Square {
+        let b = &self.b;
+        let target = match b.loc[victim.index()] {
+            Some(t) if self.takers == Takers::Fastest => t,
+            _ => return by,
+        };
+        let (Some(at), Some(prey)) = (b.loc[by.index()], b.board().piece_at(target)) else {
+            return by;
+        };
+        if prey.kind != PieceKind::Captain {
+            return by;
+        }
+        let Some(color) = b.board().piece_at(at).map(|p| p.color) else {
+            return by;
+        };
+        let length = |id: Square| b.route(id, target, true).map_or(usize::MAX, |r| r.1);
+        let mut best = (length(by), by);
+        for (s, p) in b.board().pieces() {
+            let Some(id) = b.id_at[s.index()] else {
+                continue;
+            };
+            if p.color == color && !self.busy.contains(&id) {
+                let l = length(id);
+                if l < best.0 {
+                    best = (l, id);
+                }
+            }
+        }
+        best.1
     }
-    Some(b.cmds)
+
+    /// Makes the next arrival of the piece on `square` happen now, before event `k`;
+    /// returns whether there was one.
+    fn pull(&mut self, square: Square, k: usize, depth: usize) -> bool {
+        let Some(occupant) = self.b.id_at[square.index()] else {
+            return false;
+        };
+        let later = (k + 1..self.events.len()).find(|&j| {
+            !self.done[j]
+                && matches!(self.events[j], Event::Reach { piece, .. } if piece == occupant)
+        });
+        match later {
+            Some(j) => {
+                self.event(j, depth + 1);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -401,7 +522,7 @@ mod tests {
             by: sq(0, 0),
             victim: sq(9, 4),
         }];
-        let cmds = realize(&events, Color::Red).expect("a route");
+        let cmds = realize(&events, Color::Red, Takers::AsTold).expect("a route");
         let board = replay(&cmds);
         assert!(board.is_over());
         assert_eq!(board.winner(), Some(Color::Red));
@@ -418,7 +539,7 @@ mod tests {
             },
         ];
         for side in Color::ALL {
-            let cmds = realize(&events, side).expect("a route");
+            let cmds = realize(&events, side, Takers::AsTold).expect("a route");
             let board = replay(&cmds);
             assert_eq!(board.side_to_move(), side);
             let horse = |s: Square| board.piece_at(s).map(|p| p.kind);
@@ -429,7 +550,7 @@ mod tests {
     }
 
     #[test]
-    fn the_story_of_a_random_game_is_realized_or_refused_never_illegal() {
+    fn the_story_of_a_random_game_is_realized_legally() {
         use crate::tools::rng::Rng;
         let mut rng = Rng::new(11);
         let mut realized = 0;
@@ -449,20 +570,19 @@ mod tests {
                 cmds.push(c);
             }
             let s = story(&cmds);
-            if let Some(route) = realize(&s.events, s.side) {
-                realized += 1;
+            if let Some(route) = realize(&s.events, s.side, Takers::AsTold) {
                 let board = replay(&route);
-                // Every arrival happened, and every piece that was taken is gone.
-                for e in &s.events {
-                    if let Event::Reach { to, .. } = e {
-                        assert!(!board.is_empty(*to) || board.is_over(), "{e:?}");
-                    }
-                }
                 if !board.is_over() {
                     assert_eq!(board.side_to_move(), s.side);
                 }
+                // Whole stories come out whole more often than not.
+                let arrived = s.events.iter().all(|e| match e {
+                    Event::Reach { to, .. } => !board.is_empty(*to),
+                    Event::Capture { .. } => true,
+                });
+                realized += usize::from(arrived);
             }
         }
-        assert!(realized >= 20, "{realized} of 60 realized");
+        assert!(realized >= 30, "{realized} of 60 realized whole");
     }
 }

@@ -37,6 +37,24 @@ impl Trial {
     }
 }
 
+/// Something that tries cases: the program under test, or a stand-in in the tests.
+pub trait Tester: Sync {
+    /// Runs `case` and judges it; `None` when it cannot be run at all.
+    fn trial(&self, case: &Case) -> Option<Trial>;
+    /// How many runs so far.
+    fn runs(&self) -> u64;
+}
+
+impl Tester for Oracle {
+    fn trial(&self, case: &Case) -> Option<Trial> {
+        Oracle::trial(self, case)
+    }
+
+    fn runs(&self) -> u64 {
+        Oracle::runs(self)
+    }
+}
+
 /// A judged run, with what a report needs.
 #[derive(Debug)]
 pub struct Judged {
