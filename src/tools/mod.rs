@@ -1,6 +1,9 @@
 //! The tools for contestants and problem setters, one module per subcommand (`gen`,
-//! `test`, `trace`, `validate`, `bundle`), and what they share to describe and draw a
-//! game for people (`render`, `explain`) or to make inputs (`rng`).
+//! `test`, `stress`, `trace`, `validate`, `bundle`), and what they share to describe and
+//! draw a game for people (`render`, `explain`), to make inputs (`rng`), to run and judge
+//! a solution (`process`, `compare`, `diagnose`, `differs`) and the built-in `samples`.
+//! `test` and `stress` run programs through the one runner and explain wrong answers
+//! through the one diagnosis.
 //!
 //! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
 //! nothing here uses the engine.

@@ -10,11 +10,13 @@
 //!
 //! - [`case`]: a case as commands, and its bytes.
 //! - [`generate`]: the modes and lengths of the cases.
+//! - [`games`]: the games of stress's own modes, and invalid commands of every kind.
 //! - [`run`]: running and judging one case; the parallel search for the first failure.
 //! - [`shrink`]: cutting, delta debugging, pairs.
 //! - [`route`]: a shorter legal game to the same events.
 
 pub mod case;
+pub mod games;
 pub mod generate;
 pub mod route;
 pub mod run;
