@@ -5,6 +5,9 @@
 #     with the default --jobs (the number of cores), and peak RSS.
 #  2. For each solution with a planted mistake: the time to find a failure, the size it
 #     shrinks to and the time that takes, with --time 60, for a few seeds.
+#  3. `test` comparing 68 MB of output as it streams (4 million commands, the judge
+#     itself as --cmd), against an answer file and against the built-in judge: time
+#     and peak RSS.
 # Usage: scripts/bench-stress.sh [SECONDS] [SEEDS...]   (default: 10 s; seeds 1 2 3)
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
@@ -53,4 +56,15 @@ for b in "${bugs[@]}"; do
     printf '  %-18s %5s %8ss %10s %8ss %8.1fs\n' "$b" "$s" "$found" "$fromto" "$shrink" \
       "$(awk -v a="$start" -v b="$end" 'BEGIN{print (b - a) / 1e9}')"
   done
+done
+
+echo "3. test on 4,000,000 commands (32 MB in, 68 MB out), the judge as --cmd"
+awk 'BEGIN{ print 4000000; split("0 0 1 0|9 0 8 0|1 0 0 0|8 0 9 0", m, "|");
+  for (i = 0; i < 4000000; i++) print m[i % 4 + 1] }' >"$dir/big.in"
+for answer in file built-in; do
+  if [ $answer = file ]; then "$bin" <"$dir/big.in" >"$dir/big.out"; else rm -f "$dir/big.out"; fi
+  /usr/bin/time -f '%e %M' -o "$dir/t" "$bin" test "$dir/big.in" --cmd "$bin" --timeout 60 >"$dir/out" || true
+  read -r secs kb <"$dir/t"
+  printf '  answer from a %-8s %5.2f s, peak RSS %5.1f MB: %s\n' "$answer" "$secs" \
+    "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(head -c 3 "$dir/out")"
 done

@@ -450,7 +450,11 @@ fn usage_errors() {
     // --q beyond 1000 is for --messy.
     let out = stress(&["--cmd", "x", "--q", "5000", "--messy", "--help"]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("usage: duckchess stress --cmd 'PROGRAM ARGS'"));
+    let help = text(&out.stdout);
+    assert!(help.contains("usage: duckchess stress --cmd 'PROGRAM ARGS'"));
+    assert!(help.lines().all(|l| l.chars().count() <= 80), "{help}");
+    let top = Command::new(BIN).arg("--help").output().expect("runs");
+    assert!(text(&top.stdout).contains("\n  stress    find a small input"));
     // A program that cannot start is an error, not a verdict.
     let out = stress(&["--cmd", "/nonexistent/program", "--cases", "3"]);
     assert_eq!(out.status.code(), Some(1));

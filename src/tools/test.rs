@@ -293,8 +293,7 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS]\n\
-         [--ignore-whitespace] [--ascii]",
+        "[PATH...] [--samples] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
@@ -339,9 +338,7 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
         ),
         Opt::flag(
             "--ignore-whitespace",
-            "compare as Luogu does by default: whitespace at line ends\n\
-             (CRLF too) and blank lines at the end do not count; spacing inside\n\
-             a line does",
+            "compare as Luogu does by default: whitespace at line ends (CRLF too) and blank lines at the end do not count; spacing inside a line does",
         ),
         Opt::flag(
             "--ascii",

@@ -56,11 +56,9 @@ const PRINTED: usize = 60;
 /// The command line of `stress`.
 pub const SPEC: Spec = Spec {
     name: "stress",
-    summary: "find a small input on which your solution is wrong, and say why",
+    summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M]\n\
-         [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy]\n\
-         [--ignore-whitespace] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy] [--ignore-whitespace] [--ascii]",
     ],
     about: "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
@@ -104,15 +102,13 @@ A progress line goes to stderr on a terminal; stdout gets only the result.",
         Opt::valued(
             "--time",
             "SECONDS",
-            "stop after this long, shrinking included (default 60 unless\n\
-             only --cases is given)",
+            "stop after this long, shrinking included (default 60 unless only --cases is given)",
         ),
         Opt::valued("--cases", "N", "stop after N cases"),
         Opt::valued(
             "--q",
             "N",
-            "at most N commands per case (default and maximum 1000; up to\n\
-             1000000 with --messy)",
+            "at most N commands per case (default and maximum 1000; up to 1000000 with --messy)",
         ),
         Opt::valued("--mode", "M", "one mode, or all (default)"),
         Opt::valued(
@@ -128,8 +124,7 @@ A progress line goes to stderr on a terminal; stdout gets only the result.",
         Opt::valued(
             "--save",
             "PATH",
-            "where the failing case goes (default stress.in; the answer\n\
-             goes to PATH with .ans for .in)",
+            "where the failing case goes (default stress.in; the answer goes to PATH with .ans for .in)",
         ),
         Opt::valued(
             "--timeout",
@@ -138,13 +133,11 @@ A progress line goes to stderr on a terminal; stdout gets only the result.",
         ),
         Opt::flag(
             "--messy",
-            "also input beyond the official constraints: any whitespace,\n\
-             CRLF, blank lines, no final newline, coordinates off the board",
+            "also input beyond the official constraints: any whitespace, CRLF, blank lines, no final newline, coordinates off the board",
         ),
         Opt::flag(
             "--ignore-whitespace",
-            "compare as Luogu does: whitespace at line ends and blank\n\
-             lines at the end do not count",
+            "compare as Luogu does: whitespace at line ends and blank lines at the end do not count",
         ),
         Opt::flag(
             "--ascii",
