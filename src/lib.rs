@@ -12,6 +12,8 @@
 //! 2. [`chase`]: the CQOI 2013 problem; shares nothing with the game. Uses `cli`.
 //! 3. [`engine`]: move search, perft, the arena and terminal play. Uses `judge`, `cli`
 //!    and the drawing and describing parts of `tools`.
+//! 4. [`web`]: `duckchess serve`, the board in a browser: a small HTTP server, its JSON
+//!    API and the page. Uses `engine`, `tools`, `judge` and `cli`.
 //!
 //! `src/main.rs` only picks the subcommand.
 
@@ -20,3 +22,4 @@ pub mod cli;
 pub mod engine;
 pub mod judge;
 pub mod tools;
+pub mod web;

@@ -1,14 +1,14 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, judge, tools};
+use duckchess::{chase, engine, judge, tools, web};
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 11] = [
+const SUBCOMMANDS: [Entry; 12] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -19,6 +19,7 @@ const SUBCOMMANDS: [Entry; 11] = [
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
     (&engine::arena::SPEC, engine::arena::cli),
+    (&web::SPEC, web::cli),
     (&chase::SPEC, chase::cli),
 ];
 
@@ -43,17 +44,17 @@ fn main() -> ExitCode {
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
         None => judge::serve(std::io::stdin().lock()),
-        Some("-h" | "--help") => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+        Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
-            [] => cli::print_help(&help::render_top(INTRO, &specs, EXIT)),
+            [] => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
             [name] => match find(name) {
-                Some((spec, _)) => cli::print_help(&help::render(spec)),
+                Some((spec, _)) => cli::print_help(spec.name, &help::render(spec)),
                 None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
             },
             [_, extra, ..] => cli::usage_error("", &format!("unexpected argument {extra:?}")),
         },
         Some("-V" | "--version") => {
-            cli::print_help(concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
+            cli::print_help("", concat!("duckchess ", env!("CARGO_PKG_VERSION"), "\n"))
         }
         Some(name) => match find(name) {
             Some((_, run)) => run(rest),

@@ -423,3 +423,40 @@ fn census_of_every_supported_board() {
         assert_eq!(white.white_wins, adjacent, "n = {n}");
     }
 }
+
+/// Only the five numbers are read, through a fixed buffer: a 50 MB token costs no more
+/// memory than a short one (peak RSS measured by GNU time where it is installed).
+#[test]
+fn cli_memory_is_flat_on_huge_input() {
+    let mut input = vec![b'1'; 50 << 20];
+    input.extend_from_slice(b" 1 1 2 2\n");
+    let (status, out, err) = run(&[], &input);
+    assert_eq!(status, 1);
+    assert!(out.is_empty());
+    assert_eq!(
+        err,
+        format!(
+            "duckchess: chase: n = {}... (token 1) is too large for any board\n",
+            "1".repeat(32)
+        )
+    );
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        println!("note: /usr/bin/time is absent; peak memory not measured");
+        return;
+    }
+    let out = common::run_program(
+        time,
+        &["-f", "%M", env!("CARGO_BIN_EXE_duckchess"), "chase"],
+        &input,
+    );
+    let peak_kb: u64 = common::stderr(&out)
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("GNU time prints the peak RSS in KB");
+    assert!(
+        peak_kb < 16 * 1024,
+        "peak RSS {peak_kb} KB on a 50 MB input"
+    );
+}

@@ -224,3 +224,34 @@ fn arena_games_finish() {
     let o = arena::play_game(Board::start(), &mut red, &mut blue).unwrap();
     assert_eq!(o.winner, Some(Color::Red), "{o:?}");
 }
+
+#[test]
+fn arena_openings_make_deterministic_games_differ() {
+    use duckchess::engine::arena::{start_of, Setup};
+    let setup = Setup {
+        players: [Kind::Ai, Kind::Ai],
+        limits: Limits::depth(2),
+        seed: 1,
+        opening: 2,
+    };
+    let starts: Vec<Board> = (1..=10).map(|i| start_of(&setup, i).0).collect();
+    let mut distinct = starts.clone();
+    distinct.sort_by_key(|b| b.to_string());
+    distinct.dedup();
+    assert!(distinct.len() >= 8, "{} distinct openings", distinct.len());
+    for b in &starts {
+        // Two quiet moves: red to move again, every piece still there, no captain
+        // hanging.
+        assert_eq!(b.side_to_move(), Color::Red);
+        assert_eq!(b.pieces().count(), Board::start().pieces().count());
+        let red = b.captain(Color::Red).unwrap();
+        assert!(!rules::is_attacked(b, red, Color::Blue));
+    }
+    // The same run gives the same games; no opening means the start position.
+    assert_eq!(start_of(&setup, 3), start_of(&setup, 3));
+    let none = Setup {
+        opening: 0,
+        ..setup
+    };
+    assert_eq!(start_of(&none, 3), (Board::start(), 0));
+}

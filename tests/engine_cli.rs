@@ -337,3 +337,86 @@ fn arena_bad_options() {
     let o = run(&["arena", "--help"], "");
     assert_eq!(o.status.code(), Some(0));
 }
+
+/// How many board diagrams an output holds (one column header above and one below each).
+fn boards(o: &Output) -> usize {
+    text(&o.stdout)
+        .lines()
+        .filter(|l| l.trim() == "0  1  2  3  4  5  6  7  8")
+        .count()
+        / 2
+}
+
+#[test]
+fn play_against_the_computer_draws_one_board_per_round() {
+    // The opening board, then one board after each computer reply: 1 + 2. The person's
+    // moves draw none, since the reply follows at once.
+    let o = run(
+        &["play", "--blue", "ai", "--depth", "1", "--ascii"],
+        "0 1 2 2\n0 7 2 6\nquit\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(boards(&o), 3, "{}", text(&o.stdout));
+    // The computer's score names its side and is in material units.
+    let thinks: Vec<String> = narrative(&o)
+        .into_iter()
+        .filter(|l| l.starts_with("blue (ai) thinks: depth 1, "))
+        .collect();
+    assert_eq!(thinks.len(), 2, "{thinks:?}");
+    for line in &thinks {
+        let score = line.rsplit("score blue ").next().expect("a score");
+        assert!(
+            score.starts_with(['+', '-']) && score[1..].parse::<f64>().is_ok(),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn play_history_selection_and_judge_input_loading() {
+    let statement = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/statement.in");
+    let o = run(
+        &["play", "--ascii"],
+        &format!("history\n0 3 1 2\n9 1\nhistory\nload {statement}\nhistory\nquit\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("no moves yet\n"), "{out}");
+    assert!(out.contains("  1. 0 3 1 2   red guard;NA;no;no\n"), "{out}");
+    // `X Y` selects: the piece in [ ], its target in ( ), the list sorted.
+    assert!(out.contains(" 9  r [h] e  g  k  g  e  h  r  9\n"), "{out}");
+    assert!(out.contains(" 7  d  . (.) .  .  .  .  .  d  7\n"), "{out}");
+    assert!(
+        out.contains("blue horse on (9, 1) can go to (7, 2)\n"),
+        "{out}"
+    );
+    // A judge input loads from the start position, its invalid commands skipped; the
+    // history then shows the judge's own lines.
+    assert!(
+        out.contains(": a judge input, 9 moves and 9 invalid commands skipped\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  9. 6 6 9 4   red duck;blue captain;no;yes\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_marks_captures_in_the_target_list() {
+    // The red car on (4, 4) reaches the blue soldier on (4, 0) and the blue horse on
+    // (4, 8); the list is sorted by row, then column.
+    let o = run(
+        &["play", "--ascii", "--from", "k8/9/9/9/9/s3R3h/9/9/9/K8 r"],
+        "moves 4 4\nquit\n",
+    );
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "red car on (4, 4) can go to (0, 4), (1, 4), (2, 4), (3, 4), (4, 0) takes blue \
+             soldier, (4, 1), (4, 2), (4, 3), (4, 5), (4, 6), (4, 7), (4, 8) takes blue horse, \
+             (5, 4), (6, 4), (7, 4), (8, 4), (9, 4)\n"
+        ),
+        "{out}"
+    );
+}

@@ -92,7 +92,7 @@ pub fn run(spec: &Spec, args: &[String], body: impl FnOnce(&Parsed) -> Result<u8
         Err(e) => return usage_error(spec.name, &e),
     };
     if parsed.flag("--help") {
-        return print_help(&help::render(spec));
+        return print_help(spec.name, &help::render(spec));
     }
     match body(&parsed) {
         Ok(status) => status,
@@ -129,12 +129,12 @@ pub fn usage_error(command: &str, message: &str) -> u8 {
     EXIT_USAGE
 }
 
-/// Prints `text` on standard output (help and version); a closed pipe is not worth a
-/// message, and any other write error is.
-pub fn print_help(text: &str) -> u8 {
+/// Prints `text` (a help or the version) on standard output for `command`; a closed
+/// pipe is not worth a message, and any other write error is.
+pub fn print_help(command: &str, text: &str) -> u8 {
     let mut out = io::stdout().lock();
     output_status(
-        "",
+        command,
         out.write_all(text.as_bytes()).and_then(|()| out.flush()),
     )
 }
@@ -175,21 +175,20 @@ pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8
     }
 }
 
-/// Reads a whole small file, at most `limit` bytes, naming the path in every error.
+/// Reads a whole small file of at most `limit` bytes; the error says what is wrong
+/// (the caller names the path).
 pub fn read_small_file(path: &str, limit: u64) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
     if meta.is_dir() {
-        return Err(format!("cannot open {path}: it is a directory"));
+        return Err("it is a directory".to_string());
     }
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {path}: {e}"))?;
+        .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > limit {
-        return Err(format!("{path} is larger than {limit} bytes"));
+        return Err(format!("it is larger than {limit} bytes"));
     }
     Ok(bytes)
 }

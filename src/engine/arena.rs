@@ -3,7 +3,7 @@
 //! through [`Game::play`], so the arena also checks that the players only ever choose
 //! moves the judge accepts. Not on the judge path.
 
-use crate::cli::{self, Opt, Spec};
+use crate::cli::{self, Opt, Parsed, Spec};
 use crate::engine::eval;
 use crate::engine::search::{self, Engine, Limits};
 use crate::judge::board::Board;
@@ -190,8 +190,19 @@ pub fn play_game(
     red: &mut Player,
     blue: &mut Player,
 ) -> Result<Outcome, IllegalChoice> {
+    play_game_after(board, 0, red, blue)
+}
+
+/// [`play_game`] from a position reached after `played` moves, which count towards the
+/// move limit.
+pub fn play_game_after(
+    board: Board,
+    played: u32,
+    red: &mut Player,
+    blue: &mut Player,
+) -> Result<Outcome, IllegalChoice> {
     let mut game = Game::from_board(board);
-    let mut moves = 0;
+    let mut moves = played;
     loop {
         let board = game.board();
         if board.is_over() {
@@ -235,6 +246,36 @@ pub fn play_game(
     }
 }
 
+/// The opening of a game: `plies` random quiet moves drawn from `rng` (no capture, and
+/// none that lets the opponent take the mover's captain at once), so that games between
+/// two deterministic players (`--depth`) still differ from each other, and none starts
+/// lost. Returns the position after them and how many were played (fewer when a side
+/// has no such move).
+pub fn opening(rng: &mut Rng, plies: u32) -> (Board, u32) {
+    let mut board = Board::start();
+    for played in 0..plies {
+        let side = board.side_to_move();
+        let quiet: Vec<Move> = rules::legal_moves(&board)
+            .into_iter()
+            .filter(|m| board.piece_at(m.to).is_none())
+            .filter(|&m| {
+                let mut after = board.clone();
+                after.make_move(m.from, m.to);
+                after
+                    .captain(side)
+                    .is_some_and(|c| !rules::is_attacked(&after, c, side.opponent()))
+            })
+            .collect();
+        match rng.pick(&quiet) {
+            Some(m) => {
+                board.make_move(m.from, m.to);
+            }
+            None => return (board, played),
+        }
+    }
+    (board, plies)
+}
+
 /// The seed of game `index` of a run started with `seed`: different for every game, the
 /// same for every run.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
@@ -248,7 +289,7 @@ pub const MAX_THINK_MS: u64 = 3_600_000;
 pub const SPEC: Spec = Spec {
     name: "arena",
     summary: "play games between computer players and keep the score",
-    usage: &["--red KIND --blue KIND [--games N] [--think MS | --depth D] [--seed S] [--quiet]"],
+    usage: &["--red KIND --blue KIND [--games N] [--think MS | --depth D] [--seed S] [--opening PLIES] [--quiet]"],
     about: "\
 KIND is ai (the alpha-beta search), random (uniform legal moves) or greedy (the
 most valuable capture, else a random move). One line per game ('game 3: red (ai)
@@ -280,11 +321,31 @@ side left without a move.",
             "seed of the random choices (default 1); game i uses a seed\n\
              derived from S and i",
         ),
+        Opt::valued(
+            "--opening",
+            "PLIES",
+            "each game opens with PLIES random quiet moves drawn from its seed\n\
+             (default 2; 0 starts every game from the start position)",
+        ),
         Opt::flag("--quiet", "only the final line"),
     ],
     conflicts: &[("--think", "--depth")],
     exit: "0 success, 1 I/O error, 2 usage error",
 };
+
+/// The search limits that `--think MS` (default `default_ms`) or `--depth D` ask for:
+/// the options `arena` and `play` share.
+pub fn limits_option(parsed: &Parsed, default_ms: u64) -> Result<Limits, String> {
+    let think = parsed
+        .int("--think", 1, MAX_THINK_MS)?
+        .unwrap_or(default_ms);
+    Ok(
+        match parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)? {
+            Some(d) => Limits::depth(d as u32),
+            None => Limits::time(Duration::from_millis(think)),
+        },
+    )
+}
 
 /// The `arena` subcommand. Returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
@@ -299,34 +360,59 @@ pub fn cli(args: &[String]) -> u8 {
         let red = kind("--red")?;
         let blue = kind("--blue")?;
         let games = parsed.int("--games", 0, 1_000_000_000)?.unwrap_or(10);
-        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(100);
-        let depth = parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)?;
+        let limits = limits_option(parsed, 100)?;
         let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
-        let limits = match depth {
-            Some(d) => Limits::depth(d as u32),
-            None => Limits::time(Duration::from_millis(think)),
-        };
-        Ok(tournament(
-            red,
-            blue,
-            games,
+        let opening = parsed
+            .int("--opening", 0, u64::from(MAX_MOVES))?
+            .unwrap_or(2) as u32;
+        let setup = Setup {
+            players: [red, blue],
             limits,
             seed,
-            parsed.flag("--quiet"),
-        ))
+            opening,
+        };
+        Ok(tournament(&setup, games, parsed.flag("--quiet")))
     })
 }
 
+/// What every game of a run shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Who plays red and blue.
+    pub players: [Kind; 2],
+    /// How the `ai` players search.
+    pub limits: Limits,
+    /// The run's seed; game `i` plays from [`game_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// Random quiet moves at the start of each game.
+    pub opening: u32,
+}
+
+/// The position game `index` of a run starts from, after its opening, and the number of
+/// opening moves played.
+pub fn start_of(setup: &Setup, index: u64) -> (Board, u32) {
+    let s = game_seed(setup.seed, index);
+    opening(&mut Rng::new(s ^ 0x0BE0_0BE0), setup.opening)
+}
+
+/// Plays game `index` of a run.
+pub fn play_indexed(setup: &Setup, index: u64) -> Result<Outcome, IllegalChoice> {
+    let s = game_seed(setup.seed, index);
+    let [red, blue] = setup.players;
+    let mut red_player = Player::new(red, setup.limits, s);
+    let mut blue_player = Player::new(blue, setup.limits, s ^ 0x5555_5555_5555_5555);
+    let (start, opened) = start_of(setup, index);
+    play_game_after(start, opened, &mut red_player, &mut blue_player)
+}
+
 /// Plays the games and writes a line for each (unless `quiet`) and the score.
-fn tournament(red: Kind, blue: Kind, games: u64, limits: Limits, seed: u64, quiet: bool) -> u8 {
+fn tournament(setup: &Setup, games: u64, quiet: bool) -> u8 {
+    let [red, blue] = setup.players;
     let mut wins = [0u64; 2];
     let mut draws = 0u64;
     let mut out = io::stdout().lock();
     for index in 1..=games {
-        let s = game_seed(seed, index);
-        let mut red_player = Player::new(red, limits, s);
-        let mut blue_player = Player::new(blue, limits, s ^ 0x5555_5555_5555_5555);
-        let outcome = match play_game(Board::start(), &mut red_player, &mut blue_player) {
+        let outcome = match play_indexed(setup, index) {
             Ok(o) => o,
             Err(e) => return cli::fail("arena", &format!("game {index}: {e}")),
         };

@@ -6,9 +6,10 @@
 //! Games are saved and loaded in the format of [`crate::engine::saved`].
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::arena::{MAX_MOVES, MAX_THINK_MS};
-use crate::engine::saved::{parse_int, parse_move, parse_saved, save_text};
-use crate::engine::search::{self, Engine, Limits};
+use crate::engine::arena::{limits_option, MAX_MOVES};
+use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
+use crate::engine::search::{Engine, Limits};
+use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
@@ -16,7 +17,6 @@ use crate::judge::rules::{self, Move};
 use crate::tools::render::{self, Marks, Style};
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
-use std::time::Duration;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,16 +58,19 @@ const LINE_MAX: u64 = 4096;
 const COMMANDS: &str = "\
 commands:
   xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
-  moves X Y     mark the legal targets of the piece on (X, Y)
+  X Y           select the piece on (X, Y): [ ] marks it, ( ) its legal targets
+  moves X Y     the same
+  history       the moves so far, each with the judge's output line
   undo          take back the last move (and the computer's reply to it), or a
                 resignation
   new           start again from the first position
   resign        the side to move gives up
   save FILE     save the game (position, then the judge input of the moves)
-  load FILE     load a saved game
+  load FILE     load a saved game, or a judge input (Q and the commands)
   board         show the board again
   help          this list
   quit          leave (so does the end of the input)
+The computer's score is the mover's advantage in material units (a horse is 3.00).
 ";
 
 /// Why the session stopped accepting moves.
@@ -120,10 +123,14 @@ impl<W: Write> Session<W> {
     }
 
     fn show(&mut self, highlight: &[Square]) -> io::Result<()> {
-        let marks = Marks {
+        self.show_marked(Marks {
             last: self.moves.last().copied(),
             highlight,
-        };
+            selected: None,
+        })
+    }
+
+    fn show_marked(&mut self, marks: Marks<'_>) -> io::Result<()> {
         let diagram = render::diagram(self.board(), self.options.style, marks);
         let status = match self.halt {
             Some(Halt::Resigned(c)) => {
@@ -162,7 +169,16 @@ impl<W: Write> Session<W> {
                 let who = if by_ai { " (ai)" } else { "" };
                 let line = describe(self.moves.len(), side, who, m, &moved);
                 self.say(&line)?;
-                self.show(&[])
+                // One board per round: after a person's move the computer's reply
+                // comes at once, and the board is drawn after it.
+                let reply = self.active()
+                    && !by_ai
+                    && self.controller(self.board().side_to_move()) == Controller::Ai;
+                if reply {
+                    self.out.flush()
+                } else {
+                    self.show(&[])
+                }
             }
         }
     }
@@ -185,9 +201,9 @@ impl<W: Write> Session<W> {
                 }
             };
             let eval = match report.mate_in() {
-                Some(n) if n > 0 => format!("wins in {n}"),
-                Some(n) => format!("loses in {}", -n),
-                None => format!("score {:+}", report.score),
+                Some(n) if n > 0 => format!("{side} wins in {}", cli::plural(n as u64, "ply")),
+                Some(n) => format!("{side} loses in {}", cli::plural(-n as u64, "ply")),
+                None => format!("score {side} {}", pawns(report.score)),
             };
             self.say(&format!(
                 "{side} (ai) thinks: depth {}, {} nodes, {eval}",
@@ -233,6 +249,8 @@ impl<W: Write> Session<W> {
             ["board"] => self.show(&[])?,
             ["save" | "load"] => self.say("save and load need a FILE name")?,
             ["moves", x, y] => self.moves_of(x, y)?,
+            [x, y] if parse_int(x).is_some() && parse_int(y).is_some() => self.moves_of(x, y)?,
+            ["history"] => self.history()?,
             ["moves", ..] => self.say("moves needs the square of a piece: moves X Y")?,
             ["undo"] => self.undo()?,
             ["new"] => {
@@ -257,9 +275,8 @@ impl<W: Write> Session<W> {
                 let text = save_text(&self.start, &self.moves);
                 match fs::write(path, text) {
                     Ok(()) => {
-                        let n = self.moves.len();
-                        let plural = if n == 1 { "" } else { "s" };
-                        self.say(&format!("saved {n} move{plural} to {path}"))?
+                        let n = cli::plural(self.moves.len() as u64, "move");
+                        self.say(&format!("saved {n} to {path}"))?
                     }
                     Err(e) => self.say(&format!("cannot save {path}: {e}"))?,
                 }
@@ -307,21 +324,54 @@ impl<W: Write> Session<W> {
                 targets.push(m.to);
             }
         });
-        self.show(&targets)?;
-        let list: Vec<String> = targets.iter().map(|t| t.to_string()).collect();
+        targets.sort_by_key(|t| (t.x(), t.y()));
+        self.show_marked(Marks {
+            last: None,
+            highlight: &targets,
+            selected: Some(square),
+        })?;
         let turn = if piece.color == self.board().side_to_move() {
             ""
         } else {
             " (not its turn)"
         };
-        if list.is_empty() {
-            self.say(&format!("{piece} on {square}{turn} has no legal move"))
-        } else {
-            self.say(&format!(
-                "{piece} on {square}{turn} can go to {}",
-                list.join(" ")
-            ))
+        if targets.is_empty() {
+            return self.say(&format!("{piece} on {square}{turn} has no legal move"));
         }
+        let list: Vec<String> = targets
+            .iter()
+            .map(|&t| match self.board().piece_at(t) {
+                Some(victim) => format!("{t} takes {victim}"),
+                None => t.to_string(),
+            })
+            .collect();
+        self.say(&format!(
+            "{piece} on {square}{turn} can go to {}",
+            list.join(", ")
+        ))
+    }
+
+    /// The moves so far, numbered, each with the judge's output line for it.
+    fn history(&mut self) -> io::Result<()> {
+        if self.moves.is_empty() {
+            return self.say("no moves yet");
+        }
+        let mut game = Game::from_board(self.start.clone());
+        let mut text = String::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            let verdict = game.play(
+                m.from.x().into(),
+                m.from.y().into(),
+                m.to.x().into(),
+                m.to.y().into(),
+            );
+            text.push_str(&format!(
+                "{:>3}. {m}   {}\n",
+                i + 1,
+                judge::verdict_line(&verdict)
+            ));
+        }
+        self.out.write_all(text.as_bytes())
     }
 
     fn undo(&mut self) -> io::Result<()> {
@@ -354,25 +404,29 @@ impl<W: Write> Session<W> {
         }
         let start = self.start.clone();
         self.reset(start, moves);
-        self.say(&format!(
-            "took back {taken} move{}",
-            if taken == 1 { "" } else { "s" }
-        ))?;
+        self.say(&format!("took back {}", cli::plural(taken, "move")))?;
         self.show(&[])
     }
 
     fn load(&mut self, path: &str) -> io::Result<()> {
-        let text = match read_limited(path) {
-            Ok(t) => t,
+        let text = match cli::read_small_file(path, FILE_MAX) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => return self.say(&format!("cannot load {path}: {e}")),
         };
-        match parse_saved(&text) {
+        match load_text(&text) {
             Err(e) => self.say(&format!("cannot load {path}: {e}")),
-            Ok((start, moves)) => {
-                let n = moves.len();
-                self.reset(start, moves);
+            Ok(loaded) => {
+                let what = match loaded.skipped {
+                    None => cli::plural(loaded.moves.len() as u64, "move"),
+                    Some(skipped) => format!(
+                        "a judge input, {} and {} skipped",
+                        cli::plural(loaded.moves.len() as u64, "move"),
+                        cli::plural(skipped, "invalid command")
+                    ),
+                };
+                self.reset(loaded.start, loaded.moves);
                 self.engine.clear();
-                self.say(&format!("loaded {path}: {n} moves"))?;
+                self.say(&format!("loaded {path}: {what}"))?;
                 self.show(&[])
             }
         }
@@ -389,15 +443,9 @@ fn rest_after<'a>(line: &'a str, command: &str) -> &'a str {
 /// A saved game is small: anything over this is not one.
 const FILE_MAX: u64 = 1 << 24;
 
-fn read_limited(path: &str) -> io::Result<String> {
-    let mut bytes = Vec::new();
-    fs::File::open(path)?
-        .take(FILE_MAX + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > FILE_MAX {
-        return Err(io::Error::other("larger than 16 MB, not a saved game"));
-    }
-    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
+/// A score for people: the side's advantage in material units of 100 (a horse is 3.00).
+fn pawns(score: i32) -> String {
+    format!("{:+.2}", f64::from(score) / 100.0)
 }
 
 /// `move 3: red horse 0 1 2 2, takes blue soldier, check` (`move 3 (ai): ...` for the
@@ -548,11 +596,7 @@ pub fn cli(args: &[String]) -> u8 {
             Some(other) => Err(format!("{name}: expected human or ai, found {other:?}")),
         };
         let players = [who("--red")?, who("--blue")?];
-        let think = parsed.int("--think", 1, MAX_THINK_MS)?.unwrap_or(1000);
-        let limits = match parsed.int("--depth", 1, search::MAX_PLY as u64 / 2)? {
-            Some(d) => Limits::depth(d as u32),
-            None => Limits::time(Duration::from_millis(think)),
-        };
+        let limits = limits_option(parsed, 1000)?;
         let start = match parsed.value("--from") {
             None => Board::start(),
             Some(text) => text.parse().map_err(|e| format!("--from: {e}"))?,

@@ -17,6 +17,7 @@
 use crate::judge::board::{Board, NotationError};
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
+use crate::judge::Scanner;
 use std::fmt;
 
 /// Why a saved game cannot be loaded. Lines count from 1.
@@ -40,6 +41,8 @@ pub enum LoadError {
     MissingMoves { expected: usize, found: usize },
     /// Text after the last move.
     Trailing { line: usize },
+    /// A judge input that the judge itself could not read to its end.
+    JudgeInput(String),
 }
 
 impl fmt::Display for LoadError {
@@ -66,6 +69,7 @@ impl fmt::Display for LoadError {
             LoadError::Trailing { line } => {
                 write!(f, "line {line}: unexpected text after the moves")
             }
+            LoadError::JudgeInput(e) => write!(f, "{e}"),
         }
     }
 }
@@ -141,6 +145,56 @@ pub fn parse_saved(text: &str) -> Result<(Board, Vec<Move>), LoadError> {
     Ok((start, moves))
 }
 
+/// A game read back by [`load_text`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    /// The position the game started from.
+    pub start: Board,
+    /// The moves played, all valid.
+    pub moves: Vec<Move>,
+    /// For a judge input, how many of its commands were invalid (and skipped, as the
+    /// judge ignores them); `None` for a saved game.
+    pub skipped: Option<u64>,
+}
+
+/// Reads a saved game ([`parse_saved`]), or a plain judge input: `Q` and the commands,
+/// from the start position, read as the judge reads them (any whitespace); invalid
+/// commands are skipped as the judge ignores them, and so is anything after the `Q`-th
+/// command. A saved game's first line holds a position, with its `/` between ranks; a
+/// judge input's first token is a number.
+pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    if first.is_none_or(|l| l.contains('/')) {
+        let (start, moves) = parse_saved(text)?;
+        return Ok(Loaded {
+            start,
+            moves,
+            skipped: None,
+        });
+    }
+    let mut scanner = Scanner::new(text.as_bytes());
+    let judge = |e: crate::judge::JudgeError| LoadError::JudgeInput(e.to_string());
+    let total = scanner.count().map_err(judge)?;
+    let mut game = Game::new();
+    let mut moves = Vec::new();
+    let mut skipped = 0;
+    for index in 1..=total.value {
+        let c = scanner.command(index, total).map_err(judge)?;
+        match game.validate(c[0], c[1], c[2], c[3]) {
+            Ok((from, to, _)) => {
+                let _ = game.play(c[0], c[1], c[2], c[3]);
+                moves.push(Move { from, to });
+            }
+            Err(_) => skipped += 1,
+        }
+    }
+    Ok(Loaded {
+        start: Board::start(),
+        moves,
+        skipped: Some(skipped),
+    })
+}
+
 /// Four integers `xs ys xt yt`, or `None`. Integers too large for `i64` become huge
 /// (and so off the board), as the judge treats them.
 pub fn parse_move(text: &str) -> Option<[i64; 4]> {
@@ -197,6 +251,27 @@ mod tests {
             parse_saved(&format!("{text}0 0 1 0\n")),
             Err(LoadError::Trailing { line: 5 })
         );
+    }
+
+    #[test]
+    fn a_judge_input_loads_from_the_start_skipping_invalid_commands() {
+        let statement = include_str!("../../samples/statement.in");
+        let loaded = load_text(statement).expect("the statement sample loads");
+        assert_eq!(loaded.start, Board::start());
+        assert_eq!(loaded.skipped, Some(9));
+        assert_eq!(loaded.moves.len(), 9);
+        assert_eq!(loaded.moves[0].to_string(), "0 3 1 2");
+        // The same as a saved game of those moves.
+        let saved = save_text(&Board::start(), &loaded.moves);
+        assert_eq!(parse_saved(&saved), Ok((Board::start(), loaded.moves)));
+        assert_eq!(
+            load_text("2\n0 3 1 2\n"),
+            Err(LoadError::JudgeInput(
+                "line 3, column 1: expected an integer (xs of command 2 of 2), found end of input"
+                    .to_string()
+            ))
+        );
+        assert!(load_text("").is_err());
     }
 
     #[test]

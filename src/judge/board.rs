@@ -35,7 +35,7 @@ impl Board {
 
     /// The start position of SPEC section 1, red to move.
     pub fn start() -> Board {
-        use PieceKind::*;
+        use self::PieceKind::*;
         const BACK: [PieceKind; 9] = [
             Car, Horse, Elephant, Guard, Captain, Guard, Elephant, Horse, Car,
         ];
@@ -173,7 +173,7 @@ impl Board {
 fn sq(x: i64, y: i64) -> Square {
     match Square::new(x, y) {
         Some(s) => s,
-        None => unreachable!("start-position square ({x}, {y}) is on the board"),
+        None => unreachable!("start-position square ({}, {}) is on the board", x, y),
     }
 }
 

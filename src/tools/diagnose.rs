@@ -295,6 +295,7 @@ fn explain_command(
         Marks {
             last,
             highlight: &highlight,
+            selected: None,
         },
     );
     if verdict.is_ok() {
@@ -307,6 +308,7 @@ fn explain_command(
             Marks {
                 last,
                 highlight: &marks_after,
+                selected: None,
             },
         );
     }

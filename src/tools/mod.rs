@@ -1,12 +1,13 @@
-//! The tools for contestants and problem setters, one module per subcommand (`gen`,
-//! `test`, `stress`, `trace`, `validate`, `bundle`), and what they share to describe and
-//! draw a game for people (`render`, `explain`), to make inputs (`rng`), to run and judge
-//! a solution (`process`, `compare`, `diagnose`, `differs`) and the built-in `samples`.
-//! `test` and `stress` run programs through the one runner and explain wrong answers
-//! through the one diagnosis.
+//! The tools for contestants and problem setters, one module per subcommand (`judge`,
+//! `gen`, `validate`, `test`, `stress`, `trace`, `bundle`), and what they share: running
+//! a solution (`process`), comparing its output as it streams (`compare`), judging and
+//! explaining it (`diagnose`, with `differs` for what differs between two lines),
+//! verdicts in words (`explain`), board diagrams (`render`), the seeded generator (`rng`)
+//! and the samples built into the binary (`samples`). `test` and `stress` run programs
+//! through the one runner and explain wrong answers through the one diagnosis.
 //!
 //! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
-//! nothing here uses the engine.
+//! nothing here uses the engine or the chase solver.
 
 pub mod bundle;
 pub mod compare;

@@ -52,6 +52,8 @@ pub struct Marks<'a> {
     pub last: Option<Move>,
     /// Extra squares (e.g. a piece's legal targets), shown in `( )`.
     pub highlight: &'a [Square],
+    /// A selected piece, shown in `[ ]` like the squares of a move.
+    pub selected: Option<Square>,
 }
 
 const RESET: &str = "\x1b[0m";
@@ -97,7 +99,8 @@ pub fn diagram(board: &Board, style: Style, marks: Marks<'_>) -> String {
             };
             let last = marks
                 .last
-                .is_some_and(|m| m.from == square || m.to == square);
+                .is_some_and(|m| m.from == square || m.to == square)
+                || marks.selected == Some(square);
             let (open, close) = if last {
                 ("[", "]")
             } else if marks.highlight.contains(&square) {
@@ -189,6 +192,7 @@ mod tests {
             Marks {
                 last,
                 highlight: &[sq(1, 0)],
+                selected: None,
             },
         );
         let lines: Vec<&str> = text.lines().collect();

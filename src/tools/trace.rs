@@ -49,6 +49,7 @@ fn board_block(out: &mut String, board: &Board, last: Option<Move>, style: Style
     let marks = Marks {
         last,
         highlight: &[],
+        selected: None,
     };
     out.push_str(&render::diagram(board, style, marks));
     out.push_str(&render::status(board));

@@ -1,0 +1,331 @@
+//! The routes: the page's files for `GET`, and the JSON API for `POST`. Every rule is
+//! decided here, by the judge's code; the page only shows answers.
+//!
+//! | path | body | answer |
+//! |---|---|---|
+//! | `/api/state` | `{start, moves}` | the game (see [`state_json`]) |
+//! | `/api/targets` | `{start, moves, from: [x, y]}` | `{from, targets, reason}` |
+//! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
+//! | `/api/ai` | `{start, moves, think: ms}` | `{move, think}` (the time used, clamped) |
+//! | `/api/replay` | a judge input (text) | see [`replay::replay`] |
+//! | `/api/load` | a saved game (text) | the game, as `/api/state` |
+//! | `/api/save` | `{start, moves}` | the saved game (text) |
+//!
+//! `start` is a position in notation (the start position when absent), `moves` the
+//! moves played from it, each legal. Nothing here reads or writes a file: loading and
+//! saving go through the browser.
+
+use super::assets;
+use super::http::{Method, Request, Response, JSON, TEXT};
+use super::json::Json;
+use super::replay;
+use super::state::{self, move_json, square_from, state_json, ApiError};
+use super::think::{ThinkError, Thinker};
+use crate::engine::saved::{parse_saved, save_text};
+use crate::judge::game::Invalid;
+use crate::judge::rules;
+use crate::judge::verdict_line;
+use crate::tools::explain;
+use std::time::Duration;
+
+/// The thinking time when a request names none.
+pub const DEFAULT_THINK_MS: i64 = 1000;
+
+/// An endpoint: the request body in, a response or a refusal out.
+type Endpoint = fn(&Api, &[u8]) -> Result<Response, ApiError>;
+
+/// The API paths and what serves them.
+const ENDPOINTS: [(&str, Endpoint); 7] = [
+    ("/api/state", Api::state),
+    ("/api/targets", Api::targets),
+    ("/api/play", Api::play),
+    ("/api/ai", Api::ai),
+    ("/api/replay", Api::replay),
+    ("/api/load", Api::load),
+    ("/api/save", Api::save),
+];
+
+/// What answers the requests: the routes and the computer's limits.
+pub struct Api {
+    thinker: Thinker,
+}
+
+impl Api {
+    /// An API whose computer runs at most `searches` searches at once.
+    pub fn new(searches: usize) -> Api {
+        Api {
+            thinker: Thinker::new(searches),
+        }
+    }
+
+    /// Answers one request.
+    pub fn handle(&self, request: &Request) -> Response {
+        if let Some(asset) = assets::find(&request.path) {
+            return match request.method {
+                Method::Get | Method::Head => Response::ok(asset.content_type, asset.body),
+                _ => not_allowed("GET, HEAD"),
+            };
+        }
+        let endpoint = match ENDPOINTS.iter().find(|(path, _)| *path == request.path) {
+            Some((_, e)) => e,
+            None => {
+                let shown: String = request.path.chars().take(80).collect();
+                return Response::error(404, format!("no such page: {shown}"));
+            }
+        };
+        if request.method != Method::Post {
+            return not_allowed("POST");
+        }
+        endpoint(self, &request.body).unwrap_or_else(|e| Response::error(e.status, e.message))
+    }
+
+    fn state(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let game = state::replay(&parse(body)?, true)?;
+        Ok(json(state_json(&game)))
+    }
+
+    fn targets(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let body = parse(body)?;
+        let from = square_from(body.get("from"), "from")?;
+        let game = state::replay(&body, false)?;
+        let targets: Vec<Json> = rules::legal_moves(game.game.board())
+            .into_iter()
+            .filter(|m| m.from == from)
+            .map(|m| state::square_json(m.to))
+            .collect();
+        // Why this square has no targets, when the reason is not the piece's own moves:
+        // the judge's check of a move that goes nowhere names it.
+        let (x, y) = (from.x() as i64, from.y() as i64);
+        let reason = match game.game.validate(x, y, x, y) {
+            Err(Invalid::NotThatWay(_)) | Ok(_) => Json::Null,
+            Err(e) => Json::str(e.to_string()),
+        };
+        Ok(json(Json::obj([
+            ("from", state::square_json(from)),
+            ("targets", Json::Arr(targets)),
+            ("reason", reason),
+        ])))
+    }
+
+    fn play(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let body = parse(body)?;
+        let c = body
+            .get("move")
+            .and_then(state::ints::<4>)
+            .ok_or_else(|| ApiError::bad("move: expected [xs, ys, xt, yt]"))?;
+        let mut game = state::replay(&body, true)?;
+        let (verdict, text) = explain::play(&mut game.game, c);
+        if let Ok(moved) = verdict {
+            if let Some(mv) = explain::command_move(c) {
+                game.played.push(state::Played {
+                    mv,
+                    moved,
+                    text: text.clone(),
+                });
+            }
+        }
+        Ok(json(Json::obj([
+            ("legal", Json::Bool(verdict.is_ok())),
+            ("line", Json::str(verdict_line(&verdict))),
+            ("text", Json::str(text)),
+            ("state", state_json(&game)),
+        ])))
+    }
+
+    fn ai(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let body = parse(body)?;
+        let ms = match body.get("think") {
+            None | Some(Json::Null) => DEFAULT_THINK_MS,
+            Some(v) => v
+                .as_int()
+                .ok_or_else(|| ApiError::bad("think: expected milliseconds"))?,
+        };
+        let game = state::replay(&body, false)?;
+        let time = Thinker::clamp(Duration::from_millis(ms.max(0) as u64));
+        let report = self
+            .thinker
+            .think(game.game.board(), time)
+            .map_err(|e| ApiError {
+                status: match e {
+                    ThinkError::Failed => 500,
+                    ThinkError::Busy | ThinkError::Late(_) => 503,
+                },
+                message: e.to_string(),
+            })?;
+        // Only the move is read from the report: the search's other figures are its
+        // own business and may change with it.
+        Ok(json(Json::obj([
+            ("move", report.best.map_or(Json::Null, move_json)),
+            ("think", Json::int(time.as_millis() as i64)),
+        ])))
+    }
+
+    fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
+        Ok(json(replay::replay(body)))
+    }
+
+    fn load(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let text = std::str::from_utf8(body)
+            .map_err(|_| ApiError::bad("the saved game is not UTF-8 text"))?;
+        let (start, moves) = parse_saved(text).map_err(|e| ApiError::bad(e.to_string()))?;
+        let request = Json::obj([
+            ("start", Json::str(start.to_string())),
+            (
+                "moves",
+                Json::Arr(moves.into_iter().map(move_json).collect()),
+            ),
+        ]);
+        Ok(json(state_json(&state::replay(&request, true)?)))
+    }
+
+    fn save(&self, body: &[u8]) -> Result<Response, ApiError> {
+        let game = state::replay(&parse(body)?, false)?;
+        Ok(Response::ok(TEXT, save_text(&game.start, &game.moves())))
+    }
+}
+
+fn parse(body: &[u8]) -> Result<Json, ApiError> {
+    Json::parse(body).map_err(|e| ApiError::bad(e.to_string()))
+}
+
+fn json(value: Json) -> Response {
+    Response::ok(JSON, format!("{value}\n"))
+}
+
+fn not_allowed(allow: &'static str) -> Response {
+    Response::error(405, format!("use {allow} here")).with_header("Allow", allow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(api: &Api, path: &str, body: &str) -> Response {
+        api.handle(&Request {
+            method: Method::Post,
+            path: path.to_string(),
+            query: None,
+            headers: Vec::new(),
+            body: body.as_bytes().to_vec(),
+        })
+    }
+
+    fn body_json(r: &Response) -> Json {
+        Json::parse(&r.body).expect("JSON answer")
+    }
+
+    #[test]
+    fn targets_of_a_piece_and_why_none() {
+        let api = Api::new(1);
+        let r = post(&api, "/api/targets", r#"{"from":[0,1]}"#);
+        assert_eq!(r.status, 200);
+        // The red horse on (0, 1): (2, 2) only; (2, 0) holds its own duck and (1, 3)
+        // is blocked at (0, 2) by its own elephant.
+        assert_eq!(body_json(&r).get("targets").unwrap().to_string(), "[[2,2]]");
+        let r = post(&api, "/api/targets", r#"{"from":[9,1]}"#);
+        assert_eq!(
+            body_json(&r).get("reason").and_then(Json::as_str),
+            Some("the piece on (9, 1) is the opponent's (blue horse)")
+        );
+        let r = post(&api, "/api/targets", r#"{"from":[5,5]}"#);
+        assert_eq!(
+            body_json(&r).get("reason").and_then(Json::as_str),
+            Some("no piece on the source square (5, 5)")
+        );
+        assert_eq!(post(&api, "/api/targets", "{}").status, 400);
+    }
+
+    #[test]
+    fn play_answers_invalid_commands_with_the_reason() {
+        let api = Api::new(1);
+        let r = post(&api, "/api/play", r#"{"move":[0,0,7,0]}"#);
+        let v = body_json(&r);
+        assert_eq!(v.get("legal"), Some(&Json::Bool(false)));
+        assert_eq!(
+            v.get("line").and_then(Json::as_str),
+            Some("Invalid command")
+        );
+        assert_eq!(
+            v.get("text").and_then(Json::as_str),
+            Some("invalid: the car is blocked at (2, 0)")
+        );
+        let r = post(&api, "/api/play", r#"{"move":[0,3,1,2]}"#);
+        let v = body_json(&r);
+        assert_eq!(
+            v.get("line").and_then(Json::as_str),
+            Some("red guard;NA;no;no")
+        );
+        assert_eq!(
+            v.get("state")
+                .and_then(|s| s.get("moves"))
+                .unwrap()
+                .to_string(),
+            "[[0,3,1,2]]"
+        );
+        let r = post(&api, "/api/play", r#"{"move":[99999999999,0,0,0]}"#);
+        assert_eq!(
+            body_json(&r).get("text").and_then(Json::as_str),
+            Some("invalid: the source square is off the board")
+        );
+    }
+
+    #[test]
+    fn save_and_load_round_trip() {
+        let api = Api::new(1);
+        let r = post(&api, "/api/save", r#"{"moves":[[0,1,2,2],[9,1,7,2]]}"#);
+        let text = String::from_utf8(r.body).unwrap();
+        assert_eq!(
+            text,
+            "rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r\n2\n0 1 2 2\n9 1 7 2\n"
+        );
+        let r = post(&api, "/api/load", &text);
+        assert_eq!(
+            body_json(&r).get("moves").unwrap().to_string(),
+            "[[0,1,2,2],[9,1,7,2]]"
+        );
+        let r = post(&api, "/api/load", "nonsense\n");
+        assert_eq!(r.status, 400);
+        assert!(String::from_utf8_lossy(&r.body).contains("line 1:"));
+    }
+
+    #[test]
+    fn the_computer_takes_a_captain_at_once() {
+        let api = Api::new(1);
+        let r = post(
+            &api,
+            "/api/ai",
+            r#"{"start":"4k4/9/9/9/9/9/9/9/9/R3K4 r","moves":[[0,0,9,0],[0,0,0,0]],"think":10}"#,
+        );
+        assert_eq!(r.status, 400, "an invalid move in the list is refused");
+        let r = post(
+            &api,
+            "/api/ai",
+            r#"{"start":"4k4/9/9/9/9/9/9/9/9/R3K4 r","moves":[[0,0,9,0],[9,4,9,3]],"think":99999999}"#,
+        );
+        let v = body_json(&r);
+        assert_eq!(v.get("move").unwrap().to_string(), "[9,0,9,3]", "{v}");
+        assert_eq!(v.get("think").and_then(Json::as_int), Some(5000));
+    }
+
+    #[test]
+    fn routes_methods_and_assets() {
+        let api = Api::new(1);
+        let get = |path: &str, method| {
+            api.handle(&Request {
+                method,
+                path: path.to_string(),
+                query: None,
+                headers: Vec::new(),
+                body: Vec::new(),
+            })
+        };
+        assert_eq!(get("/", Method::Get).status, 200);
+        assert_eq!(get("/app.js", Method::Head).status, 200);
+        assert_eq!(get("/nope", Method::Get).status, 404);
+        let r = get("/api/state", Method::Get);
+        assert_eq!(r.status, 405);
+        assert_eq!(r.headers, vec![("Allow", "POST".to_string())]);
+        assert_eq!(get("/", Method::Post).status, 405);
+        assert_eq!(post(&api, "/api/state", "{").status, 400);
+    }
+}

@@ -1,0 +1,202 @@
+//! Replaying a judge input for the page, as `trace` does for a terminal: every command
+//! with the judge's exact line, the reason behind it, and the position after it, read
+//! with the judge's own [`Scanner`] under the judge's contract (a bad token ends the
+//! replay with its line and column, after every command before it).
+
+use super::json::Json;
+use super::state::{checked, move_json, pieces_json, square_json};
+use crate::judge::game::Game;
+use crate::judge::rules;
+use crate::judge::{verdict_line, Expected, JudgeError, Scanner};
+use crate::tools::explain::{self, Command};
+
+/// The most commands one replay shows; the official limit is 1000, and a bound keeps
+/// the answer to any body small.
+pub const MAX_COMMANDS: u64 = 10_000;
+
+/// The replay of `input` as JSON: `total` (Q as written), `steps` (one per command:
+/// `command` as written, `line`, `text`, `legal`, the squares to mark, and the position
+/// after it with its side to move, check and end), `invalid`
+/// (the numbers of the invalid commands), `error` (why the replay stopped early, or
+/// null) and `note` (input ignored after the last command, or null).
+pub fn replay(input: &[u8]) -> Json {
+    let mut scanner = Scanner::new(input);
+    let mut game = Game::new();
+    let mut steps = Vec::new();
+    let mut invalid = Vec::new();
+    let mut error = None;
+    let mut note = None;
+    let mut total_text = Json::Null;
+    match scanner.count() {
+        Err(e) => error = Some(e),
+        Ok(total) => {
+            total_text = Json::str(total.to_string());
+            'commands: for index in 1..=total.value {
+                if index > MAX_COMMANDS {
+                    note = Some(format!(
+                        "the replay stops after {MAX_COMMANDS} commands (Q is {total})"
+                    ));
+                    break;
+                }
+                let mut c: Command = [0; 4];
+                let mut written = Vec::with_capacity(4);
+                for (field, slot) in c.iter_mut().enumerate() {
+                    let expected = Expected::Coordinate {
+                        index,
+                        total,
+                        field: field as u8,
+                    };
+                    match scanner.int_as_written(expected) {
+                        Ok((value, text)) => {
+                            *slot = value;
+                            written.push(Json::str(text.to_string()));
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            break 'commands;
+                        }
+                    }
+                }
+                let (verdict, text) = explain::play(&mut game, c);
+                if verdict.is_err() {
+                    invalid.push(Json::int(index as i64));
+                }
+                let board = game.board();
+                steps.push(Json::obj([
+                    ("command", Json::Arr(written)),
+                    ("line", Json::str(verdict_line(&verdict))),
+                    ("text", Json::str(text)),
+                    ("legal", Json::Bool(verdict.is_ok())),
+                    (
+                        "move",
+                        explain::command_move(c).map_or(Json::Null, move_json),
+                    ),
+                    (
+                        "highlight",
+                        Json::Arr(
+                            explain::highlights(c, &verdict)
+                                .into_iter()
+                                .map(square_json)
+                                .collect(),
+                        ),
+                    ),
+                    ("position", Json::str(board.to_string())),
+                    ("side", Json::str(board.side_to_move().name())),
+                    ("over", Json::Bool(board.is_over())),
+                    (
+                        "winner",
+                        board.winner().map_or(Json::Null, |c| Json::str(c.name())),
+                    ),
+                    ("check", Json::Bool(rules::is_check(board))),
+                    ("pieces", pieces_json(board)),
+                    (
+                        "checked",
+                        Json::Arr(checked(board).into_iter().map(square_json).collect()),
+                    ),
+                ]));
+            }
+            if error.is_none() && note.is_none() {
+                if let Ok(Some(at)) = scanner.peek_token() {
+                    note = Some(format!(
+                        "ignoring the input after command {}, from line {}, column {}",
+                        total, at.line, at.column
+                    ));
+                }
+            }
+        }
+    }
+    let error = error.map(|e: JudgeError| Json::str(e.to_string()));
+    Json::obj([
+        ("total", total_text),
+        ("steps", Json::Arr(steps)),
+        ("invalid", Json::Arr(invalid)),
+        ("error", error.unwrap_or(Json::Null)),
+        ("note", note.map_or(Json::Null, Json::Str)),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_statement_sample_has_the_judges_lines() {
+        let input = "18\n0 0 7 0\n9 0 8 0\n0 1 1 3\n0 2 2 0\n0 3 1 2\n0 4 0 3\n9 4 8 4\n\
+                     3 2 2 3\n7 0 4 2\n7 0 5 3\n9 2 7 4\n2 0 4 3\n9 1 8 3\n4 3 6 6\n7 4 9 2\n\
+                     8 4 9 4\n6 6 9 4\n9 8 8 8\n";
+        let r = replay(input.as_bytes());
+        let steps = r.get("steps").and_then(Json::as_array).unwrap();
+        assert_eq!(steps.len(), 18);
+        let lines: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| s.get("line").and_then(Json::as_str))
+            .collect();
+        assert_eq!(lines[4], "red guard;NA;no;no");
+        assert_eq!(lines[13], "red duck;blue soldier;no;no");
+        assert_eq!(lines[15], "blue captain;NA;yes;no");
+        assert_eq!(lines[16], "red duck;blue captain;no;yes");
+        assert_eq!(
+            steps[0].get("text").and_then(Json::as_str),
+            Some("invalid: the car is blocked at (2, 0)")
+        );
+        assert_eq!(steps[0].get("highlight").unwrap().to_string(), "[[2,0]]");
+        assert_eq!(
+            r.get("invalid").unwrap().to_string(),
+            "[1,2,3,4,6,9,10,15,18]"
+        );
+        assert_eq!(r.get("error"), Some(&Json::Null));
+        assert_eq!(r.get("total").and_then(Json::as_str), Some("18"));
+        assert_eq!(steps[15].get("check"), Some(&Json::Bool(true)));
+        assert_eq!(steps[16].get("winner").and_then(Json::as_str), Some("red"));
+        assert_eq!(steps[17].get("over"), Some(&Json::Bool(true)));
+    }
+
+    #[test]
+    fn bad_input_stops_where_the_judge_stops() {
+        let r = replay(b"3\n0 3 1 2\n99999999999999999999999 0 0 0\n9 x");
+        let steps = r.get("steps").and_then(Json::as_array).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(
+            steps[1].get("command").unwrap().to_string(),
+            r#"["99999999999999999999999","0","0","0"]"#
+        );
+        assert_eq!(
+            steps[1].get("text").and_then(Json::as_str),
+            Some("invalid: the source square is off the board")
+        );
+        assert_eq!(
+            r.get("error").and_then(Json::as_str),
+            Some("line 4, column 3: expected an integer (ys of command 3 of 3), found \"x\"")
+        );
+        let r = replay(b"");
+        assert_eq!(
+            r.get("error").and_then(Json::as_str),
+            Some("line 1, column 1: expected a non-negative integer (the number of commands Q), found end of input")
+        );
+        let r = replay(b"1\n0 3 1 2\n5 5");
+        assert_eq!(
+            r.get("note").and_then(Json::as_str),
+            Some("ignoring the input after command 1, from line 3, column 1")
+        );
+    }
+
+    #[test]
+    fn a_huge_count_is_bounded_by_the_input() {
+        let r = replay(b"99999999999999999999\n0 3 1 2\n");
+        assert_eq!(
+            r.get("steps").and_then(Json::as_array).map(|s| s.len()),
+            Some(1)
+        );
+        assert!(r.get("error").and_then(Json::as_str).is_some());
+        let many = format!("20000\n{}", "0 0 0 0\n".repeat(20_000));
+        let r = replay(many.as_bytes());
+        assert_eq!(
+            r.get("steps").and_then(Json::as_array).map(|s| s.len()),
+            Some(MAX_COMMANDS as usize)
+        );
+        assert_eq!(
+            r.get("note").and_then(Json::as_str),
+            Some("the replay stops after 10000 commands (Q is 20000)")
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! The computer's move for the server, with limits no client can lift: the thinking
+//! time is capped, at most a few searches run at once (503 beyond), and each runs on a
+//! thread of its own while the request waits with a hard deadline. Should the search
+//! ever overrun its clock, the client still gets an answer in time, and the late search
+//! keeps its slot until it ends, so overruns cannot pile up.
+
+use crate::engine::search::{Engine, Limits, Report};
+use crate::judge::board::Board;
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::Duration;
+
+/// The longest the computer may think for one move, whatever a client asks.
+pub const MAX_THINK: Duration = Duration::from_secs(5);
+/// The shortest: the engine needs a moment to find any move at all.
+pub const MIN_THINK: Duration = Duration::from_millis(10);
+/// How long past its thinking time a search may take before the request gives up.
+pub const GRACE: Duration = Duration::from_secs(1);
+
+/// Why no move came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThinkError {
+    /// Every search slot is taken.
+    Busy,
+    /// The search did not answer within its time and the grace.
+    Late(Duration),
+    /// The search could not start or failed.
+    Failed,
+}
+
+impl fmt::Display for ThinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ThinkError::Busy => write!(f, "the computer is busy with other games; try again"),
+            ThinkError::Late(d) => {
+                write!(f, "the computer did not answer within {} ms", d.as_millis())
+            }
+            ThinkError::Failed => write!(f, "the computer could not search this position"),
+        }
+    }
+}
+
+/// A search: the position and the time it may take.
+pub type SearchFn = fn(&Board, Duration) -> Report;
+
+/// The real search: a fresh engine per request, so no request sees another's game.
+pub fn engine_search(board: &Board, time: Duration) -> Report {
+    Engine::new().search(board, Limits::time(time))
+}
+
+/// Runs searches under the limits.
+pub struct Thinker {
+    running: Arc<AtomicUsize>,
+    slots: usize,
+    grace: Duration,
+    search: SearchFn,
+}
+
+/// Frees a slot when its search thread ends, however it ends.
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Thinker {
+    /// At most `slots` searches at once, each answered within its time plus [`GRACE`].
+    pub fn new(slots: usize) -> Thinker {
+        Thinker::with_search(slots, GRACE, engine_search)
+    }
+
+    /// The same with another search and grace (for tests).
+    pub fn with_search(slots: usize, grace: Duration, search: SearchFn) -> Thinker {
+        Thinker {
+            running: Arc::new(AtomicUsize::new(0)),
+            slots: slots.max(1),
+            grace,
+            search,
+        }
+    }
+
+    /// `time` clamped to what the server allows.
+    pub fn clamp(time: Duration) -> Duration {
+        time.clamp(MIN_THINK, MAX_THINK)
+    }
+
+    /// Searches `board` for `time` (clamped) and returns the report, or why not.
+    pub fn think(&self, board: &Board, time: Duration) -> Result<Report, ThinkError> {
+        let time = Thinker::clamp(time);
+        let taken = self
+            .running
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.slots).then_some(n + 1)
+            });
+        if taken.is_err() {
+            return Err(ThinkError::Busy);
+        }
+        let slot = Slot(Arc::clone(&self.running));
+        let (tx, rx) = mpsc::channel();
+        let (board, search) = (board.clone(), self.search);
+        let spawned = thread::Builder::new()
+            .name("serve-think".to_string())
+            .spawn(move || {
+                let _slot = slot;
+                let _ = tx.send(search(&board, time));
+            });
+        if spawned.is_err() {
+            return Err(ThinkError::Failed);
+        }
+        let limit = time + self.grace;
+        match rx.recv_timeout(limit) {
+            Ok(report) => Ok(report),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(ThinkError::Late(limit)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(ThinkError::Failed),
+        }
+    }
+
+    /// Searches running now (late ones included).
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn a_real_search_answers() {
+        let thinker = Thinker::new(1);
+        let report = thinker
+            .think(&Board::start(), Duration::from_millis(20))
+            .expect("a move");
+        assert!(report.best.is_some());
+        assert_eq!(Thinker::clamp(Duration::from_secs(999)), MAX_THINK);
+        assert_eq!(Thinker::clamp(Duration::ZERO), MIN_THINK);
+    }
+
+    // A search that never returns until the test lets it: stands for an engine whose
+    // clock failed. The gate is global because a `SearchFn` is a plain function.
+    static GATE: Mutex<Option<mpsc::Receiver<()>>> = Mutex::new(None);
+
+    fn stuck(board: &Board, _: Duration) -> Report {
+        if let Some(rx) = GATE.lock().unwrap().take() {
+            let _ = rx.recv();
+        }
+        engine_search(board, MIN_THINK)
+    }
+
+    #[test]
+    fn a_late_search_is_abandoned_and_keeps_its_slot() {
+        let (release, gate) = mpsc::channel();
+        *GATE.lock().unwrap() = Some(gate);
+        let thinker = Thinker::with_search(1, Duration::from_millis(50), stuck);
+        let board = Board::start();
+        assert!(matches!(
+            thinker.think(&board, Duration::ZERO),
+            Err(ThinkError::Late(_))
+        ));
+        // The stuck search still holds the only slot.
+        assert_eq!(thinker.running(), 1);
+        assert_eq!(thinker.think(&board, Duration::ZERO), Err(ThinkError::Busy));
+        release.send(()).unwrap();
+        // Once it ends, the slot is free again (bounded wait: the thread only has a
+        // 10 ms search left).
+        for _ in 0..1000 {
+            if thinker.running() == 0 {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(thinker.running(), 0);
+    }
+}
