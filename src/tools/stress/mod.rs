@@ -249,6 +249,13 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         on: io::stderr().is_terminal(),
     };
     let commands = AtomicU64::new(0);
+    let mut show = |tested: u64| {
+        let secs = s.started.elapsed().as_secs_f64();
+        progress.show(&format!(
+            "{tested} cases, {:.0}/s, {secs:.1} s",
+            tested as f64 / secs.max(1e-9)
+        ));
+    };
     let found = run::first(
         s.jobs,
         s.cases.unwrap_or(u64::MAX),
@@ -256,16 +263,13 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         |i| {
             let (case, mode) = generate::case(&s.recipe, i);
             commands.fetch_add(case.len() as u64, Ordering::Relaxed);
-            let judged = oracle.judged(&case, Stderr::Discard)?;
-            (judged.trial.kind != Kind::Accepted).then_some((case, mode, judged))
+            // A program that cannot be started ends the search too.
+            let Some(judged) = oracle.judged(&case, Stderr::Discard) else {
+                return Some(None);
+            };
+            (judged.trial.kind != Kind::Accepted).then_some(Some((case, mode, judged)))
         },
-        |tested| {
-            let secs = s.started.elapsed().as_secs_f64();
-            progress.show(&format!(
-                "{tested} cases, {:.0}/s, {secs:.1} s",
-                tested as f64 / secs.max(1e-9)
-            ));
-        },
+        Some(&mut show),
     );
     progress.clear();
     if let Some(why) = oracle.broken() {
@@ -279,7 +283,7 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         searched.as_secs_f64(),
         s.recipe.seed
     );
-    let Some((index, (case, mode, judged))) = found.first else {
+    let Some((index, Some((case, mode, judged)))) = found.first else {
         let mut out = io::stdout().lock();
         let written = writeln!(out, "no failure found: {tried}").and_then(|()| out.flush());
         return cli::output_status("stress", written);

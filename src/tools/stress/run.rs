@@ -179,56 +179,67 @@ pub struct Found<T> {
 
 /// Tests candidates `0..count` with `test` on `jobs` threads and returns the lowest
 /// index whose test gives `Some` (every lower index has been tested), unless the budget
-/// runs out first. `progress` is called about every quarter second on the calling
-/// thread with the number tested so far.
+/// runs out first. `progress`, when given, is called about every quarter second on the
+/// calling thread with the number tested so far.
 pub fn first<T: Send>(
     jobs: usize,
     count: u64,
     budget: Budget,
     test: impl Fn(u64) -> Option<T> + Sync,
-    mut progress: impl FnMut(u64),
+    progress: Option<&mut dyn FnMut(u64)>,
 ) -> Found<T> {
     let next = AtomicU64::new(0);
     let best = AtomicU64::new(u64::MAX);
     let tested = AtomicU64::new(0);
     let result: Mutex<Option<(u64, T)>> = Mutex::new(None);
-    let running = AtomicU64::new(jobs.max(1) as u64);
-    thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if budget.spent() {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= count || i > best.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let found = test(i);
-                    tested.fetch_add(1, Ordering::Relaxed);
-                    if let Some(t) = found {
-                        if let Ok(mut r) = result.lock() {
-                            if r.as_ref().is_none_or(|(j, _)| i < *j) {
-                                *r = Some((i, t));
-                                best.store(i, Ordering::SeqCst);
-                            }
-                        }
+    let workers = (jobs.max(1) as u64).min(count.max(1)) as usize;
+    let running = AtomicU64::new(workers as u64);
+    let work = || {
+        loop {
+            if budget.spent() {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= count || i > best.load(Ordering::SeqCst) {
+                break;
+            }
+            let found = test(i);
+            tested.fetch_add(1, Ordering::Relaxed);
+            if let Some(t) = found {
+                if let Ok(mut r) = result.lock() {
+                    if r.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *r = Some((i, t));
+                        best.store(i, Ordering::SeqCst);
                     }
                 }
-                running.fetch_sub(1, Ordering::SeqCst);
-            });
-        }
-        let mut pause = Duration::from_millis(1);
-        let mut last = Instant::now();
-        while running.load(Ordering::SeqCst) > 0 {
-            thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(50));
-            if last.elapsed() >= Duration::from_millis(250) {
-                progress(tested.load(Ordering::Relaxed));
-                last = Instant::now();
             }
         }
-    });
+        running.fetch_sub(1, Ordering::SeqCst);
+    };
+    match progress {
+        // One worker and nobody to tell: no thread at all.
+        None if workers == 1 => work(),
+        None => thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+        }),
+        Some(progress) => thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+            let mut pause = Duration::from_millis(1);
+            let mut last = Instant::now();
+            while running.load(Ordering::SeqCst) > 0 {
+                thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+                if last.elapsed() >= Duration::from_millis(250) {
+                    progress(tested.load(Ordering::Relaxed));
+                    last = Instant::now();
+                }
+            }
+        }),
+    }
     Found {
         first: result.into_inner().ok().flatten(),
         tested: tested.load(Ordering::Relaxed),
@@ -248,12 +259,13 @@ mod tests {
                 1000,
                 budget,
                 |i| (i % 97 == 41 || i == 500).then_some(i * 2),
-                |_| {},
+                None,
             );
             assert_eq!(found.first, Some((41, 82)), "{jobs} jobs");
             assert!(found.tested >= 42 && found.tested <= 42 + jobs as u64);
         }
-        let none = first(2, 50, budget, |_| None::<()>, |_| {});
+        let mut calls = 0;
+        let none = first(2, 50, budget, |_| None::<()>, Some(&mut |_| calls += 1));
         assert_eq!((none.first, none.tested), (None, 50));
     }
 }

@@ -67,7 +67,7 @@ impl Shrinker<'_> {
                 let trial = self.oracle.trial(&case)?;
                 trial.fails_like(like).then_some((case, trial))
             },
-            |_| {},
+            None,
         );
         found
             .first
