@@ -429,6 +429,51 @@ fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
 }
 
 #[test]
+fn an_interrupt_ends_the_programs_under_test_too() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    let work = scratch("interrupt");
+    let pid_file = work.join("pid");
+    // A solution that never ends; its own process group does not get the terminal's
+    // Ctrl-C, so stress must end it.
+    let cmd = script(
+        &work,
+        "loop.sh",
+        &format!("echo $$ > '{}'\nwhile :; do :; done\n", pid_file.display()),
+    );
+    let mut child = Command::new(BIN)
+        .args(["stress", "--cmd", &cmd, "--cases", "1", "--timeout", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let pid = (0..500)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            fs::read_to_string(&pid_file)
+                .ok()
+                .filter(|p| p.ends_with('\n'))
+        })
+        .expect("the program started");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("stress ends");
+    assert_eq!(status.code(), Some(130));
+    let proc = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::read_to_string(&proc).map_or(true, |s| s.contains(") Z "))
+    });
+    assert!(gone, "the looping program survived the interrupt");
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
 fn usage_errors() {
     for args in [
         vec![],

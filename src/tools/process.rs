@@ -5,6 +5,7 @@
 //! programs this way.
 
 use crate::judge;
+use crate::tools::group;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -259,46 +260,6 @@ fn drain<R: Read>(mut src: R, sink: Arc<Mutex<Vec<u8>>>, cap: usize, done: mpsc:
     let _ = done.send(());
 }
 
-#[cfg(unix)]
-mod group {
-    //! The program runs in a process group of its own, so that a timeout kills what it
-    //! started too (`sh script.sh` running `./a.out` leaves no spinning orphan).
-    use std::process::{Child, Command};
-
-    unsafe extern "C" {
-        fn kill(pid: i32, signal: i32) -> i32;
-    }
-
-    pub fn isolate(command: &mut Command) {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-    }
-
-    pub fn kill_all(child: &mut Child) {
-        if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-            // negative pid names the process group, which `isolate` made equal to the
-            // child's pid. SIGKILL is 9 on every Unix.
-            unsafe {
-                kill(-pid, 9);
-            }
-        }
-        let _ = child.kill();
-    }
-}
-
-#[cfg(not(unix))]
-mod group {
-    //! Without process groups, only the program itself is killed.
-    use std::process::{Child, Command};
-
-    pub fn isolate(_: &mut Command) {}
-
-    pub fn kill_all(child: &mut Child) {
-        let _ = child.kill();
-    }
-}
-
 /// "exit status 3" or "signal 11 (SIGSEGV)"; `None` for success.
 fn describe_status(status: ExitStatus) -> Option<String> {
     if status.success() {
@@ -394,6 +355,8 @@ pub fn run_program_with(
     group::isolate(&mut command);
     let start = Instant::now();
     let mut child = command.spawn()?;
+    // Until it is reaped, an interrupt of ours ends its group too.
+    let _tracked = group::Tracked::new(&child);
     if let Some(mut stdin) = child.stdin.take() {
         // A program that stops reading early closes the pipe: not our problem.
         match (source, input) {
