@@ -8,11 +8,12 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 13] = [
+const SUBCOMMANDS: [Entry; 14] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
     (&tools::test::SPEC, tools::test::cli),
+    (&tools::stress::SPEC, tools::stress::cli),
     (&tools::trace::SPEC, tools::trace::cli),
     (&tools::bundle::SPEC, tools::bundle::cli),
     (&engine::perft::SPEC, engine::perft::cli),

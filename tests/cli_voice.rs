@@ -31,6 +31,18 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
         "gen" => (vec!["gen", "--seed", "1", "--q", "3"], b""),
         "validate" => (vec!["validate"], b"1\n0 0 1 0\n"),
         "test" => (vec!["test", "samples/statement.in"], b""),
+        "stress" => (
+            vec![
+                "stress",
+                "--cmd",
+                env!("CARGO_BIN_EXE_duckchess"),
+                "--cases",
+                "3",
+                "--seed",
+                "1",
+            ],
+            b"",
+        ),
         "trace" => (vec!["trace"], b"1\n0 3 1 2\n"),
         "bundle" => (vec!["bundle"], b""),
         "perft" => (vec!["perft", "2"], b""),

@@ -146,6 +146,19 @@ fn wrong_answer_is_explained_in_terms_of_the_game() {
          1  .  .  G  .  .  .  .  .  .  1
          0  R  H  E  .  K  G  E  H  R  0
             0  1  2  3  4  5  6  7  8
+      board after command 7, red to move:
+            0  1  2  3  4  5  6  7  8
+         9  r  h  e  g [.] g  e  h  r  9
+         8  .  .  .  . [k] .  .  .  .  8
+         7  d  .  .  .  .  .  .  .  d  7
+         6  s  .  s  .  s  .  s  .  s  6
+         5  .  .  .  .  .  .  .  .  .  5
+         4  .  .  .  .  .  .  .  .  .  4
+         3  S  .  S  .  S  .  S  .  S  3
+         2  D  .  .  .  .  .  .  .  D  2
+         1  .  .  G  .  .  .  .  .  .  1
+         0  R  H  E  .  K  G  E  H  R  0
+            0  1  2  3  4  5  6  7  8
 0 passed, 1 failed
 ";
     assert_eq!(details, expected);

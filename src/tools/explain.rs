@@ -7,7 +7,7 @@
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Invalid, Verdict};
 use crate::judge::piece::{Color, PieceKind, Square};
-use crate::judge::rules::{self, Move};
+use crate::judge::rules::{self, Move, PathError};
 use crate::tools::render::Style;
 
 /// One judge command `xs ys xt yt`, as read (any integers).
@@ -95,6 +95,61 @@ pub fn checks(board: &Board) -> Vec<String> {
     out
 }
 
+/// Why a position after a legal move is not check, for someone who expected it to be:
+/// the game is over (there is never check then), or each attack on a captain that a
+/// blocking square stops, with that square; the captains facing each other (the game has
+/// no flying-captain rule). Returns the sentences and the blocking squares to mark.
+pub fn no_check(board: &Board) -> (Vec<String>, Vec<Square>) {
+    let mut out = Vec::new();
+    let mut marks = Vec::new();
+    if board.is_over() {
+        let sentence = match board.winner() {
+            Some(w) => format!(
+                "no check once the game is over: the {} {} has been captured, {w} wins",
+                w.opponent(),
+                PieceKind::Captain
+            ),
+            None => "no check once the game is over".to_string(),
+        };
+        out.push(sentence);
+        return (out, marks);
+    }
+    for attacker in Color::ALL {
+        let victim = attacker.opponent();
+        let captain = match board.captain(victim) {
+            Some(s) => s,
+            None => continue,
+        };
+        for (from, piece) in board.pieces().filter(|(_, p)| p.color == attacker) {
+            if let Err(PathError::Blocked(at)) = rules::check_path(board, piece.kind, from, captain)
+            {
+                out.push(format!(
+                    "no check from the {piece} on {from}: its way to the {victim} {} on \
+                     {captain} is blocked at {at}",
+                    PieceKind::Captain
+                ));
+                marks.push(at);
+            }
+        }
+    }
+    if let (Some(red), Some(blue)) = (board.captain(Color::Red), board.captain(Color::Blue)) {
+        let facing = red.y() == blue.y()
+            && (red.x().min(blue.x()) + 1..red.x().max(blue.x()))
+                .all(|x| Square::new(x as i64, red.y() as i64).is_some_and(|s| board.is_empty(s)));
+        if facing && red.x().abs_diff(blue.x()) > 1 {
+            out.push(format!(
+                "the captains face each other on column {}, but a captain moves one step: \
+                 there is no flying-captain rule",
+                red.y()
+            ));
+        }
+    }
+    if out.is_empty() {
+        out.push("no check: no piece of either side can reach the other captain".to_string());
+    }
+    (out, marks)
+}
+
 fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
@@ -144,6 +199,34 @@ mod tests {
         assert_eq!(
             text,
             "red car (9, 0) -> (9, 3), captures the blue captain; game over, red wins"
+        );
+    }
+
+    #[test]
+    fn no_check_names_the_blocked_attack_the_end_and_facing_captains() {
+        // The red horse on (7, 3) would take the blue captain on (9, 4), but (8, 3) is
+        // taken.
+        let board: Board = "4k4/3s5/3H5/9/9/9/9/9/9/4K4 b".parse().expect("a position");
+        let (lines, marks) = no_check(&board);
+        assert_eq!(
+            lines,
+            vec![
+                "no check from the red horse on (7, 3): its way to the blue captain on (9, 4) \
+                 is blocked at (8, 3)",
+                "the captains face each other on column 4, but a captain moves one step: \
+                 there is no flying-captain rule"
+            ]
+        );
+        assert_eq!(marks, vec![Square::new(8, 3).expect("on")]);
+        let over: Board = "9/9/9/9/9/9/9/9/9/4K4 b".parse().expect("a position");
+        assert_eq!(
+            no_check(&over).0,
+            vec!["no check once the game is over: the blue captain has been captured, red wins"]
+        );
+        let quiet: Board = "3k5/9/9/9/9/9/9/9/9/4K4 b".parse().expect("a position");
+        assert_eq!(
+            no_check(&quiet).0,
+            vec!["no check: no piece of either side can reach the other captain"]
         );
     }
 

@@ -1,19 +1,28 @@
 //! The tools for contestants and problem setters, one module per subcommand (`judge`,
-//! `gen`, `validate`, `test`, `trace`, `bundle`), and what they share: running a
-//! solution (`process`), judging and explaining its output (`diagnose`), verdicts in
-//! words (`explain`), board diagrams (`render`) and the seeded generator (`rng`).
+//! `gen`, `validate`, `test`, `stress`, `trace`, `bundle`), and what they share:
+//! running a solution (`process`, with `group` for its process group), comparing its
+//! output as it streams (`compare`), judging and explaining it (`diagnose`, with
+//! `differs` for what differs between two lines), verdicts in words (`explain`), board
+//! diagrams (`render`), the seeded generator (`rng`) and the samples built into the
+//! binary (`samples`). `test` and `stress` run programs through the one runner and
+//! explain wrong answers through the one diagnosis.
 //!
 //! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
 //! nothing here uses the engine or the chase solver.
 
 pub mod bundle;
+pub mod compare;
 pub mod diagnose;
+pub mod differs;
 pub mod explain;
 pub mod gen;
+pub mod group;
 pub mod judge;
 pub mod process;
 pub mod render;
 pub mod rng;
+pub mod samples;
+pub mod stress;
 pub mod test;
 pub mod trace;
 pub mod validate;

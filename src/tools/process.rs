@@ -1,19 +1,30 @@
 //! Running a solution: the built-in judge in process, or another program with its input
-//! on stdin, its output collected, and a time limit that kills its whole process group.
-//! `test` and `stress` both run programs this way.
+//! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
+//! time limit that kills its whole process group. Also the built-in judge's answer as a
+//! stream, the reference for a case without an answer file. `test` and `stress` both run
+//! programs this way.
 
 use crate::judge;
+use crate::tools::group;
+use std::fs::File;
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::{Child, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// At most this much of a program's standard output is kept: a runaway writer must not
-/// eat the memory before its time is up.
-const STDOUT_CAP: usize = 64 << 20;
-/// At most this much of its standard error is kept.
+/// At most this much of a program's standard error is kept.
 const STDERR_CAP: usize = 64 << 10;
+/// Output is read this much at a time.
+const CHUNK: usize = 1 << 16;
+/// An input this small is written at once: a pipe always holds one page, so the write
+/// cannot wait for the program to read.
+const SMALL_INPUT: usize = 4096;
+/// How long a program that has exited may leave something running that holds its pipes.
+const GRACE: Duration = Duration::from_millis(500);
+/// How often the watchdog looks at a running program.
+const TICK: Duration = Duration::from_millis(10);
 
 /// Splits a `--cmd` value into words: whitespace separates words; `'...'` keeps its text
 /// as is; `"..."` too, except that `\"` and `\\` stand for `"` and `\`; outside quotes a
@@ -95,7 +106,27 @@ pub enum Runner {
     },
 }
 
-/// How one run ended.
+/// Where a case's input comes from: bytes in memory, or a file read as it is needed (so
+/// a large case costs no memory).
+#[derive(Clone, Debug)]
+pub enum Feed {
+    /// The input itself.
+    Bytes(Arc<[u8]>),
+    /// A file holding it.
+    File(PathBuf),
+}
+
+impl Feed {
+    /// A reader from the start of the input.
+    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Feed::Bytes(bytes) => Box::new(io::Cursor::new(Arc::clone(bytes))),
+            Feed::File(path) => Box::new(File::open(path)?),
+        })
+    }
+}
+
+/// How one run ended. Its standard output went to the sink given to the run.
 #[derive(Debug)]
 pub enum Run {
     /// The program ended by itself.
@@ -103,8 +134,6 @@ pub enum Run {
         /// `None` for success; otherwise "exit status 3", "signal 11 (SIGSEGV)" or the
         /// built-in judge's error.
         failure: Option<String>,
-        /// Its standard output (at most [`STDOUT_CAP`] bytes).
-        stdout: Vec<u8>,
         /// Its standard error (at most [`STDERR_CAP`] bytes).
         stderr: Vec<u8>,
         /// Wall-clock time.
@@ -119,24 +148,102 @@ pub enum Run {
     },
 }
 
-/// Runs the built-in judge on `input`.
-pub fn run_builtin(input: &[u8]) -> Run {
-    let start = Instant::now();
-    let mut stdout = Vec::new();
-    let result = judge::run(input, &mut stdout);
-    let elapsed = start.elapsed();
-    let failure = result.err().map(|e| format!("exit status 1: {e}"));
-    Run::Finished {
-        failure,
-        stdout,
-        stderr: Vec::new(),
-        elapsed,
+impl Run {
+    /// Wall-clock time of the run.
+    pub fn elapsed(&self) -> Duration {
+        match self {
+            Run::Finished { elapsed, .. } | Run::TimedOut { elapsed, .. } => *elapsed,
+        }
     }
 }
 
-/// Reads `src` to its end into `sink`, keeping at most `cap` bytes.
+/// Runs the case with `runner`, its standard output going to `sink`. Fails only when the
+/// input cannot be opened or the program cannot be started.
+pub fn run(runner: &Runner, input: &Feed, sink: &mut dyn Write) -> io::Result<Run> {
+    match runner {
+        Runner::Builtin => run_builtin(input, sink),
+        Runner::Program { argv, timeout } => run_program(argv, input, *timeout, sink),
+    }
+}
+
+/// Runs the built-in judge on `input`, writing its answers to `sink`.
+pub fn run_builtin(input: &Feed, sink: &mut dyn Write) -> io::Result<Run> {
+    let source = input.open()?;
+    let start = Instant::now();
+    let mut sink = sink;
+    let result = judge::run(source, &mut sink);
+    let failure = result.err().map(|e| format!("exit status 1: {e}"));
+    Ok(Run::Finished {
+        failure,
+        stderr: Vec::new(),
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The built-in judge's answer to `input`, to be read as it is written (by a thread of
+/// its own, through a few chunks in flight): the reference when a case has no answer
+/// file. Join the handle after reading to learn whether the input was well formed.
+pub fn builtin_answer(input: &Feed) -> io::Result<(Answer, JoinHandle<Result<(), String>>)> {
+    let source = input.open()?;
+    let (sender, receiver) = mpsc::sync_channel::<Vec<u8>>(4);
+    let handle = thread::spawn(move || {
+        let mut sink = ChunkWriter(sender);
+        judge::run(source, &mut sink)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
+    let answer = Answer {
+        chunks: receiver,
+        current: Vec::new(),
+        at: 0,
+    };
+    Ok((answer, handle))
+}
+
+/// The writing end of [`builtin_answer`]: each write is one chunk in the channel.
+struct ChunkWriter(mpsc::SyncSender<Vec<u8>>);
+
+impl Write for ChunkWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(bytes.to_vec())
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the reader has gone"))?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The reading end of [`builtin_answer`].
+pub struct Answer {
+    chunks: mpsc::Receiver<Vec<u8>>,
+    current: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Answer {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.current.len() {
+            match self.chunks.recv() {
+                Ok(chunk) => {
+                    self.current = chunk;
+                    self.at = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.at);
+        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Reads `src` to its end, keeping at most `cap` bytes, then says so on `done`.
 fn drain<R: Read>(mut src: R, sink: Arc<Mutex<Vec<u8>>>, cap: usize, done: mpsc::Sender<()>) {
-    let mut chunk = [0u8; 1 << 14];
+    let mut chunk = [0u8; 1 << 12];
     loop {
         match src.read(&mut chunk) {
             Ok(0) => break,
@@ -151,46 +258,6 @@ fn drain<R: Read>(mut src: R, sink: Arc<Mutex<Vec<u8>>>, cap: usize, done: mpsc:
         }
     }
     let _ = done.send(());
-}
-
-#[cfg(unix)]
-mod group {
-    //! The program runs in a process group of its own, so that a timeout kills what it
-    //! started too (`sh script.sh` running `./a.out` leaves no spinning orphan).
-    use std::process::{Child, Command};
-
-    unsafe extern "C" {
-        fn kill(pid: i32, signal: i32) -> i32;
-    }
-
-    pub fn isolate(command: &mut Command) {
-        use std::os::unix::process::CommandExt;
-        command.process_group(0);
-    }
-
-    pub fn kill_all(child: &mut Child) {
-        if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-            // negative pid names the process group, which `isolate` made equal to the
-            // child's pid. SIGKILL is 9 on every Unix.
-            unsafe {
-                kill(-pid, 9);
-            }
-        }
-        let _ = child.kill();
-    }
-}
-
-#[cfg(not(unix))]
-mod group {
-    //! Without process groups, only the program itself is killed.
-    use std::process::{Child, Command};
-
-    pub fn isolate(_: &mut Command) {}
-
-    pub fn kill_all(child: &mut Child) {
-        let _ = child.kill();
-    }
 }
 
 /// "exit status 3" or "signal 11 (SIGSEGV)"; `None` for success.
@@ -226,93 +293,205 @@ fn describe_status(status: ExitStatus) -> Option<String> {
     Some(format!("{status}"))
 }
 
-/// Runs `argv` with `input` on its standard input, killing it (and its process group)
-/// after `timeout`. Fails only when the program cannot be started.
-pub fn run_program(argv: &[String], input: Vec<u8>, timeout: Duration) -> io::Result<Run> {
+/// What the watchdog of a run has seen.
+#[derive(Default)]
+struct Watch {
+    /// The program's exit status, once reaped.
+    status: Option<ExitStatus>,
+    /// It was killed at the time limit.
+    timed_out: bool,
+}
+
+/// Runs `argv` with `input` on its standard input and its standard output going to
+/// `sink` as it comes (nothing of it is kept here), killing it (and its process group)
+/// after `timeout`. Fails only when the input cannot be opened or the program cannot be
+/// started.
+///
+/// This thread reads the output; a watchdog thread enforces the time limit, and also
+/// ends the group when the program has exited but something it left running still holds
+/// the pipes after a grace period.
+pub fn run_program(
+    argv: &[String],
+    input: &Feed,
+    timeout: Duration,
+    sink: &mut dyn Write,
+) -> io::Result<Run> {
+    run_program_with(argv, input, timeout, sink, Stderr::Keep)
+}
+
+/// What becomes of a program's standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stderr {
+    /// Its first [`STDERR_CAP`] bytes are kept for the report.
+    Keep,
+    /// It goes nowhere: one pipe and one thread less per run, for runs only judged.
+    Discard,
+}
+
+/// [`run_program`], choosing what becomes of standard error.
+pub fn run_program_with(
+    argv: &[String],
+    input: &Feed,
+    timeout: Duration,
+    sink: &mut dyn Write,
+    stderr_to: Stderr,
+) -> io::Result<Run> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+    let source = match input {
+        Feed::Bytes(bytes) if bytes.len() <= SMALL_INPUT => None,
+        _ => Some(input.open()?),
+    };
     let mut command = std::process::Command::new(program);
     command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .stderr(match stderr_to {
+            Stderr::Keep => Stdio::piped(),
+            Stderr::Discard => Stdio::null(),
+        });
     group::isolate(&mut command);
     let start = Instant::now();
     let mut child = command.spawn()?;
+    // Until it is reaped, an interrupt of ours ends its group too.
+    let _tracked = group::Tracked::new(&child);
     if let Some(mut stdin) = child.stdin.take() {
         // A program that stops reading early closes the pipe: not our problem.
-        thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
+        match (source, input) {
+            (None, Feed::Bytes(bytes)) => {
+                let _ = stdin.write_all(bytes);
+            }
+            (Some(mut source), _) => {
+                thread::spawn(move || {
+                    let _ = io::copy(&mut source, &mut stdin);
+                });
+            }
+            (None, Feed::File(_)) => unreachable!("a file input is always opened"),
+        }
     }
-    let (done, finished) = mpsc::channel();
-    let stdout = Arc::new(Mutex::new(Vec::new()));
+    let (stderr_done, stderr_finished) = mpsc::channel();
     let stderr = Arc::new(Mutex::new(Vec::new()));
-    let mut readers = 0;
-    if let Some(pipe) = child.stdout.take() {
-        let (sink, done) = (Arc::clone(&stdout), done.clone());
-        thread::spawn(move || drain(pipe, sink, STDOUT_CAP, done));
-        readers += 1;
+    let stderr_open = match child.stderr.take() {
+        Some(pipe) => {
+            let sink = Arc::clone(&stderr);
+            thread::spawn(move || drain(pipe, sink, STDERR_CAP, stderr_done));
+            true
+        }
+        None => false,
+    };
+    let stdout = child.stdout.take();
+    let child = Arc::new(Mutex::new(child));
+    let watch = Arc::new(Mutex::new(Watch::default()));
+    let (stop, stopped) = mpsc::channel::<()>();
+    let watchdog = {
+        let (child, watch) = (Arc::clone(&child), Arc::clone(&watch));
+        thread::spawn(move || guard(&child, &watch, &stopped, start, timeout))
+    };
+    let mut written = Ok(());
+    if let Some(mut pipe) = stdout {
+        let mut buf = vec![0u8; CHUNK];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if written.is_ok() {
+                        written = sink.write_all(&buf[..n]);
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
     }
-    if let Some(pipe) = child.stderr.take() {
-        let (sink, done) = (Arc::clone(&stderr), done.clone());
-        thread::spawn(move || drain(pipe, sink, STDERR_CAP, done));
-        readers += 1;
-    }
-    let status = wait_until(&mut child, start, timeout)?;
+    // The output is closed: the program has ended or is about to (else the watchdog
+    // ends it at the time limit).
+    let mut pause = Duration::from_micros(20);
+    let status = loop {
+        // The watchdog's order: the child, then the watch. A kill at the time limit and
+        // the flag saying so are one step for whoever looks.
+        if let (Ok(mut c), Ok(w)) = (child.lock(), watch.lock()) {
+            if w.timed_out {
+                break None;
+            }
+            if let Some(status) = c.try_wait()? {
+                break Some(status);
+            }
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(2));
+    };
     let elapsed = start.elapsed();
+    // The watchdog ends when it next wakes; waiting for that would cost a scheduling
+    // delay per run, and it has nothing left to do.
+    let _ = stop.send(());
+    drop(watchdog);
+    written?;
     let status = match status {
         Some(s) => s,
         None => {
-            group::kill_all(&mut child);
-            let _ = child.wait();
             return Ok(Run::TimedOut {
                 elapsed,
                 limit: timeout,
-            });
+            })
         }
     };
-    // Something the program left running in the background may still hold the pipes
-    // open: give it a moment, then end it, and keep what was read.
-    let grace = Duration::from_millis(500);
-    let mut open = readers;
-    while open > 0 && finished.recv_timeout(grace).is_ok() {
-        open -= 1;
-    }
-    if open > 0 {
-        group::kill_all(&mut child);
-        while open > 0 && finished.recv_timeout(grace).is_ok() {
-            open -= 1;
+    if stderr_open && stderr_finished.recv_timeout(GRACE).is_err() {
+        if let Ok(mut c) = child.lock() {
+            group::kill_all(&mut c);
         }
+        let _ = stderr_finished.recv_timeout(GRACE);
     }
-    let take = |buf: &Arc<Mutex<Vec<u8>>>| buf.lock().map(|b| b.clone()).unwrap_or_default();
+    let stderr = stderr.lock().map(|b| b.clone()).unwrap_or_default();
     Ok(Run::Finished {
         failure: describe_status(status),
-        stdout: take(&stdout),
-        stderr: take(&stderr),
+        stderr,
         elapsed,
     })
 }
 
-/// Polls `child` until it exits (`Some`) or `timeout` has passed since `start` (`None`).
-fn wait_until(
-    child: &mut Child,
+/// The watchdog of one run: kills the group at the time limit, or a grace period after
+/// the program exited while its output is still held open; returns when told to stop.
+fn guard(
+    child: &Mutex<Child>,
+    watch: &Mutex<Watch>,
+    stop: &mpsc::Receiver<()>,
     start: Instant,
     timeout: Duration,
-) -> io::Result<Option<ExitStatus>> {
-    let mut pause = Duration::from_micros(250);
+) {
+    let mut exited_at = None;
     loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(Some(status));
-        }
         let spent = start.elapsed();
-        if spent >= timeout {
-            return Ok(None);
+        let wait = timeout.saturating_sub(spent).min(TICK);
+        match stop.recv_timeout(wait) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            _ => return,
         }
-        thread::sleep(pause.min(timeout - spent));
-        pause = (pause * 2).min(Duration::from_millis(10));
+        let (mut c, mut w) = match (child.lock(), watch.lock()) {
+            (Ok(c), Ok(w)) => (c, w),
+            _ => return,
+        };
+        if w.status.is_none() {
+            if let Ok(Some(status)) = c.try_wait() {
+                w.status = Some(status);
+                exited_at = Some(Instant::now());
+            }
+        }
+        match exited_at {
+            None if start.elapsed() >= timeout => {
+                group::kill_all(&mut c);
+                let _ = c.wait();
+                w.timed_out = true;
+                return;
+            }
+            Some(at) if at.elapsed() >= GRACE => {
+                // Whatever still holds the output open goes with the group.
+                group::kill_all(&mut c);
+                return;
+            }
+            _ => {}
+        }
     }
 }
 

@@ -1,20 +1,25 @@
 //! `duckchess test`: a sample tester in the spirit of `oj test` and `cargo compete test`,
 //! specialised for this game.
 //!
-//! It pairs every `X.in` with `X.out` (or `X.ans`), runs either the built-in judge (in
-//! process, through [`crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
-//! after `--timeout`), and compares the output byte for byte. A wrong answer is explained
-//! in terms of the game: the command on the first differing line, which of the four
-//! answers differ, why the judge decides as it does, and the board before the command.
+//! It pairs every `X.in` with `X.out` (or `X.ans`; a file named alone without one is
+//! judged against the built-in judge), runs either the built-in judge (in process,
+//! through [`crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
+//! after `--timeout`), and compares the output with the answer as it streams (byte for
+//! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
+//! answer is explained in terms of the game by [`crate::tools::diagnose`]. The samples
+//! are also built into the binary ([`crate::tools::samples`]).
 
-use crate::cli::{self, Opt, Spec, EXIT_FAILURE};
+use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::tools::compare::Comparator;
 use crate::tools::diagnose::{judge_run, report, Outcome};
 use crate::tools::explain;
-use crate::tools::process::{run_builtin, run_program, split_command, Run, Runner};
+use crate::tools::process::{self, builtin_answer, split_command, Feed, Runner};
+use crate::tools::samples::SAMPLES;
 use std::fmt;
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The directory tested when no PATH is given.
@@ -22,15 +27,26 @@ pub const DEFAULT_PATH: &str = "samples";
 /// The default time limit per case, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 2.0;
 
-/// One test case: an input file and the answer file it is paired with.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One test case: an input and the answer it is compared with.
+#[derive(Clone, Debug)]
 pub struct Case {
     /// The input path without its `.in`, as shown in reports.
     pub name: String,
-    /// The `.in` file.
-    pub input: PathBuf,
-    /// The `.out` or `.ans` file.
-    pub answer: PathBuf,
+    /// The `.in` file, or a built-in sample's text.
+    pub input: Feed,
+    /// What the output is compared with.
+    pub answer: Reference,
+}
+
+/// The answer of a case.
+#[derive(Clone, Debug)]
+pub enum Reference {
+    /// An `.out` or `.ans` file.
+    File(PathBuf),
+    /// A built-in sample's answer.
+    Text(&'static str),
+    /// What the built-in judge answers (a file named alone, without an answer file).
+    Builtin,
 }
 
 /// Why the cases could not be collected.
@@ -40,7 +56,7 @@ pub enum CollectError {
     Read(PathBuf, io::Error),
     /// A file that is neither `.in`, `.out` nor `.ans`.
     NotACaseFile(PathBuf),
-    /// A file given on the command line whose partner is missing.
+    /// An answer file given on the command line whose input is missing.
     Unpaired(PathBuf, String),
     /// Nothing to test.
     NoCases,
@@ -120,7 +136,7 @@ fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
 pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, CollectError> {
     let mut cases: Vec<Case> = Vec::new();
     let add = |case: Case, cases: &mut Vec<Case>| {
-        if !cases.iter().any(|c| c.input == case.input) {
+        if !cases.iter().any(|c| c.name == case.name) {
             cases.push(case);
         }
     };
@@ -145,13 +161,14 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
                     Some(answer) => add(
                         Case {
                             name: stem.to_string_lossy().into_owned(),
-                            input: with_ext(&stem, "in"),
-                            answer,
+                            input: Feed::File(with_ext(&stem, "in")),
+                            answer: Reference::File(answer),
                         },
                         &mut cases,
                     ),
                     None => notes.push(format!(
-                        "skipping {}.in: no {0}.out or {0}.ans",
+                        "skipping {}.in: no {0}.out or {0}.ans (name the file alone to \
+                         compare with the built-in judge)",
                         stem.display()
                     )),
                 }
@@ -162,9 +179,7 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
             split_case_name(path).ok_or_else(|| CollectError::NotACaseFile(path.into()))?;
         let input = with_ext(&stem, "in");
         let answer = if ext == "in" {
-            answer_of(&stem).ok_or_else(|| {
-                CollectError::Unpaired(path.into(), format!("{0}.out or {0}.ans", stem.display()))
-            })?
+            answer_of(&stem).map_or(Reference::Builtin, Reference::File)
         } else {
             if !input.is_file() {
                 return Err(CollectError::Unpaired(
@@ -172,12 +187,12 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
                     format!("{}", input.display()),
                 ));
             }
-            path.to_path_buf()
+            Reference::File(path.to_path_buf())
         };
         add(
             Case {
                 name: stem.to_string_lossy().into_owned(),
-                input,
+                input: Feed::File(input),
                 answer,
             },
             &mut cases,
@@ -187,6 +202,18 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
         return Err(CollectError::NoCases);
     }
     Ok(cases)
+}
+
+/// The built-in samples as cases, named `built-in/NAME`.
+pub fn builtin_cases() -> Vec<Case> {
+    SAMPLES
+        .iter()
+        .map(|s| Case {
+            name: format!("built-in/{}", s.name),
+            input: Feed::Bytes(Arc::from(s.input.as_bytes())),
+            answer: Reference::Text(s.answer),
+        })
+        .collect()
 }
 
 /// Options of one `test` run.
@@ -200,23 +227,58 @@ pub struct Options {
     pub ascii: bool,
 }
 
-/// Runs one case; `Err` when the program cannot be started or a file cannot be read.
+/// Runs one case; `Err` when the program cannot be started, a file cannot be read, or
+/// the built-in judge cannot answer an input that has no answer file.
 pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), String> {
-    let read = |p: &Path| fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
-    let input = read(&case.input)?;
-    let answer = read(&case.answer)?;
-    let run = match &options.runner {
-        Runner::Builtin => run_builtin(&input),
-        Runner::Program { argv, timeout } => run_program(argv, input.clone(), *timeout)
-            .map_err(|e| format!("cannot run {:?}: {e}", argv.join(" ")))?,
+    let shown = |p: &Path| p.display().to_string();
+    let input_name = match &case.input {
+        Feed::File(p) => shown(p),
+        Feed::Bytes(_) => case.name.clone(),
     };
-    let elapsed = match &run {
-        Run::Finished { elapsed, .. } | Run::TimedOut { elapsed, .. } => *elapsed,
+    let (answer, reference): (Box<dyn Read + Send>, _) = match &case.answer {
+        Reference::File(p) => {
+            let file = File::open(p).map_err(|e| format!("cannot read {}: {e}", shown(p)))?;
+            (Box::new(file), None)
+        }
+        Reference::Text(text) => (Box::new(text.as_bytes()), None),
+        Reference::Builtin => {
+            let (answer, handle) = builtin_answer(&case.input)
+                .map_err(|e| format!("cannot read {input_name}: {e}"))?;
+            (Box::new(answer), Some(handle))
+        }
     };
+    let mut comparator = Comparator::new(answer);
+    let run =
+        process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options
+            .runner
+        {
+            Runner::Program { argv, .. } => format!("cannot run {:?}: {e}", argv.join(" ")),
+            Runner::Builtin => format!("cannot read {input_name}: {e}"),
+        })?;
+    let compared = comparator.finish();
+    if let Some(e) = &compared.expected_error {
+        let answer = match &case.answer {
+            Reference::File(p) => shown(p),
+            _ => "the answer".to_string(),
+        };
+        return Err(format!("cannot read {answer}: {e}"));
+    }
+    if let Some(handle) = reference {
+        match handle.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                return Err(format!(
+                    "{input_name}: the built-in judge cannot answer this input: {e}"
+                ))
+            }
+            Err(_) => return Err(format!("{input_name}: the built-in judge failed")),
+        }
+    }
+    let elapsed = run.elapsed();
     let outcome = judge_run(
         run,
-        &input,
-        &answer,
+        &compared,
+        &case.input,
         options.ignore_whitespace,
         options.ascii,
     );
@@ -231,30 +293,39 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
+        "[PATH...] [--samples] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
     ],
     about: "\
-Each PATH is a directory (default: samples) or a file; every X.in is paired with
-X.out (or X.ans). Options may come before or after the paths.
+Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
+An X.in named alone without either is compared with what the built-in judge
+answers. Without a PATH: ./samples if it is a directory, else the samples built
+into the binary (the statement's and the repository's; --samples picks them
+always). Options may come before or after the paths.
 
 By default the built-in judge runs each case (in process). With --cmd, PROGRAM
 runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
 sol.py'. The command is split into words at whitespace; 'single' and \"double\"
 quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
 backslash keeps the next character; no other shell syntax. On Unix the program
-gets a process group of its own, and a timeout kills the whole group.
+gets a process group of its own, and a timeout kills the whole group. Its output
+is compared as it comes: no case is too large, and memory stays flat.
 
 One line per case: the verdict, the case name, the time in ms.
   AC   the output equals the answer byte for byte
   WA   it does not: the first differing line, its input command, the expected
-       and actual lines, which answers differ (moved piece, captured piece,
-       check, game over; or valid vs invalid), why the judge decides as it does,
-       and the board before the command with the move marked in [ ] (a blocking
-       square in ( ))
+       and actual lines, what differs (letter case, spacing, spelling, a
+       missing or extra line; or which answers: moved piece, captured piece,
+       check, game over, valid vs invalid), why the judge decides as it does
+       (also why a position is not check), and the board before and after the
+       command with the move marked in [ ] (a blocking square in ( ))
   RE   the program exited with a non-zero status or was killed by a signal
   TLE  it ran longer than the time limit and was killed
-Then 'N passed, M failed'.",
+Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
     options: &[
+        Opt::flag(
+            "--samples",
+            "the samples built into the binary (besides any PATH)",
+        ),
         Opt::valued(
             "--cmd",
             "'PROGRAM ARGS'",
@@ -267,8 +338,7 @@ Then 'N passed, M failed'.",
         ),
         Opt::flag(
             "--ignore-whitespace",
-            "accept output that differs only in whitespace (trailing\n\
-             spaces, CRLF line ends, the final newline, blank lines at the end)",
+            "compare as Luogu does by default: whitespace at line ends (CRLF too) and blank lines at the end do not count; spacing inside a line does",
         ),
         Opt::flag(
             "--ascii",
@@ -297,30 +367,38 @@ pub fn cli(args: &[String]) -> u8 {
             ignore_whitespace: parsed.flag("--ignore-whitespace"),
             ascii: parsed.flag("--ascii"),
         };
-        let paths = if parsed.operands.is_empty() {
+        let no_path = parsed.operands.is_empty();
+        let builtin = parsed.flag("--samples") || (no_path && !Path::new(DEFAULT_PATH).is_dir());
+        let mut cases = if builtin { builtin_cases() } else { Vec::new() };
+        let paths = if no_path && !builtin {
             vec![DEFAULT_PATH.to_string()]
         } else {
             parsed.operands.clone()
         };
-        let mut notes = Vec::new();
-        let collected = collect(&paths, &mut notes);
-        for note in &notes {
-            cli::say("test", note);
+        if !paths.is_empty() {
+            let mut notes = Vec::new();
+            let collected = collect(&paths, &mut notes);
+            for note in &notes {
+                cli::say("test", note);
+            }
+            match collected {
+                Ok(found) => cases.extend(found),
+                Err(e @ CollectError::NotACaseFile(_)) => return Err(e.to_string()),
+                Err(e) => return Ok(cli::fail("test", &e.to_string())),
+            }
         }
-        Ok(match collected {
-            Ok(cases) => run_all(&cases, &options),
-            Err(e @ CollectError::NotACaseFile(_)) => return Err(e.to_string()),
-            Err(e) => cli::fail("test", &e.to_string()),
-        })
+        Ok(run_all(&cases, &options))
     })
 }
 
 /// Runs every case, prints the reports and the closing line; returns the exit status.
+/// A closed stdout stops the printing, not the cases: a failure still means status 1.
 fn run_all(cases: &[Case], options: &Options) -> u8 {
     let color = explain::stdout_color();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let (mut passed, mut failed) = (0, 0);
+    let mut closed = false;
     for case in cases {
         let (outcome, elapsed) = match run_case(case, options) {
             Ok(r) => r,
@@ -334,18 +412,24 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         } else {
             failed += 1;
         }
-        // A closed stdout: nobody is reading, so stop quietly with what we know; any
-        // other write error is reported.
+        if closed {
+            continue;
+        }
         let written = out
             .write_all(report(&case.name, &outcome, elapsed, color).as_bytes())
             .and_then(|()| out.flush());
-        if let Err(e) = written {
-            let status = cli::output_status("test", Err(e));
-            return if failed > 0 { EXIT_FAILURE } else { status };
+        match written {
+            Err(e) if cli::is_closed(&e) => closed = true,
+            Err(e) => return cli::output_status("test", Err(e)),
+            Ok(()) => {}
         }
     }
-    let written = writeln!(out, "{passed} passed, {failed} failed").and_then(|()| out.flush());
-    let status = cli::output_status("test", written);
+    let status = if closed {
+        EXIT_OK
+    } else {
+        let written = writeln!(out, "{passed} passed, {failed} failed").and_then(|()| out.flush());
+        cli::output_status("test", written)
+    };
     if failed > 0 {
         EXIT_FAILURE
     } else {

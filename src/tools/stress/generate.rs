@@ -1,0 +1,219 @@
+//! The inputs `stress` tries: `gen`'s modes, and generators made to meet the mistakes
+//! solutions make within a few commands. Case `i` of a seed is always the same bytes,
+//! whatever the number of jobs, and every case stays within the official constraints
+//! unless `--messy` asks for what SPEC section 5 allows beyond them.
+//!
+//! The stress modes play the game they write ([`super::games`]), choosing moves by what
+//! they do to it (checks, approaches to the enemy captain, blocked attacks):
+//!
+//! - `decisive`: both sides attack; a captain falls within some 10-40 plies, and a few
+//!   commands follow the end of the game.
+//! - `captains`: the captains walk towards each other and the pieces between them step
+//!   aside, so they soon face each other or meet.
+//! - `attacks`: every kind of piece giving check, checks blocked and discovered.
+//! - `invalid`: every kind of invalid command, among legal moves.
+//! - `blocked`: moves and attacks whose blocking square is taken.
+//!
+//! Lengths are mixed, short ones first: the first failure found is usually short.
+
+use crate::judge::piece::{COLS, ROWS};
+use crate::tools::gen;
+use crate::tools::rng::Rng;
+use crate::tools::stress::case::{Case, Cmd, Layout};
+use crate::tools::stress::games::Writer;
+use std::fmt;
+use std::str::FromStr;
+
+/// What a case is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One of `gen`'s modes.
+    Gen(gen::Mode),
+    /// Short decisive games and commands after their end.
+    Decisive,
+    /// The captains walk towards each other.
+    Captains,
+    /// Checks by every kind, blocked and discovered.
+    Attacks,
+    /// Every kind of invalid command.
+    Invalid,
+    /// Blocked moves and blocked attacks.
+    Blocked,
+}
+
+impl Mode {
+    /// Every mode, in the order the help lists them.
+    pub const ALL: [Mode; 10] = [
+        Mode::Decisive,
+        Mode::Captains,
+        Mode::Attacks,
+        Mode::Invalid,
+        Mode::Blocked,
+        Mode::Gen(gen::Mode::Official),
+        Mode::Gen(gen::Mode::Legal),
+        Mode::Gen(gen::Mode::Endgame),
+        Mode::Gen(gen::Mode::Check),
+        Mode::Gen(gen::Mode::Big),
+    ];
+
+    /// The mode's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Gen(m) => m.name(),
+            Mode::Decisive => "decisive",
+            Mode::Captains => "captains",
+            Mode::Attacks => "attacks",
+            Mode::Invalid => "invalid",
+            Mode::Blocked => "blocked",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Mode, String> {
+        Mode::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown mode {s:?}; expected all, {}", names.join(", "))
+            })
+    }
+}
+
+/// What the search asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct Recipe {
+    /// The seed of the whole run.
+    pub seed: u64,
+    /// One mode, or `None` for all of them mixed.
+    pub mode: Option<Mode>,
+    /// The most commands in a case.
+    pub max_q: u64,
+    /// Also what SPEC section 5 allows beyond the official constraints.
+    pub messy: bool,
+}
+
+/// Case `index` of `recipe`, and the mode it was made in.
+pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
+    let mut rng = Rng::new(recipe.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64();
+    let mode = recipe
+        .mode
+        .unwrap_or_else(|| Mode::ALL[rng.index(Mode::ALL.len())]);
+    let q = length(&mut rng, index, recipe.max_q);
+    let mut case = match mode {
+        Mode::Gen(m) => from_gen(rng.next_u64(), q, m),
+        _ => Writer::new(&mut rng, recipe.messy).play(mode, q),
+    };
+    if recipe.messy {
+        for line in &mut case.lines {
+            if rng.chance(0.3) {
+                line.layout = Layout(rng.below(Layout::ALL_BITS as u64 + 1) as u8);
+            }
+        }
+    }
+    (case, mode)
+}
+
+/// The number of commands of case `index`: lengths double by classes (4, 8, ... 512,
+/// then the maximum), and a class is open once enough shorter cases have been tried;
+/// each case picks an open class, so short cases stay the most common.
+fn length(rng: &mut Rng, index: u64, max_q: u64) -> u64 {
+    let open = (64 - (index / 16 + 1).leading_zeros()) as usize;
+    let mut classes: Vec<u64> = (2..10).map(|k| 1u64 << k).filter(|&l| l < max_q).collect();
+    classes.push(max_q);
+    let top = open.min(classes.len() - 1);
+    let class = classes[rng.index(top + 1)];
+    if class <= 1 {
+        return class;
+    }
+    class / 2 + 1 + rng.below(class - class / 2)
+}
+
+/// A case written by `gen`.
+fn from_gen(seed: u64, q: u64, mode: gen::Mode) -> Case {
+    let mut bytes = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = gen::generate(seed, q, mode, &mut bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let cmds: Vec<Cmd> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let n: Vec<i64> = l.split(' ').filter_map(|w| w.parse().ok()).collect();
+            (n.len() == 4).then(|| [n[0], n[1], n[2], n[3]])
+        })
+        .collect();
+    Case::of(&cmds)
+}
+
+/// Whether every command of `case` is within the official constraints.
+pub fn official(case: &Case) -> bool {
+    case.len() <= 1000
+        && case.lines.iter().all(|l| {
+            l.layout == Layout::PLAIN
+                && (0..ROWS as i64).contains(&l.cmd[0])
+                && (0..COLS as i64).contains(&l.cmd[1])
+                && (0..ROWS as i64).contains(&l.cmd[2])
+                && (0..COLS as i64).contains(&l.cmd[3])
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recipe(seed: u64, mode: Option<Mode>) -> Recipe {
+        Recipe {
+            seed,
+            mode,
+            max_q: 1000,
+            messy: false,
+        }
+    }
+
+    #[test]
+    fn the_same_index_gives_the_same_case() {
+        for index in [0, 1, 77, 5000] {
+            let r = recipe(9, None);
+            assert_eq!(case(&r, index), case(&r, index));
+        }
+        assert_ne!(case(&recipe(1, None), 3).0, case(&recipe(2, None), 3).0);
+    }
+
+    #[test]
+    fn cases_stay_within_the_official_constraints() {
+        for mode in Mode::ALL {
+            for index in 0..40 {
+                let (c, m) = case(&recipe(index, Some(mode)), index * 50);
+                assert_eq!(m, mode);
+                assert!(official(&c), "{mode} {index}");
+                assert!(c.len() as u64 <= 1000);
+            }
+        }
+        let mut r = recipe(3, None);
+        r.messy = true;
+        let messy = (0..200).any(|i| !official(&case(&r, i).0));
+        assert!(messy, "--messy goes beyond the official form");
+    }
+
+    #[test]
+    fn short_cases_come_first_and_lengths_respect_the_maximum() {
+        let r = recipe(4, None);
+        assert!((0..16).all(|i| case(&r, i).0.len() <= 8));
+        let long = (0..4000)
+            .map(|i| case(&Recipe { max_q: 300, ..r }, i).0.len())
+            .max();
+        assert!(long.is_some_and(|l| (200..=300).contains(&l)), "{long:?}");
+    }
+}

@@ -1,0 +1,423 @@
+//! `duckchess stress`: finds a small input on which a program and the built-in judge
+//! disagree, and says why.
+//!
+//! It generates cases ([`generate`]), runs the program on each (a fresh process per
+//! case, as `test` runs it, through [`crate::tools::process`]) and compares with the
+//! built-in judge as the output streams ([`run`]), in parallel; stops at the first WA,
+//! RE or TLE; makes sure it reproduces; shrinks it ([`shrink`], with the game-aware
+//! shortening of [`route`]); saves it with the judge's answer; and explains it exactly as
+//! `test` explains a wrong answer ([`crate::tools::diagnose`]).
+//!
+//! - [`case`]: a case as commands, and its bytes.
+//! - [`generate`]: the modes and lengths of the cases.
+//! - [`games`]: the games of stress's own modes, and invalid commands of every kind.
+//! - [`run`]: running and judging one case; the parallel search for the first failure.
+//! - [`shrink`]: cutting, delta debugging, pairs.
+//! - [`route`]: a shorter legal game to the same events.
+
+pub mod case;
+pub mod games;
+pub mod generate;
+pub mod route;
+pub mod run;
+pub mod shrink;
+
+use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::tools::diagnose::{self, Kind};
+use crate::tools::explain;
+use crate::tools::process::{split_command, Stderr};
+use case::Case;
+use generate::{Mode, Recipe};
+use run::{Budget, Judged, Oracle};
+use shrink::Shrinker;
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The default budget of a run, in seconds.
+pub const DEFAULT_TIME: f64 = 60.0;
+/// The longest `--time`: a day.
+pub const MAX_TIME: f64 = 86_400.0;
+/// The default time limit per case, in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 1.0;
+/// The longest `--timeout`.
+pub const MAX_TIMEOUT: f64 = 60.0;
+/// The most commands per case within the official constraints.
+pub const OFFICIAL_Q: u64 = 1000;
+/// The most commands per case with `--messy` (a case this long takes well under a
+/// second to write).
+pub const MESSY_Q: u64 = 100_000;
+/// At most this many runs are spent on shrinking.
+pub const SHRINK_RUNS: u64 = 20_000;
+/// How many times a failing case is run again to see that it reproduces.
+pub const REPEATS: usize = 3;
+/// Cases of at most this many commands are printed after the report.
+const PRINTED: usize = 60;
+
+/// The command line of `stress`.
+pub const SPEC: Spec = Spec {
+    name: "stress",
+    summary: "find a small input on which your solution fails, and say why",
+    usage: &[
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy] [--ignore-whitespace] [--ascii]",
+    ],
+    about: "\
+Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
+killed with its process group after --timeout; --cmd is split into words as
+'duckchess test' does) and compares its output with the built-in judge's. At the
+first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
+while it fails the same way, saves it to PATH (default stress.in) with the
+judge's answer beside it (stress.ans), and prints what 'duckchess test' prints
+for it: the first differing line, the command, expected and actual, what
+differs, why the judge decides as it does, and the board. A failure that does
+not reproduce is reported as flaky, with the original case kept.
+
+Budget: --time (default 60 s; it covers shrinking too) and/or --cases. With
+--cases alone there is no clock: the same seed gives the same result. Shrinking:
+everything after the first differing line is cut, invalid commands dropped, the
+game before the failing command replaced by a shorter route to what matters,
+then commands removed (delta debugging) until removing any one makes it pass.
+
+Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
+0..=8, one space between numbers, one command a line, a final newline): a
+correct solution may rely on them. --messy goes beyond, as SPEC section 5 allows.
+Short cases come first, longer ones as the run goes on.
+
+modes (--mode; default all, mixed):
+  decisive  short decisive games: a captain falls within some 10-40 plies, then
+            a few commands after the end
+  captains  the captains walk towards each other; what stands between them
+            steps aside
+  attacks   every kind of piece giving check; checks blocked and discovered
+  invalid   every kind of invalid command, among legal moves
+  blocked   moves and attacks through a taken blocking square
+  official, legal, endgame, check, big: as 'duckchess gen' writes them
+
+A progress line goes to stderr on a terminal; stdout gets only the result.",
+    options: &[
+        Opt::valued(
+            "--cmd",
+            "'PROGRAM ARGS'",
+            "required: the program under test, e.g. --cmd ./a.out",
+        ),
+        Opt::valued(
+            "--time",
+            "SECONDS",
+            "stop after this long, shrinking included (default 60 unless only --cases is given)",
+        ),
+        Opt::valued("--cases", "N", "stop after N cases"),
+        Opt::valued(
+            "--q",
+            "N",
+            "at most N commands per case (default and maximum 1000; up to 100000 with --messy)",
+        ),
+        Opt::valued("--mode", "M", "one mode, or all (default)"),
+        Opt::valued(
+            "--seed",
+            "S",
+            "the seed (default: from the clock; the result shows it)",
+        ),
+        Opt::valued(
+            "--jobs",
+            "J",
+            "cases run in parallel (default: the number of cores)",
+        ),
+        Opt::valued(
+            "--save",
+            "PATH",
+            "where the failing case goes (default stress.in; the answer goes to PATH with .ans for .in)",
+        ),
+        Opt::valued(
+            "--timeout",
+            "SECONDS",
+            "time limit per case (decimals allowed; default 1)",
+        ),
+        Opt::flag(
+            "--messy",
+            "also input beyond the official constraints: any whitespace, CRLF, blank lines, no final newline, coordinates off the board",
+        ),
+        Opt::flag(
+            "--ignore-whitespace",
+            "compare as Luogu does: whitespace at line ends and blank lines at the end do not count",
+        ),
+        Opt::flag(
+            "--ascii",
+            "notation letters in board diagrams even on a terminal",
+        ),
+    ],
+    conflicts: &[],
+    exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
+           flaky one too) or an I/O error, 2 usage error",
+};
+
+/// Everything a run needs.
+struct Settings {
+    recipe: Recipe,
+    cases: Option<u64>,
+    budget: Budget,
+    jobs: usize,
+    save: String,
+    ascii: bool,
+    started: Instant,
+}
+
+/// The `stress` subcommand; returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    cli::run(&SPEC, args, |parsed| {
+        parsed.no_operands()?;
+        let started = Instant::now();
+        let argv = split_command(
+            parsed
+                .value("--cmd")
+                .ok_or("--cmd 'PROGRAM ARGS' is required")?,
+        )
+        .map_err(|e| format!("--cmd: {e}"))?;
+        let timeout = parsed
+            .seconds("--timeout", MAX_TIMEOUT)?
+            .unwrap_or(Duration::from_secs_f64(DEFAULT_TIMEOUT));
+        let cases = parsed.int("--cases", 1, u64::MAX)?;
+        let time = parsed.seconds("--time", MAX_TIME)?;
+        let deadline = match (time, cases) {
+            (Some(t), _) => Some(started + t),
+            (None, Some(_)) => None,
+            (None, None) => Some(started + Duration::from_secs_f64(DEFAULT_TIME)),
+        };
+        let messy = parsed.flag("--messy");
+        let max_q = parsed
+            .int("--q", 1, if messy { MESSY_Q } else { OFFICIAL_Q })?
+            .unwrap_or(OFFICIAL_Q);
+        let mode = match parsed.value("--mode") {
+            None | Some("all") => None,
+            Some(m) => Some(m.parse::<Mode>().map_err(|e| format!("--mode: {e}"))?),
+        };
+        let seed = match parsed.int("--seed", 0, u64::MAX)? {
+            Some(s) => s,
+            None => clock_seed(),
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = parsed.int("--jobs", 1, 1024)?.map_or(cores, |j| j as usize);
+        let settings = Settings {
+            recipe: Recipe {
+                seed,
+                mode,
+                max_q,
+                messy,
+            },
+            cases,
+            budget: Budget { deadline },
+            jobs,
+            save: parsed.value("--save").unwrap_or("stress.in").to_string(),
+            ascii: parsed.flag("--ascii"),
+            started,
+        };
+        let oracle = Oracle::new(argv, timeout, parsed.flag("--ignore-whitespace"));
+        Ok(stress(&settings, &oracle))
+    })
+}
+
+/// A seed from the clock and the process id, for runs without `--seed`.
+fn clock_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // Small enough to type back in.
+    (nanos ^ (u64::from(std::process::id()) << 20)) % 1_000_000_000
+}
+
+/// The progress line, on a terminal only.
+struct Progress {
+    on: bool,
+}
+
+impl Progress {
+    fn show(&self, text: &str) {
+        if self.on {
+            let _ = write!(io::stderr(), "\r\x1b[Kduckchess: stress: {text}");
+        }
+    }
+
+    fn clear(&self) {
+        if self.on {
+            let _ = write!(io::stderr(), "\r\x1b[K");
+        }
+    }
+}
+
+/// The search, the shrinking and the report; returns the exit status.
+fn stress(s: &Settings, oracle: &Oracle) -> u8 {
+    let progress = Progress {
+        on: io::stderr().is_terminal(),
+    };
+    let commands = AtomicU64::new(0);
+    let mut show = |tested: u64| {
+        let secs = s.started.elapsed().as_secs_f64();
+        progress.show(&format!(
+            "{tested} cases, {:.0}/s, {secs:.1} s",
+            tested as f64 / secs.max(1e-9)
+        ));
+    };
+    let found = run::first(
+        s.jobs,
+        s.cases.unwrap_or(u64::MAX),
+        s.budget,
+        |i| {
+            let (case, mode) = generate::case(&s.recipe, i);
+            commands.fetch_add(case.len() as u64, Ordering::Relaxed);
+            // A program that cannot be started ends the search too.
+            let Some(judged) = oracle.judged(&case, Stderr::Discard) else {
+                return Some(None);
+            };
+            (judged.trial.kind != Kind::Accepted).then_some(Some((case, mode, judged)))
+        },
+        Some(&mut show),
+    );
+    progress.clear();
+    if let Some(why) = oracle.broken() {
+        return cli::fail("stress", &why);
+    }
+    let searched = s.started.elapsed();
+    let tried = format!(
+        "{} ({}) in {:.1} s; seed {}",
+        cli::plural(found.tested, "case"),
+        cli::plural(commands.load(Ordering::Relaxed), "command"),
+        searched.as_secs_f64(),
+        s.recipe.seed
+    );
+    let Some((index, Some((case, mode, judged)))) = found.first else {
+        let mut out = io::stdout().lock();
+        let written = writeln!(out, "no failure found: {tried}").and_then(|()| out.flush());
+        return cli::output_status("stress", written);
+    };
+    let mut lines = vec![format!(
+        "found: {} in case {index} (mode {mode}, {}) after {tried}",
+        judged.trial.kind.word(),
+        cli::plural(case.len() as u64, "command"),
+    )];
+    // Does it fail again, the same way? (Its standard error is kept this time, for the
+    // report.)
+    let mut judged = judged;
+    let mut again = 0;
+    for _ in 0..REPEATS - 1 {
+        if let Some(j) = oracle.judged(&case, Stderr::Keep) {
+            if j.trial.fails_like(&judged.trial) {
+                again += 1;
+                judged = j;
+            }
+        }
+    }
+    if again < REPEATS - 1 {
+        lines.push(format!(
+            "flaky: it failed again on {again} of {} more runs (undefined behaviour or \
+             timing?); the original case is kept",
+            REPEATS - 1
+        ));
+        return finish(s, oracle, &lines, &case, judged);
+    }
+    progress.show(&format!(
+        "shrinking {}",
+        cli::plural(case.len() as u64, "command")
+    ));
+    let shrink_started = Instant::now();
+    // Keep time to run the shrunk case again at the end.
+    let reserve = judged.trial.elapsed.max(Duration::from_millis(5)) * (REPEATS as u32 + 1);
+    let shrinker = Shrinker {
+        oracle,
+        jobs: s.jobs,
+        budget: Budget {
+            deadline: s
+                .budget
+                .deadline
+                .map(|d| d.checked_sub(reserve).unwrap_or(d)),
+        },
+        max_runs: oracle.runs() + SHRINK_RUNS,
+        reroute: true,
+    };
+    let runs_before = oracle.runs();
+    let shrunk = shrinker.shrink(case.clone(), judged.trial);
+    progress.clear();
+    // The shrunk case must fail every time too; its last run goes in the report.
+    let mut last = None;
+    let mut failed = 0;
+    for _ in 0..REPEATS {
+        if let Some(j) = oracle.judged(&shrunk.case, Stderr::Keep) {
+            if j.trial.fails_like(&judged.trial) {
+                failed += 1;
+                last = Some(j);
+            }
+        }
+    }
+    let last = match last {
+        Some(j) if failed == REPEATS => j,
+        _ => {
+            lines.push(format!(
+                "flaky: the shrunk case of {} failed on {failed} of {REPEATS} runs (undefined \
+                 behaviour or timing?); the original case is kept",
+                cli::plural(shrunk.case.len() as u64, "command")
+            ));
+            return finish(s, oracle, &lines, &case, judged);
+        }
+    };
+    lines.push(format!(
+        "shrunk from {} to {} in {:.1} s ({}){}; it fails {REPEATS} of {REPEATS} runs",
+        case.len(),
+        cli::plural(shrunk.case.len() as u64, "command"),
+        shrink_started.elapsed().as_secs_f64(),
+        cli::plural(oracle.runs() - runs_before, "run"),
+        if shrunk.minimal {
+            ", 1-minimal"
+        } else {
+            ", not 1-minimal: the budget ran out"
+        }
+    ));
+    finish(s, oracle, &lines, &shrunk.case, last)
+}
+
+/// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
+/// status of a failed write).
+fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: Judged) -> u8 {
+    let answer_path = match s.save.strip_suffix(".in") {
+        Some(stem) => format!("{stem}.ans"),
+        None => format!("{}.ans", s.save),
+    };
+    let input = case.to_bytes();
+    if let Err(e) = std::fs::write(&s.save, &input) {
+        return cli::fail("stress", &format!("cannot write {}: {e}", s.save));
+    }
+    if let Err(e) = std::fs::write(&answer_path, case.answer()) {
+        return cli::fail("stress", &format!("cannot write {answer_path}: {e}"));
+    }
+    let elapsed = judged.run.elapsed();
+    let outcome = diagnose::judge_run(
+        judged.run,
+        &judged.compared,
+        &judged.input,
+        oracle.ignore_whitespace,
+        s.ascii,
+    );
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    text.push_str(&format!("saved: {} and {answer_path}\n", s.save));
+    text.push_str(&diagnose::report(
+        &s.save,
+        &outcome,
+        elapsed,
+        explain::stdout_color(),
+    ));
+    if case.len() <= PRINTED {
+        text.push_str(&format!("the case ({}):\n", s.save));
+        for l in String::from_utf8_lossy(&input).lines() {
+            text.push_str("    ");
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    let mut out = io::stdout().lock();
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    match cli::output_status("stress", written) {
+        EXIT_OK => EXIT_FAILURE,
+        status => status,
+    }
+}

@@ -1,0 +1,588 @@
+//! Game-aware shortening: the game played before a failing command is retold as its
+//! events (where each piece that moved ends up, which piece takes which), and a short
+//! legal game is built that makes a chosen subset of those events happen: each piece
+//! goes to its square by a shortest route, a side with nothing to do moves an idle
+//! piece out and back, and the side to move at the end is the original one. The
+//! shrinker asks the program which events matter; a game-over bug, say, needs only the
+//! captain's capture, which a handful of moves reach where the random game took
+//! hundreds.
+//!
+//! A piece is named by the square it starts on.
+
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
+use crate::judge::rules::{self, Reach};
+use crate::tools::stress::case::Cmd;
+use std::collections::VecDeque;
+
+/// Something that happened in the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The piece that started on `piece` ends the game on `to`.
+    Reach {
+        /// The piece, by its start square.
+        piece: Square,
+        /// Its last square.
+        to: Square,
+    },
+    /// The piece that started on `by` takes the one that started on `victim`.
+    Capture {
+        /// The taker, by its start square.
+        by: Square,
+        /// The taken piece, by its start square.
+        victim: Square,
+    },
+}
+
+impl Event {
+    fn pieces(&self) -> [Square; 2] {
+        match *self {
+            Event::Reach { piece, .. } => [piece, piece],
+            Event::Capture { by, victim } => [by, victim],
+        }
+    }
+}
+
+/// A game told as its events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Story {
+    /// The events, in the order they happened.
+    pub events: Vec<Event>,
+    /// The side to move at the end.
+    pub side: Color,
+}
+
+/// The events of the game that `cmds` play (invalid commands change nothing).
+pub fn story(cmds: &[Cmd]) -> Story {
+    let mut game = Game::new();
+    let mut id_at: [Option<Square>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
+    for (s, _) in game.board().pieces() {
+        id_at[s.index()] = Some(s);
+    }
+    let mut last_move: [usize; SQUARE_SLOTS] = [0; SQUARE_SLOTS];
+    // (time, captures before arrivals, event)
+    let mut timed: Vec<(usize, u8, Event)> = Vec::new();
+    for (t, c) in cmds.iter().enumerate() {
+        if game.play(c[0], c[1], c[2], c[3]).is_err() {
+            continue;
+        }
+        let (from, to) = match (Square::new(c[0], c[1]), Square::new(c[2], c[3])) {
+            (Some(f), Some(t)) => (f, t),
+            _ => continue,
+        };
+        let Some(id) = id_at[from.index()] else {
+            continue;
+        };
+        if let Some(victim) = id_at[to.index()] {
+            timed.push((t, 0, Event::Capture { by: id, victim }));
+        }
+        id_at[to.index()] = Some(id);
+        id_at[from.index()] = None;
+        last_move[id.index()] = t;
+    }
+    for s in Square::all() {
+        if let Some(id) = id_at[s.index()] {
+            if id != s {
+                timed.push((last_move[id.index()], 1, Event::Reach { piece: id, to: s }));
+            }
+        }
+    }
+    timed.sort_by_key(|&(t, order, _)| (t, order));
+    Story {
+        events: timed.into_iter().map(|(_, _, e)| e).collect(),
+        side: game.side_to_move(),
+    }
+}
+
+/// The most moves one event may take.
+const MAX_STEPS: usize = 24;
+
+/// Kinds in the order idle pieces are picked to wait with: those least likely to matter.
+const IDLE: [PieceKind; 7] = [
+    PieceKind::Guard,
+    PieceKind::Elephant,
+    PieceKind::Horse,
+    PieceKind::Car,
+    PieceKind::Soldier,
+    PieceKind::Duck,
+    PieceKind::Captain,
+];
+
+/// A game being built.
+struct Builder {
+    game: Game,
+    id_at: [Option<Square>; SQUARE_SLOTS],
+    loc: [Option<Square>; SQUARE_SLOTS],
+    /// Idle pieces moved out to wait: (piece, its square before).
+    out: Vec<(Square, Square)>,
+    cmds: Vec<Cmd>,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        let game = Game::new();
+        let mut id_at = [None; SQUARE_SLOTS];
+        let mut loc = [None; SQUARE_SLOTS];
+        for (s, _) in game.board().pieces() {
+            id_at[s.index()] = Some(s);
+            loc[s.index()] = Some(s);
+        }
+        Builder {
+            game,
+            id_at,
+            loc,
+            out: Vec::new(),
+            cmds: Vec::new(),
+        }
+    }
+
+    fn board(&self) -> &Board {
+        self.game.board()
+    }
+
+    /// Plays a move, which must be legal.
+    fn play(&mut self, from: Square, to: Square) -> Option<()> {
+        let c = [
+            from.x() as i64,
+            from.y() as i64,
+            to.x() as i64,
+            to.y() as i64,
+        ];
+        self.game.play(c[0], c[1], c[2], c[3]).ok()?;
+        let id = self.id_at[from.index()]?;
+        if let Some(victim) = self.id_at[to.index()] {
+            self.loc[victim.index()] = None;
+        }
+        self.id_at[to.index()] = Some(id);
+        self.id_at[from.index()] = None;
+        self.loc[id.index()] = Some(to);
+        self.cmds.push(c);
+        Some(())
+    }
+
+    /// A move for the side to move that changes nothing that matters: an idle piece goes
+    /// back to where it waited from, or out to an empty square. `busy` pieces are not
+    /// used; `avoid` squares are not entered.
+    fn wait(&mut self, busy: &[Square], avoid: &[Square]) -> Option<()> {
+        let side = self.board().side_to_move();
+        for i in 0..self.out.len() {
+            let (id, home) = self.out[i];
+            let Some(at) = self.loc[id.index()] else {
+                continue;
+            };
+            let own = self.board().piece_at(at).is_some_and(|p| p.color == side);
+            if own && self.board().is_empty(home) && self.legal(at, home) {
+                self.out.remove(i);
+                return self.play(at, home);
+            }
+        }
+        for kind in IDLE {
+            for (from, piece) in self.board().clone().pieces() {
+                let id = self.id_at[from.index()]?;
+                if piece.color != side || piece.kind != kind || busy.contains(&id) {
+                    continue;
+                }
+                for to in Square::all() {
+                    if self.board().is_empty(to) && !avoid.contains(&to) && self.legal(from, to) {
+                        self.out.push((id, from));
+                        return self.play(from, to);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Instead of waiting: one step of a later arrival of the side to move, if one can
+    /// make progress now. Returns whether it moved.
+    fn ahead(&mut self, later: &[Event]) -> bool {
+        let side = self.board().side_to_move();
+        for event in later {
+            let Event::Reach { piece, to } = *event else {
+                continue;
+            };
+            let Some(at) = self.loc[piece.index()] else {
+                continue;
+            };
+            let mine = self.board().piece_at(at).is_some_and(|p| p.color == side);
+            if at == to || !mine || !self.board().is_empty(to) {
+                continue;
+            }
+            if let Some(next) = self.step(piece, to, false) {
+                return self.play(at, next).is_some();
+            }
+        }
+        false
+    }
+
+    fn legal(&self, from: Square, to: Square) -> bool {
+        self.game
+            .validate(
+                from.x() as i64,
+                from.y() as i64,
+                to.x() as i64,
+                to.y() as i64,
+            )
+            .is_ok()
+    }
+
+    /// The first step of a shortest route of piece `id` to `target`, through empty
+    /// squares only (the target may hold an opposing piece when `capture`).
+    fn step(&self, id: Square, target: Square, capture: bool) -> Option<Square> {
+        self.route(id, target, capture).map(|(first, _)| first)
+    }
+
+    /// The first step and the length of a shortest route of piece `id` to `target`,
+    /// through empty squares only (the target may hold an opposing piece when
+    /// `capture`).
+    fn route(&self, id: Square, target: Square, capture: bool) -> Option<(Square, usize)> {
+        let from = self.loc[id.index()]?;
+        let piece = self.board().piece_at(from)?;
+        let mut board = self.board().clone();
+        // The moving piece does not stand in its own way.
+        board.put(from, None);
+        let enterable = |s: Square| {
+            board.is_empty(s)
+                || (capture
+                    && s == target
+                    && board.piece_at(s).is_some_and(|p| p.color != piece.color))
+        };
+        let mut first: [Option<Square>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
+        let mut depth = [0usize; SQUARE_SLOTS];
+        let mut seen = [false; SQUARE_SLOTS];
+        seen[from.index()] = true;
+        let mut queue = VecDeque::from([from]);
+        while let Some(s) = queue.pop_front() {
+            let mut visit = |t: Square| -> bool {
+                if seen[t.index()] || !enterable(t) {
+                    return false;
+                }
+                if rules::check_path(&board, piece.kind, s, t).is_err() {
+                    return false;
+                }
+                seen[t.index()] = true;
+                first[t.index()] = if s == from { Some(t) } else { first[s.index()] };
+                depth[t.index()] = depth[s.index()] + 1;
+                if t == target {
+                    return true;
+                }
+                // A capture ends a route; only empty squares lead on.
+                if board.is_empty(t) {
+                    queue.push_back(t);
+                }
+                false
+            };
+            let mut reached = false;
+            match rules::reach(piece.kind) {
+                Reach::Leaps(leaps) => {
+                    for l in leaps {
+                        if let Some(t) = s.offset(l.delta) {
+                            reached |= visit(t);
+                        }
+                    }
+                }
+                Reach::Rays(dirs) => {
+                    for &d in dirs {
+                        let mut at = s;
+                        while let Some(t) = at.offset(d) {
+                            reached |= visit(t);
+                            if !board.is_empty(t) {
+                                break;
+                            }
+                            at = t;
+                        }
+                    }
+                }
+            }
+            if reached {
+                return first[target.index()].map(|f| (f, depth[target.index()]));
+            }
+        }
+        None
+    }
+}
+
+/// How a game is built from events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Takers {
+    /// Each capture by the piece that made it in the story.
+    AsTold,
+    /// A captain taken by whichever piece of that side gets there fastest.
+    Fastest,
+}
+
+/// How many events may be pulled forward, one for the next, to clear a target square.
+const PULL_DEPTH: usize = 3;
+
+/// The commands of a legal game from the start that makes `events` happen in order, as
+/// far as this way of building one can (an event it cannot bring about is left out; the
+/// program under test says whether what is left still matters), and leaves `side` to
+/// move unless the game is over. `None` only when the side to move cannot be set.
+pub fn realize(events: &[Event], side: Color, takers: Takers) -> Option<Vec<Cmd>> {
+    let mut plan = Plan {
+        b: Builder::new(),
+        events,
+        takers,
+        done: vec![false; events.len()],
+        // Pieces with a part in the story never wait: a waiting move could undo an
+        // arrival, or take a piece's place.
+        busy: events.iter().flat_map(Event::pieces).collect(),
+        avoid: events
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Reach { to, .. } => Some(to),
+                Event::Capture { .. } => None,
+            })
+            .collect(),
+    };
+    for k in 0..events.len() {
+        plan.event(k, 0);
+    }
+    let b = &mut plan.b;
+    if !b.board().is_over() && b.board().side_to_move() != side {
+        b.wait(&plan.busy, &plan.avoid)?;
+    }
+    Some(plan.b.cmds)
+}
+
+/// A game being built from events.
+struct Plan<'e> {
+    b: Builder,
+    events: &'e [Event],
+    takers: Takers,
+    done: Vec<bool>,
+    busy: Vec<Square>,
+    avoid: Vec<Square>,
+}
+
+impl Plan<'_> {
+    /// Makes event `k` happen, as far as it can.
+    fn event(&mut self, k: usize, depth: usize) {
+        if self.done[k] {
+            return;
+        }
+        self.done[k] = true;
+        let event = self.events[k];
+        let (id, capture) = match event {
+            Event::Reach { piece, .. } => (piece, false),
+            Event::Capture { by, victim } => (self.taker(by, victim), true),
+        };
+        for steps in 0..=MAX_STEPS {
+            let target = match event {
+                Event::Reach { to, .. } => to,
+                Event::Capture { victim, .. } => match self.b.loc[victim.index()] {
+                    Some(s) => s,
+                    // Gone already.
+                    None => return,
+                },
+            };
+            let Some(at) = self.b.loc[id.index()] else {
+                return;
+            };
+            if at == target || steps == MAX_STEPS {
+                return;
+            }
+            if !capture && !self.b.board().is_empty(target) {
+                // Whatever stands there may leave later in the story: let it go first.
+                if depth == PULL_DEPTH || !self.pull(target, k, depth) {
+                    return;
+                }
+                if !self.b.board().is_empty(target) {
+                    return;
+                }
+            }
+            let Some(color) = self.b.board().piece_at(at).map(|p| p.color) else {
+                return;
+            };
+            if self.b.board().side_to_move() != color
+                && !self.b.ahead(&self.events[k + 1..])
+                && self.b.wait(&self.busy, &self.avoid).is_none()
+            {
+                return;
+            }
+            let Some(next) = self.b.step(id, target, capture) else {
+                return;
+            };
+            if self.b.play(at, next).is_none() {
+                return;
+            }
+        }
+    }
+
+    /// Who takes `victim`: `by`, or with [`Takers::Fastest`] and a captain to take, the
+    /// piece of that side with the shortest route (`by` on a tie; only pieces without a
+    /// part of their own in the story).
+    fn taker(&self, by: Square, victim: Square) -> Square {
+        let b = &self.b;
+        let target = match b.loc[victim.index()] {
+            Some(t) if self.takers == Takers::Fastest => t,
+            _ => return by,
+        };
+        let (Some(at), Some(prey)) = (b.loc[by.index()], b.board().piece_at(target)) else {
+            return by;
+        };
+        if prey.kind != PieceKind::Captain {
+            return by;
+        }
+        let Some(color) = b.board().piece_at(at).map(|p| p.color) else {
+            return by;
+        };
+        let length = |id: Square| b.route(id, target, true).map_or(usize::MAX, |r| r.1);
+        let mut best = (length(by), by);
+        for (s, p) in b.board().pieces() {
+            let Some(id) = b.id_at[s.index()] else {
+                continue;
+            };
+            if p.color == color && !self.busy.contains(&id) {
+                let l = length(id);
+                if l < best.0 {
+                    best = (l, id);
+                }
+            }
+        }
+        best.1
+    }
+
+    /// Makes the next arrival of the piece on `square` happen now, before event `k`;
+    /// returns whether there was one.
+    fn pull(&mut self, square: Square, k: usize, depth: usize) -> bool {
+        let Some(occupant) = self.b.id_at[square.index()] else {
+            return false;
+        };
+        let later = (k + 1..self.events.len()).find(|&j| {
+            !self.done[j]
+                && matches!(self.events[j], Event::Reach { piece, .. } if piece == occupant)
+        });
+        match later {
+            Some(j) => {
+                self.event(j, depth + 1);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(x: i64, y: i64) -> Square {
+        Square::new(x, y).expect("on the board")
+    }
+
+    #[test]
+    fn a_game_is_told_as_arrivals_and_captures() {
+        // A red soldier walks up and takes a blue soldier while the blue car moves about;
+        // an invalid command in between changes nothing.
+        let cmds = [
+            [3, 0, 4, 0],
+            [9, 0, 8, 0],
+            [5, 5, 5, 5],
+            [4, 0, 5, 0],
+            [8, 0, 8, 1],
+            [5, 0, 6, 0],
+            [8, 1, 7, 1],
+        ];
+        let s = story(&cmds);
+        assert_eq!(
+            s.events,
+            vec![
+                Event::Capture {
+                    by: sq(3, 0),
+                    victim: sq(6, 0)
+                },
+                Event::Reach {
+                    piece: sq(3, 0),
+                    to: sq(6, 0)
+                },
+                Event::Reach {
+                    piece: sq(9, 0),
+                    to: sq(7, 1)
+                },
+            ]
+        );
+        assert_eq!(s.side, Color::Red);
+    }
+
+    /// Replays `cmds`, all of which must be legal; returns the final board.
+    fn replay(cmds: &[Cmd]) -> Board {
+        let mut game = Game::new();
+        for c in cmds {
+            assert!(game.play(c[0], c[1], c[2], c[3]).is_ok(), "{c:?} is legal");
+        }
+        game.board().clone()
+    }
+
+    #[test]
+    fn a_realized_game_makes_the_events_happen_legally() {
+        // Only the capture of the blue captain by a red car.
+        let events = [Event::Capture {
+            by: sq(0, 0),
+            victim: sq(9, 4),
+        }];
+        let cmds = realize(&events, Color::Red, Takers::AsTold).expect("a route");
+        let board = replay(&cmds);
+        assert!(board.is_over());
+        assert_eq!(board.winner(), Some(Color::Red));
+        assert!(cmds.len() <= 12, "{} moves", cmds.len());
+        // Arrivals, with the side to move kept.
+        let events = [
+            Event::Reach {
+                piece: sq(0, 1),
+                to: sq(5, 4),
+            },
+            Event::Reach {
+                piece: sq(9, 7),
+                to: sq(7, 6),
+            },
+        ];
+        for side in Color::ALL {
+            let cmds = realize(&events, side, Takers::AsTold).expect("a route");
+            let board = replay(&cmds);
+            assert_eq!(board.side_to_move(), side);
+            let horse = |s: Square| board.piece_at(s).map(|p| p.kind);
+            assert_eq!(horse(sq(5, 4)), Some(PieceKind::Horse));
+            assert_eq!(horse(sq(7, 6)), Some(PieceKind::Horse));
+            assert!(cmds.len() <= 8, "{cmds:?}");
+        }
+    }
+
+    #[test]
+    fn the_story_of_a_random_game_is_realized_legally() {
+        use crate::tools::rng::Rng;
+        let mut rng = Rng::new(11);
+        let mut realized = 0;
+        for _ in 0..60 {
+            let mut game = Game::new();
+            let mut cmds = Vec::new();
+            for _ in 0..rng.below(60) {
+                let moves = rules::legal_moves(game.board());
+                let Some(m) = rng.pick(&moves) else { break };
+                let c = [
+                    m.from.x() as i64,
+                    m.from.y() as i64,
+                    m.to.x() as i64,
+                    m.to.y() as i64,
+                ];
+                let _ = game.play(c[0], c[1], c[2], c[3]);
+                cmds.push(c);
+            }
+            let s = story(&cmds);
+            if let Some(route) = realize(&s.events, s.side, Takers::AsTold) {
+                let board = replay(&route);
+                if !board.is_over() {
+                    assert_eq!(board.side_to_move(), s.side);
+                }
+                // Whole stories come out whole more often than not.
+                let arrived = s.events.iter().all(|e| match e {
+                    Event::Reach { to, .. } => !board.is_empty(*to),
+                    Event::Capture { .. } => true,
+                });
+                realized += usize::from(arrived);
+            }
+        }
+        assert!(realized >= 30, "{realized} of 60 realized whole");
+    }
+}

@@ -1,0 +1,452 @@
+//! Shrinking a failing case while it fails the same way (the same verdict; for a wrong
+//! answer, any disagreement): cut everything after the first differing line, drop the
+//! invalid commands, replace the game before the failing command by a shorter route to
+//! what matters ([`super::route`]), then delta debugging (Zeller's ddmin, removing ever
+//! smaller runs of commands) and pairs of commands (one move of each side, so the side to
+//! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
+//! single command, so the result is 1-minimal unless the budget ran out first.
+//!
+//! Candidates are tried in parallel through [`run::first`], which always settles on the
+//! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
+
+use crate::tools::diagnose::Kind;
+use crate::tools::stress::case::{Case, Line};
+use crate::tools::stress::route;
+use crate::tools::stress::run::{self, Budget, Tester, Trial};
+
+/// A shrunk case.
+#[derive(Clone, Debug)]
+pub struct Shrunk {
+    /// The case.
+    pub case: Case,
+    /// How it fails.
+    pub trial: Trial,
+    /// Removing any one command makes it pass (or fail differently).
+    pub minimal: bool,
+}
+
+/// Shrinks failing cases against one program.
+pub struct Shrinker<'a> {
+    /// The program.
+    pub oracle: &'a dyn Tester,
+    /// Parallel runs.
+    pub jobs: usize,
+    /// When to stop.
+    pub budget: Budget,
+    /// At most this many runs of the program in all (the oracle's count).
+    pub max_runs: u64,
+    /// Whether to try shorter routes to the same events ([`super::route`]).
+    pub reroute: bool,
+}
+
+impl Shrinker<'_> {
+    fn exhausted(&self) -> bool {
+        self.budget.spent() || self.oracle.runs() >= self.max_runs
+    }
+
+    /// The lowest index among `count` candidates made by `make` that fails like `like`,
+    /// with the case and its trial.
+    fn first_failing(
+        &self,
+        count: usize,
+        like: &Trial,
+        make: impl Fn(usize) -> Option<Case> + Sync,
+    ) -> Option<(usize, Case, Trial)> {
+        if self.exhausted() || count == 0 {
+            return None;
+        }
+        let found = run::first(
+            self.jobs,
+            count as u64,
+            self.budget,
+            |i| {
+                if self.oracle.runs() >= self.max_runs {
+                    return None;
+                }
+                let case = make(i as usize)?;
+                let trial = self.oracle.trial(&case)?;
+                trial.fails_like(like).then_some((case, trial))
+            },
+            None,
+        );
+        found
+            .first
+            .map(|(i, (case, trial))| (i as usize, case, trial))
+    }
+
+    /// Whether `case` fails like `like`; its trial if so.
+    fn fails(&self, case: &Case, like: &Trial) -> Option<Trial> {
+        let c = case.clone();
+        self.first_failing(1, like, move |_| Some(c.clone()))
+            .map(|(_, _, t)| t)
+    }
+
+    /// A wrong answer cut after its first differing line, when that still fails.
+    fn cut(&self, case: Case, trial: Trial) -> (Case, Trial) {
+        if let (Kind::WrongAnswer, Some(line)) = (trial.kind, trial.line) {
+            let n = line as usize + 1;
+            if n < case.len() {
+                let shorter = case.prefix(n);
+                if let Some(t) = self.fails(&shorter, &trial) {
+                    return (shorter, t);
+                }
+            }
+        }
+        (case, trial)
+    }
+
+    /// Shrinks `case`, which fails as `trial` says.
+    pub fn shrink(&self, case: Case, trial: Trial) -> Shrunk {
+        let (mut case, mut trial) = self.cut(case, trial);
+        let mut minimal = false;
+        while !self.exhausted() {
+            let before = case.len();
+            (case, trial) = self.drop_invalid(case, trial);
+            if self.reroute && trial.kind == Kind::WrongAnswer {
+                (case, trial) = self.reroute(case, trial);
+            }
+            let complete;
+            (case, trial, complete) = self.ddmin(case, trial);
+            (case, trial) = self.pairs(case, trial);
+            if case.len() >= before {
+                minimal = complete && !self.exhausted();
+                break;
+            }
+        }
+        Shrunk {
+            case,
+            trial,
+            minimal,
+        }
+    }
+
+    /// Every invalid command but the last command dropped at once.
+    fn drop_invalid(&self, case: Case, trial: Trial) -> (Case, Trial) {
+        let valid = case.validity();
+        let last = case.len().saturating_sub(1);
+        let shorter = case.without(|i| i < last && !valid[i]);
+        if shorter.len() < case.len() {
+            if let Some(t) = self.fails(&shorter, &trial) {
+                return self.cut(shorter, t);
+            }
+        }
+        (case, trial)
+    }
+
+    /// The game before the last command replaced by a short route to the events that
+    /// matter: delta debugging on the game's events (each candidate a legal game built
+    /// by [`route::realize`]), with the captures as told and with the fastest taker of a
+    /// captain; the shortest failing case wins.
+    fn reroute(&self, case: Case, trial: Trial) -> (Case, Trial) {
+        let Some((&last, before)) = case.lines.split_last() else {
+            return (case, trial);
+        };
+        let cmds: Vec<_> = before.iter().map(|l| l.cmd).collect();
+        let story = route::story(&cmds);
+        let mut best = (case, trial);
+        for takers in [route::Takers::Fastest, route::Takers::AsTold] {
+            let build = |events: &[route::Event]| -> Option<Case> {
+                let mut lines: Vec<Line> = route::realize(events, story.side, takers)?
+                    .into_iter()
+                    .map(Line::plain)
+                    .collect();
+                lines.push(last);
+                Some(Case { lines })
+            };
+            let mut found = Vec::new();
+            // Nothing but the last command, or every event, may already do.
+            for events in [&[][..], &story.events[..]] {
+                if let Some(c) = build(events).filter(|c| c.len() < best.0.len()) {
+                    if let Some(t) = self.fails(&c, &trial) {
+                        found.push((c, t));
+                    }
+                }
+            }
+            if found.first().is_none_or(|(c, _)| c.len() > 1) {
+                self.reduce(story.events.clone(), &trial, build, |rest, candidate, t| {
+                    found.push((candidate, t));
+                    rest
+                });
+            }
+            for (candidate, t) in found {
+                if candidate.len() < best.0.len() {
+                    best = self.cut(candidate, t);
+                }
+            }
+        }
+        best
+    }
+
+    /// Delta debugging by complements over `items`: remove one of `n` runs while the case
+    /// `build` makes of the rest fails; when none does, halve the runs. `accept` takes
+    /// the rest, the failing case and its trial, and gives the items to go on with.
+    /// Returns the items and whether it ended by trying every single item.
+    fn reduce<T: Clone + Sync>(
+        &self,
+        mut items: Vec<T>,
+        like: &Trial,
+        build: impl Fn(&[T]) -> Option<Case> + Sync,
+        mut accept: impl FnMut(Vec<T>, Case, Trial) -> Vec<T>,
+    ) -> (Vec<T>, bool) {
+        let mut n = 2;
+        while items.len() >= 2 {
+            if self.exhausted() {
+                return (items, false);
+            }
+            let len = items.len();
+            let bounds = |k: usize| (k * len / n, (k + 1) * len / n);
+            let rest = |k: usize| {
+                let (a, b) = bounds(k);
+                let mut r = items[..a].to_vec();
+                r.extend_from_slice(&items[b..]);
+                r
+            };
+            match self.first_failing(n, like, |k| build(&rest(k))) {
+                Some((k, case, t)) => {
+                    let kept = rest(k);
+                    items = accept(kept, case, t);
+                    n = (n - 1).max(2);
+                }
+                None if n >= len => return (items, !self.exhausted()),
+                None => n = (n * 2).min(len),
+            }
+        }
+        (items, !self.exhausted())
+    }
+
+    /// Delta debugging on the commands; returns whether it ended by trying every single
+    /// command.
+    fn ddmin(&self, case: Case, trial: Trial) -> (Case, Trial, bool) {
+        let mut best = (case.clone(), trial);
+        let (_, complete) = self.reduce(
+            case.lines,
+            &trial,
+            |lines| {
+                Some(Case {
+                    lines: lines.to_vec(),
+                })
+            },
+            |_, shorter, t| {
+                best = self.cut(shorter, t);
+                best.0.lines.clone()
+            },
+        );
+        (best.0, best.1, complete)
+    }
+
+    /// Removes two neighbouring commands at once while that fails.
+    fn pairs(&self, mut case: Case, mut trial: Trial) -> (Case, Trial) {
+        let mut start = 0;
+        while start + 1 < case.len() {
+            let current = &case;
+            let found = self.first_failing(case.len() - 1 - start, &trial, |k| {
+                let i = start + k;
+                Some(current.without(|j| j == i || j == i + 1))
+            });
+            match found {
+                Some((k, shorter, t)) => {
+                    start += k;
+                    (case, trial) = self.cut(shorter, t);
+                }
+                None => break,
+            }
+        }
+        (case, trial)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::game::Game;
+    use crate::judge::rules;
+    use crate::tools::compare::compare;
+    use crate::tools::gen;
+    use crate::tools::stress::case::Cmd;
+    use crate::tools::stress::generate::{self, Mode, Recipe};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    /// A stand-in for a program: the judge's answer, changed by `bug`.
+    struct Fake<F> {
+        bug: F,
+        runs: AtomicU64,
+    }
+
+    impl<F: Fn(&Case) -> Vec<String> + Sync> Tester for Fake<F> {
+        fn trial(&self, case: &Case) -> Option<Trial> {
+            self.runs.fetch_add(1, Ordering::Relaxed);
+            let output: String = (self.bug)(case).iter().map(|l| format!("{l}\n")).collect();
+            let c = compare(&case.answer(), output.as_bytes());
+            Some(Trial {
+                kind: if c.exact {
+                    Kind::Accepted
+                } else {
+                    Kind::WrongAnswer
+                },
+                line: c.difference.map(|d| d.line),
+                elapsed: Duration::ZERO,
+            })
+        }
+
+        fn runs(&self) -> u64 {
+            self.runs.load(Ordering::Relaxed)
+        }
+    }
+
+    fn fake<F: Fn(&Case) -> Vec<String> + Sync>(bug: F) -> Fake<F> {
+        Fake {
+            bug,
+            runs: AtomicU64::new(0),
+        }
+    }
+
+    /// The judge's lines for `case`.
+    fn judge_lines(case: &Case) -> Vec<String> {
+        String::from_utf8_lossy(&case.answer())
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A program that accepts a move by a piece's rule after the game is over.
+    fn after_the_end(case: &Case) -> Vec<String> {
+        let mut lines = judge_lines(case);
+        let mut game = Game::new();
+        for (i, l) in case.lines.iter().enumerate() {
+            let [a, b, c, d] = l.cmd;
+            let board = game.board().clone();
+            if board.is_over() {
+                let moves = match (
+                    crate::judge::piece::Square::new(a, b),
+                    crate::judge::piece::Square::new(c, d),
+                ) {
+                    (Some(from), Some(to)) => board.piece_at(from).is_some_and(|p| {
+                        p.color == board.side_to_move()
+                            && rules::check_path(&board, p.kind, from, to).is_ok()
+                            && board.piece_at(to).is_none_or(|t| t.color != p.color)
+                    }),
+                    _ => false,
+                };
+                if moves {
+                    lines[i] = "red car;NA;no;yes".to_string();
+                }
+            }
+            let _ = game.play(a, b, c, d);
+        }
+        lines
+    }
+
+    fn shrinker(tester: &dyn Tester, reroute: bool) -> Shrinker<'_> {
+        Shrinker {
+            oracle: tester,
+            jobs: 2,
+            budget: Budget { deadline: None },
+            max_runs: 50_000,
+            reroute,
+        }
+    }
+
+    /// Whether removing any one command makes `case` pass.
+    fn one_minimal(tester: &dyn Tester, case: &Case) -> bool {
+        (0..case.len()).all(|i| {
+            tester
+                .trial(&case.without(|j| j == i))
+                .is_some_and(|t| t.kind == Kind::Accepted)
+        })
+    }
+
+    #[test]
+    fn delta_debugging_keeps_exactly_what_the_failure_needs() {
+        // Fails on the line of command C when commands A and B came before it, in order.
+        let (a, b, c): (Cmd, Cmd, Cmd) = ([1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]);
+        let tester = fake(move |case: &Case| {
+            let mut lines = judge_lines(case);
+            let cmds = case.cmds();
+            let at = |x: Cmd| cmds.iter().position(|&y| y == x);
+            if let (Some(i), Some(j), Some(k)) = (at(a), at(b), at(c)) {
+                if i < j && j < k {
+                    lines[k] = "wrong".to_string();
+                }
+            }
+            lines
+        });
+        let mut rng = crate::tools::rng::Rng::new(3);
+        for _ in 0..5 {
+            let mut cmds: Vec<Cmd> = (0..300)
+                .map(|_| [rng.below(10) as i64 + 4, 5, 5, rng.below(9) as i64])
+                .collect();
+            cmds.insert(40 + rng.index(40), a);
+            cmds.insert(120 + rng.index(40), b);
+            cmds.insert(200 + rng.index(40), c);
+            let case = Case::of(&cmds);
+            let trial = tester.trial(&case).expect("runs");
+            assert_eq!(trial.kind, Kind::WrongAnswer);
+            let shrunk = shrinker(&tester, true).shrink(case, trial);
+            assert_eq!(shrunk.case.cmds(), vec![a, b, c]);
+            assert!(shrunk.minimal);
+        }
+    }
+
+    #[test]
+    fn a_game_over_bug_shrinks_to_a_short_game_and_one_command() {
+        let tester = fake(after_the_end);
+        let mut shrunk_sizes = Vec::new();
+        for seed in 0..12 {
+            // gen's endgame mode: a long game, then the hunt for a captain.
+            let recipe = Recipe {
+                seed,
+                mode: Some(Mode::Gen(gen::Mode::Endgame)),
+                max_q: 1000,
+                messy: false,
+            };
+            let (case, _) = generate::case(&recipe, 5000);
+            let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
+                continue;
+            };
+            let shrunk = shrinker(&tester, true).shrink(case.clone(), trial);
+            assert!(shrunk.trial.fails_like(&trial));
+            assert!(shrunk.minimal && one_minimal(&tester, &shrunk.case));
+            // The last command is the one after the end.
+            let mut game = Game::new();
+            for l in &shrunk.case.lines[..shrunk.case.len() - 1] {
+                let [a, b, c, d] = l.cmd;
+                let _ = game.play(a, b, c, d);
+            }
+            assert!(game.board().is_over());
+            shrunk_sizes.push((case.len(), shrunk.case.len()));
+        }
+        assert!(shrunk_sizes.len() >= 6, "{shrunk_sizes:?}");
+        assert!(
+            shrunk_sizes.iter().all(|&(_, n)| n <= 20),
+            "{shrunk_sizes:?}"
+        );
+    }
+
+    #[test]
+    fn rerouting_beats_plain_delta_debugging_on_long_games() {
+        let tester = fake(after_the_end);
+        let (mut with, mut without) = (0, 0);
+        for seed in 0..6 {
+            let recipe = Recipe {
+                seed,
+                mode: Some(Mode::Gen(gen::Mode::Endgame)),
+                max_q: 1000,
+                messy: false,
+            };
+            let (case, _) = generate::case(&recipe, 5000);
+            let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
+                continue;
+            };
+            with += shrinker(&tester, true)
+                .shrink(case.clone(), trial)
+                .case
+                .len();
+            without += shrinker(&tester, false).shrink(case, trial).case.len();
+        }
+        assert!(
+            with * 3 < without,
+            "{with} with rerouting, {without} without"
+        );
+    }
+}

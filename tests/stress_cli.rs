@@ -1,0 +1,507 @@
+//! `duckchess stress` through the binary, against real programs: C++ solutions that each
+//! carry one planted mistake (tests/fixtures/stress/solution.cpp, compiled with g++; the
+//! tests that need them skip with a note when g++ is missing) must be found and shrunk
+//! to a short, 1-minimal case that the report explains; a correct C++ solution and the
+//! crate's own binary must never be flagged. Every run is seeded and bounded by
+//! `--cases`, never by the clock.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
+const SOURCE: &str = "tests/fixtures/stress/solution.cpp";
+
+/// The planted mistakes, with what the report must say about the first differing line.
+const BUGS: [(&str, &[&str]); 10] = [
+    ("HORSE_LEG", &["differs:  check", "no check from the "]),
+    ("ELEPHANT_EYE", &["differs:  check", "no check from the "]),
+    ("DUCK_LEG", &["differs:  check", "no check from the "]),
+    ("CAR_JUMP", &["differs:  check", "no check from the "]),
+    ("CAPTAIN_DIAGONAL", &["differs:  check"]),
+    ("SOLDIER_BACKWARDS", &["differs:  check", "; check: the "]),
+    (
+        "CHECK_AFTER_END",
+        &["differs:  check", "no check once the game is over"],
+    ),
+    (
+        "MOVES_AFTER_END",
+        &[
+            "differs:  valid vs invalid: expected Invalid command, got a move",
+            "why:      invalid: the game is already over",
+        ],
+    ),
+    ("CHECK_MOVER_ONLY", &["differs:  check", "; check: the "]),
+    (
+        "FLYING_CAPTAIN",
+        &["differs:  check", "there is no flying-captain rule"],
+    ),
+];
+
+/// The most commands a shrunk case may have (the issue asks for at most 40).
+const MOST: usize = 30;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duckchess-stress-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The compiled fixtures (`correct` and one per bug), compiled once per test run into
+/// the target's temporary folder (again only when the source is newer), or `None`
+/// without g++.
+fn programs() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let gpp = Command::new("g++")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !gpp {
+            return None;
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stress-fixtures");
+        fs::create_dir_all(&dir).expect("fixture dir");
+        let source_time = fs::metadata(SOURCE)
+            .and_then(|m| m.modified())
+            .expect("the fixture source");
+        let names: Vec<&str> = std::iter::once("correct")
+            .chain(BUGS.iter().map(|(b, _)| *b))
+            .collect();
+        // Two at a time: the machine has two cores and other work.
+        for pair in names.chunks(2) {
+            let handles: Vec<_> = pair
+                .iter()
+                .map(|&name| {
+                    let out = dir.join(name);
+                    let fresh = fs::metadata(&out)
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t > source_time);
+                    let mut cmd = Command::new("g++");
+                    cmd.args(["-O2", "-o"]).arg(&out).arg(SOURCE);
+                    if name != "correct" {
+                        cmd.arg(format!("-DBUG_{name}"));
+                    }
+                    std::thread::spawn(move || {
+                        if !fresh {
+                            let o = cmd.output().expect("g++ runs");
+                            assert!(o.status.success(), "g++ failed: {}", text(&o.stderr));
+                        }
+                    })
+                })
+                .collect();
+            for h in handles {
+                h.join().expect("compiled");
+            }
+        }
+        Some(dir)
+    })
+    .as_deref()
+}
+
+/// The fixtures, or a printed note and `None` (in CI, where `.ci/run` installs g++, a
+/// missing compiler is a failure).
+fn fixtures(test: &str) -> Option<&'static Path> {
+    let dir = programs();
+    if dir.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "g++ is missing; CI must install it (apt-get install g++)"
+        );
+        println!("note: g++ is not installed; skipping {test}");
+    }
+    dir
+}
+
+fn stress(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("stress")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `program` on `input`, as a contestant's solution runs.
+fn run_on(program: &Path, input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut child = Command::new(program)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input)
+        .expect("input written");
+    child.wait_with_output().expect("it runs").stdout
+}
+
+/// The built-in judge's answer to `input`.
+fn judge(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    duckchess::judge::run(input, &mut out).expect("a well-formed input");
+    out
+}
+
+/// The commands of a judge input written as `stress` writes it.
+fn commands(input: &str) -> Vec<String> {
+    input.lines().skip(1).map(str::to_string).collect()
+}
+
+fn input_of(cmds: &[String]) -> Vec<u8> {
+    let mut s = format!("{}\n", cmds.len());
+    for c in cmds {
+        s.push_str(c);
+        s.push('\n');
+    }
+    s.into_bytes()
+}
+
+/// `shrunk from N to M commands` in the output: M.
+fn shrunk_size(stdout: &str) -> usize {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("shrunk from "))
+        .unwrap_or_else(|| panic!("no shrink line in {stdout}"));
+    let to = line.split(" to ").nth(1).expect("a size");
+    to.split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a number")
+}
+
+#[test]
+fn every_planted_mistake_is_found_shrunk_and_explained() {
+    let Some(dir) = fixtures("every_planted_mistake_is_found_shrunk_and_explained") else {
+        return;
+    };
+    let work = scratch("bugs");
+    for (bug, says) in BUGS {
+        let program = dir.join(bug);
+        let save = work.join(format!("{bug}.in"));
+        let out = stress(&[
+            "--cmd",
+            &program.to_string_lossy(),
+            "--seed",
+            "1",
+            "--cases",
+            "3000",
+            "--jobs",
+            "2",
+            "--save",
+            &save.to_string_lossy(),
+            "--ascii",
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{bug}: {stdout}{}",
+            text(&out.stderr)
+        );
+        assert!(stdout.starts_with("found: WA in case "), "{bug}: {stdout}");
+        assert!(
+            stdout.contains(", 1-minimal; it fails 3 of 3 runs\n"),
+            "{bug}: {stdout}"
+        );
+        for s in says {
+            assert!(stdout.contains(s), "{bug}: no {s:?} in\n{stdout}");
+        }
+        assert!(stdout.contains("board before command "), "{bug}: {stdout}");
+        // The saved case: as small as reported, within the official constraints, with
+        // the judge's answer beside it, and still failing.
+        let input = fs::read_to_string(&save).expect("the case is saved");
+        let cmds = commands(&input);
+        assert_eq!(cmds.len(), shrunk_size(&stdout), "{bug}");
+        assert!(cmds.len() <= MOST, "{bug}: {} commands", cmds.len());
+        let validate = Command::new(BIN)
+            .args(["validate", &save.to_string_lossy()])
+            .output()
+            .expect("runs");
+        assert_eq!(validate.status.code(), Some(0), "{bug}: {input}");
+        let answer = fs::read(work.join(format!("{bug}.ans"))).expect("the answer is saved");
+        assert_eq!(answer, judge(input.as_bytes()), "{bug}");
+        assert_ne!(
+            run_on(&program, input.as_bytes()),
+            answer,
+            "{bug} passes its case"
+        );
+        // 1-minimal: without any one command, the program agrees with the judge.
+        for i in 0..cmds.len() {
+            let mut fewer = cmds.clone();
+            fewer.remove(i);
+            let fewer = input_of(&fewer);
+            assert_eq!(
+                run_on(&program, &fewer),
+                judge(&fewer),
+                "{bug}: still fails without command {}",
+                i + 1
+            );
+        }
+        // The case is printed after the report.
+        assert!(stdout.contains(&format!("the case ({}):\n", save.display())));
+    }
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_correct_solution_is_never_flagged() {
+    let Some(dir) = fixtures("a_correct_solution_is_never_flagged") else {
+        return;
+    };
+    let work = scratch("correct");
+    let save = work.join("never.in");
+    for (program, cases, extra) in [
+        (dir.join("correct"), "2000", None),
+        (dir.join("correct"), "400", Some("--messy")),
+        (PathBuf::from(BIN), "400", None),
+    ] {
+        let mut args = vec![
+            "--cmd".to_string(),
+            program.to_string_lossy().into_owned(),
+            "--seed".into(),
+            "7".into(),
+            "--cases".into(),
+            cases.into(),
+            "--save".into(),
+            save.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.map(str::to_string));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = stress(&args);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}");
+        assert!(
+            stdout.starts_with(&format!("no failure found: {cases} cases (")),
+            "{stdout}"
+        );
+        assert!(stdout.ends_with("; seed 7\n"), "{stdout}");
+        // Nothing on stderr when it is not a terminal, and no file saved.
+        assert_eq!(text(&out.stderr), "");
+        assert!(!save.exists());
+    }
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
+    let Some(dir) = fixtures("the_same_seed_shrinks_to_the_same_case_whatever_the_jobs") else {
+        return;
+    };
+    let work = scratch("jobs");
+    let program = dir.join("CAR_JUMP").to_string_lossy().into_owned();
+    let mut saved = Vec::new();
+    for jobs in ["1", "3"] {
+        let save = work.join(format!("j{jobs}.in"));
+        let out = stress(&[
+            "--cmd",
+            &program,
+            "--seed",
+            "5",
+            "--cases",
+            "3000",
+            "--jobs",
+            jobs,
+            "--save",
+            &save.to_string_lossy(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+        // Which case failed (not how many cases the other jobs had started by then).
+        let stdout = text(&out.stdout);
+        let found = stdout.split(" after ").next().map(str::to_string);
+        saved.push((found, fs::read(&save).expect("saved")));
+    }
+    assert_eq!(saved[0], saved[1]);
+    let _ = fs::remove_dir_all(&work);
+}
+
+/// Writes an `sh` script; returns a `--cmd` value running it.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, body).expect("write script");
+    format!("sh '{}'", path.display())
+}
+
+#[test]
+fn a_failure_that_does_not_come_back_is_flaky_and_the_case_is_kept() {
+    let work = scratch("flaky");
+    let count = work.join("count");
+    // Wrong on its first run only, right afterwards (the judge itself answers).
+    let cmd = script(
+        &work,
+        "flaky.sh",
+        &format!(
+            "if [ -e '{c}' ]; then exec '{BIN}'; fi\ntouch '{c}'\ncat >/dev/null\necho nonsense\n",
+            c = count.display()
+        ),
+    );
+    let save = work.join("flaky.in");
+    let out = stress(&[
+        "--cmd",
+        &cmd,
+        "--seed",
+        "3",
+        "--cases",
+        "50",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: WA in case 0 "), "{stdout}");
+    assert!(
+        stdout.contains("flaky: it failed again on 0 of 2 more runs"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("shrunk from"), "{stdout}");
+    // The original case of seed 3, index 0, is what was saved.
+    let saved = fs::read_to_string(&save).expect("saved");
+    let size: usize = stdout
+        .split(") after ")
+        .next()
+        .and_then(|s| s.rsplit(", ").next())
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a size in {stdout}"));
+    assert_eq!(commands(&saved).len(), size);
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
+    let work = scratch("re-tle");
+    let crash = script(
+        &work,
+        "crash.sh",
+        "cat >/dev/null\necho 'it broke' >&2\nexit 3\n",
+    );
+    let save = work.join("re.in");
+    let out = stress(&[
+        "--cmd",
+        &crash,
+        "--seed",
+        "1",
+        "--cases",
+        "10",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: RE in case 0 "), "{stdout}");
+    assert!(stdout.contains(" to 1 command in "), "{stdout}");
+    assert!(
+        stdout.contains("  exit status 3\n    stderr: it broke\n"),
+        "{stdout}"
+    );
+
+    let slow = script(&work, "slow.sh", "cat >/dev/null\nsleep 5\n");
+    let out = stress(&[
+        "--cmd",
+        &slow,
+        "--seed",
+        "1",
+        "--cases",
+        "1",
+        "--timeout",
+        "0.1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(stdout.contains("killed after 0.1 s"), "{stdout}");
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn an_interrupt_ends_the_programs_under_test_too() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    let work = scratch("interrupt");
+    let pid_file = work.join("pid");
+    // A solution that never ends; its own process group does not get the terminal's
+    // Ctrl-C, so stress must end it.
+    let cmd = script(
+        &work,
+        "loop.sh",
+        &format!("echo $$ > '{}'\nwhile :; do :; done\n", pid_file.display()),
+    );
+    let mut child = Command::new(BIN)
+        .args(["stress", "--cmd", &cmd, "--cases", "1", "--timeout", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs");
+    let pid = (0..500)
+        .find_map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            fs::read_to_string(&pid_file)
+                .ok()
+                .filter(|p| p.ends_with('\n'))
+        })
+        .expect("the program started");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("stress ends");
+    assert_eq!(status.code(), Some(130));
+    let proc = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::read_to_string(&proc).map_or(true, |s| s.contains(") Z "))
+    });
+    assert!(gone, "the looping program survived the interrupt");
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn usage_errors() {
+    for args in [
+        vec![],
+        vec!["--cmd", ""],
+        vec!["--cmd", "x", "--mode", "nope"],
+        vec!["--cmd", "x", "--q", "1001"],
+        vec!["--cmd", "x", "--q", "0"],
+        vec!["--cmd", "x", "--jobs", "0"],
+        vec!["--cmd", "x", "--cases", "0"],
+        vec!["--cmd", "x", "--time", "0"],
+        vec!["--cmd", "x", "extra"],
+    ] {
+        let out = stress(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.starts_with("duckchess: stress: "), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // --q beyond 1000 is for --messy.
+    let out = stress(&["--cmd", "x", "--q", "5000", "--messy", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    assert!(help.contains("usage: duckchess stress --cmd 'PROGRAM ARGS'"));
+    assert!(help.lines().all(|l| l.chars().count() <= 80), "{help}");
+    let top = Command::new(BIN).arg("--help").output().expect("runs");
+    assert!(text(&top.stdout).contains("\n  stress    find a small input"));
+    // A program that cannot start is an error, not a verdict.
+    let out = stress(&["--cmd", "/nonexistent/program", "--cases", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("duckchess: stress: cannot run "));
+}
