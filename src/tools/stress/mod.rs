@@ -80,7 +80,7 @@ then commands removed (delta debugging) until removing any one makes it pass.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
 0..=8, one space between numbers, one command a line, a final newline): a
-correct solution may rely on them. --messy goes beyond, as SPEC section 5 allows.
+correct solution may rely on them. --messy goes beyond, as the judge's lenient input contract allows.
 Short cases come first, longer ones as the run goes on.
 
 modes (--mode; default all, mixed):
