@@ -80,7 +80,8 @@ fn command_of(m: Move) -> Command {
     [m.from.x(), m.from.y(), m.to.x(), m.to.y()]
 }
 
-fn random_square(rng: &mut Rng) -> Square {
+/// A square drawn uniformly from the board.
+pub fn random_square(rng: &mut Rng) -> Square {
     let x = rng.below(ROWS as u64) as i64;
     let y = rng.below(COLS as u64) as i64;
     // Both are in range by construction.
@@ -92,8 +93,10 @@ fn random_command(rng: &mut Rng) -> Command {
     [a.x(), a.y(), b.x(), b.y()]
 }
 
-/// The squares a piece on `from` may move to by its own rule (side to move aside).
-fn rule_targets(board: &Board, from: Square) -> Vec<Square> {
+/// The squares a piece on `from` may move to by its own rule (blocking squares
+/// included, not onto its own side), whoever is to move and whether or not the game is
+/// over: what a careless solution might accept.
+pub fn rule_targets(board: &Board, from: Square) -> Vec<Square> {
     let piece = match board.piece_at(from) {
         Some(p) => p,
         None => return Vec::new(),

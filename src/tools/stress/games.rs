@@ -6,8 +6,9 @@
 
 use crate::judge::board::Board;
 use crate::judge::game::Game;
-use crate::judge::piece::{Color, PieceKind, Square, COLS, ROWS};
+use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
+use crate::tools::gen::{random_square, rule_targets};
 use crate::tools::rng::Rng;
 use crate::tools::stress::case::{Case, Cmd, Line};
 use crate::tools::stress::generate::Mode;
@@ -53,12 +54,6 @@ fn distance(kind: PieceKind, from: Square, to: Square) -> u8 {
     distances()[kind.index()][from.bit() as usize][to.bit() as usize]
 }
 
-fn random_square(rng: &mut Rng) -> Square {
-    let x = rng.below(ROWS as u64) as i64;
-    let y = rng.below(COLS as u64) as i64;
-    Square::new(x, y).unwrap_or_else(|| unreachable!("in range by construction"))
-}
-
 fn cmd(from: Square, to: Square) -> Cmd {
     [
         from.x() as i64,
@@ -66,21 +61,6 @@ fn cmd(from: Square, to: Square) -> Cmd {
         to.x() as i64,
         to.y() as i64,
     ]
-}
-
-/// The squares a piece on `from` reaches by its rule (blocking squares included), side
-/// to move and game over aside, not holding a piece of its own side.
-fn rule_targets(board: &Board, from: Square) -> Vec<Square> {
-    let piece = match board.piece_at(from) {
-        Some(p) => p,
-        None => return Vec::new(),
-    };
-    Square::all()
-        .filter(|&to| {
-            rules::check_path(board, piece.kind, from, to).is_ok()
-                && board.piece_at(to).map(|p| p.color) != Some(piece.color)
-        })
-        .collect()
 }
 
 /// Whether some piece could take a captain, but a blocking square stops it.
