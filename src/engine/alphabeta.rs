@@ -9,8 +9,10 @@
 //! deal with it. Such "checks" are never reduced or pruned away, and a node whose own
 //! captain is attacked is searched one ply deeper.
 
-use crate::engine::eval::{eval_mut, value, Weight, MATE};
-use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, ZOBRIST_BLUE};
+use crate::engine::eval::{eval_mut, eval_within, value, Weight, MATE};
+use crate::engine::mobility;
+use crate::engine::see::see;
+use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Move};
@@ -30,13 +32,22 @@ const QUIESCENCE_PLIES: usize = 12;
 /// A capture that cannot lift the score to alpha even with this margin is skipped.
 const DELTA_MARGIN: i32 = 150;
 
+/// Moves are pruned by their exchange value up to this depth, when they lose more than
+/// this much a ply (quiet moves, captures).
+const SEE_DEPTH: i32 = 5;
+const SEE_QUIET: i32 = 80;
+const SEE_CAPTURE: i32 = 150;
+
 /// Move-ordering scores: the table move, then captains and captures by victim value
 /// (the cheaper attacker first), then killers, then quiet moves by history.
 const ORDER_TT: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 24;
 const ORDER_KILLER: i32 = 1 << 22;
 const ORDER_COUNTER: i32 = ORDER_KILLER - 1;
-/// History scores stay within plus or minus this (below the countermove's order).
+/// Captures that lose material (by [`see`]) come after every quiet move.
+const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
+/// History scores stay within plus or minus this (twice it below the countermove's
+/// order).
 const HISTORY_MAX: i32 = 1 << 14;
 
 /// How many nodes pass between two looks at the clock and the stop flag.
@@ -81,6 +92,20 @@ pub(crate) struct Undo {
 #[inline]
 fn slot(m: Move) -> usize {
     m.from.index() * SQUARE_SLOTS + m.to.index()
+}
+
+/// The history tables share one array: the from-to history first, then the
+/// continuation history, indexed by the piece and target square of the move before
+/// and of the move itself (how well a move has answered that reply).
+const FROM_TO: usize = SQUARE_SLOTS * SQUARE_SLOTS;
+const PIECE_SQUARES: usize = 14 * 90;
+/// The length of the history array a [`Search`] works with.
+pub(crate) const HISTORY_LEN: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
+
+/// The continuation-history row of `piece` arriving on `to`.
+#[inline]
+fn piece_square(piece: Piece, to: Square) -> usize {
+    (piece.color.index() * 7 + piece.kind.index()) * 90 + to.bit() as usize
 }
 
 /// Search parameters that can be changed at run time, like the evaluation weights
@@ -256,12 +281,32 @@ impl<'a> Search<'a> {
         count >= 2
     }
 
-    /// Moves the history score of `m` by `bonus`, less the more extreme it already is,
-    /// so that it stays within [`HISTORY_MAX`].
-    fn update_history(&mut self, m: Move, bonus: i32) {
-        let h = &mut self.history[slot(m)];
-        *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
-        *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+    /// The continuation-history index of `m` at the node of `ply`, after the move that
+    /// led there (none at the root or after a pass).
+    #[inline]
+    fn cont_index(&self, ply: usize, m: Move) -> Option<usize> {
+        let prev = self.path[ply]?;
+        let before = self.board.piece_at(prev.to)?;
+        let piece = self.board.piece_at(m.from)?;
+        Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES + piece_square(piece, m.to))
+    }
+
+    /// The history of quiet move `m` at the node of `ply`: from-to and continuation,
+    /// each within [`HISTORY_MAX`].
+    #[inline]
+    fn quiet_history(&self, ply: usize, m: Move) -> i32 {
+        self.history[slot(m)] + self.cont_index(ply, m).map_or(0, |i| self.history[i])
+    }
+
+    /// Moves the history scores of `m` at the node of `ply` by `bonus`, less the more
+    /// extreme they already are, so that they stay within [`HISTORY_MAX`].
+    fn update_history(&mut self, ply: usize, m: Move, bonus: i32) {
+        let cont = self.cont_index(ply, m);
+        for i in std::iter::once(slot(m)).chain(cont) {
+            let h = &mut self.history[i];
+            *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
+            *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+        }
     }
 
     /// Fills the buffer of `ply` with the moves (all, or only captures) and their
@@ -278,11 +323,13 @@ impl<'a> Search<'a> {
         let killers = self.killers[ply];
         let counter = self.path[ply].and_then(|prev| self.countermoves[slot(prev)]);
         let history = &self.history;
-        rules::for_each_move(board, |m| {
+        let cont_row = self.path[ply].and_then(|prev| {
+            let before = board.piece_at(prev.to)?;
+            Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
+        });
+        let mut attacked: Option<u128> = None;
+        mobility::for_each_move(board, captures_only, |m| {
             let victim = board.piece_at(m.to);
-            if captures_only && victim.is_none() {
-                return;
-            }
             let score = if Some(m) == tt_move {
                 ORDER_TT
             } else if let Some(v) = victim {
@@ -292,13 +339,31 @@ impl<'a> Search<'a> {
                 } else {
                     value(v.kind)
                 };
-                ORDER_CAPTURE + v * 16 - attacker / 16
+                // A capture that loses material in the exchange comes after the quiet
+                // moves (only worth looking at when the cheap test says it might).
+                let base = if !captures_only
+                    && attacker > v
+                    && *attacked.get_or_insert_with(|| {
+                        mobility::attack_map(board, board.side_to_move().opponent())
+                    }) & (1u128 << m.to.bit())
+                        != 0
+                    && see(board, m) < 0
+                {
+                    ORDER_BAD_CAPTURE
+                } else {
+                    ORDER_CAPTURE
+                };
+                base + v * 16 - attacker / 16
             } else if killers.contains(&Some(m)) {
                 ORDER_KILLER
             } else if counter == Some(m) {
                 ORDER_COUNTER
             } else {
-                history[slot(m)]
+                let cont = match (cont_row, board.piece_at(m.from)) {
+                    (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
+                    _ => 0,
+                };
+                history[slot(m)] + cont
             };
             list.push((m, score));
         });
@@ -376,7 +441,10 @@ impl<'a> Search<'a> {
 
         let mut static_eval = None;
         if !pv && !threatened && beta.abs() < MATE_BOUND {
-            let eval = eval_mut(&mut self.board);
+            let eval = match entry.map(|e| e.eval) {
+                Some(e) if e != NO_EVAL => e,
+                _ => eval_mut(&mut self.board),
+            };
             static_eval = Some(eval);
             // So far ahead that a few quiet plies will not bring it back.
             if depth <= 5 && eval - KNOBS[FUTILITY].get() * depth >= beta {
@@ -406,34 +474,48 @@ impl<'a> Search<'a> {
         let original_alpha = alpha;
         let mut best = -MATE - 1;
         let mut best_move = None;
+        let mut attacked: Option<u128> = None;
         let mut quiets_tried = [None; 32];
         let mut quiet_count = 0;
         for (i, &(m, order)) in list.iter().enumerate() {
             let quiet = self.board.is_empty(m.to);
             // Killers and the countermove are neither reduced nor pruned.
             let ordinary = quiet && order < ORDER_COUNTER;
+            let late = ordinary && i >= 3 && !threatened;
+            // Moves that may be skipped, unless they attack the captain: late quiet
+            // moves at shallow depth (hardly ever best), quiet moves that cannot bring
+            // a hopeless score back, and, near the horizon, moves that lose material
+            // in the exchange on their square.
+            let prune = !pv
+                && !threatened
+                && i > 0
+                && best > -MATE_BOUND
+                && (late && depth <= 6 && i >= (3 + depth * depth) as usize
+                    || late
+                        && depth <= 2
+                        && static_eval
+                            .is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha)
+                    || depth <= SEE_DEPTH
+                        && (ordinary || order < ORDER_COUNTER && !quiet)
+                        && *attacked.get_or_insert_with(|| {
+                            mobility::attack_map(&self.board, side.opponent())
+                        }) & (1u128 << m.to.bit())
+                            != 0
+                        && see(&self.board, m)
+                            < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth);
             let undo = self.make(m);
             self.path[ply + 1] = Some(m);
+            let checks = (prune || late && depth >= 3) && self.threatens_captain();
+            if prune && !checks {
+                self.unmake(m, undo);
+                continue;
+            }
             let mut reduce = 0;
-            if ordinary && i >= 3 && depth >= 1 && !threatened && !self.threatens_captain() {
-                // Late quiet moves at shallow depth are hardly ever best: skip them.
-                if !pv && depth <= 6 && i >= (3 + depth * depth) as usize {
-                    self.unmake(m, undo);
-                    continue;
-                }
-                if !pv
-                    && depth <= 2
-                    && static_eval.is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha)
-                {
-                    self.unmake(m, undo);
-                    continue;
-                }
-                if depth >= 3 {
-                    // Less for moves that often refuted others, more for the rest.
-                    let h = self.history[slot(m)];
-                    reduce = reduction(depth, i) - i32::from(pv) - h / (HISTORY_MAX / 2);
-                    reduce = reduce.clamp(0, depth - 2);
-                }
+            if late && depth >= 3 && !checks {
+                // Less for moves that often refuted others, more for the rest.
+                let h = self.quiet_history(ply, m);
+                reduce = reduction(depth, i) - i32::from(pv) - h / HISTORY_MAX;
+                reduce = reduce.clamp(0, depth - 2);
             }
             let score = if i == 0 {
                 -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
@@ -473,9 +555,9 @@ impl<'a> Search<'a> {
                         self.countermoves[slot(prev)] = Some(m);
                     }
                     let bonus = (depth * depth).min(400);
-                    self.update_history(m, bonus);
+                    self.update_history(ply, m, bonus);
                     for q in quiets_tried.iter().take(quiet_count).flatten() {
-                        self.update_history(*q, -bonus);
+                        self.update_history(ply, *q, -bonus);
                     }
                 }
                 break;
@@ -505,6 +587,7 @@ impl<'a> Search<'a> {
                 score: tt::to_tt(best, ply),
                 depth: depth.clamp(0, 255) as u8,
                 bound,
+                eval: static_eval.unwrap_or(NO_EVAL),
             },
         );
         best
@@ -541,7 +624,7 @@ impl<'a> Search<'a> {
         let mut best = -MATE - 1;
         let mut stand = -MATE;
         if !threatened {
-            stand = eval_mut(&mut self.board);
+            stand = eval_within(&mut self.board, alpha, beta);
             best = stand;
             if best >= beta {
                 return best;
@@ -589,7 +672,11 @@ impl<'a> Search<'a> {
                     Some(p) => value(p.kind),
                     None => 0,
                 };
-                if attacker > victim && rules::is_attacked(&self.board, m.to, side.opponent()) {
+                // Captures that lose material once the exchange has run its course.
+                if attacker > victim
+                    && rules::is_attacked(&self.board, m.to, side.opponent())
+                    && see(&self.board, m) < 0
+                {
                     continue;
                 }
             }
@@ -647,7 +734,7 @@ mod tests {
     #[test]
     fn incremental_hash_matches_full_hash() {
         let mut table = Table::new(1);
-        let mut history = vec![0; SQUARE_SLOTS * SQUARE_SLOTS];
+        let mut history = vec![0; HISTORY_LEN];
         let board = Board::start();
         let mut s = Search::new(&board, &mut table, &mut history);
         let mut played = Vec::new();
@@ -672,7 +759,7 @@ mod tests {
     #[test]
     fn a_position_seen_before_is_a_draw_below_the_root() {
         let mut table = Table::new(1);
-        let mut history = vec![0; SQUARE_SLOTS * SQUARE_SLOTS];
+        let mut history = vec![0; HISTORY_LEN];
         let board: Board = "4k4/9/9/9/9/9/9/9/R8/4K4 r".parse().unwrap();
         let mut s = Search::new(&board, &mut table, &mut history);
         let go = |x1, y1, x2, y2| Move {

@@ -110,6 +110,19 @@ pub fn evaluate(board: &Board) -> i32 {
 }
 
 pub(crate) fn eval_mut(board: &mut Board) -> i32 {
+    eval_within(board, -MATE, MATE)
+}
+
+/// How far the activity terms (mobility and pressure, both sides) are assumed to move
+/// the score at most: beyond it, [`eval_within`] need not count moves.
+pub const LAZY_MARGIN: i32 = 300;
+
+/// The static evaluation, or a bound on it when the material part alone is more than
+/// [`LAZY_MARGIN`] below `alpha` (then an upper bound, at most `alpha`) or above `beta`
+/// (a lower bound, at least `beta`): counting both sides' moves is most of the
+/// evaluation's cost, and a quiescence node that is far outside its window does not
+/// need the exact value.
+pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     let side = board.side_to_move();
     let (mine, theirs) = match (board.captain(side), board.captain(side.opponent())) {
         (Some(m), Some(t)) => (m, t),
@@ -129,12 +142,18 @@ pub(crate) fn eval_mut(board: &mut Board) -> i32 {
     } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
         score -= mop_up(board, side.opponent(), mine, theirs);
     }
-    score += activity(board, side, theirs);
-    score -= activity(board, side.opponent(), mine);
     let escape = WEIGHTS[ESCAPE].get();
     if escape != 0 {
         score += escape * (cramped(board, theirs, side) - cramped(board, mine, side.opponent()));
     }
+    if score - LAZY_MARGIN >= beta {
+        return score - LAZY_MARGIN;
+    }
+    if score + LAZY_MARGIN <= alpha {
+        return score + LAZY_MARGIN;
+    }
+    score += activity(board, side, theirs);
+    score -= activity(board, side.opponent(), mine);
     score
 }
 
@@ -212,5 +231,53 @@ mod tests {
     #[test]
     fn start_position_is_balanced() {
         assert_eq!(evaluate(&Board::start()), WEIGHTS[TEMPO].default);
+    }
+
+    #[test]
+    fn the_lazy_evaluation_is_exact_inside_its_window_and_a_bound_outside() {
+        use crate::judge::rules;
+        use crate::tools::rng::Rng;
+        let mut rng = Rng::new(3);
+        let (mut lazy, mut wrong_side) = (0, 0);
+        for _ in 0..300 {
+            let mut b = Board::start();
+            for _ in 0..rng.below(160) {
+                match rng.pick(&rules::legal_moves(&b)) {
+                    Some(m) => {
+                        b.make_move(m.from, m.to);
+                    }
+                    None => break,
+                }
+            }
+            let exact = eval_mut(&mut b);
+            // Windows wide around the score, then above and below it by 100 to 1000.
+            assert_eq!(eval_within(&mut b, exact - 2000, exact + 2000), exact);
+            for gap in [100, 400, 700, 1000] {
+                for (alpha, beta) in [
+                    (exact + gap, exact + gap + 1),
+                    (exact - gap - 1, exact - gap),
+                ] {
+                    let got = eval_within(&mut b, alpha, beta);
+                    if got == exact {
+                        continue;
+                    }
+                    lazy += 1;
+                    // Cut short: the value must be outside the window...
+                    assert!(
+                        got >= beta || got <= alpha,
+                        "{b}: {got} in ({alpha}, {beta})"
+                    );
+                    // ...and almost always on the same side as the exact value.
+                    if (got >= beta) != (exact >= beta) {
+                        wrong_side += 1;
+                    }
+                }
+            }
+        }
+        assert!(lazy > 500, "the lazy exit was taken {lazy} times");
+        assert!(
+            wrong_side * 100 <= lazy,
+            "{wrong_side} of {lazy} on the wrong side"
+        );
     }
 }

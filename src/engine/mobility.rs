@@ -6,7 +6,7 @@
 
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
-use crate::judge::rules::{Reach, REACH};
+use crate::judge::rules::{Move, Reach, REACH};
 
 /// One leap from one square: the target's bit and the blocking squares' mask.
 #[derive(Clone, Copy)]
@@ -77,6 +77,50 @@ const fn build() -> Table {
 
 static TABLE: Table = build();
 
+/// For each kind and square: the mask of every leap target, blocks ignored. The leaps
+/// of each kind are symmetric (every delta's negation is one too), so this is also
+/// where a piece of that kind must stand to reach the square.
+static LEAP_MASKS: [[u128; 90]; 7] = {
+    let mut m = [[0u128; 90]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut s = 0;
+        while s < 90 {
+            let mut i = 0;
+            while i < TABLE.count[k][s] as usize {
+                m[k][s] |= 1u128 << TABLE.steps[k][s][i].to;
+                i += 1;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    m
+};
+
+/// The pieces among `pieces` (all of one `kind`) that reach bit `target` when
+/// `occupied` is the mask of every piece.
+#[inline]
+pub fn attackers(kind: PieceKind, pieces: u128, target: usize, occupied: u128) -> u128 {
+    if pieces == 0 {
+        return 0;
+    }
+    if kind == PieceKind::Car {
+        return car_reach(target as u32, occupied) & pieces;
+    }
+    let bit = 1u128 << target;
+    let mut candidates = LEAP_MASKS[kind.index()][target] & pieces;
+    let mut found = 0u128;
+    while candidates != 0 {
+        let s = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        if reach(kind, s, occupied) & bit != 0 {
+            found |= 1u128 << s;
+        }
+    }
+    found
+}
+
 /// The squares next to `bit` (diagonals too) and `bit` itself: where a move presses on a
 /// captain standing there.
 const fn zone(s: usize) -> u128 {
@@ -106,43 +150,94 @@ static ZONES: [u128; 90] = {
     z
 };
 
-/// The number of legal moves of `side` on `board` (the game going on), and how many of
-/// them land next to (or on) `target`.
-pub fn count(board: &Board, side: Color, target: Square) -> (i32, i32) {
+/// The squares (as a board mask) a `kind` on bit `s` reaches when `occupied` is the
+/// mask of every piece: the targets of its moves, own pieces' squares included.
+#[inline]
+pub fn reach(kind: PieceKind, s: usize, occupied: u128) -> u128 {
+    if kind == PieceKind::Car {
+        return car_reach(s as u32, occupied);
+    }
+    let k = kind.index();
+    let mut reach = 0u128;
+    for step in &TABLE.steps[k][s][..TABLE.count[k][s] as usize] {
+        if occupied & step.blocks == 0 {
+            reach |= 1u128 << step.to;
+        }
+    }
+    reach
+}
+
+/// The masks of `side`'s pieces and of every piece.
+#[inline]
+fn occupancy(board: &Board, side: Color) -> (u128, u128) {
     let mut own = 0u128;
     let mut occupied = 0u128;
     for kind in PieceKind::ALL {
         own |= board.mask(side, kind);
         occupied |= board.mask(side, kind) | board.mask(side.opponent(), kind);
     }
+    (own, occupied)
+}
+
+/// Calls `each` with every legal move of the side to move (the game going on), or
+/// only with its captures: the moves of [`rules::for_each_move`], found from the
+/// tables, kind by kind.
+///
+/// [`rules::for_each_move`]: crate::judge::rules::for_each_move
+#[inline]
+pub fn for_each_move<F: FnMut(Move)>(board: &Board, captures_only: bool, mut each: F) {
+    let side = board.side_to_move();
+    let (own, occupied) = occupancy(board, side);
+    let targets = if captures_only { occupied & !own } else { !own };
+    for kind in PieceKind::ALL {
+        let mut pieces = board.mask(side, kind);
+        while pieces != 0 {
+            let s = pieces.trailing_zeros();
+            pieces &= pieces - 1;
+            let from = Square::from_bit(s);
+            let mut to = reach(kind, s as usize, occupied) & targets;
+            while to != 0 {
+                let t = to.trailing_zeros();
+                to &= to - 1;
+                each(Move {
+                    from,
+                    to: Square::from_bit(t),
+                });
+            }
+        }
+    }
+}
+
+/// Every square `side` attacks (its pieces' reach, own pieces' squares included).
+pub fn attack_map(board: &Board, side: Color) -> u128 {
+    let (_, occupied) = occupancy(board, side);
+    let mut map = 0u128;
+    for kind in PieceKind::ALL {
+        let mut pieces = board.mask(side, kind);
+        while pieces != 0 {
+            let s = pieces.trailing_zeros() as usize;
+            pieces &= pieces - 1;
+            map |= reach(kind, s, occupied);
+        }
+    }
+    map
+}
+
+/// The number of legal moves of `side` on `board` (the game going on), and how many of
+/// them land next to (or on) `target`.
+pub fn count(board: &Board, side: Color, target: Square) -> (i32, i32) {
+    let (own, occupied) = occupancy(board, side);
     let free = !own;
     let zone = ZONES[target.bit() as usize];
     let (mut moves, mut near) = (0u32, 0u32);
     for kind in PieceKind::ALL {
         let mut pieces = board.mask(side, kind);
-        if kind == PieceKind::Car {
-            while pieces != 0 {
-                let s = pieces.trailing_zeros();
-                pieces &= pieces - 1;
-                let reach = car_reach(s, occupied) & free;
-                moves += reach.count_ones();
-                near += (reach & zone).count_ones();
-            }
-            continue;
-        }
-        let k = kind.index();
         while pieces != 0 {
             let s = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let mut reach = 0u128;
-            for step in &TABLE.steps[k][s][..TABLE.count[k][s] as usize] {
-                if occupied & step.blocks == 0 {
-                    reach |= 1u128 << step.to;
-                }
-            }
-            reach &= free;
-            moves += reach.count_ones();
-            near += (reach & zone).count_ones();
+            let r = reach(kind, s, occupied) & free;
+            moves += r.count_ones();
+            near += (r & zone).count_ones();
         }
     }
     (moves as i32, near as i32)
@@ -175,6 +270,25 @@ mod tests {
     use crate::judge::rules;
     use crate::tools::rng::Rng;
 
+    /// `count` positions reached by up to 150 random legal moves from the start (seeded).
+    fn random_positions(seed: u64, count: usize) -> Vec<Board> {
+        let mut rng = Rng::new(seed);
+        (0..count)
+            .map(|_| {
+                let mut b = Board::start();
+                for _ in 0..rng.below(150) {
+                    match rng.pick(&rules::legal_moves(&b)) {
+                        Some(m) => {
+                            b.make_move(m.from, m.to);
+                        }
+                        None => break,
+                    }
+                }
+                b
+            })
+            .collect()
+    }
+
     /// The count straight from the move generator.
     fn reference(board: &Board, side: Color, target: Square) -> (i32, i32) {
         let mut b = board.clone();
@@ -192,18 +306,8 @@ mod tests {
 
     #[test]
     fn counts_agree_with_the_move_generator() {
-        let mut rng = Rng::new(5);
         let mut checked = 0;
-        for _ in 0..300 {
-            let mut b = Board::start();
-            for _ in 0..rng.below(150) {
-                match rng.pick(&rules::legal_moves(&b)) {
-                    Some(m) => {
-                        b.make_move(m.from, m.to);
-                    }
-                    None => break,
-                }
-            }
+        for b in random_positions(5, 300) {
             if b.is_over() {
                 continue;
             }
@@ -214,5 +318,68 @@ mod tests {
             }
         }
         assert!(checked > 200, "{checked}");
+    }
+
+    #[test]
+    fn attackers_agree_with_the_rules() {
+        let mut checked = 0;
+        for b in random_positions(11, 200) {
+            let mut occupied = 0u128;
+            for kind in PieceKind::ALL {
+                occupied |= b.mask(Color::Red, kind) | b.mask(Color::Blue, kind);
+            }
+            for target in Square::all() {
+                for side in Color::ALL {
+                    let mut found = 0u128;
+                    for kind in PieceKind::ALL {
+                        found |=
+                            attackers(kind, b.mask(side, kind), target.bit() as usize, occupied);
+                    }
+                    let mut expected = 0u128;
+                    for s in rules::attackers(&b, target, side) {
+                        expected |= 1u128 << s.bit();
+                    }
+                    // The rules count only moves onto a square not held by `side`.
+                    let own = b.piece_at(target).is_some_and(|p| p.color == side);
+                    if !own {
+                        assert_eq!(found, expected, "{b} {target:?} {side:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn generated_moves_agree_with_the_rules() {
+        let mut checked = 0;
+        for b in random_positions(9, 300) {
+            if b.is_over() {
+                continue;
+            }
+            let mut expected = rules::legal_moves(&b);
+            let mut all = Vec::new();
+            for_each_move(&b, false, |m| all.push(m));
+            let mut captures = Vec::new();
+            for_each_move(&b, true, |m| captures.push(m));
+            let mut expected_captures: Vec<Move> = expected
+                .iter()
+                .copied()
+                .filter(|m| !b.is_empty(m.to))
+                .collect();
+            for list in [
+                &mut expected,
+                &mut all,
+                &mut captures,
+                &mut expected_captures,
+            ] {
+                list.sort();
+            }
+            assert_eq!(all, expected, "{b}");
+            assert_eq!(captures, expected_captures, "{b}");
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
     }
 }

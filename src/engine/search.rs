@@ -11,11 +11,11 @@ pub use crate::engine::alphabeta::MOVE_LIMIT;
 pub use crate::engine::eval::MATE;
 pub use crate::engine::tt::MAX_PLY;
 
-use crate::engine::alphabeta::Search;
+use crate::engine::alphabeta::{Search, HISTORY_LEN};
 use crate::engine::eval::{eval_mut, value};
 use crate::engine::tt::{self, Table, MATE_BOUND};
 use crate::judge::board::Board;
-use crate::judge::piece::{Piece, PieceKind, SQUARE_SLOTS};
+use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -185,7 +185,7 @@ impl Engine {
     pub fn with_hash(mb: usize) -> Engine {
         Engine {
             tt: Table::new(mb),
-            history: vec![0; SQUARE_SLOTS * SQUARE_SLOTS],
+            history: vec![0; HISTORY_LEN],
         }
     }
 
@@ -241,6 +241,7 @@ impl Engine {
         }
         report.best = Some(fallback(board, &moves));
 
+        self.tt.new_search();
         let mut s = Search::new(board, &mut self.tt, &mut self.history);
         s.keys = history.iter().map(tt::hash_of).collect();
         let pieces = board.pieces().count();

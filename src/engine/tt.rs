@@ -77,15 +77,74 @@ pub struct Entry {
     pub depth: u8,
     /// What kind of bound `score` is.
     pub bound: Bound,
+    /// The static evaluation of the position, if it was computed ([`NO_EVAL`] if not):
+    /// kept so that a revisited position need not be evaluated again.
+    pub eval: i32,
 }
 
-const EMPTY: Entry = Entry {
+/// The [`Entry::eval`] of a position whose static evaluation is not stored.
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+/// The packed form of an [`Entry`]: 16 bytes, four to a 64-byte bucket.
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u64,
+    score: i16,
+    eval: i16,
+    /// The best move's squares as board bits; `from == NO_SQUARE` when there is none.
+    from: u8,
+    to: u8,
+    depth: u8,
+    /// The bound (two low bits) and the search generation that stored it (the rest).
+    meta: u8,
+}
+
+const NO_SQUARE: u8 = u8::MAX;
+
+const EMPTY: Slot = Slot {
     key: 0,
-    best: None,
     score: 0,
+    eval: NO_EVAL as i16,
+    from: NO_SQUARE,
+    to: NO_SQUARE,
     depth: 0,
-    bound: Bound::Upper,
+    meta: 0,
 };
+
+/// Entries per bucket: a position may be stored in any slot of the bucket its key
+/// selects, so a deep result is not pushed out by the next shallow one.
+const BUCKET: usize = 4;
+/// Generations are counted in the six high bits of `meta`.
+const GENERATIONS: u8 = 64;
+
+impl Slot {
+    fn bound(self) -> Bound {
+        match self.meta & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        }
+    }
+
+    fn generation(self) -> u8 {
+        self.meta >> 2
+    }
+
+    fn unpack(self) -> Entry {
+        let best = (self.from != NO_SQUARE).then(|| Move {
+            from: Square::from_bit(self.from as u32),
+            to: Square::from_bit(self.to as u32),
+        });
+        Entry {
+            key: self.key,
+            best,
+            score: self.score as i32,
+            depth: self.depth,
+            bound: self.bound(),
+            eval: self.eval as i32,
+        }
+    }
+}
 
 /// The smallest and largest table sizes in megabytes.
 pub const MIN_MB: usize = 1;
@@ -94,10 +153,13 @@ pub const MAX_MB: usize = 4096;
 /// The default table size in megabytes.
 pub const DEFAULT_MB: usize = 16;
 
-/// The transposition table: a power-of-two number of entries, always-replace.
+/// The transposition table: a power-of-two number of buckets of four entries. A new
+/// result replaces the same position's, else the shallowest entry of its bucket or one
+/// left from an earlier search.
 pub struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
+    generation: u8,
 }
 
 impl Table {
@@ -105,44 +167,106 @@ impl Table {
     /// down to a power of two entries).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.clamp(MIN_MB, MAX_MB) << 20;
-        let wanted = bytes / std::mem::size_of::<Entry>();
+        let wanted = bytes / std::mem::size_of::<Slot>();
         let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Table {
-            entries: vec![EMPTY; count],
-            mask: count - 1,
+            slots: vec![EMPTY; count],
+            mask: (count - 1) & !(BUCKET - 1),
+            generation: 0,
         }
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
     /// Whether the table has no entries (never: there is at least one).
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.slots.is_empty()
+    }
+
+    /// The size of one entry in bytes.
+    pub fn entry_bytes() -> usize {
+        std::mem::size_of::<Slot>()
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = EMPTY);
+        self.slots.iter_mut().for_each(|e| *e = EMPTY);
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search: entries of earlier searches are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) % GENERATIONS;
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & self.mask
     }
 
     /// The entry for `key`, if one is stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key).then_some(e)
+        let b = self.bucket(key);
+        self.slots[b..b + BUCKET]
+            .iter()
+            .find(|s| s.key == key)
+            .map(|s| s.unpack())
     }
 
     /// Stores a result for `key`, keeping a deeper result for the same position.
     #[inline]
     pub fn store(&mut self, key: u64, entry: Entry) {
-        let slot = &mut self.entries[key as usize & self.mask];
-        if slot.key == key && slot.depth > entry.depth + 2 && entry.bound != Bound::Exact {
-            return;
-        }
-        *slot = Entry { key, ..entry };
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let bucket = &mut self.slots[b..b + BUCKET];
+        // The same position, else the entry worth least: shallow, or from long ago.
+        let worth = |s: &Slot| {
+            let age = (GENERATIONS + generation - s.generation()) % GENERATIONS;
+            s.depth as i32 - 8 * age as i32
+        };
+        let i = match bucket.iter().position(|s| s.key == key) {
+            Some(i) => {
+                let s = bucket[i];
+                if s.depth > entry.depth + 2
+                    && entry.bound != Bound::Exact
+                    && s.generation() == generation
+                {
+                    return;
+                }
+                i
+            }
+            None => (0..BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0),
+        };
+        let old = bucket[i];
+        let (from, to) = match entry.best {
+            Some(m) => (m.from.bit() as u8, m.to.bit() as u8),
+            // Keep the move known for this position when the new result has none.
+            None if old.key == key => (old.from, old.to),
+            None => (NO_SQUARE, NO_SQUARE),
+        };
+        let eval = if entry.eval == NO_EVAL && old.key == key {
+            old.eval
+        } else {
+            entry.eval.clamp(NO_EVAL, i16::MAX as i32) as i16
+        };
+        let bound = match entry.bound {
+            Bound::Exact => 0,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        bucket[i] = Slot {
+            key,
+            score: entry.score.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16,
+            eval,
+            from,
+            to,
+            depth: entry.depth,
+            meta: bound | generation << 2,
+        };
     }
 }
 
@@ -177,9 +301,88 @@ mod tests {
     fn table_size_follows_megabytes() {
         let t = Table::new(1);
         assert!(t.len().is_power_of_two());
-        assert!(t.len() * std::mem::size_of::<Entry>() <= 1 << 20);
-        assert!(t.len() * std::mem::size_of::<Entry>() > 1 << 19);
+        assert_eq!(Table::entry_bytes(), 16);
+        assert!(t.len() * Table::entry_bytes() <= 1 << 20);
+        assert!(t.len() * Table::entry_bytes() > 1 << 19);
         assert_eq!(Table::new(0).len(), t.len(), "clamped to the minimum");
+    }
+
+    fn entry(depth: u8, best: Option<Move>, eval: i32) -> Entry {
+        Entry {
+            key: 0,
+            best,
+            score: 10 * depth as i32,
+            depth,
+            bound: Bound::Lower,
+            eval,
+        }
+    }
+
+    /// `n` keys that select the same bucket of `t`.
+    fn same_bucket(t: &Table, n: usize) -> Vec<u64> {
+        let step = (t.mask as u64 + BUCKET as u64).next_power_of_two();
+        (1..=n as u64).map(|i| i * step + 1).collect()
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_or_oldest_entry() {
+        let mut t = Table::new(1);
+        let keys = same_bucket(&t, 6);
+        assert!(keys.iter().all(|&k| t.bucket(k) == t.bucket(keys[0])));
+        // Four entries fill the bucket; a fifth pushes out the shallowest (depth 2).
+        for (&k, depth) in keys.iter().zip([9, 2, 7, 5]) {
+            t.store(k, entry(depth, None, NO_EVAL));
+        }
+        t.store(keys[4], entry(3, None, NO_EVAL));
+        let depths: Vec<Option<u8>> = keys[..5]
+            .iter()
+            .map(|&k| t.probe(k).map(|e| e.depth))
+            .collect();
+        assert_eq!(depths, [Some(9), None, Some(7), Some(5), Some(3)]);
+        // Two searches later a depth-9 entry counts for less than fresh shallow ones.
+        let mut t = Table::new(1);
+        t.store(keys[0], entry(9, None, NO_EVAL));
+        t.new_search();
+        t.new_search();
+        for &k in &keys[1..5] {
+            t.store(k, entry(1, None, NO_EVAL));
+        }
+        assert!(
+            t.probe(keys[0]).is_none(),
+            "the old depth-9 entry was replaced"
+        );
+        assert!(keys[1..5].iter().all(|&k| t.probe(k).is_some()));
+    }
+
+    #[test]
+    fn a_new_result_keeps_what_it_does_not_know() {
+        let mut t = Table::new(1);
+        let m = Move {
+            from: Square::from_bit(3),
+            to: Square::from_bit(12),
+        };
+        t.store(77, entry(4, Some(m), 35));
+        // A later result without a move or an evaluation keeps the stored ones.
+        t.store(77, entry(5, None, NO_EVAL));
+        let e = t.probe(77).unwrap();
+        assert_eq!((e.depth, e.best, e.eval), (5, Some(m), 35));
+        // A shallow bound does not replace a much deeper result of the same search...
+        t.store(77, entry(1, None, NO_EVAL));
+        assert_eq!(t.probe(77).unwrap().depth, 5);
+        // ...but does once that result is from an earlier search.
+        t.new_search();
+        t.store(77, entry(1, None, NO_EVAL));
+        assert_eq!(t.probe(77).unwrap().depth, 1);
+        // Scores and evaluations beyond 16 bits are clamped, not wrapped.
+        t.store(
+            78,
+            Entry {
+                score: 100_000,
+                ..entry(2, None, -100_000)
+            },
+        );
+        let e = t.probe(78).unwrap();
+        assert_eq!((e.score, e.eval), (i16::MAX as i32, NO_EVAL));
     }
 
     #[test]
