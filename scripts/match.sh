@@ -3,6 +3,10 @@
 # older duckchess build (self-play), through `duckchess match`.
 #
 # usage:
+#   scripts/match.sh build-fsf DIR [REPOSITORY]
+#       clones Fairy-Stockfish (default: its public GitHub repository, at the commit
+#       the README's results used) into DIR and builds it with large-board support;
+#       prints the binary's path, to use as FSF (needs git, make and g++)
 #   FSF=/path/to/fairy-stockfish scripts/match.sh check
 #       perft 1-4 from the start position in both programs: the variant file agrees
 #       with our rules when the counts are equal (43, 1849, 80066, 3466638)
@@ -16,10 +20,26 @@
 # threaded), so a match takes about 2 x 2 x openings x 150 moves x the time a move.
 set -eu
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/duckchess
 mode=${1:-}
 [ $# -gt 0 ] && shift
+
+# The Fairy-Stockfish commit the README's match results were measured with.
+FSF_COMMIT=c19b5f6c66894fdb0e88d0dd100e3885f744760a
+if [ "$mode" = build-fsf ]; then
+    dir=${1:?usage: scripts/match.sh build-fsf DIR [REPOSITORY]}
+    repo=${2:-https://github.com/fairy-stockfish/Fairy-Stockfish}
+    [ -e "$dir" ] || git clone --quiet "$repo" "$dir"
+    git -C "$dir" -c advice.detachedHead=false checkout --quiet "$FSF_COMMIT"
+    # One build per machine: plain x86-64, no NNUE network (none exists for this
+    # game), boards up to 12 x 10.
+    make -C "$dir/src" -j"$(nproc)" build ARCH=x86-64 COMP=gcc largeboards=yes >"$dir/build.log" 2>&1 ||
+        { tail -n 20 "$dir/build.log" >&2; exit 1; }
+    echo "$(cd "$dir/src" && pwd)/stockfish"
+    exit 0
+fi
+
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/duckchess
 
 variant_file() {
     : "${FSF:?set FSF to the Fairy-Stockfish binary (built with large-board support)}"
@@ -78,7 +98,7 @@ self)
     "$bin" match --opponent "$old uci" "$@"
     ;;
 *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

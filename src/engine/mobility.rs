@@ -3,6 +3,10 @@
 //! blocking squares as board masks (derived from [`rules::REACH`], so they cannot
 //! disagree with it), instead of generating every move. The evaluation counts both
 //! sides' moves at every node, which made move generation most of the search's time.
+//! The same tables give the search its moves ([`for_each_move`]), a side's attacked
+//! squares ([`attack_map`]) and the pieces that reach a square ([`attackers`], for the
+//! exchange evaluation of [`crate::engine::see`]); tests hold all three against the
+//! judge's rules.
 
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};

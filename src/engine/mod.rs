@@ -1,7 +1,7 @@
 //! The game engine and what plays with it: the static evaluation ([`eval`], counting
-//! moves with [`mobility`]), the search ([`search`] drives iterative deepening over
-//! [`alphabeta`], with the transposition table of [`tt`] and the exchange evaluation
-//! of [`see`]), perft ([`perft`]), games
+//! moves with [`mobility`], which also generates the search's moves), the search
+//! ([`search`] drives iterative deepening over [`alphabeta`], with the transposition
+//! table of [`tt`] and the exchange evaluation of [`see`]), perft ([`perft`]), games
 //! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
 //! format ([`saved`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
