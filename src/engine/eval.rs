@@ -235,20 +235,8 @@ mod tests {
 
     #[test]
     fn the_lazy_evaluation_is_exact_inside_its_window_and_a_bound_outside() {
-        use crate::judge::rules;
-        use crate::tools::rng::Rng;
-        let mut rng = Rng::new(3);
         let (mut lazy, mut wrong_side) = (0, 0);
-        for _ in 0..300 {
-            let mut b = Board::start();
-            for _ in 0..rng.below(160) {
-                match rng.pick(&rules::legal_moves(&b)) {
-                    Some(m) => {
-                        b.make_move(m.from, m.to);
-                    }
-                    None => break,
-                }
-            }
+        for mut b in crate::engine::random_positions(3, 300) {
             let exact = eval_mut(&mut b);
             // Windows wide around the score, then above and below it by 100 to 1000.
             assert_eq!(eval_within(&mut b, exact - 2000, exact + 2000), exact);

@@ -271,27 +271,8 @@ fn car_reach(s: u32, occupied: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::random_positions;
     use crate::judge::rules;
-    use crate::tools::rng::Rng;
-
-    /// `count` positions reached by up to 150 random legal moves from the start (seeded).
-    fn random_positions(seed: u64, count: usize) -> Vec<Board> {
-        let mut rng = Rng::new(seed);
-        (0..count)
-            .map(|_| {
-                let mut b = Board::start();
-                for _ in 0..rng.below(150) {
-                    match rng.pick(&rules::legal_moves(&b)) {
-                        Some(m) => {
-                            b.make_move(m.from, m.to);
-                        }
-                        None => break,
-                    }
-                }
-                b
-            })
-            .collect()
-    }
 
     /// The count straight from the move generator.
     fn reference(board: &Board, side: Color, target: Square) -> (i32, i32) {

@@ -25,3 +25,26 @@ pub mod see;
 pub mod tt;
 pub mod uci;
 pub mod uciclient;
+
+/// `count` positions reached by up to 150 random legal moves from the start (seeded):
+/// the unit tests hold the engine's tables and shortcuts against the judge's rules on
+/// them.
+#[cfg(test)]
+pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
+    use crate::judge::{board::Board, rules};
+    let mut rng = crate::tools::rng::Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let mut b = Board::start();
+            for _ in 0..rng.below(150) {
+                match rng.pick(&rules::legal_moves(&b)) {
+                    Some(m) => {
+                        b.make_move(m.from, m.to);
+                    }
+                    None => break,
+                }
+            }
+            b
+        })
+        .collect()
+}
