@@ -225,6 +225,16 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The entry of every node: counts it, then gives the side to move's captain square,
+    /// or the node's score when the search was stopped (0) or the game is decided.
+    #[inline]
+    fn enter(&mut self, ply: usize) -> Result<Square, i32> {
+        if self.tick(ply) {
+            return Err(0);
+        }
+        self.decided(ply)
+    }
+
     /// The side to move's own captain square while the game goes on normally; otherwise
     /// the score at `ply` of the finished game or of the captain that can be taken at
     /// once.
@@ -380,10 +390,7 @@ impl<'a> Search<'a> {
         mut beta: i32,
         null_ok: bool,
     ) -> i32 {
-        if self.tick(ply) {
-            return 0;
-        }
-        let mine = match self.decided(ply) {
+        let mine = match self.enter(ply) {
             Ok(s) => s,
             Err(score) => return score,
         };
@@ -606,10 +613,7 @@ impl<'a> Search<'a> {
         evasions: u32,
         qply: usize,
     ) -> i32 {
-        if self.tick(ply) {
-            return 0;
-        }
-        let mine = match self.decided(ply) {
+        let mine = match self.enter(ply) {
             Ok(s) => s,
             Err(score) => return score,
         };

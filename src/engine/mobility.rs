@@ -173,7 +173,7 @@ pub fn reach(kind: PieceKind, s: usize, occupied: u128) -> u128 {
 
 /// The masks of `side`'s pieces and of every piece.
 #[inline]
-fn occupancy(board: &Board, side: Color) -> (u128, u128) {
+pub(crate) fn occupancy(board: &Board, side: Color) -> (u128, u128) {
     let mut own = 0u128;
     let mut occupied = 0u128;
     for kind in PieceKind::ALL {
@@ -309,10 +309,7 @@ mod tests {
     fn attackers_agree_with_the_rules() {
         let mut checked = 0;
         for b in random_positions(11, 200) {
-            let mut occupied = 0u128;
-            for kind in PieceKind::ALL {
-                occupied |= b.mask(Color::Red, kind) | b.mask(Color::Blue, kind);
-            }
+            let (_, occupied) = occupancy(&b, Color::Red);
             for target in Square::all() {
                 for side in Color::ALL {
                     let mut found = 0u128;

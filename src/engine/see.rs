@@ -64,10 +64,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
         None => return 0,
     };
     let target = m.to.bit();
-    let mut occupied = 0u128;
-    for kind in PieceKind::ALL {
-        occupied |= board.mask(Color::Red, kind) | board.mask(Color::Blue, kind);
-    }
+    let (_, mut occupied) = mobility::occupancy(board, mover.color);
     occupied &= !(1u128 << m.from.bit());
     // gains[d]: what the side making capture d gains if the exchange stops after it.
     let mut gains = [0i32; 40];
