@@ -64,6 +64,9 @@ pub(crate) struct Search<'a> {
     countermoves: Vec<Option<Move>>,
     /// The move that led to the node at each ply (`None` for a pass or the root).
     path: [Option<Move>; MAX_PLY + 2],
+    /// The static evaluation at each ply of the current line ([`NO_EVAL`] where the
+    /// captain was attacked and none was taken).
+    evals: [i32; MAX_PLY + 2],
     pub buffers: Vec<Vec<(Move, i32)>>,
     /// Keys of the positions before the current one: the game's, then the search path's.
     pub keys: Vec<u64>,
@@ -110,16 +113,20 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 
 /// Search parameters that can be changed at run time, like the evaluation weights
 /// (UCI options of the same names, for self-play tuning): the divisor of the late-move
-/// reduction formula (in hundredths), the futility margin per ply, and whether the
-/// quiescence search tries quiet moves that attack the captain (1) or not (0).
-pub static KNOBS: [Weight; 3] = [
+/// reduction formula (in hundredths), the futility margin per ply, whether the
+/// quiescence search tries quiet moves that attack the captain (1) or not (0), and
+/// whether late moves are pruned and reduced more when the side to move's evaluation
+/// has not improved since its last turn (1) or not (0).
+pub static KNOBS: [Weight; 4] = [
     Weight::new("Reduction", 220, 100, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
+    Weight::new("Improving", 1, 0, 1),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
 const QUIET_CHECKS: usize = 2;
+const IMPROVING: usize = 3;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -144,6 +151,7 @@ impl<'a> Search<'a> {
             killers: [[None; 2]; MAX_PLY + 1],
             countermoves: vec![None; SQUARE_SLOTS * SQUARE_SLOTS],
             path: [None; MAX_PLY + 2],
+            evals: [NO_EVAL; MAX_PLY + 2],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
             keys: Vec::new(),
             quiet_run: 0,
@@ -447,12 +455,24 @@ impl<'a> Search<'a> {
         };
 
         let mut static_eval = None;
-        if !pv && !threatened && beta.abs() < MATE_BOUND {
+        self.evals[ply] = NO_EVAL;
+        if !threatened {
             let eval = match entry.map(|e| e.eval) {
                 Some(e) if e != NO_EVAL => e,
                 _ => eval_mut(&mut self.board),
             };
             static_eval = Some(eval);
+            self.evals[ply] = eval;
+        }
+        // Whether the position got better for the side to move since its last turn:
+        // when not, late moves are pruned and reduced more.
+        let improving = match static_eval {
+            Some(e) if KNOBS[IMPROVING].get() != 0 && ply >= 2 => {
+                self.evals[ply - 2] == NO_EVAL || e > self.evals[ply - 2]
+            }
+            _ => true,
+        };
+        if let Some(eval) = static_eval.filter(|_| !pv && beta.abs() < MATE_BOUND) {
             // So far ahead that a few quiet plies will not bring it back.
             if depth <= 5 && eval - KNOBS[FUTILITY].get() * depth >= beta {
                 return eval;
@@ -497,7 +517,9 @@ impl<'a> Search<'a> {
                 && !threatened
                 && i > 0
                 && best > -MATE_BOUND
-                && (late && depth <= 6 && i >= (3 + depth * depth) as usize
+                && (late
+                    && depth <= 6
+                    && i >= ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
                     || late
                         && depth <= 2
                         && static_eval
@@ -521,7 +543,8 @@ impl<'a> Search<'a> {
             if late && depth >= 3 && !checks {
                 // Less for moves that often refuted others, more for the rest.
                 let h = self.quiet_history(ply, m);
-                reduce = reduction(depth, i) - i32::from(pv) - h / HISTORY_MAX;
+                reduce =
+                    reduction(depth, i) - i32::from(pv) - h / HISTORY_MAX + i32::from(!improving);
                 reduce = reduce.clamp(0, depth - 2);
             }
             let score = if i == 0 {
