@@ -7,6 +7,7 @@ use duckchess::engine::search::{self, Context, Engine, Limits, Report, MOVE_LIMI
 use duckchess::judge::board::Board;
 use duckchess::judge::piece::Color;
 use duckchess::judge::rules;
+use duckchess::tools::gen;
 use duckchess::tools::rng::Rng;
 use std::sync::atomic::AtomicBool;
 
@@ -202,15 +203,7 @@ fn the_fallback_does_not_hand_over_the_captain() {
 fn random_positions_always_get_a_legal_move() {
     let mut rng = Rng::new(12);
     for _ in 0..30 {
-        let mut b = Board::start();
-        for _ in 0..rng.below(120) {
-            match rng.pick(&rules::legal_moves(&b)) {
-                Some(m) => {
-                    b.make_move(m.from, m.to);
-                }
-                None => break,
-            }
-        }
+        let b = gen::random_position(&mut rng, 120);
         if rules::legal_moves(&b).is_empty() {
             continue;
         }

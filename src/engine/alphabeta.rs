@@ -454,16 +454,11 @@ impl<'a> Search<'a> {
             depth
         };
 
-        let mut static_eval = None;
-        self.evals[ply] = NO_EVAL;
-        if !threatened {
-            let eval = match entry.map(|e| e.eval) {
-                Some(e) if e != NO_EVAL => e,
-                _ => eval_mut(&mut self.board),
-            };
-            static_eval = Some(eval);
-            self.evals[ply] = eval;
-        }
+        let static_eval = (!threatened).then(|| match entry.map(|e| e.eval) {
+            Some(e) if e != NO_EVAL => e,
+            _ => eval_mut(&mut self.board),
+        });
+        self.evals[ply] = static_eval.unwrap_or(NO_EVAL);
         // Whether the position got better for the side to move since its last turn:
         // when not, late moves are pruned and reduced more.
         let improving = match static_eval {

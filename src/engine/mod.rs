@@ -31,20 +31,8 @@ pub mod uciclient;
 /// them.
 #[cfg(test)]
 pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
-    use crate::judge::{board::Board, rules};
     let mut rng = crate::tools::rng::Rng::new(seed);
     (0..count)
-        .map(|_| {
-            let mut b = Board::start();
-            for _ in 0..rng.below(150) {
-                match rng.pick(&rules::legal_moves(&b)) {
-                    Some(m) => {
-                        b.make_move(m.from, m.to);
-                    }
-                    None => break,
-                }
-            }
-            b
-        })
+        .map(|_| crate::tools::gen::random_position(&mut rng, 150))
         .collect()
 }

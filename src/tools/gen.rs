@@ -88,6 +88,21 @@ pub fn random_square(rng: &mut Rng) -> Square {
     Square::new(x, y).unwrap_or_else(|| unreachable!())
 }
 
+/// The position after up to `max_plies - 1` random legal moves from the start (fewer
+/// when a side has none left): a game in some random state, for tests and benchmarks.
+pub fn random_position(rng: &mut Rng, max_plies: u64) -> Board {
+    let mut board = Board::start();
+    for _ in 0..rng.below(max_plies) {
+        match rng.pick(&rules::legal_moves(&board)) {
+            Some(m) => {
+                board.make_move(m.from, m.to);
+            }
+            None => break,
+        }
+    }
+    board
+}
+
 fn random_command(rng: &mut Rng) -> Command {
     let (a, b) = (random_square(rng), random_square(rng));
     [a.x(), a.y(), b.x(), b.y()]
