@@ -8,7 +8,7 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 14] = [
+const SUBCOMMANDS: [Entry; 15] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -21,6 +21,7 @@ const SUBCOMMANDS: [Entry; 14] = [
     (&engine::arena::SPEC, engine::arena::cli),
     (&engine::uci::SPEC, engine::uci::cli),
     (&engine::matchrun::SPEC, engine::matchrun::cli),
+    (&engine::fit::SPEC, engine::fit::cli),
     (&web::SPEC, web::cli),
     (&chase::SPEC, chase::cli),
 ];

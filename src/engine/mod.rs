@@ -5,7 +5,7 @@
 //! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
 //! format ([`saved`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
-//! through [`uciclient`]).
+//! through [`uciclient`]), whose records fit the piece values ([`fit`]).
 //!
 //! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
 //! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`).
@@ -14,6 +14,7 @@ pub mod alphabeta;
 pub mod arena;
 pub mod clock;
 pub mod eval;
+pub mod fit;
 pub mod matchrun;
 pub mod mobility;
 pub mod notation;

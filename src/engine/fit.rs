@@ -1,0 +1,595 @@
+//! `duckchess fit`: piece values fitted on played games. It reads the records that
+//! `match --record` writes, replays every game through the judge's rules, and fits a
+//! logistic model of red's score on the material difference of the quiet positions
+//! (Newton's method, a few dozen iterations): the fitted weight of each kind, scaled so
+//! that the horse is worth 300 as in [`eval::VALUES`], is its value in the games. This
+//! is how the built-in values were tuned (see the README).
+//!
+//! Not on the judge path; uses the judge's rules and the engine's move notation.
+
+use crate::cli::{self, Opt, Spec};
+use crate::engine::eval::{self, VALUES};
+use crate::engine::notation::parse_move;
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, PieceKind};
+use crate::judge::rules::{self, Move};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+/// The kinds that have a value: every kind but the captain, in [`PieceKind::ALL`] order.
+const KINDS: usize = 6;
+/// The fitted parameters: one weight per kind, then red's and blue's edge for having the
+/// move.
+const PARAMS: usize = KINDS + 2;
+/// The longest line a record may have (a 300-move game takes under 2 KB).
+const MAX_LINE: u64 = 1 << 16;
+/// What [`fit`] adds to the curvature of every parameter: keeps the system solvable
+/// when a kind never differs between the sides, and barely moves the others.
+const RIDGE: f64 = 1e-3;
+
+/// One quiet position's features: red's count of each kind minus blue's, and the side
+/// to move.
+type Features = ([i8; KINDS], Color);
+
+/// The positions taken from the games, identical ones merged: for each, red's total
+/// score in the games it came from and how many times it was seen. Its size is bounded
+/// by the number of distinct material balances, not by the number of games.
+#[derive(Default, Debug)]
+pub struct Samples {
+    seen: HashMap<Features, (f64, f64)>,
+    /// Games read.
+    pub games: u64,
+    /// Games drawn among them.
+    pub draws: u64,
+    /// Positions kept.
+    pub positions: u64,
+}
+
+impl Samples {
+    /// Adds the positions of one game that red scored `red_score` (0, 0.5 or 1) in:
+    /// those from ply `skip` on where neither the move that led there nor the move
+    /// played there is a capture (an exchange half done is not a material balance).
+    /// `moves` must be legal from the start position.
+    pub fn add_game(&mut self, moves: &[Move], red_score: f64, skip: usize) {
+        let mut board = Board::start();
+        let mut last_captured = false;
+        for (ply, m) in moves.iter().enumerate() {
+            let captures = board.piece_at(m.to).is_some();
+            if ply >= skip && !captures && !last_captured {
+                let entry = self.seen.entry(features(&board)).or_insert((0.0, 0.0));
+                entry.0 += red_score;
+                entry.1 += 1.0;
+                self.positions += 1;
+            }
+            board.make_move(m.from, m.to);
+            last_captured = captures;
+        }
+        self.games += 1;
+        if red_score == 0.5 {
+            self.draws += 1;
+        }
+    }
+}
+
+/// The material difference (red minus blue) and the side to move of `board`.
+fn features(board: &Board) -> Features {
+    let mut diff = [0i8; KINDS];
+    for (d, kind) in diff.iter_mut().zip(&PieceKind::ALL[1..]) {
+        let count = |c| board.mask(c, *kind).count_ones() as i8;
+        *d = count(Color::Red) - count(Color::Blue);
+    }
+    (diff, board.side_to_move())
+}
+
+/// The fitted model, in logits of red's expected score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The weight of one piece of each kind, in [`PieceKind::ALL`] order from the guard.
+    pub weights: [f64; KINDS],
+    /// Red's edge with equal material when red is to move.
+    pub red_to_move: f64,
+    /// Red's edge with equal material when blue is to move.
+    pub blue_to_move: f64,
+}
+
+impl Fit {
+    /// The values in the evaluation's units, the horse at its built-in value; `None`
+    /// when the horse's weight is not positive (too few or too one-sided games).
+    pub fn values(&self) -> Option<[i32; KINDS]> {
+        let horse = self.weights[PieceKind::Horse.index() - 1];
+        // Also refuses a NaN weight.
+        if horse.partial_cmp(&1e-9) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        let scale = f64::from(VALUES[PieceKind::Horse.index()]) / horse;
+        Some(self.weights.map(|w| (w * scale).round() as i32))
+    }
+}
+
+/// Fits red's score on the samples by logistic regression (maximum likelihood with a
+/// tiny ridge), by Newton's method; `None` without any position.
+pub fn fit(samples: &Samples) -> Option<Fit> {
+    if samples.positions == 0 {
+        return None;
+    }
+    let mut rows: Vec<([f64; PARAMS], f64, f64)> = samples
+        .seen
+        .iter()
+        .map(|(&(diff, side), &(score, count))| {
+            let mut x = [0.0; PARAMS];
+            for (xi, d) in x.iter_mut().zip(diff) {
+                *xi = f64::from(d);
+            }
+            x[KINDS + side.index()] = 1.0;
+            (x, score, count)
+        })
+        .collect::<Vec<_>>();
+    // The same sums in the same order on every run, whatever the map's order.
+    rows.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+    let mut w = [0.0; PARAMS];
+    for _ in 0..50 {
+        let mut grad = [0.0; PARAMS];
+        let mut hess = [[0.0; PARAMS]; PARAMS];
+        for (x, score, count) in &rows {
+            let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let curve = count * p * (1.0 - p);
+            for i in 0..PARAMS {
+                grad[i] += (count * p - score) * x[i];
+                for j in 0..PARAMS {
+                    hess[i][j] += curve * x[i] * x[j];
+                }
+            }
+        }
+        for i in 0..PARAMS {
+            grad[i] += RIDGE * w[i];
+            hess[i][i] += RIDGE;
+        }
+        let step = solve(hess, grad)?;
+        let mut largest: f64 = 0.0;
+        for i in 0..PARAMS {
+            w[i] -= step[i];
+            largest = largest.max(step[i].abs());
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    let mut weights = [0.0; KINDS];
+    weights.copy_from_slice(&w[..KINDS]);
+    Some(Fit {
+        weights,
+        red_to_move: w[KINDS],
+        blue_to_move: w[KINDS + 1],
+    })
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when `a` is
+/// singular (it is not: the ridge keeps it positive definite).
+fn solve(mut a: [[f64; PARAMS]; PARAMS], mut b: [f64; PARAMS]) -> Option<[f64; PARAMS]> {
+    for col in 0..PARAMS {
+        let pivot = (col..PARAMS).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..PARAMS {
+            let f = a[row][col] / a[col][col];
+            let (above, below) = a.split_at_mut(row);
+            for (x, p) in below[0][col..].iter_mut().zip(&above[col][col..]) {
+                *x -= f * p;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; PARAMS];
+    for row in (0..PARAMS).rev() {
+        let rest: f64 = (row + 1..PARAMS).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row][row];
+    }
+    Some(x)
+}
+
+/// Why a record cannot be read. Lines count from 1.
+#[derive(Debug)]
+pub enum RecordError {
+    /// Reading failed.
+    Io(io::Error),
+    /// A line longer than any record line.
+    TooLong { line: usize },
+    /// A line that is neither a game's result nor its moves where one was expected.
+    Unexpected { line: usize, expected: &'static str },
+    /// A result line without its colour or outcome.
+    Result { line: usize },
+    /// A move that does not read or that the rules refuse.
+    Move {
+        line: usize,
+        number: usize,
+        found: String,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Io(e) => write!(f, "cannot read: {e}"),
+            RecordError::TooLong { line } => {
+                write!(f, "line {line}: longer than {MAX_LINE} bytes")
+            }
+            RecordError::Unexpected { line, expected } => {
+                write!(f, "line {line}: expected {expected}")
+            }
+            RecordError::Result { line } => write!(
+                f,
+                "line {line}: no 'engine red|blue: engine wins|opponent wins|draw' in the result"
+            ),
+            RecordError::Move {
+                line,
+                number,
+                found,
+            } => write!(f, "line {line}: move {number} {found:?} is not legal here"),
+        }
+    }
+}
+
+/// Red's score in a game from its result line (`game 3/10: opening 2, engine blue:
+/// opponent wins (...) ...`), if the line says who played red and how it ended.
+pub fn red_score(line: &str) -> Option<f64> {
+    let (_, rest) = line.split_once(", engine ")?;
+    let (colour, outcome) = rest.split_once(": ")?;
+    let engine_score = if outcome.starts_with("engine wins") {
+        1.0
+    } else if outcome.starts_with("opponent wins") {
+        0.0
+    } else if outcome.starts_with("draw") {
+        0.5
+    } else {
+        return None;
+    };
+    match colour {
+        "red" => Some(engine_score),
+        "blue" => Some(1.0 - engine_score),
+        _ => None,
+    }
+}
+
+/// Reads one record (result lines, each followed by a `moves` line; blank lines
+/// ignored) into `samples`, every move checked by the rules. On an error, the games
+/// before it stay in `samples`.
+pub fn read_record(
+    input: impl io::Read,
+    samples: &mut Samples,
+    skip: usize,
+) -> Result<(), RecordError> {
+    let mut reader = BufReader::new(input);
+    let mut result: Option<f64> = None;
+    let mut buf = Vec::new();
+    let mut line = 0;
+    loop {
+        buf.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(RecordError::Io)?;
+        if n == 0 {
+            break;
+        }
+        line += 1;
+        if n as u64 > MAX_LINE {
+            return Err(RecordError::TooLong { line });
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match result.take() {
+            None => {
+                if !text.starts_with("game ") {
+                    return Err(RecordError::Unexpected {
+                        line,
+                        expected: "a result line ('game ...')",
+                    });
+                }
+                result = Some(red_score(text).ok_or(RecordError::Result { line })?);
+            }
+            Some(score) => {
+                let list = text
+                    .strip_prefix("moves")
+                    .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+                    .ok_or(RecordError::Unexpected {
+                        line,
+                        expected: "the game's moves ('moves ...')",
+                    })?;
+                let moves = replay(list, line)?;
+                samples.add_game(&moves, score, skip);
+            }
+        }
+    }
+    match result {
+        Some(_) => Err(RecordError::Unexpected {
+            line: line + 1,
+            expected: "the game's moves ('moves ...')",
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The moves of a `moves` line, each legal from the start position.
+fn replay(list: &str, line: usize) -> Result<Vec<Move>, RecordError> {
+    let mut board = Board::start();
+    let mut moves = Vec::new();
+    for (i, word) in list.split_whitespace().enumerate() {
+        let bad = || RecordError::Move {
+            line,
+            number: i + 1,
+            found: word.to_string(),
+        };
+        let m = parse_move(word).map_err(|_| bad())?;
+        if !rules::legal_moves(&board).contains(&m) {
+            return Err(bad());
+        }
+        board.make_move(m.from, m.to);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// The command line of `fit`.
+pub const SPEC: Spec = Spec {
+    name: "fit",
+    summary: "fit the piece values on the games of match records",
+    usage: &["RECORD... [--skip PLIES]"],
+    about: "\
+RECORD is a file that 'duckchess match --record' wrote. Every game is replayed
+through the rules; its positions from ply PLIES on, where neither the last move
+nor the next is a capture, are fitted by logistic regression of red's score on
+the material difference. Prints each kind's fitted value (the horse at 300) next
+to the built-in one, the edge of having the move, and the values as UCI options
+for 'match --engine-options'.",
+    options: &[Opt::valued(
+        "--skip",
+        "PLIES",
+        "leave out each game's first PLIES plies, the opening (default 16)",
+    )],
+    conflicts: &[],
+    exit: "0 success, 1 a record that cannot be read or too few games, 2 usage error",
+};
+
+/// The `fit` subcommand. Returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    cli::run(&SPEC, args, |parsed| {
+        if parsed.operands.is_empty() {
+            return Err("missing RECORD".to_string());
+        }
+        let skip = match parsed.value("--skip") {
+            None => 16,
+            Some(v) => cli::args::int_in(v, 0, 1000).map_err(|e| format!("--skip: {e}"))? as usize,
+        };
+        let mut samples = Samples::default();
+        for path in &parsed.operands {
+            let file = match cli::open_input("fit", Some(path)) {
+                Ok(f) => f,
+                Err(status) => return Ok(status),
+            };
+            if let Err(e) = read_record(file, &mut samples, skip) {
+                return Ok(cli::fail("fit", &format!("{path}: {e}")));
+            }
+        }
+        let fitted = fit(&samples);
+        let Some((model, values)) = fitted.and_then(|f| f.values().map(|v| (f, v))) else {
+            return Ok(cli::fail(
+                "fit",
+                &format!(
+                    "{} and {} are too few to fit",
+                    cli::plural(samples.games, "game"),
+                    cli::plural(samples.positions, "position")
+                ),
+            ));
+        };
+        let mut out = io::stdout().lock();
+        let text = report(&samples, skip, &model, &values);
+        Ok(cli::output_status(
+            "fit",
+            out.write_all(text.as_bytes()).and_then(|_| out.flush()),
+        ))
+    })
+}
+
+/// The printed result of a fit.
+fn report(samples: &Samples, skip: usize, model: &Fit, values: &[i32; KINDS]) -> String {
+    let mut text = format!(
+        "{} ({} drawn), {} (from ply {} on, no capture before or after)\n",
+        cli::plural(samples.games, "game"),
+        samples.draws,
+        cli::plural(samples.positions, "quiet position"),
+        skip,
+    );
+    text.push_str("kind        fitted  built-in\n");
+    let mut options = Vec::new();
+    for (kind, value) in PieceKind::ALL[1..].iter().zip(values) {
+        let weight = &eval::WEIGHTS[kind.index()];
+        text.push_str(&format!(
+            "{:<10} {value:>7} {:>9}\n",
+            kind.name(),
+            weight.default
+        ));
+        options.push(format!("{}={value}", weight.name));
+    }
+    text.push_str(&format!(
+        "having the move, material equal: red {:+.3}, blue {:+.3} (logits of red's score)\n",
+        model.red_to_move, model.blue_to_move
+    ));
+    text.push_str(&format!("options: {}\n", options.join(";")));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::rng::Rng;
+
+    #[test]
+    fn the_result_line_says_what_red_scored() {
+        let line = |colour: &str, outcome: &str| {
+            format!(
+                "game 3/10: opening 2, engine {colour}: {outcome} (x) after 90 moves; score 1.0/3"
+            )
+        };
+        for (colour, outcome, score) in [
+            ("red", "engine wins", 1.0),
+            ("red", "opponent wins", 0.0),
+            ("red", "draw", 0.5),
+            ("blue", "engine wins", 0.0),
+            ("blue", "opponent wins", 1.0),
+            ("blue", "draw", 0.5),
+        ] {
+            assert_eq!(
+                red_score(&line(colour, outcome)),
+                Some(score),
+                "{colour} {outcome}"
+            );
+        }
+        assert_eq!(red_score(&line("green", "draw")), None);
+        assert_eq!(red_score(&line("red", "nobody wins")), None);
+        assert_eq!(red_score("game 1/2: draw"), None);
+    }
+
+    #[test]
+    fn the_fit_finds_the_weights_that_made_the_scores() {
+        // Red's expected score in each material balance, exactly as a known model says:
+        // the maximum-likelihood fit must give that model back.
+        let truth = [0.5, 0.25, 0.95, 2.3, 0.65, 1.4];
+        let (red_edge, blue_edge) = (0.25, 0.3);
+        let mut rng = Rng::new(7);
+        let mut samples = Samples::default();
+        for _ in 0..3000 {
+            let mut diff = [0i8; KINDS];
+            for d in diff.iter_mut() {
+                *d = rng.below(5) as i8 - 2;
+            }
+            let side = Color::ALL[rng.index(2)];
+            let edge = if side == Color::Red {
+                red_edge
+            } else {
+                blue_edge
+            };
+            let z: f64 = edge
+                + diff
+                    .iter()
+                    .zip(truth)
+                    .map(|(&d, w)| f64::from(d) * w)
+                    .sum::<f64>();
+            let count = 1.0 + rng.below(4) as f64;
+            let entry = samples.seen.entry((diff, side)).or_insert((0.0, 0.0));
+            entry.0 += count / (1.0 + (-z).exp());
+            entry.1 += count;
+            samples.positions += count as u64;
+        }
+        let got = fit(&samples).expect("enough positions");
+        for (g, t) in got.weights.iter().zip(truth) {
+            assert!((g - t).abs() < 0.01, "{:?} against {truth:?}", got.weights);
+        }
+        assert!((got.red_to_move - red_edge).abs() < 0.01, "{got:?}");
+        assert!((got.blue_to_move - blue_edge).abs() < 0.01, "{got:?}");
+        // Scaled so that the horse is 300: the car is 2.3 / 0.95 horses.
+        let values = got.values().unwrap();
+        assert_eq!(values[PieceKind::Horse.index() - 1], 300);
+        assert!(
+            (values[PieceKind::Car.index() - 1] - 726).abs() <= 2,
+            "{values:?}"
+        );
+        assert_eq!(fit(&Samples::default()), None);
+    }
+
+    /// A random legal game of `plies` moves from the start, in UCI notation.
+    fn random_game(seed: u64, plies: usize) -> Vec<String> {
+        let mut rng = Rng::new(seed);
+        let mut board = Board::start();
+        let mut names = Vec::new();
+        for _ in 0..plies {
+            let moves = rules::legal_moves(&board);
+            let Some(m) = rng.pick(&moves) else { break };
+            board.make_move(m.from, m.to);
+            names.push(crate::engine::notation::move_name(m));
+            if board.is_over() {
+                break;
+            }
+        }
+        names
+    }
+
+    const RESULT: &str = "game 1/1: opening 1, engine blue: opponent wins (captain captured)";
+
+    #[test]
+    fn a_record_is_replayed_and_its_quiet_positions_kept() {
+        let game = random_game(3, 60);
+        let record = format!("{RESULT}\nmoves {}\n\n{RESULT}\nmoves\n", game.join(" "));
+        let mut samples = Samples::default();
+        read_record(record.as_bytes(), &mut samples, 16).unwrap();
+        assert_eq!((samples.games, samples.draws), (2, 0));
+        // Count the positions again, by hand: from ply 16 on, no capture either side.
+        let mut board = Board::start();
+        let mut captured = Vec::new();
+        for name in &game {
+            let m = parse_move(name).unwrap();
+            captured.push(board.make_move(m.from, m.to).is_some());
+        }
+        let quiet = (16..game.len())
+            .filter(|&i| !captured[i] && !captured[i - 1])
+            .count();
+        assert!(quiet > 0 && quiet < game.len() - 16, "{quiet}");
+        assert_eq!(samples.positions, quiet as u64);
+        // Every position kept is one red won (blue's engine lost).
+        assert!(samples.seen.values().all(|&(score, n)| score == n));
+        let mut none = Samples::default();
+        read_record(record.as_bytes(), &mut none, 1000).unwrap();
+        assert_eq!((none.games, none.positions), (2, 0));
+    }
+
+    #[test]
+    fn a_broken_record_says_which_line() {
+        let game = random_game(5, 30);
+        let mut illegal = game.clone();
+        illegal[6] = illegal[5].clone(); // the same move again, by the other side
+        let long = "x".repeat(MAX_LINE as usize + 5);
+        for (record, message) in [
+            ("hello\n".to_string(), "line 1: expected a result line"),
+            (
+                format!("{RESULT}\n{RESULT}\n"),
+                "line 2: expected the game's moves",
+            ),
+            (format!("{RESULT}\n"), "line 2: expected the game's moves"),
+            (
+                "game 1/1: over\nmoves\n".to_string(),
+                "line 1: no 'engine red|blue",
+            ),
+            (
+                format!("\n{RESULT}\nmoves {}\n", illegal.join(" ")),
+                "line 3: move 7 ",
+            ),
+            (
+                format!("{RESULT}\nmoves a1\n"),
+                "line 2: move 1 \"a1\" is not legal",
+            ),
+            (
+                format!("{RESULT}\nmovesx\n"),
+                "line 2: expected the game's moves",
+            ),
+            (
+                format!("{RESULT}\nmoves {long}\n"),
+                "line 2: longer than 65536 bytes",
+            ),
+        ] {
+            let mut samples = Samples::default();
+            let got = read_record(record.as_bytes(), &mut samples, 0).unwrap_err();
+            assert!(
+                got.to_string().starts_with(message),
+                "{got} for {record:.80}"
+            );
+        }
+    }
+}
