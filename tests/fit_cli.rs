@@ -1,7 +1,8 @@
-//! The `fit` subcommand through the binary: the values fitted on a record of forty games
-//! against Fairy-Stockfish (golden output, `tests/golden/fit_*.txt`; `UPDATE_GOLDEN=1`
-//! rewrites it), a record read twice counting twice, and bad records and usage errors
-//! reported on one line with the documented exit status.
+//! The `fit` subcommand through the binary: the values fitted on the 260 recorded games
+//! of `tests/fixtures/fit/` that the built-in values come from (golden output,
+//! `tests/golden/fit_issue12.txt`; `UPDATE_GOLDEN=1` rewrites it), the same games read
+//! twice giving the same values, and bad records and usage errors reported on one line
+//! with the documented exit status.
 
 mod common;
 
@@ -9,17 +10,26 @@ use common::run;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const RECORD: &str = "tests/fixtures/fit/s12-fsf-1000.rec";
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn record() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(RECORD)
-        .to_string_lossy()
-        .into_owned()
+/// Every record of `tests/fixtures/fit/`, sorted.
+fn records() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fit");
+    let mut all: Vec<String> = fs::read_dir(&dir)
+        .expect("the fixtures")
+        .map(|e| e.expect("an entry").path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".rec"))
+        .collect();
+    all.sort();
+    all
+}
+
+fn fit(paths: &[String]) -> std::process::Output {
+    let mut args = vec!["fit"];
+    args.extend(paths.iter().map(String::as_str));
+    run(&args, b"")
 }
 
 fn temp(name: &str, contents: &str) -> PathBuf {
@@ -30,18 +40,20 @@ fn temp(name: &str, contents: &str) -> PathBuf {
 }
 
 #[test]
-fn fits_the_values_of_a_record() {
-    let o = run(&["fit", &record()], b"");
+fn fits_the_values_of_the_recorded_games() {
+    let all = records();
+    assert_eq!(all.len(), 21);
+    let o = fit(&all);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fit_s12_fsf_1000.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fit_issue12.txt");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         fs::write(&path, &out).expect("write golden");
         return;
     }
     let expected = fs::read_to_string(&path).expect("the golden file");
     assert_eq!(out, expected);
-    assert!(out.starts_with("40 games (15 drawn), "), "{out}");
+    assert!(out.starts_with("260 games (62 drawn), "), "{out}");
     // The horse is the unit; the options line repeats the table.
     assert!(out.contains("\nhorse          300 "), "{out}");
     assert!(out.contains("options: Value Guard="), "{out}");
@@ -49,9 +61,10 @@ fn fits_the_values_of_a_record() {
 
 #[test]
 fn the_same_games_twice_give_the_same_values() {
-    let once = text(&run(&["fit", &record()], b"").stdout);
-    let twice = text(&run(&["fit", &record(), &record()], b"").stdout);
-    assert!(twice.starts_with("80 games (30 drawn), "), "{twice}");
+    let all = records();
+    let once = text(&fit(&all).stdout);
+    let twice = text(&fit(&[all.clone(), all].concat()).stdout);
+    assert!(twice.starts_with("520 games (124 drawn), "), "{twice}");
     let table = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
     assert_eq!(table(&once), table(&twice));
 }
