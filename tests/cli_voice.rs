@@ -54,6 +54,10 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             b"",
         ),
         "chase" => (vec!["chase"], b"2 1 1 2 2\n"),
+        "fit" => (
+            vec!["fit", "tests/fixtures/fit/r3-s12-fsf-1000-s1.rec"],
+            b"",
+        ),
         "uci" => (vec!["uci"], b"uci\nisready\nquit\n"),
         "match" => (
             vec![
