@@ -50,25 +50,34 @@ impl Samples {
     /// Adds the positions of one game that red scored `red_score` (0, 0.5 or 1) in:
     /// those from ply `skip` on where neither the move that led there nor the move
     /// played there is a capture (an exchange half done is not a material balance).
-    /// `moves` must be legal from the start position.
-    pub fn add_game(&mut self, moves: &[Move], red_score: f64, skip: usize) {
+    /// Every move is checked against the rules from the start position: at the first
+    /// illegal one, nothing of the game is added and its index is the error.
+    pub fn add_game(&mut self, moves: &[Move], red_score: f64, skip: usize) -> Result<(), usize> {
         let mut board = Board::start();
+        let mut kept = Vec::new();
         let mut last_captured = false;
         for (ply, m) in moves.iter().enumerate() {
+            if !rules::legal_moves(&board).contains(m) {
+                return Err(ply);
+            }
             let captures = board.piece_at(m.to).is_some();
             if ply >= skip && !captures && !last_captured {
-                let entry = self.seen.entry(features(&board)).or_insert((0.0, 0.0));
-                entry.0 += red_score;
-                entry.1 += 1.0;
-                self.positions += 1;
+                kept.push(features(&board));
             }
             board.make_move(m.from, m.to);
             last_captured = captures;
+        }
+        for position in kept {
+            let entry = self.seen.entry(position).or_insert((0.0, 0.0));
+            entry.0 += red_score;
+            entry.1 += 1.0;
+            self.positions += 1;
         }
         self.games += 1;
         if red_score == 0.5 {
             self.draws += 1;
         }
+        Ok(())
     }
 }
 
@@ -304,8 +313,18 @@ pub fn read_record(
                         line,
                         expected: "the game's moves ('moves ...')",
                     })?;
-                let moves = replay(list, line)?;
-                samples.add_game(&moves, score, skip);
+                let words: Vec<&str> = list.split_whitespace().collect();
+                let bad = |i: usize| RecordError::Move {
+                    line,
+                    number: i + 1,
+                    found: words[i].to_string(),
+                };
+                let moves = words
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| parse_move(w).map_err(|_| bad(i)))
+                    .collect::<Result<Vec<Move>, _>>()?;
+                samples.add_game(&moves, score, skip).map_err(bad)?;
             }
         }
     }
@@ -316,26 +335,6 @@ pub fn read_record(
         }),
         None => Ok(()),
     }
-}
-
-/// The moves of a `moves` line, each legal from the start position.
-fn replay(list: &str, line: usize) -> Result<Vec<Move>, RecordError> {
-    let mut board = Board::start();
-    let mut moves = Vec::new();
-    for (i, word) in list.split_whitespace().enumerate() {
-        let bad = || RecordError::Move {
-            line,
-            number: i + 1,
-            found: word.to_string(),
-        };
-        let m = parse_move(word).map_err(|_| bad())?;
-        if !rules::legal_moves(&board).contains(&m) {
-            return Err(bad());
-        }
-        board.make_move(m.from, m.to);
-        moves.push(m);
-    }
-    Ok(moves)
 }
 
 /// The command line of `fit`.
@@ -590,6 +589,8 @@ mod tests {
                 got.to_string().starts_with(message),
                 "{got} for {record:.80}"
             );
+            // A game with a bad move adds nothing.
+            assert_eq!((samples.games, samples.positions), (0, 0), "{record:.80}");
         }
     }
 }
