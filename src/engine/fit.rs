@@ -9,6 +9,7 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::eval::{self, VALUES};
+use crate::engine::matchrun::OUTCOMES;
 use crate::engine::notation::parse_move;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind};
@@ -248,15 +249,9 @@ impl fmt::Display for RecordError {
 pub fn red_score(line: &str) -> Option<f64> {
     let (_, rest) = line.split_once(", engine ")?;
     let (colour, outcome) = rest.split_once(": ")?;
-    let engine_score = if outcome.starts_with("engine wins") {
-        1.0
-    } else if outcome.starts_with("opponent wins") {
-        0.0
-    } else if outcome.starts_with("draw") {
-        0.5
-    } else {
-        return None;
-    };
+    let &(_, engine_score) = OUTCOMES
+        .iter()
+        .find(|(words, _)| outcome.starts_with(words))?;
     match colour {
         "red" => Some(engine_score),
         "blue" => Some(1.0 - engine_score),

@@ -17,6 +17,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::time::Duration;
 
+/// How a game ended for the engine under test, in the words of a result line, and the
+/// engine's points: `fit` reads the records back through this same table.
+pub const OUTCOMES: [(&str, f64); 3] =
+    [("engine wins", 1.0), ("opponent wins", 0.0), ("draw", 0.5)];
+
 /// The largest opening score (centipawns, by a depth-4 search) still called balanced.
 const BALANCED: i32 = 40;
 /// How much past its time an engine may answer on a clock before its flag falls:
@@ -428,15 +433,12 @@ fn run_match(
         for red in 0..2 {
             let r = play(&mut players, &mut stats, opening, red, control, &mut moves);
             scores.push(r.points);
-            let slot = if r.points == 1.0 {
-                0
-            } else if r.points == 0.0 {
-                1
-            } else {
-                2
-            };
+            let slot = OUTCOMES
+                .iter()
+                .position(|&(_, points)| points == r.points)
+                .unwrap_or(2);
             tally[slot] += 1;
-            let outcome = ["engine wins", "opponent wins", "draw"][slot];
+            let outcome = OUTCOMES[slot].0;
             let line = format!(
                 "game {}/{total}: opening {}, engine {}: {outcome} ({}) after {} moves; score {:.1}/{}",
                 scores.len(),
