@@ -74,8 +74,7 @@ when the server runs in the background of a shell) or a pipe; Ctrl-C stops it to
         Opt::valued(
             "--host",
             "ADDR",
-            "listen on ADDR (default 127.0.0.1); another address warns that\n\
-             anyone on that network can use the server",
+            "listen on ADDR (default 127.0.0.1); for any other address the server warns that anyone on that network can use it",
         ),
         Opt::valued(
             "--workers",
