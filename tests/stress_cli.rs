@@ -317,10 +317,27 @@ fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
             &save.to_string_lossy(),
         ]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-        // Which case failed (not how many cases the other jobs had started by then).
+        // The whole summary (which case failed, the cases and commands up to it, the
+        // cases the shrinking tried), all but the times.
         let stdout = text(&out.stdout);
-        let found = stdout.split(" after ").next().map(str::to_string);
-        saved.push((found, fs::read(&save).expect("saved")));
+        let summary: Vec<String> = stdout
+            .lines()
+            .take(2)
+            .map(|l| {
+                l.split(" in ")
+                    .map(|part| match part.split_once(" s") {
+                        Some((secs, rest)) if secs.parse::<f64>().is_ok() => format!("T s{rest}"),
+                        _ => part.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" in ")
+            })
+            .collect();
+        assert!(
+            summary[0].contains(" after ") && summary[1].contains(" tried)"),
+            "{summary:?}"
+        );
+        saved.push((summary, fs::read(&save).expect("saved")));
     }
     assert_eq!(saved[0], saved[1]);
     let _ = fs::remove_dir_all(&work);

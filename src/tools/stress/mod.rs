@@ -276,10 +276,21 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         return cli::fail("stress", &why);
     }
     let searched = s.started.elapsed();
+    // What a search on one job would have tried: for a failure, the cases up to it (more
+    // jobs also run some past it), so the summary is the same for any --jobs.
+    let (tested, commands) = match found.first {
+        Some((index, _)) => (
+            index + 1,
+            (0..=index)
+                .map(|i| generate::case(&s.recipe, i).0.len() as u64)
+                .sum(),
+        ),
+        None => (found.tested, commands.load(Ordering::Relaxed)),
+    };
     let tried = format!(
         "{} ({}) in {:.1} s; seed {}",
-        cli::plural(found.tested, "case"),
-        cli::plural(commands.load(Ordering::Relaxed), "command"),
+        cli::plural(tested, "case"),
+        cli::plural(commands, "command"),
         searched.as_secs_f64(),
         s.recipe.seed
     );
@@ -320,19 +331,13 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let shrink_started = Instant::now();
     // Keep time to run the shrunk case again at the end.
     let reserve = judged.trial.elapsed.max(Duration::from_millis(5)) * (REPEATS as u32 + 1);
-    let shrinker = Shrinker {
-        oracle,
-        jobs: s.jobs,
-        budget: Budget {
-            deadline: s
-                .budget
-                .deadline
-                .map(|d| d.checked_sub(reserve).unwrap_or(d)),
-        },
-        max_runs: oracle.runs() + SHRINK_RUNS,
-        reroute: true,
+    let budget = Budget {
+        deadline: s
+            .budget
+            .deadline
+            .map(|d| d.checked_sub(reserve).unwrap_or(d)),
     };
-    let runs_before = oracle.runs();
+    let shrinker = Shrinker::new(oracle, s.jobs, budget, oracle.runs() + SHRINK_RUNS, true);
     let shrunk = shrinker.shrink(case.clone(), judged.trial);
     progress.clear();
     // The shrunk case must fail every time too; its last run goes in the report.
@@ -358,11 +363,11 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         }
     };
     lines.push(format!(
-        "shrunk from {} to {} in {:.1} s ({}){}; it fails {REPEATS} of {REPEATS} runs",
+        "shrunk from {} to {} in {:.1} s ({} tried){}; it fails {REPEATS} of {REPEATS} runs",
         case.len(),
         cli::plural(shrunk.case.len() as u64, "command"),
         shrink_started.elapsed().as_secs_f64(),
-        cli::plural(oracle.runs() - runs_before, "run"),
+        cli::plural(shrunk.tries, "case"),
         if shrunk.minimal {
             ", 1-minimal"
         } else {
