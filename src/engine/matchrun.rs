@@ -405,10 +405,10 @@ fn run_match(
         })
         .collect();
     let mut lines = vec![format!(
-        "{} (engine) against {} (opponent), {} openings, {}",
+        "{} (engine) against {} (opponent), {}, {}",
         names[0],
         names[1],
-        openings.len(),
+        cli::plural(openings.len() as u64, "opening"),
         match control {
             Control::PerMove(t) => format!("{} ms a move", t.as_millis()),
             Control::Clock(t, i) =>
