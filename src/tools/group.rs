@@ -3,6 +3,13 @@
 //! spinning orphan). And since a group of its own does not get the terminal's Ctrl-C,
 //! an interrupt or termination signal to us kills every group still running before we
 //! go: stopping `test` or `stress` never leaves a looping solution behind.
+//!
+//! A process can leave its group (`setsid`). On Linux, a kill also looks through
+//! `/proc` for what escaped: the processes descended from a program still running, and
+//! any process holding one of its pipes open (which is what could otherwise keep the
+//! runner waiting), and kills them too; so a run leaves nothing behind that holds its
+//! output, and nothing started by a program killed at its time limit, unless it both
+//! left the group and was orphaned before the kill. Elsewhere only the group is killed.
 
 #[cfg(unix)]
 mod unix {
@@ -50,17 +57,144 @@ mod unix {
         command.process_group(0);
     }
 
-    /// Kills the program's whole group, and the program.
-    pub fn kill_all(child: &mut Child) {
+    /// Kills the program's whole group and the program; on Linux also the processes
+    /// that descend from it (when `running`: it has not been reaped, so its pid still
+    /// names it) and those holding one of `pipes` (our ends of its pipes), in a few
+    /// rounds so that what they start meanwhile goes too.
+    pub fn kill_all(child: &mut Child, running: bool, pipes: &[i32]) {
+        let pid = i32::try_from(child.id()).ok();
+        #[cfg(target_os = "linux")]
+        let (mut root, names) = (pid.filter(|_| running), strays::pipe_names(pipes));
+        #[cfg(not(target_os = "linux"))]
+        let _ = (running, pipes);
+        // A process killed once cannot start another; it may still show its pipes for
+        // a moment while it goes.
+        let mut killed: Vec<i32> = Vec::new();
+        for round in 0..ROUNDS {
+            #[cfg(target_os = "linux")]
+            let mut found = strays::find(root.take(), &names);
+            #[cfg(not(target_os = "linux"))]
+            let mut found: Vec<i32> = Vec::new();
+            found.retain(|p| !killed.contains(p));
+            if round == 0 {
+                if let Some(pid) = pid {
+                    // SAFETY: kill(2) takes plain integers and touches no memory of ours;
+                    // a negative pid names the process group, which `isolate` made equal
+                    // to the child's pid.
+                    unsafe {
+                        kill(-pid, SIGKILL);
+                    }
+                }
+                // Does nothing once the child is reaped: std knows.
+                let _ = child.kill();
+            }
+            if found.is_empty() {
+                break;
+            }
+            for &stray in &found {
+                // SAFETY: as above; each pid was found a moment ago descending from the
+                // unreaped child or holding a pipe only the child's side can hold.
+                unsafe {
+                    kill(stray, SIGKILL);
+                }
+            }
+            killed.extend(found);
+        }
+    }
+
+    /// Kills what is left of the program's group after the program ended by itself
+    /// (a background process that let go of the pipes).
+    pub fn end_group(child: &Child) {
         if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-            // negative pid names the process group, which `isolate` made equal to the
-            // child's pid.
+            // SAFETY: as in `kill_all`. The group outlives its leader while it has a
+            // member, so its id names no other group meanwhile; an empty group's id
+            // could only come back after the pids wrap around.
             unsafe {
                 kill(-pid, SIGKILL);
             }
         }
-        let _ = child.kill();
+    }
+
+    /// How many times [`kill_all`] looks again for processes holding the pipes.
+    const ROUNDS: usize = 4;
+
+    /// Finding escaped processes through `/proc`.
+    #[cfg(target_os = "linux")]
+    mod strays {
+        use std::collections::HashMap;
+        use std::fs;
+
+        /// What `/proc/self/fd` says about our ends of the pipes (`pipe:[INODE]`): the
+        /// other ends read the same.
+        pub fn pipe_names(fds: &[i32]) -> Vec<String> {
+            fds.iter()
+                .filter_map(|fd| fs::read_link(format!("/proc/self/fd/{fd}")).ok())
+                .filter_map(|link| link.to_str().map(str::to_string))
+                .filter(|name| name.starts_with("pipe:"))
+                .collect()
+        }
+
+        /// The processes (other than us) that descend from `root` or hold a pipe named
+        /// in `pipes`. Processes we may not look into are passed over: we could not
+        /// kill them either.
+        pub fn find(root: Option<i32>, pipes: &[String]) -> Vec<i32> {
+            let own = std::process::id() as i32;
+            let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+            let mut found = Vec::new();
+            let Ok(dir) = fs::read_dir("/proc") else {
+                return found;
+            };
+            for entry in dir.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else {
+                    continue;
+                };
+                if pid == own {
+                    continue;
+                }
+                if root.is_some() {
+                    if let Some(parent) = parent_of(pid) {
+                        children.entry(parent).or_default().push(pid);
+                    }
+                }
+                if !pipes.is_empty() && holds(pid, pipes) {
+                    found.push(pid);
+                }
+            }
+            if let Some(root) = root {
+                let mut todo = vec![root];
+                while let Some(p) = todo.pop() {
+                    for &c in children.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
+                        if c != root && !found.contains(&c) {
+                            found.push(c);
+                        }
+                        todo.push(c);
+                    }
+                }
+            }
+            found
+        }
+
+        /// The parent of `pid`, from `/proc/PID/stat` (its name, in parentheses, may
+        /// hold anything: the fields come after the last `)`).
+        fn parent_of(pid: i32) -> Option<i32> {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let rest = &stat[stat.rfind(')')? + 1..];
+            rest.split_whitespace().nth(1)?.parse().ok()
+        }
+
+        /// Whether `pid` has a descriptor on one of `pipes`.
+        fn holds(pid: i32, pipes: &[String]) -> bool {
+            let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+                return false;
+            };
+            fds.flatten().any(|fd| {
+                fs::read_link(fd.path())
+                    .ok()
+                    .and_then(|l| l.to_str().map(|l| pipes.iter().any(|p| p == l)))
+                    .unwrap_or(false)
+            })
+        }
     }
 
     /// A running group, known to the signal handler while this lives.
@@ -98,7 +232,7 @@ mod unix {
 }
 
 #[cfg(unix)]
-pub use unix::{isolate, kill_all, Tracked};
+pub use unix::{end_group, isolate, kill_all, Tracked};
 
 #[cfg(not(unix))]
 mod other {
@@ -109,9 +243,12 @@ mod other {
     pub fn isolate(_: &mut Command) {}
 
     /// Kills the program.
-    pub fn kill_all(child: &mut Child) {
+    pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
         let _ = child.kill();
     }
+
+    /// Nothing to do.
+    pub fn end_group(_: &Child) {}
 
     /// Nothing to track.
     pub struct Tracked;
@@ -125,4 +262,4 @@ mod other {
 }
 
 #[cfg(not(unix))]
-pub use other::{isolate, kill_all, Tracked};
+pub use other::{end_group, isolate, kill_all, Tracked};
