@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
 const SOURCE: &str = "tests/fixtures/stress/solution.cpp";
@@ -487,6 +488,123 @@ fn an_interrupt_ends_the_programs_under_test_too() {
         fs::read_to_string(&proc).map_or(true, |s| s.contains(") Z "))
     });
     assert!(gone, "the looping program survived the interrupt");
+    let _ = fs::remove_dir_all(&work);
+}
+
+/// Whether `setsid` (util-linux) is here; in CI it must be.
+fn has_setsid(test: &str) -> bool {
+    let here = Command::new("setsid")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !here {
+        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
+        println!("note: setsid is not installed; skipping {test}");
+    }
+    here
+}
+
+#[test]
+fn the_time_budget_holds_however_slow_the_program() {
+    let work = scratch("budget");
+    // Never answers: every run is a time limit, reruns and shrinking included.
+    let hang = script(&work, "hang.sh", "exec sleep 100\n");
+    let save = work.join("hang.in");
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &hang,
+        "--time",
+        "1",
+        "--timeout",
+        "2",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(
+        stdout.contains("\nnot shrunk: the time ran out before it could run again\n"),
+        "{stdout}"
+    );
+    assert!(save.exists());
+    // --time, plus at most one --timeout for the run under way, plus a margin.
+    assert!(took < Duration::from_millis(4500), "took {took:?}");
+    let help = text(&stress(&["--help"]).stdout);
+    let time = help
+        .split("\n  --time SECONDS")
+        .nth(1)
+        .and_then(|t| t.split("\n  --cases").next())
+        .expect("--time in the help");
+    assert!(
+        time.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(
+                "stop after this long, shrinking included; a run under way may take up to \
+             --timeout more"
+            ),
+        "{time}"
+    );
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_child_that_leaves_the_group_cannot_stall_the_search() {
+    if !has_setsid("a_child_that_leaves_the_group_cannot_stall_the_search") {
+        return;
+    }
+    let work = scratch("setsid");
+    let stray = "setsid sleep 7 &\n";
+    // Never ends, and what it started holds the output open for 7 s.
+    let hang = script(&work, "hang.sh", &format!("{stray}exec sleep 100\n"));
+    let save = work.join("hang.in");
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &hang,
+        "--time",
+        "3",
+        "--timeout",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(stdout.contains("killed after 1 s"), "{stdout}");
+    assert!(took < Duration::from_millis(5500), "took {took:?}");
+    // Right answers at once, then an exit that leaves the output held open for 7 s:
+    // judged on what came, within half a second of the exit.
+    let right = script(&work, "right.sh", &format!("'{BIN}'\n{stray}exit 0\n"));
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &right,
+        "--cases",
+        "2",
+        "--seed",
+        "1",
+        "--timeout",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("no failure found: 2 cases "), "{stdout}");
+    assert!(took < Duration::from_secs(4), "took {took:?}");
     let _ = fs::remove_dir_all(&work);
 }
 
