@@ -609,6 +609,92 @@ fn a_child_that_leaves_the_group_cannot_stall_the_search() {
 }
 
 #[test]
+fn a_case_that_cannot_be_saved_is_printed_before_the_error() {
+    let work = scratch("unsaved");
+    let wrong = script(&work, "wrong.sh", "cat >/dev/null\necho nonsense\n");
+    // The input cannot be written: its directory is missing.
+    let save = work.join("missing").join("case.in");
+    let out = stress(&[
+        "--cmd",
+        &wrong,
+        "--seed",
+        "1",
+        "--cases",
+        "10",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: WA in case 0 "), "{stdout}");
+    assert!(stdout.contains("\nshrunk from "), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "\nnot saved: {} cannot be written ",
+            save.display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("      actual:   nonsense\n"), "{stdout}");
+    // The input itself, as it would have been saved.
+    let case = stdout
+        .split("\nthe case:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the case in {stdout}"));
+    let cmds: Vec<&str> = case.lines().map(str::trim).collect();
+    assert!(cmds.len() >= 2, "{stdout}");
+    assert_eq!(
+        cmds[0].parse::<usize>().ok(),
+        Some(cmds.len() - 1),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        format!(
+            "duckchess: stress: cannot write {}: No such file or directory (os error 2)\n",
+            save.display()
+        )
+    );
+    assert!(!save.exists());
+    // The input is written but its answer cannot be: a directory is in the way.
+    let save = work.join("half.in");
+    fs::create_dir_all(work.join("half.ans")).expect("mkdir");
+    let out = stress(&[
+        "--cmd",
+        &wrong,
+        "--seed",
+        "1",
+        "--cases",
+        "10",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "\nsaved: {}; not saved: {} cannot be written",
+            save.display(),
+            work.join("half.ans").display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("      actual:   nonsense\n"), "{stdout}");
+    assert!(
+        stderr.starts_with(&format!(
+            "duckchess: stress: cannot write {}: ",
+            work.join("half.ans").display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(save.exists());
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
 fn usage_errors() {
     for args in [
         vec![],

@@ -417,19 +417,37 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
 }
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
-/// status of a failed write).
+/// status of a failed write). A case that cannot be saved is not lost: the report and
+/// the case itself (however long) are printed all the same, then the error.
 fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: Judged) -> u8 {
     let answer_path = match s.save.strip_suffix(".in") {
         Some(stem) => format!("{stem}.ans"),
         None => format!("{}.ans", s.save),
     };
     let input = case.to_bytes();
-    if let Err(e) = std::fs::write(&s.save, &input) {
-        return cli::fail("stress", &format!("cannot write {}: {e}", s.save));
-    }
-    if let Err(e) = std::fs::write(&answer_path, case.answer()) {
-        return cli::fail("stress", &format!("cannot write {answer_path}: {e}"));
-    }
+    // What was saved, in words; the error, if a file could not be written; whether the
+    // input was.
+    let (saved, unsaved, input_saved) = match std::fs::write(&s.save, &input) {
+        Err(e) => (
+            format!(
+                "not saved: {} cannot be written (the error follows); the case is below",
+                s.save
+            ),
+            Some(format!("cannot write {}: {e}", s.save)),
+            false,
+        ),
+        Ok(()) => match std::fs::write(&answer_path, case.answer()) {
+            Err(e) => (
+                format!(
+                    "saved: {}; not saved: {answer_path} cannot be written (the error follows)",
+                    s.save
+                ),
+                Some(format!("cannot write {answer_path}: {e}")),
+                true,
+            ),
+            Ok(()) => (format!("saved: {} and {answer_path}", s.save), None, true),
+        },
+    };
     let elapsed = judged.run.elapsed();
     let outcome = diagnose::judge_run(
         judged.run,
@@ -443,15 +461,20 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         text.push_str(l);
         text.push('\n');
     }
-    text.push_str(&format!("saved: {} and {answer_path}\n", s.save));
+    text.push_str(&saved);
+    text.push('\n');
     text.push_str(&diagnose::report(
         &s.save,
         &outcome,
         elapsed,
         explain::stdout_color(),
     ));
-    if case.len() <= PRINTED {
-        text.push_str(&format!("the case ({}):\n", s.save));
+    if case.len() <= PRINTED || !input_saved {
+        if input_saved {
+            text.push_str(&format!("the case ({}):\n", s.save));
+        } else {
+            text.push_str("the case:\n");
+        }
         for l in String::from_utf8_lossy(&input).lines() {
             text.push_str("    ");
             text.push_str(l);
@@ -460,7 +483,11 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     }
     let mut out = io::stdout().lock();
     let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    match cli::output_status("stress", written) {
+    let status = cli::output_status("stress", written);
+    if let Some(error) = unsaved {
+        return cli::fail("stress", &error);
+    }
+    match status {
         EXIT_OK => EXIT_FAILURE,
         status => status,
     }
