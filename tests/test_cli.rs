@@ -478,7 +478,7 @@ fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
             assert!(
                 stdout.contains(
                     "      note:     the program exited, but something it left running \
-                     held its output\n"
+                     kept its\n"
                 ),
                 "{stdout}"
             );

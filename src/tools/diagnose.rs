@@ -149,9 +149,9 @@ fn cut_note(cut: Rest, compared: &Compared) -> String {
             format!("  note:     not read past {read}: the output already differed\n")
         }
         Rest::HeldOpen => format!(
-            "  note:     the program exited, but something it left running held its output\n\
-             \x20           open: judged on what came within {} ms of the exit ({read});\n\
-             \x20           that process was killed\n",
+            "  note:     the program exited, but something it left running kept its\n\
+             \x20           output open: judged on what came within {} ms of the exit\n\
+             \x20           (never past the time limit; {read}); that process was killed\n",
             process::GRACE.as_millis()
         ),
     }

@@ -72,7 +72,7 @@ mod unix {
         let mut killed: Vec<i32> = Vec::new();
         for round in 0..ROUNDS {
             #[cfg(target_os = "linux")]
-            let mut found = strays::find(root.take(), &names);
+            let mut found = strays::find(root.take(), pid, &names);
             #[cfg(not(target_os = "linux"))]
             let mut found: Vec<i32> = Vec::new();
             found.retain(|p| !killed.contains(p));
@@ -134,10 +134,11 @@ mod unix {
                 .collect()
         }
 
-        /// The processes (other than us) that descend from `root` or hold a pipe named
-        /// in `pipes`. Processes we may not look into are passed over: we could not
-        /// kill them either.
-        pub fn find(root: Option<i32>, pipes: &[String]) -> Vec<i32> {
+        /// The processes (other than us, and outside process group `group`, which a
+        /// kill of the group ends) that descend from `root` or hold a pipe named in
+        /// `pipes`. Processes we may not look into are passed over: we could not kill
+        /// them either.
+        pub fn find(root: Option<i32>, group: Option<i32>, pipes: &[String]) -> Vec<i32> {
             let own = std::process::id() as i32;
             let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
             let mut found = Vec::new();
@@ -152,20 +153,30 @@ mod unix {
                 if pid == own {
                     continue;
                 }
+                // Known only when needed: every process's for a walk from `root`, a
+                // holder's to leave out the group.
+                let mut ids = None;
                 if root.is_some() {
-                    if let Some(parent) = parent_of(pid) {
+                    ids = parent_and_group(pid);
+                    if let Some((parent, _)) = ids {
                         children.entry(parent).or_default().push(pid);
                     }
                 }
                 if !pipes.is_empty() && holds(pid, pipes) {
-                    found.push(pid);
+                    let in_group = ids
+                        .or_else(|| parent_and_group(pid))
+                        .is_some_and(|(_, g)| Some(g) == group);
+                    if !in_group {
+                        found.push(pid);
+                    }
                 }
             }
             if let Some(root) = root {
                 let mut todo = vec![root];
                 while let Some(p) = todo.pop() {
                     for &c in children.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
-                        if c != root && !found.contains(&c) {
+                        let in_group = parent_and_group(c).is_some_and(|(_, g)| Some(g) == group);
+                        if !in_group && !found.contains(&c) {
                             found.push(c);
                         }
                         todo.push(c);
@@ -175,12 +186,14 @@ mod unix {
             found
         }
 
-        /// The parent of `pid`, from `/proc/PID/stat` (its name, in parentheses, may
-        /// hold anything: the fields come after the last `)`).
-        fn parent_of(pid: i32) -> Option<i32> {
+        /// The parent and the process group of `pid`, from `/proc/PID/stat` (its name,
+        /// in parentheses, may hold anything: the fields come after the last `)`).
+        fn parent_and_group(pid: i32) -> Option<(i32, i32)> {
             let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let rest = &stat[stat.rfind(')')? + 1..];
-            rest.split_whitespace().nth(1)?.parse().ok()
+            let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(1);
+            let parent = fields.next()?.parse().ok()?;
+            let group = fields.next()?.parse().ok()?;
+            Some((parent, group))
         }
 
         /// Whether `pid` has a descriptor on one of `pipes`.
