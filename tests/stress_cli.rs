@@ -533,7 +533,7 @@ fn the_time_budget_holds_however_slow_the_program() {
     );
     assert!(save.exists());
     // --time, plus at most one --timeout for the run under way, plus a margin.
-    assert!(took < Duration::from_millis(4500), "took {took:?}");
+    assert!(took < Duration::from_secs(5), "took {took:?}");
     let help = text(&stress(&["--help"]).stdout);
     let time = help
         .split("\n  --time SECONDS")
