@@ -2,7 +2,10 @@
 # Hostile clients against 'duckchess serve' on loopback, with figures (no pass or fail):
 #
 # - the latency of a normal POST /api/targets while 0, 100 and 1,000 idle connections
-#   are open (half silent, half with part of a request line sent);
+#   are open (half silent, half with part of a request line sent), and the resident
+#   size then;
+# - the same with 1,000 idle connections to a server limited to 256 descriptors: how
+#   many the server closed (the oldest) and whether it still runs;
 # - the server's resident size (VmRSS) after, and its peak (VmHWM) during, each of these
 #   sequences: 30 replays of a 256 KB judge input (a 10,000-step answer), long games on
 #   /api/state, /api/play and /api/load (24,000 moves, beyond the limit, and games at
@@ -29,36 +32,58 @@ command -v python3 >/dev/null 2>&1 || {
 }
 
 work=$(mktemp -d)
-server=
+servers=
 cleanup() {
-  exec 3>&- 2>/dev/null || true
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
+  exec 3>&- 4>&- 2>/dev/null || true
+  for p in $servers; do kill "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
-mkfifo "$work/stdin"
-# The server stops at the end of its standard input: a pipe we hold open until the end.
-"$bin" serve --port 0 < "$work/stdin" > "$work/out" 2> "$work/err" &
-server=$!
-exec 3> "$work/stdin"
-for _ in $(seq 100); do
-  grep -q http "$work/out" 2>/dev/null && break
-  sleep 0.05
-done
-url=$(grep -o 'http://[^ ]*' "$work/out")
-echo "server: $url (pid $server), default limits (8 workers), machine: $(nproc) cores shared"
+# start NAME FD [ULIMIT]: a server that stops at the end of its standard input, a pipe
+# held open on descriptor FD until the end; with ULIMIT, under that descriptor limit.
+start() {
+  mkfifo "$work/$1.stdin"
+  if [ -n "${3:-}" ]; then
+    sh -c 'ulimit -n "$1" && exec "$2" serve --port 0' sh "$3" "$bin" \
+      < "$work/$1.stdin" > "$work/$1.out" 2> "$work/$1.err" &
+  else
+    "$bin" serve --port 0 < "$work/$1.stdin" > "$work/$1.out" 2> "$work/$1.err" &
+  fi
+  servers="$servers $!"
+  eval "exec $2> \"\$work/\$1.stdin\""
+  for _ in $(seq 100); do
+    grep -q http "$work/$1.out" 2>/dev/null && break
+    sleep 0.05
+  done
+}
+start main 3
+start limited 4 256
+url=$(grep -o 'http://[^ ]*' "$work/main.out")
+limited=$(grep -o 'http://[^ ]*' "$work/limited.out")
+set -- $servers
+pid=$1 limited_pid=$2
+echo "server: $url (pid $pid), default limits (8 workers), machine: $(nproc) cores shared"
+echo "second server, 256 descriptors (ulimit -n): $limited (pid $limited_pid)"
 
-python3 - "$url" "$server" "$idle" <<'PY'
+python3 - "$url" "$pid" "$idle" "$limited" "$limited_pid" <<'PY'
 import os, random, resource, socket, statistics, sys, threading, time
 
 url, pid, idle_max = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-host, port = url[len("http://"):].rstrip("/").rsplit(":", 1)
-addr = (host, int(port))
+limited_url, limited_pid = sys.argv[4], int(sys.argv[5])
+
+
+def address(url):
+    host, port = url[len("http://"):].rstrip("/").rsplit(":", 1)
+    return host, int(port)
+
+
+addr = address(url)
+host, port = addr
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def memory():
+def memory(pid=pid):
     """VmRSS and VmHWM of the server, in MB."""
     fields = {}
     with open(f"/proc/{pid}/status") as f:
@@ -78,13 +103,13 @@ def reset_peak():
         return False
 
 
-def request(path, body=b"", timeout=30.0):
+def request(path, body=b"", timeout=30.0, to=addr):
     """One request on a fresh connection: (status or a word, answer bytes, seconds)."""
     start = time.monotonic()
-    head = (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+    head = (f"POST {path} HTTP/1.1\r\nHost: {to[0]}:{to[1]}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode()
     try:
-        s = socket.create_connection(addr, timeout=timeout)
+        s = socket.create_connection(to, timeout=timeout)
         s.settimeout(timeout)
         s.sendall(head + body)
         got = 0
@@ -118,22 +143,56 @@ print(f"rss at start: {memory()[0]:.1f} MB")
 print()
 print("== latency of POST /api/targets with idle connections open (20 requests each)")
 normal = b'{"moves":[[0,1,2,2],[9,1,7,2]],"from":[3,4]}'
-for n in sorted({0, min(100, idle_max), idle_max}):
+
+
+def idle_connections(n, to):
     idle = []
     for i in range(n):
-        s = socket.create_connection(addr, timeout=10)
+        s = socket.create_connection(to, timeout=10)
         if i % 2:
             s.sendall(b"GET / HT")  # a trickle that stops
         idle.append(s)
     time.sleep(0.3)
-    results = [request("/api/targets", normal, timeout=15) for _ in range(20)]
+    return idle
+
+
+def latency(to):
+    results = [request("/api/targets", normal, timeout=15, to=to) for _ in range(20)]
     times = sorted(t * 1000 for _, _, t in results)
-    print(f"  {n:5d} idle: median {statistics.median(times):8.1f} ms, max {times[-1]:8.1f} ms"
-          f"  ({counts(s for s, _, _ in results)})")
+    return (f"median {statistics.median(times):8.1f} ms, max {times[-1]:8.1f} ms"
+            f"  ({counts(s for s, _, _ in results)})")
+
+
+for n in sorted({0, min(100, idle_max), idle_max}):
+    idle = idle_connections(n, addr)
+    line = latency(addr)
+    print(f"  {n:5d} idle: {line}; rss {memory()[0]:.1f} MB")
     for s in idle:
         s.close()
 time.sleep(0.3)
 print(f"  rss after: {memory()[0]:.1f} MB")
+
+print()
+print(f"== beyond the descriptor limit: {idle_max} idle connections to the server"
+      " limited to 256 descriptors")
+idle = idle_connections(idle_max, address(limited_url))
+line = latency(address(limited_url))
+closed = 0
+for s in idle:
+    s.setblocking(False)
+    try:
+        if s.recv(1) == b"":
+            closed += 1
+    except BlockingIOError:
+        pass
+    except OSError:
+        closed += 1
+alive = os.path.exists(f"/proc/{limited_pid}/status")
+print(f"  normal request: {line}")
+print(f"  idle connections closed by the server: {closed} of {idle_max} (the oldest);"
+      f" server alive: {'yes' if alive else 'NO'}, rss {memory(limited_pid)[0]:.1f} MB")
+for s in idle:
+    s.close()
 
 
 def phase(name, work):
@@ -143,7 +202,7 @@ def phase(name, work):
     rss, peak = memory()
     what = "peak" if exact else "peak so far"
     print(f"== {name}")
-    print(f"  answers: {counts(statuses)}; largest answer {max(sizes) / 1e6:.2f} MB;"
+    print(f"  answers: {counts(statuses)}; largest answer {max(sizes) / 1024:,.0f} KB;"
           f" {time.monotonic() - start:.1f} s")
     print(f"  rss after: {rss:.1f} MB, {what}: {peak:.1f} MB")
 
@@ -255,7 +314,7 @@ print()
 print(f"rss at the end: {rss:.1f} MB")
 PY
 
-exec 3>&-
-wait "$server" || true
-server=
-echo "server stopped: $(cat "$work/err")"
+exec 3>&- 4>&-
+for p in $servers; do wait "$p" || true; done
+servers=
+echo "servers stopped: $(cat "$work/main.err" "$work/limited.err" | sort -u)"
