@@ -496,6 +496,60 @@ fn beyond_the_descriptor_limit_the_oldest_idle_connections_are_closed() {
     assert!(status.success(), "{stderr}");
 }
 
+#[test]
+fn partial_bodies_beyond_the_read_budget_close_the_oldest() {
+    // Eighty requests of 256 KB each stop 6 KB short of their end: 20 MB held by
+    // requests being read, more than the 16 MB the server allows them together.
+    let server = Server::start(&["--read-timeout", "60"]);
+    let head = format!(
+        "POST /api/replay HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        256 * 1024
+    );
+    let partial = [head.as_bytes(), &[b'0'; 250 * 1024][..]].concat();
+    let clients: Vec<_> = (0..80)
+        .map(|_| {
+            let mut s = connect(server.addr);
+            s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+            let _ = s.write_all(&partial);
+            s
+        })
+        .collect();
+    let (status, _) = answered_within(
+        server.addr,
+        &targets_request(server.addr),
+        Duration::from_secs(5),
+    );
+    assert_eq!(status, 200);
+    // The first were closed without an answer; the last is still being read.
+    let mut first = clients.into_iter();
+    let mut oldest = first.next().unwrap();
+    let mut byte = [0u8; 1];
+    oldest
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let closed = oldest.read(&mut byte).map_err(|e| e.kind());
+    assert!(
+        matches!(closed, Ok(0) | Err(std::io::ErrorKind::ConnectionReset)),
+        "the oldest partial request is dropped: {closed:?}"
+    );
+    let mut newest = first.next_back().unwrap();
+    newest
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let open = newest.read(&mut byte).map_err(|e| e.kind());
+    assert!(
+        matches!(
+            open,
+            Err(std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+        ),
+        "the newest is still read: {open:?}"
+    );
+    if let Some(rss) = server.status_kb("VmRSS") {
+        assert!(rss < 64 * 1024, "resident size {rss} kB");
+    }
+}
+
 /// A game of `n` moves, the horses going back and forth.
 fn long_game(n: usize) -> Vec<[u8; 4]> {
     let cycle = [[0, 1, 2, 2], [9, 1, 7, 2], [2, 2, 0, 1], [7, 2, 9, 1]];
