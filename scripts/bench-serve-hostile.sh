@@ -9,7 +9,8 @@
 # - the server's resident size (VmRSS) after, and its peak (VmHWM) during, each of these
 #   sequences: 30 replays of a 256 KB judge input (a 10,000-step answer), long games on
 #   /api/state, /api/play and /api/load (24,000 moves, beyond the limit, and games at
-#   the limit), 3,000 random requests (fuzz), and 8 clients replaying at once;
+#   the limit), 3,000 random requests (fuzz), 8 clients replaying at once, and 16
+#   clients at once sending the largest JSON body (256 KB of moves, refused with 413);
 # - 300 sequential /api/ai requests whose search answers at once: how many got 503.
 #
 # The peak is reset before each phase through /proc/PID/clear_refs (Linux); where that
@@ -302,6 +303,29 @@ def together():
 
 
 phase("8 clients at once, 5 x /api/replay each", together)
+
+# The most a JSON body can make the server hold: 256 KB of moves, parsed before the
+# move limit can refuse them, from more clients than there are workers.
+crowd = ('{"moves":[' + ",".join(["[0,1,2,2]"] * 26200) + "]}").encode()
+
+
+def crowded():
+    results = []
+
+    def client():
+        for _ in range(10):
+            results.append(request("/api/state", crowd))
+
+    threads = [threading.Thread(target=client) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return [s for s, _, _ in results], [n for _, n, _ in results]
+
+
+phase(f"16 clients at once, 10 x /api/state each with a {len(crowd) // 1024} KB game"
+      " (26,200 moves)", crowded)
 
 # 3. The computer's move where the search ends at once: the slot must be free again.
 print()

@@ -41,7 +41,7 @@ use std::time::Duration;
 pub const DEFAULT_PORT: u16 = 5380;
 /// Worker threads when `--workers` is not given.
 pub const DEFAULT_WORKERS: u64 = 8;
-/// Connections that may wait for a worker, per worker.
+/// Complete requests that may wait for a worker, per worker.
 pub const QUEUE_PER_WORKER: usize = 8;
 /// Searches for the computer's move that may run at once.
 pub const SEARCHES: usize = 2;
