@@ -13,8 +13,9 @@
 
 #[cfg(unix)]
 mod unix {
+    use std::io;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
     use std::sync::Once;
 
     unsafe extern "C" {
@@ -33,10 +34,17 @@ mod unix {
     /// atomics, because the signal handler may touch nothing else.
     const SLOTS: usize = 1024;
     static RUNNING: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    /// Programs started but not yet in [`RUNNING`]: a signal that comes between the two
+    /// waits for them.
+    static STARTING: AtomicUsize = AtomicUsize::new(0);
     static HANDLER: Once = Once::new();
+    /// How long the handler waits for a program being started, in spins (some tens of
+    /// milliseconds): bounded, since the handler may be running on the very thread that
+    /// is starting it.
+    const STARTING_SPINS: u32 = 50_000_000;
 
-    /// The signal handler: kill every running group, then end as the signal would.
-    extern "C" fn on_signal(signum: i32) {
+    /// Kills every group in the table.
+    fn kill_running() {
         for slot in &RUNNING {
             let pid = slot.load(Ordering::SeqCst);
             if pid > 0 {
@@ -46,9 +54,46 @@ mod unix {
                 }
             }
         }
+    }
+
+    /// The signal handler: kill every running group, and those being started, then end
+    /// as the signal would.
+    extern "C" fn on_signal(signum: i32) {
+        kill_running();
+        let mut spins = 0;
+        while STARTING.load(Ordering::SeqCst) > 0 && spins < STARTING_SPINS {
+            std::hint::spin_loop();
+            spins += 1;
+        }
+        kill_running();
         // SAFETY: _exit(2) is async-signal-safe; 128 + the signal is the shell's way of
         // saying "ended by a signal".
         unsafe { _exit(128 + signum) }
+    }
+
+    /// Installs the signal handler, once.
+    fn install() {
+        HANDLER.call_once(|| {
+            let handler = on_signal as extern "C" fn(i32) as usize;
+            for signum in [SIGHUP, SIGINT, SIGTERM] {
+                // SAFETY: signal(2) installs a handler that only uses atomics, kill(2)
+                // and _exit(2), all async-signal-safe.
+                unsafe {
+                    signal(signum, handler);
+                }
+            }
+        });
+    }
+
+    /// Starts `command` (see [`isolate`]) and tracks its group: from before the start
+    /// on, an interrupt or termination signal to us ends it too, whenever it comes.
+    pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        install();
+        STARTING.fetch_add(1, Ordering::SeqCst);
+        let started = command.spawn();
+        let tracked = started.as_ref().ok().map(Tracked::new);
+        STARTING.fetch_sub(1, Ordering::SeqCst);
+        started.map(|child| (child, tracked.unwrap_or(Tracked(None))))
     }
 
     /// Gives the program a process group of its own.
@@ -215,17 +260,8 @@ mod unix {
 
     impl Tracked {
         /// Tracks `child`'s group (untracked if the table is full).
-        pub fn new(child: &Child) -> Tracked {
-            HANDLER.call_once(|| {
-                let handler = on_signal as extern "C" fn(i32) as usize;
-                for signum in [SIGHUP, SIGINT, SIGTERM] {
-                    // SAFETY: signal(2) installs a handler that only uses atomics,
-                    // kill(2) and _exit(2), all async-signal-safe.
-                    unsafe {
-                        signal(signum, handler);
-                    }
-                }
-            });
+        fn new(child: &Child) -> Tracked {
+            install();
             let pid = i32::try_from(child.id()).unwrap_or(0);
             let slot = RUNNING.iter().position(|s| {
                 s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
@@ -245,7 +281,7 @@ mod unix {
 }
 
 #[cfg(unix)]
-pub use unix::{end_group, isolate, kill_all, Tracked};
+pub use unix::{end_group, isolate, kill_all, spawn_tracked, Tracked};
 
 #[cfg(not(unix))]
 mod other {
@@ -266,13 +302,11 @@ mod other {
     /// Nothing to track.
     pub struct Tracked;
 
-    impl Tracked {
-        /// Nothing to track.
-        pub fn new(_: &Child) -> Tracked {
-            Tracked
-        }
+    /// Starts `command`.
+    pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
+        command.spawn().map(|child| (child, Tracked))
     }
 }
 
 #[cfg(not(unix))]
-pub use other::{end_group, isolate, kill_all, Tracked};
+pub use other::{end_group, isolate, kill_all, spawn_tracked, Tracked};

@@ -4,7 +4,8 @@
 //! running (in its group or not) and that still holds a pipe open can keep that pipe
 //! from ever ending, but it can never make the runner wait past its deadline.
 //!
-//! On Unix this is poll(2) on the pipes, with no thread at all; elsewhere a thread per
+//! On Unix this is poll(2) on the pipes ([`crate::tools::os::wait`]), with no thread at
+//! all; elsewhere a thread per
 //! pipe feeds a channel (a thread whose pipe is held open forever stays blocked, which
 //! is the best that std offers there).
 
@@ -48,31 +49,11 @@ pub use unix::Pipes;
 #[cfg(unix)]
 mod unix {
     use super::{Event, Input, Stream, CHUNK};
+    use crate::tools::os::{self, Ready, Watch};
     use std::io::{self, Read, Write};
     use std::os::unix::io::{AsRawFd, RawFd};
     use std::process::{ChildStderr, ChildStdout};
     use std::time::{Duration, Instant};
-
-    /// `struct pollfd`, the same on every Unix.
-    #[repr(C)]
-    struct PollFd {
-        fd: i32,
-        events: i16,
-        revents: i16,
-    }
-
-    #[cfg(target_os = "linux")]
-    type Nfds = std::ffi::c_ulong;
-    #[cfg(not(target_os = "linux"))]
-    type Nfds = std::ffi::c_uint;
-
-    unsafe extern "C" {
-        fn poll(fds: *mut PollFd, nfds: Nfds, timeout: i32) -> i32;
-    }
-
-    /// Event bits that are the same on every Unix.
-    const POLLIN: i16 = 0x1;
-    const POLLOUT: i16 = 0x4;
 
     /// A write of at most this much to a pipe that poll(2) calls writable does not
     /// wait: Linux says writable when a whole page is free, the BSDs and macOS when
@@ -180,64 +161,54 @@ mod unix {
         /// as the program takes it. With no pipe open, just waits.
         pub fn next(&mut self, wait: Duration) -> io::Result<Event<'_>> {
             let until = Instant::now() + wait;
+            let read = Ready {
+                read: true,
+                ..Ready::default()
+            };
             loop {
-                let mut fds = Vec::with_capacity(3);
+                let mut watches = Vec::with_capacity(3);
                 if let Some(f) = &self.input {
-                    fds.push(PollFd {
-                        fd: f.input.pipe.as_raw_fd(),
-                        events: POLLOUT,
-                        revents: 0,
-                    });
+                    let write = Ready {
+                        write: true,
+                        ..Ready::default()
+                    };
+                    watches.push(Watch::new(&f.input.pipe, write));
                 }
-                let first = fds.len();
-                let outputs: [Option<(Stream, RawFd)>; 2] = {
-                    let out = self
-                        .stdout
-                        .as_ref()
-                        .map(|p| (Stream::Stdout, p.as_raw_fd()));
-                    let err = self
-                        .stderr
-                        .as_ref()
-                        .map(|p| (Stream::Stderr, p.as_raw_fd()));
-                    if self.stderr_first {
-                        [err, out]
-                    } else {
-                        [out, err]
-                    }
+                let first = watches.len();
+                // Whichever output did not go first last time goes first now: neither
+                // starves.
+                let mut outputs = Vec::with_capacity(2);
+                let order = if self.stderr_first {
+                    [Stream::Stderr, Stream::Stdout]
+                } else {
+                    [Stream::Stdout, Stream::Stderr]
                 };
-                let outputs: Vec<(Stream, RawFd)> = outputs.into_iter().flatten().collect();
-                for &(_, fd) in &outputs {
-                    fds.push(PollFd {
-                        fd,
-                        events: POLLIN,
-                        revents: 0,
-                    });
+                for stream in order {
+                    let watch = match stream {
+                        Stream::Stdout => self.stdout.as_ref().map(|p| Watch::new(p, read)),
+                        Stream::Stderr => self.stderr.as_ref().map(|p| Watch::new(p, read)),
+                    };
+                    if let Some(w) = watch {
+                        outputs.push(stream);
+                        watches.push(w);
+                    }
                 }
                 let left = until.saturating_duration_since(Instant::now());
-                if fds.is_empty() {
+                if watches.is_empty() {
                     std::thread::sleep(left);
                     return Ok(Event::Idle);
                 }
-                // Rounded up: a wait of a few microseconds must not become a busy loop.
-                let ms = left.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
-                // SAFETY: `fds` is a live array of `fds.len()` pollfd structs that poll(2)
-                // only reads and writes within; the descriptors are ours and open.
-                let ready = unsafe { poll(fds.as_mut_ptr(), fds.len() as Nfds, ms) };
-                if ready < 0 {
-                    let e = io::Error::last_os_error();
-                    if e.kind() == io::ErrorKind::Interrupted {
-                        continue;
-                    }
-                    return Err(e);
-                }
-                if first == 1 && fds[0].revents != 0 {
-                    self.write_input(fds[0].revents & POLLOUT != 0);
+                // A signal ends the wait early with nothing ready: the loop waits again.
+                os::wait(&mut watches, Some(left))?;
+                let input = watches[..first].first().map(|w| w.got);
+                if let Some(got) = input.filter(|g| g.write || g.broken) {
+                    self.write_input(got.write);
                 }
                 let ready_output = outputs
                     .iter()
-                    .zip(&fds[first..])
-                    .find(|(_, p)| p.revents != 0)
-                    .map(|(&(stream, _), _)| stream);
+                    .zip(&watches[first..])
+                    .find(|(_, w)| w.got.read || w.got.broken)
+                    .map(|(&stream, _)| stream);
                 if let Some(stream) = ready_output {
                     self.stderr_first = stream == Stream::Stdout;
                     return Ok(self.read(stream));

@@ -390,9 +390,8 @@ pub fn run_program_with(
         });
     group::isolate(&mut command);
     let start = Instant::now();
-    let mut child = command.spawn()?;
     // Until it is reaped, an interrupt of ours ends its group too.
-    let _tracked = group::Tracked::new(&child);
+    let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
     let deadline = start + timeout;

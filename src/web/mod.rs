@@ -10,8 +10,8 @@
 //! - [`http`]: one request read under limits, one response written (whole or
 //!   streamed).
 //! - [`server`]: the event loop that reads every request without a thread each, the
-//!   bounded worker pool, 503 for the overflow; [`os`]: `poll(2)`, the descriptor
-//!   limit and the allocator, the few system calls `std` does not offer.
+//!   bounded worker pool, 503 for the overflow (waiting on sockets through
+//!   [`crate::tools::os`]).
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline.
@@ -24,7 +24,6 @@ pub mod api;
 pub mod assets;
 pub mod http;
 pub mod json;
-pub mod os;
 pub mod replay;
 pub mod server;
 pub mod state;

@@ -1,11 +1,12 @@
-//! The few system services the server needs that `std` does not offer, each behind a
-//! small safe function: waiting for sockets to be ready (`poll(2)`), the descriptor
-//! limit (`getrlimit(2)`, `setrlimit(2)`), and handing freed memory back to the system
-//! (glibc's `mallopt(3)` and `malloc_trim(3)`).
+//! The few system services that `std` does not offer, each behind a small safe function:
+//! waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit
+//! (`getrlimit(2)`, `setrlimit(2)`), and handing freed memory back to the system
+//! (glibc's `mallopt(3)` and `malloc_trim(3)`). The runner of programs under test waits
+//! on their pipes with it, the server on its sockets.
 //!
-//! Elsewhere each falls back to something plain: readiness by trying (every socket is
-//! reported ready after a short sleep, and the non-blocking read says whether it was),
-//! no known limit, and the allocator as it is.
+//! Elsewhere each falls back to something plain: readiness by trying (every descriptor
+//! is reported ready after a short sleep, and the non-blocking read says whether it
+//! was), no known limit, and the allocator as it is.
 
 use std::io;
 use std::time::Duration;
@@ -21,7 +22,7 @@ pub struct Ready {
     pub broken: bool,
 }
 
-/// A socket to watch: its descriptor, what to wait for, and what came.
+/// A pipe or socket to watch: its descriptor, what to wait for, and what came.
 #[derive(Clone, Copy, Debug)]
 pub struct Watch {
     fd: i32,
@@ -32,19 +33,19 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Watches `socket` for `want`.
+    /// Watches `source` (a pipe, a socket) for `want`.
     #[cfg(unix)]
-    pub fn new(socket: &impl std::os::fd::AsRawFd, want: Ready) -> Watch {
+    pub fn new(source: &impl std::os::fd::AsRawFd, want: Ready) -> Watch {
         Watch {
-            fd: socket.as_raw_fd(),
+            fd: source.as_raw_fd(),
             want,
             got: Ready::default(),
         }
     }
 
-    /// Watches `socket` for `want`.
+    /// Watches `source` (a pipe, a socket) for `want`.
     #[cfg(not(unix))]
-    pub fn new<S>(_socket: &S, want: Ready) -> Watch {
+    pub fn new<S>(_source: &S, want: Ready) -> Watch {
         Watch {
             fd: -1,
             want,
