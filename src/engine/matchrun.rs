@@ -24,6 +24,17 @@ use std::time::Duration;
 pub const OUTCOMES: [(&str, f64); 3] =
     [("engine wins", 1.0), ("opponent wins", 0.0), ("draw", 0.5)];
 
+/// The reasons, in a result line, for the ways a game ends on the board (any other
+/// reason is a forfeit): `fit` checks the games it reads against them.
+pub const CAPTURED: &str = "captain captured";
+/// See [`CAPTURED`]: the side to move has no legal move, a draw.
+pub const STUCK: &str = "side to move stuck";
+
+/// See [`CAPTURED`]: the reason of a draw at the move limit.
+pub fn move_limit_reason() -> String {
+    format!("{MOVE_LIMIT}-move limit")
+}
+
 /// The largest opening score (centipawns, by a depth-4 search) still called balanced.
 const BALANCED: i32 = 40;
 /// How much past its time an engine may answer on a clock before its flag falls:
@@ -173,19 +184,19 @@ fn play(
     loop {
         let n = moves.len() as u32;
         if let Some(w) = board.winner() {
-            return verdict(who(w), "captain captured".into(), n);
+            return verdict(who(w), CAPTURED.into(), n);
         }
         if n >= MOVE_LIMIT {
             return Outcome {
                 points: 0.5,
-                reason: format!("{MOVE_LIMIT}-move limit"),
+                reason: move_limit_reason(),
                 moves: n,
             };
         }
         if rules::legal_moves(&board).is_empty() {
             return Outcome {
                 points: 0.5,
-                reason: "side to move stuck".into(),
+                reason: STUCK.into(),
                 moves: n,
             };
         }
