@@ -570,7 +570,8 @@ fn the_first_search_does_not_fault_in_the_whole_history() {
         return;
     }
     // The move-ordering history is 6 MB: ageing it before the first search touched
-    // every page of it at once (over 1,500 page faults, 7-9 ms of a 'movetime 1').
+    // every page of it at once (over 1,500 page faults, 7-9 ms of a 'movetime 1'). The
+    // engine now touches them before 'readyok', and ages the history after answering.
     let mut uci = Live::start();
     uci.send("isready");
     assert!(uci.wait_for("readyok", 10 * SECOND).is_some());

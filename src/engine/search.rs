@@ -228,6 +228,18 @@ impl Engine {
         }
     }
 
+    /// Touches every page of the move-ordering history now, so that no search pays for
+    /// faulting them in (a fresh array is zeroed lazily by the system, page by page).
+    /// A long-lived engine (UCI) does this once at start-up; one made per search need
+    /// not.
+    pub fn warm(&mut self) {
+        // One write a page; the value is opaque so that the stores of zero into memory
+        // known to be zero are not optimised away.
+        for h in self.history.iter_mut().step_by(1024) {
+            *h = std::hint::black_box(0);
+        }
+    }
+
     /// The expected line of play of the last search, starting with its best move: the
     /// principal variation of its last completed iteration, or, when an iteration cut
     /// short found a better move, that move's line from the table. Empty when there

@@ -131,8 +131,10 @@ struct Session {
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
 pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
+    let mut engine = Engine::with_hash(hash_mb);
+    engine.warm();
     let mut session = Session {
-        engine: Arc::new(Mutex::new(Engine::with_hash(hash_mb))),
+        engine: Arc::new(Mutex::new(engine)),
         position: Position::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
