@@ -10,17 +10,32 @@
 //! runner waiting), and kills them too; so a run leaves nothing behind that holds its
 //! output, and nothing started by a program killed at its time limit, unless it both
 //! left the group and was orphaned before the kill. Elsewhere only the group is killed.
+//!
+//! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
+//! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
+//! KILL for whatever is left after a short grace.
 
 #[cfg(unix)]
 mod unix {
     use std::io;
+    use std::os::raw::c_long;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
     use std::sync::Once;
+    use std::time::{Duration, Instant};
+
+    /// `struct timespec` as `nanosleep(2)` takes it (`time_t` and `long` are both
+    /// `long` wide on the Unix targets Rust supports with std).
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: c_long,
+        tv_nsec: c_long,
+    }
 
     unsafe extern "C" {
         fn kill(pid: i32, signal: i32) -> i32;
         fn signal(signum: i32, handler: usize) -> usize;
+        fn nanosleep(request: *const Timespec, remaining: *mut Timespec) -> i32;
         fn _exit(status: i32) -> !;
     }
 
@@ -34,6 +49,10 @@ mod unix {
     /// atomics, because the signal handler may touch nothing else.
     const SLOTS: usize = 1024;
     static RUNNING: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    /// Whether the group in the same slot of [`RUNNING`] gets TERM and a grace first.
+    static GENTLE: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+    /// How long the signal handler waits for gentle groups to end after TERM.
+    const SIGNAL_GRACE_MS: u32 = 300;
     /// Programs started but not yet in [`RUNNING`]: a signal that comes between the two
     /// waits for them.
     static STARTING: AtomicUsize = AtomicUsize::new(0);
@@ -56,9 +75,49 @@ mod unix {
         }
     }
 
-    /// The signal handler: kill every running group, and those being started, then end
-    /// as the signal would.
+    /// Whether any process is left in the group `pid` leads.
+    fn group_alive(pid: i32) -> bool {
+        // SAFETY: kill(2) with signal 0 only checks; plain integers, async-signal-safe.
+        unsafe { kill(-pid, 0) == 0 }
+    }
+
+    /// Sends TERM to the gentle groups in the table and waits a short grace (polling)
+    /// for them to end; the caller kills whatever is left.
+    fn terminate_gentle() {
+        let mut waiting = false;
+        for (slot, gentle) in RUNNING.iter().zip(&GENTLE) {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid > 0 && gentle.load(Ordering::SeqCst) {
+                waiting = true;
+                // SAFETY: kill(2) is async-signal-safe and takes plain integers.
+                unsafe {
+                    kill(-pid, SIGTERM);
+                }
+            }
+        }
+        let tick = Timespec {
+            tv_sec: 0,
+            tv_nsec: 10_000_000,
+        };
+        let mut waited = 0;
+        while waiting && waited < SIGNAL_GRACE_MS {
+            // SAFETY: nanosleep(2) is async-signal-safe; the request lives on our stack
+            // and no remainder is asked for.
+            unsafe {
+                nanosleep(&tick, std::ptr::null_mut());
+            }
+            waited += 10;
+            waiting = RUNNING.iter().zip(&GENTLE).any(|(slot, gentle)| {
+                let pid = slot.load(Ordering::SeqCst);
+                pid > 0 && gentle.load(Ordering::SeqCst) && group_alive(pid)
+            });
+        }
+    }
+
+    /// The signal handler: kill every running group (gentle ones after TERM and a short
+    /// grace), and those being started, then end as the signal would.
     extern "C" fn on_signal(signum: i32) {
+        terminate_gentle();
         kill_running();
         let mut spins = 0;
         while STARTING.load(Ordering::SeqCst) > 0 && spins < STARTING_SPINS {
@@ -88,10 +147,20 @@ mod unix {
     /// Starts `command` (see [`isolate`]) and tracks its group: from before the start
     /// on, an interrupt or termination signal to us ends it too, whenever it comes.
     pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        spawn(command, false)
+    }
+
+    /// As [`spawn_tracked`], but an interrupt ends the group with TERM first, then KILL
+    /// after a short grace (a UCI engine, which may have children or state to end).
+    pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        spawn(command, true)
+    }
+
+    fn spawn(command: &mut Command, gentle: bool) -> io::Result<(Child, Tracked)> {
         install();
         STARTING.fetch_add(1, Ordering::SeqCst);
         let started = command.spawn();
-        let tracked = started.as_ref().ok().map(Tracked::new);
+        let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
         STARTING.fetch_sub(1, Ordering::SeqCst);
         started.map(|child| (child, tracked.unwrap_or(Tracked(None))))
     }
@@ -158,6 +227,44 @@ mod unix {
                 kill(-pid, SIGKILL);
             }
         }
+    }
+
+    /// Ends the program's whole group politely and reaps the program: TERM to the
+    /// group, then KILL to whatever is left of it after `grace`. Returns at once when
+    /// the group is already empty.
+    pub fn terminate_group(child: &mut Child, grace: Duration) {
+        let Ok(pid) = i32::try_from(child.id()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return;
+        };
+        // The program itself, once ended, is reaped first: a zombie still counts as a
+        // member of its group.
+        let _ = child.try_wait();
+        if group_alive(pid) {
+            // SAFETY: as in `kill_all`; the group outlives its leader while it has a
+            // member, so its id names no other group meanwhile.
+            unsafe {
+                kill(-pid, SIGTERM);
+            }
+            let deadline = Instant::now() + grace;
+            loop {
+                let _ = child.try_wait();
+                if !group_alive(pid) {
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    // SAFETY: as above.
+                    unsafe {
+                        kill(-pid, SIGKILL);
+                    }
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
     }
 
     /// How many times [`kill_all`] looks again for processes holding the pipes.
@@ -259,14 +366,19 @@ mod unix {
     pub struct Tracked(Option<usize>);
 
     impl Tracked {
-        /// Tracks `child`'s group (untracked if the table is full).
-        fn new(child: &Child) -> Tracked {
+        /// Tracks `child`'s group, `gentle` or not (untracked if the table is full).
+        fn new(child: &Child, gentle: bool) -> Tracked {
             install();
             let pid = i32::try_from(child.id()).unwrap_or(0);
             let slot = RUNNING.iter().position(|s| {
                 s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok()
             });
+            // A slot is published before its mode: a signal in between treats a gentle
+            // group harshly, never the other way round.
+            if let Some(i) = slot {
+                GENTLE[i].store(gentle, Ordering::SeqCst);
+            }
             Tracked(slot)
         }
     }
@@ -274,6 +386,7 @@ mod unix {
     impl Drop for Tracked {
         fn drop(&mut self) {
             if let Some(slot) = self.0 {
+                GENTLE[slot].store(false, Ordering::SeqCst);
                 RUNNING[slot].store(0, Ordering::SeqCst);
             }
         }
@@ -281,12 +394,15 @@ mod unix {
 }
 
 #[cfg(unix)]
-pub use unix::{end_group, isolate, kill_all, spawn_tracked, Tracked};
+pub use unix::{
+    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+};
 
 #[cfg(not(unix))]
 mod other {
     //! Without process groups, only the program itself is killed.
     use std::process::{Child, Command};
+    use std::time::Duration;
 
     /// Nothing to do.
     pub fn isolate(_: &mut Command) {}
@@ -299,6 +415,12 @@ mod other {
     /// Nothing to do.
     pub fn end_group(_: &Child) {}
 
+    /// Kills the program and reaps it.
+    pub fn terminate_group(child: &mut Child, _grace: Duration) {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
     /// Nothing to track.
     pub struct Tracked;
 
@@ -306,7 +428,14 @@ mod other {
     pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
         command.spawn().map(|child| (child, Tracked))
     }
+
+    /// Starts `command`.
+    pub fn spawn_tracked_gentle(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
+        command.spawn().map(|child| (child, Tracked))
+    }
 }
 
 #[cfg(not(unix))]
-pub use other::{end_group, isolate, kill_all, spawn_tracked, Tracked};
+pub use other::{
+    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+};
