@@ -7,7 +7,7 @@
 # search of a process and on later ones (python3 for the stopwatch; the target is a
 # few ms from the first search on).
 #
-# usage: scripts/bench-hostile.sh [PROCESSES]     (default 20 processes of 5 searches)
+# usage: scripts/bench-engine-hostile.sh [PROCESSES]     (default 20 processes of 5 searches)
 #   BIN=path/to/duckchess measures another build (an older one, say) with the same runs.
 set -eu
 processes=${1:-20}
