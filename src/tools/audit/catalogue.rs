@@ -131,6 +131,9 @@ catalogue! {
     MoveIgnoresElephantEye "move-ignores-elephant-eye" MoveBlocking
         sentence "lets an elephant jump over a piece on the midpoint of its jump"
         rule "an elephant moves only when the square between its start and its target is empty";
+    MoveElephantEyeSwapped "move-elephant-eye-swapped" MoveBlocking
+        sentence "looks for the elephant's eye with x and y swapped, on the wrong diagonal neighbour, when it judges a move"
+        rule "an elephant is blocked on the midpoint of its jump";
     MoveIgnoresHorseLeg "move-ignores-horse-leg" MoveBlocking
         sentence "lets a horse jump over the piece next to it on its long side"
         rule "a horse moves only when the square one step along its long side is empty";
@@ -158,6 +161,9 @@ catalogue! {
     CheckIgnoresElephantEye "check-ignores-elephant-eye" CheckBlocking
         sentence "forgets the elephant's eye when it looks for check"
         rule "an elephant with a piece on its eye does not threaten the captain behind it";
+    CheckElephantEyeSwapped "check-elephant-eye-swapped" CheckBlocking
+        sentence "looks for a checking elephant's eye with x and y swapped, on the wrong diagonal neighbour"
+        rule "an elephant is blocked on the midpoint of its jump, when it gives check too";
     CheckIgnoresHorseLeg "check-ignores-horse-leg" CheckBlocking
         sentence "forgets the horse's leg when it looks for check"
         rule "a horse with a piece on its leg does not threaten the captain behind it";
@@ -287,6 +293,12 @@ catalogue! {
     CapturedKindIsMovers "captured-kind-is-movers" Output
         sentence "names the captured piece by what stands on the target after the move, the mover's kind"
         rule "the captured piece is named with its own kind";
+    CapturedAlwaysNa "captured-always-na" Output
+        sentence "writes NA for the captured piece even when a piece is taken"
+        rule "the second answer names the captured piece";
+    CapturedNotReset "captured-not-reset" Output
+        sentence "never resets the captured piece, so a move that takes nothing after a capture names the earlier one instead of NA"
+        rule "the second answer is NA when the move takes nothing";
     CheckAnswerSwapped "check-answer-swapped" Output
         sentence "writes yes for no check and no for check"
         rule "the third answer is yes exactly when the position is check";

@@ -61,6 +61,8 @@ pub struct Mutant {
     squares: [Option<Piece>; 90],
     side: Color,
     over: bool,
+    /// The piece the last capture took (for a solution that never resets it).
+    last_captured: Option<Piece>,
 }
 
 impl Mutant {
@@ -95,6 +97,7 @@ impl Mutant {
             squares,
             side,
             over: false,
+            last_captured: None,
         }
     }
 
@@ -107,8 +110,14 @@ impl Mutant {
         self.mistake == Some(m)
     }
 
+    /// The piece on `s`; nothing stands off the board (where a misplaced blocking
+    /// square may fall: the mistaken solution finds it empty).
     fn at(&self, s: At) -> Option<Piece> {
-        self.squares[s.index()]
+        if s.on_board() {
+            self.squares[s.index()]
+        } else {
+            None
+        }
     }
 
     fn empty(&self, s: At) -> bool {
@@ -141,9 +150,14 @@ impl Mutant {
     }
 
     /// The answers as the solution writes them.
-    fn written(&self, mut m: Moved) -> Moved {
+    fn written(&mut self, mut m: Moved) -> Moved {
         let flip = |p: Piece| Piece::new(p.color.opponent(), p.kind);
+        if m.captured.is_some() {
+            self.last_captured = m.captured;
+        }
         match self.mistake {
+            Some(Mistake::CapturedAlwaysNa) => m.captured = None,
+            Some(Mistake::CapturedNotReset) => m.captured = self.last_captured,
             Some(Mistake::CapturedSideIsMovers) => {
                 m.captured = m.captured.map(|c| Piece::new(m.piece.color, c.kind));
             }
@@ -333,11 +347,19 @@ impl Mutant {
                     Color::Red => to.x <= 4,
                     Color::Blue => to.x >= 5,
                 };
+                let (ex, ey) = if either(
+                    Mistake::MoveElephantEyeSwapped,
+                    Mistake::CheckElephantEyeSwapped,
+                ) {
+                    (sy, sx)
+                } else {
+                    (sx, sy)
+                };
                 ax == 2
                     && ay == 2
                     && (in_move(Mistake::MoveIgnoresElephantEye)
                         || in_check(Mistake::CheckIgnoresElephantEye)
-                        || free(sx, sy))
+                        || free(ex, ey))
                     && (!is(Mistake::ElephantKeptOnItsSide) || own_half)
             }
             PieceKind::Horse => {
