@@ -775,3 +775,50 @@ pub fn write(dir: &Path, seed: u64, max_files: usize, jobs: usize) -> Result<Wri
         summary,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_files_are_recognised_by_name() {
+        for name in ["1.in", "1.ans", "10.in", "suite.txt"] {
+            assert!(written_by_the_suite(name), "{name}");
+        }
+        for name in [
+            "0.in", "01.in", "1.out", ".in", "a.in", "1.in.bak", "suite.md", "1",
+        ] {
+            assert!(!written_by_the_suite(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn one_killing_file_kills_everything_whatever_the_threads() {
+        let one = suite(7, 1, 1);
+        let two = suite(7, 1, 2);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].cmds, two[0].cmds);
+        assert_eq!(one[0].cmds.len(), Q);
+        assert_eq!(killed_by(&one[0].cmds).len(), Mistake::ALL.len());
+    }
+
+    #[test]
+    fn greedy_scores_prefer_kills_per_command() {
+        let s = |kills, used| Score { kills, used };
+        assert!(s(2, 1).beats(&s(1, 1)));
+        assert!(s(1, 1).beats(&s(2, 9)));
+        assert!(!s(1, 3).beats(&s(1, 3)));
+    }
+
+    #[test]
+    fn wrapped_lists_stay_within_80_columns() {
+        let names: Vec<&str> = Mistake::ALL.iter().map(|m| m.name()).collect();
+        let text = wrapped(&names, "    ");
+        assert!(text.lines().all(|l| l.len() <= 80 && l.starts_with("    ")));
+        let words: Vec<&str> = text
+            .split_whitespace()
+            .map(|w| w.trim_end_matches(','))
+            .collect();
+        assert_eq!(words, names);
+    }
+}
