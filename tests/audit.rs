@@ -347,6 +347,13 @@ fn a_wrong_answer_file_is_named_with_its_line() {
     fs::write(dir.join("b.in"), input).expect("write");
     // One line short.
     fs::write(dir.join("b.out"), "red car;NA;no;no\nblue car;NA;no;no\n").expect("write");
+    fs::write(dir.join("c.in"), input).expect("write");
+    // One line long.
+    fs::write(
+        dir.join("c.ans"),
+        "red car;NA;no;no\nblue car;NA;no;no\nred horse;NA;no;no\nred car;NA;no;no\n",
+    )
+    .expect("write");
     let out = run_in(&dir, &["audit", "."]);
     assert_eq!(out.status.code(), Some(3));
     assert!(out.stdout.is_empty());
@@ -355,7 +362,9 @@ fn a_wrong_answer_file_is_named_with_its_line() {
         "duckchess: audit: ./a.ans: line 2 (command 9 0 8 0): the judge answers \
          \"blue car;NA;no;no\", the file has \"blue car;NA;yes;no\"\n\
          duckchess: audit: ./b.out: line 3 (command 0 1 2 2): the judge answers \
-         \"red horse;NA;no;no\", the file has the end of the file\n"
+         \"red horse;NA;no;no\", the file ends before it\n\
+         duckchess: audit: ./c.ans: line 4: the file has \"red car;NA;no;no\" after the \
+         judge's last line\n"
     );
     // Whitespace alone is a note, not a wrong answer.
     fs::write(
@@ -363,7 +372,6 @@ fn a_wrong_answer_file_is_named_with_its_line() {
         "red car;NA;no;no\r\nblue car;NA;no;no\r\nred horse;NA;no;no\r\n",
     )
     .expect("write");
-    fs::remove_file(dir.join("a.ans")).expect("rm");
     let out = run_in(&dir, &["audit", "b.in"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert_eq!(

@@ -102,21 +102,23 @@ impl fmt::Display for Problem {
                 expected,
                 found,
             } => {
-                // The lines come escaped already (control characters shown).
-                let quoted = |s: &Option<String>| match s {
-                    Some(s) => format!("\"{s}\""),
-                    None => "the end of the file".to_string(),
-                };
                 write!(f, "{}: line {line}", path.display())?;
                 if let Some([a, b, c, d]) = command {
                     write!(f, " (command {a} {b} {c} {d})")?;
                 }
-                write!(
-                    f,
-                    ": the judge answers {}, the file has {}",
-                    quoted(expected),
-                    quoted(found)
-                )
+                // The lines come escaped already (control characters shown).
+                match (expected, found) {
+                    (Some(e), Some(x)) => {
+                        write!(f, ": the judge answers \"{e}\", the file has \"{x}\"")
+                    }
+                    (Some(e), None) => {
+                        write!(f, ": the judge answers \"{e}\", the file ends before it")
+                    }
+                    (None, Some(x)) => {
+                        write!(f, ": the file has \"{x}\" after the judge's last line")
+                    }
+                    (None, None) => write!(f, ": the file differs from the judge's output"),
+                }
             }
         }
     }
@@ -140,10 +142,11 @@ fn parse(bytes: &[u8]) -> Vec<Cmd> {
 /// answer file (if any) with the judge's output. A note is pushed for an answer file
 /// that differs in whitespace only.
 pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
-    let Feed::File(input) = &case.input else {
-        unreachable!("audit collects files only");
-    };
     let unreadable = |p: &Path, e: &dyn fmt::Display| Problem::Unreadable(p.into(), e.to_string());
+    let Feed::File(input) = &case.input else {
+        // `test::collect` makes files only; built-in samples are not audited.
+        return Err(unreadable(Path::new(&case.name), &"not a file"));
+    };
     let file = File::open(input).map_err(|e| unreadable(input, &e))?;
     match validate::validate(file, DEFAULT_MAX_Q) {
         Ok(_) => {}

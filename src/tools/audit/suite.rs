@@ -11,11 +11,12 @@
 //! is invalid.
 //!
 //! A killing file is laid out as: the greedy search; a stretch of invalid commands of
-//! every kind; more steered play; the end of the game, sought where the winner's own
-//! captain stands attacked; commands after the end. Then, if there is room, two files
-//! for what good data has besides: the longest legal game (1000 legal moves, the game
-//! never ends) and a game that ends early and goes on with commands. The same seed
-//! always gives the same bytes, whatever the number of threads.
+//! every kind; the end of the game, sought where the winner's own captain stands
+//! attacked (and where a solution that plays on finds a move); commands after the end,
+//! up to `Q = 1000`: a game that ends early and goes on. Should a mistake survive, another
+//! killing file goes after the survivors. Then, if there is room, the longest legal game
+//! (1000 legal moves, greedy on what legal moves can kill; the game never ends). The
+//! same seed always gives the same bytes, whatever the number of threads.
 
 use super::catalogue::{Group, Mistake};
 use super::mutant::{Answer, Cmd, Mutant};

@@ -5,7 +5,10 @@
 //! the mutant standing in for the program under test.
 //!
 //! The witnesses are kept as fixtures (`tests/fixtures/witness/NAME.in` with the judge's
-//! `NAME.ans`); [`find`] is how a maintainer makes them again (see the `audit` tests).
+//! `NAME.ans`); [`find`] is how a maintainer makes them again:
+//! `UPDATE_WITNESSES=1 cargo test --test audit every_witness` finds and shrinks every
+//! witness, writes both files, and removes those of mistakes no longer in the catalogue
+//! (a new mistake needs an empty `NAME.in` first, since the binary builds them in).
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
