@@ -111,12 +111,12 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
         None,
     );
     let (index, (case, trial)) = found.first?;
-    let shrinker = Shrinker {
-        oracle: &tester,
-        jobs: effort.jobs,
+    let shrinker = Shrinker::new(
+        &tester,
+        effort.jobs,
         budget,
-        max_runs: tester.runs() + effort.shrink_runs,
-        reroute: true,
-    };
+        tester.runs() + effort.shrink_runs,
+        true,
+    );
     Some((shrinker.shrink(case, trial).case, index + 1))
 }
