@@ -286,6 +286,21 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     assert!(again.join("one/1.in").is_file() && !again.join("one/2.in").exists());
     let audit = run_in(&again, &["audit", "one"]);
     assert_eq!(audit.status.code(), Some(0), "{}", text(&audit.stdout));
+    // Seed 29 is one where the first file leaves one mistake alive: with one file that
+    // is said (exit 1); with the default, a second killing file takes it.
+    let out = run_in(
+        &other,
+        &["gen", "--suite", "s29", "--seed", "29", "--files", "1"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: gen: 1 mistake survives the suite: check-guard-steps-straight (try \
+         another --seed or more --files)\n"
+    );
+    let out = run_in(&other, &["gen", "--suite", "s29", "--seed", "29"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(other.join("s29/3.in").is_file() && !other.join("s29/4.in").exists());
     let _ = fs::remove_dir_all(&again);
     let _ = fs::remove_dir_all(&other);
 }

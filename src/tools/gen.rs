@@ -481,8 +481,11 @@ fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
     cli::fail(
         "gen",
         &format!(
-            "{} survive the suite: {} (try another --seed or more --files)",
-            cli::plural(names.len() as u64, "mistake"),
+            "{} the suite: {} (try another --seed or more --files)",
+            match names.len() {
+                1 => "1 mistake survives".to_string(),
+                n => format!("{n} mistakes survive"),
+            },
             names.join(", ")
         ),
     )
