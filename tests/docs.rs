@@ -436,6 +436,23 @@ fn every_option_in_a_help_is_in_its_guide() {
     }
 }
 
+/// The setters' guide lists the whole catalogue of mistakes, each with its sentence and
+/// its rule as `duckchess audit --list` gives them.
+#[test]
+fn the_catalogue_in_the_guide_is_the_catalogue() {
+    use duckchess::tools::audit::catalogue::Mistake;
+    let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
+    for m in Mistake::ALL {
+        let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());
+        assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
+    }
+    let rows = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("` | "))
+        .count();
+    assert!(rows >= Mistake::ALL.len());
+}
+
 #[test]
 fn the_readme_is_a_front_door() {
     let size = fs::metadata(root().join("README.md"))
