@@ -15,7 +15,7 @@ fn board(text: &str) -> Board {
     text.parse().expect("test positions are valid")
 }
 
-/// The two positions of issue 12 that used to take seconds at depth 1 and minutes at
+/// Two positions that once took seconds at depth 1 and minutes at
 /// 100 ms: boards full of mutual attacks.
 const WILD: [&str; 2] = [
     "9/7k1/5h1E1/s2S3D1/2K2h3/1H1h3D1/hHdGesSS1/r1SS5/1Grd4e/4Rs3 r",
@@ -108,7 +108,7 @@ fn a_lone_captain_is_hunted_down() {
 
 #[test]
 fn an_army_against_a_lone_captain_converts() {
-    // The shuffling of issue 12: a whole army against a lone captain.
+    // A whole army against a lone captain, which the search once shuffled to a draw.
     let b = board("4k4/9/9/9/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r");
     let (winner, moves) = play_out(&b, 30_000, 100);
     assert_eq!(winner, Some(Color::Red), "no capture in {moves} moves");

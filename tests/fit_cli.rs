@@ -1,6 +1,6 @@
 //! The `fit` subcommand through the binary: the values fitted on the 260 recorded games
 //! of `tests/fixtures/fit/` that the built-in values come from (golden output,
-//! `tests/golden/fit_issue12.txt`; `UPDATE_GOLDEN=1` rewrites it), the same games read
+//! `tests/golden/fit_recorded_games.txt`; `UPDATE_GOLDEN=1` rewrites it), the same games read
 //! twice giving the same values, and bad records (a game cut short of the ending its
 //! result line claims among them), games that all end alike, and usage errors reported
 //! on one line with the documented exit status.
@@ -47,7 +47,7 @@ fn fits_the_values_of_the_recorded_games() {
     let o = fit(&all);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fit_issue12.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fit_recorded_games.txt");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         fs::write(&path, &out).expect("write golden");
         return;

@@ -1,4 +1,4 @@
-//! What `duckchess test` needs for `stress` (issue 10, point 6), through the binary: the
+//! What `duckchess test` does for wrong answers and for `stress`, through the binary: the
 //! `differs:` line names format mistakes; a "no" is explained as well as a "yes", with
 //! the board after the move; `--ignore-whitespace` means Luogu's comparison; a closed
 //! stdout does not hide failures; output is compared as it streams (no cap, flat

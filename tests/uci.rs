@@ -237,7 +237,7 @@ fn a_finished_game_has_no_move() {
 
 #[test]
 fn wild_positions_answer_under_a_node_cap() {
-    // The positions of issue 12 where the first iteration used to run for minutes.
+    // Positions where the first iteration once ran for minutes.
     for fen in [
         "9/7k1/5h1E1/s2S3D1/2K2h3/1H1h3D1/hHdGesSS1/r1SS5/1Grd4e/4Rs3 w",
         "E8/D4r1kh/ddSDSh1E1/s2S2DD1/r1K2h2E/eH1h2gD1/hHdGesSSE/r1SS5/1Grd4e/4Rs1H1 w",
