@@ -8,6 +8,7 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::clock::{self, Clock};
+use crate::engine::level::{self, Strength, UciStrength};
 use crate::engine::notation::{self, move_name};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
@@ -39,7 +40,8 @@ pub const SPEC: Spec = Spec {
     usage: &["[--hash MB]"],
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
-isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead),
+isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
+Skill Level 1-8, UCI_LimitStrength with UCI_Elo),
 position startpos|fen FEN [moves M...], go (movetime, wtime btime winc binc
 movestogo, depth, nodes, infinite), stop, ponderhit, quit, and d (the position
 as an info string). Squares are a1..i10: file a-i is column y 0-8, rank 1-10 is
@@ -110,6 +112,7 @@ struct Session {
     position: Position,
     overhead: Duration,
     running: Option<Running>,
+    strength: UciStrength,
 }
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
@@ -119,6 +122,7 @@ pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
         position: Position::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
+        strength: UciStrength::default(),
     };
     let mut line = Vec::new();
     loop {
@@ -284,6 +288,12 @@ impl Session {
                 }
             }
         };
+        if let Some(result) = self.strength.set(&name, &value) {
+            if let Err(e) = result {
+                send(&format!("info string {e}"));
+            }
+            return;
+        }
         match name.as_str() {
             "hash" => {
                 if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
@@ -378,6 +388,12 @@ impl Session {
         let history = p.history.clone();
         let moves_played = p.moves_played;
         let wait_for_stop = request.infinite || request.ponder;
+        // A weakened level's choices are seeded by the position alone: the same game
+        // brings the same answers.
+        let strength = Strength {
+            level: self.strength.level(),
+            seed: 0,
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         let engine = Arc::clone(&self.engine);
@@ -395,7 +411,7 @@ impl Session {
                 stop: Some(&flag),
                 on_iteration: Some(&mut show),
             };
-            let report = engine.search_in(&board, limits, context);
+            let report = level::search(&mut engine, &board, strength, limits, context);
             drop(engine);
             if last != Some(report) {
                 let pv: Vec<_> = report.best.into_iter().collect();
@@ -435,6 +451,9 @@ fn identify() {
         "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
     ));
     send("option name Clear Hash type button");
+    for line in UciStrength::options() {
+        send(&line);
+    }
     // The evaluation weights and search parameters, for tuning by self-play.
     for w in eval::WEIGHTS.iter().skip(1).chain(&alphabeta::KNOBS) {
         send(&format!(
