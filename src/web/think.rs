@@ -4,7 +4,8 @@
 //! ever overrun its clock, the client still gets an answer in time, and the late search
 //! keeps its slot until it ends, so overruns cannot pile up.
 
-use crate::engine::search::{Engine, Limits, Report};
+use crate::engine::level::{self, Strength};
+use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,12 +43,20 @@ impl fmt::Display for ThinkError {
     }
 }
 
-/// A search: the position and the time it may take.
-pub type SearchFn = fn(&Board, Duration) -> Report;
+/// A search: the position, the time it may take, and how strong it plays.
+pub type SearchFn = fn(&Board, Duration, Strength) -> Report;
 
-/// The real search: a fresh engine per request, so no request sees another's game.
-pub fn engine_search(board: &Board, time: Duration) -> Report {
-    Engine::new().search(board, Limits::time(time))
+/// The real search: a fresh engine per request, so no request sees another's game. A
+/// weakened level plays by its node budget, not by the clock, so that the same seed
+/// brings the same game however busy the server is; the deadline of
+/// [`Thinker::think`] still bounds it.
+pub fn engine_search(board: &Board, time: Duration, strength: Strength) -> Report {
+    if strength.level.is_full() {
+        return Engine::new().search(board, Limits::time(time));
+    }
+    let mut engine = Engine::with_hash(1);
+    let limits = Limits::nodes(u64::MAX);
+    level::search(&mut engine, board, strength, limits, Context::default())
 }
 
 /// Runs searches under the limits.
@@ -88,8 +97,14 @@ impl Thinker {
         time.clamp(MIN_THINK, MAX_THINK)
     }
 
-    /// Searches `board` for `time` (clamped) and returns the report, or why not.
-    pub fn think(&self, board: &Board, time: Duration) -> Result<Report, ThinkError> {
+    /// Searches `board` for `time` (clamped) at `strength` and returns the report, or
+    /// why not.
+    pub fn think(
+        &self,
+        board: &Board,
+        time: Duration,
+        strength: Strength,
+    ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
         let taken = self
             .running
@@ -106,7 +121,7 @@ impl Thinker {
             .name("serve-think".to_string())
             .spawn(move || {
                 let _slot = slot;
-                let _ = tx.send(search(&board, time));
+                let _ = tx.send(search(&board, time, strength));
             });
         if spawned.is_err() {
             return Err(ThinkError::Failed);
@@ -134,7 +149,7 @@ mod tests {
     fn a_real_search_answers() {
         let thinker = Thinker::new(1);
         let report = thinker
-            .think(&Board::start(), Duration::from_millis(20))
+            .think(&Board::start(), Duration::from_millis(20), Strength::FULL)
             .expect("a move");
         assert!(report.best.is_some());
         assert_eq!(Thinker::clamp(Duration::from_secs(999)), MAX_THINK);
@@ -145,11 +160,11 @@ mod tests {
     // clock failed. The gate is global because a `SearchFn` is a plain function.
     static GATE: Mutex<Option<mpsc::Receiver<()>>> = Mutex::new(None);
 
-    fn stuck(board: &Board, _: Duration) -> Report {
+    fn stuck(board: &Board, _: Duration, strength: Strength) -> Report {
         if let Some(rx) = GATE.lock().unwrap().take() {
             let _ = rx.recv();
         }
-        engine_search(board, MIN_THINK)
+        engine_search(board, MIN_THINK, strength)
     }
 
     #[test]
@@ -159,12 +174,15 @@ mod tests {
         let thinker = Thinker::with_search(1, Duration::from_millis(50), stuck);
         let board = Board::start();
         assert!(matches!(
-            thinker.think(&board, Duration::ZERO),
+            thinker.think(&board, Duration::ZERO, Strength::FULL),
             Err(ThinkError::Late(_))
         ));
         // The stuck search still holds the only slot.
         assert_eq!(thinker.running(), 1);
-        assert_eq!(thinker.think(&board, Duration::ZERO), Err(ThinkError::Busy));
+        assert_eq!(
+            thinker.think(&board, Duration::ZERO, Strength::FULL),
+            Err(ThinkError::Busy)
+        );
         release.send(()).unwrap();
         // Once it ends, the slot is free again (bounded wait: the thread only has a
         // 10 ms search left).
