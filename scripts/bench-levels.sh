@@ -5,18 +5,18 @@
 # player's wins, losses and draws, its score (a draw counts half) and the rating
 # difference that score stands for. Levels 1-7 play by node counts and seeded
 # mistakes, and level 8 (the full engine) here searches a fixed depth (LEVEL8, the
-# arena's options for it, default --depth 8), so the table is the same on every
+# arena's options for it, default --depth 9), so the table is the same on every
 # machine; give --think MS instead to see level 8 on the clock.
 #
 # Target: every level scores clearly above 50% against the one below it, and level 1
 # well below 50% against greedy.
 #
 # usage: scripts/bench-levels.sh [GAMES] [SEED] [LEVEL8 OPTIONS]
-#   default: 20 games per colour, seed 1, --depth 8. About 15 minutes on one core.
+#   default: 20 games per colour, seed 1, --depth 9. About 20 minutes on one core.
 set -eu
 games=${1:-20}
 seed=${2:-1}
-level8=${3:---depth 8}
+level8=${3:---depth 9}
 . "$(dirname "$0")/prepare.sh"
 
 # Plays $1 as red, then as blue; prints "W L D" for $1.
