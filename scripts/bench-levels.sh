@@ -12,7 +12,7 @@
 # well below 50% against greedy.
 #
 # usage: scripts/bench-levels.sh [GAMES] [SEED] [LEVEL8 OPTIONS]
-#   default: 20 games per colour, seed 1, --depth 9. About 20 minutes on one core.
+#   default: 20 games per colour, seed 1, --depth 9. About 10 minutes on one core.
 set -eu
 games=${1:-20}
 seed=${2:-1}
