@@ -2,7 +2,7 @@
 # Benchmark of `duckchess chase`: builds the release binary, then prints the answer, the wall
 # time and the peak resident memory of single queries for n = 20, 50 and 100.
 # Start positions include the deepest ones (3n - 2 moves), which run every layer.
-# Budget (issue): n = 100 within 2 s and 256 MB on the 2-core machine.
+# Budget: n = 100 within 2 s and 256 MB on the 2-core machine.
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
 

@@ -8,6 +8,10 @@
 #  3. `test` comparing 68 MB of output as it streams (4 million commands, the judge
 #     itself as --cmd), against an answer file and against the built-in judge: time
 #     and peak RSS.
+#  4. Programs that try to stall the runner (a child that leaves the process group
+#     with setsid and holds the output, a flood of output, a program that never
+#     answers against stress --time): wall time and peak RSS of each, and what a kill
+#     at the time limit costs.
 # Usage: scripts/bench-stress.sh [SECONDS] [SEEDS...]   (default: 10 s; seeds 1 2 3)
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
@@ -68,3 +72,35 @@ for answer in file built-in; do
   printf '  answer from a %-8s %5.2f s, peak RSS %5.1f MB: %s\n' "$answer" "$secs" \
     "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(head -c 3 "$dir/out")"
 done
+
+echo "4. programs that try to stall the runner (wall time, peak RSS)"
+cp samples/statement.in "$dir/case.in"
+cp samples/statement.out "$dir/case.out"
+printf 'setsid sleep 6 &\nexec sleep 100\n' >"$dir/escape.sh"
+printf 'cat "%s"\nsetsid sleep 30 &\nexit 0\n' "$dir/case.out" >"$dir/leave.sh"
+printf 'yes | tr -d "\\n"\n' >"$dir/line.sh"
+printf 'exec sleep 100\n' >"$dir/hang.sh"
+hostile() { # LABEL ARGS...: one run, its first line, wall time and peak RSS
+  local label=$1
+  shift
+  /usr/bin/time -f '%e %M' -o "$dir/t" "$bin" "$@" >"$dir/out" 2>&1 || true
+  # GNU time says "Command exited with non-zero status" first: the figures end the file.
+  read -r secs kb < <(tail -n 1 "$dir/t")
+  printf '  %-44s %6.2f s %5.1f MB  %s\n' "$label" "$secs" \
+    "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(head -n 1 "$dir/out" | cut -c1-40)"
+}
+hostile "test --timeout 1, setsid child holds 6 s" test "$dir/case.in" --cmd "sh $dir/escape.sh" --timeout 1
+hostile "test --timeout 10, exits, setsid holds 30 s" test "$dir/case.in" --cmd "sh $dir/leave.sh" --timeout 10
+hostile "test --timeout 10, yes" test "$dir/case.in" --cmd yes --timeout 10
+hostile "test --timeout 10, one endless line" test "$dir/case.in" --cmd "sh $dir/line.sh" --timeout 10
+hostile "stress --time 1 --timeout 5, never answers" stress --cmd "sh $dir/hang.sh" --time 1 \
+  --timeout 5 --seed 1 --save "$dir/hang.in"
+total=0
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  /usr/bin/time -f '%e' -o "$dir/t" "$bin" test "$dir/case.in" --cmd "sh $dir/hang.sh" \
+    --timeout 0.2 >/dev/null 2>&1 || true
+  total=$(awk -v a="$total" -v b="$(tail -n 1 "$dir/t")" 'BEGIN{print a + b}')
+done
+echo "  a kill at the time limit (--timeout 0.2, 10 runs): $(awk -v t="$total" \
+  'BEGIN{printf "%.0f", (t / 10 - 0.2) * 1000}') ms a run beyond the limit, \
+$(ls /proc | grep -c '^[0-9]') processes on the machine"

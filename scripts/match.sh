@@ -5,7 +5,7 @@
 # usage:
 #   scripts/match.sh build-fsf DIR [REPOSITORY]
 #       clones Fairy-Stockfish (default: its public GitHub repository, at the commit
-#       the README's results used) into DIR and builds it with large-board support;
+#       docs/results.md used) into DIR and builds it with large-board support;
 #       prints the binary's path, to use as FSF (needs git, make and g++)
 #   FSF=/path/to/fairy-stockfish scripts/match.sh check
 #       perft 1-4 from the start position in both programs: the variant file agrees
@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 [ $# -gt 0 ] && shift
 
-# The Fairy-Stockfish commit the README's match results were measured with.
+# The Fairy-Stockfish commit that docs/results.md was measured with.
 FSF_COMMIT=c19b5f6c66894fdb0e88d0dd100e3885f744760a
 if [ "$mode" = build-fsf ]; then
     dir=${1:?usage: scripts/match.sh build-fsf DIR [REPOSITORY]}

@@ -49,10 +49,12 @@ fn main() -> ExitCode {
         None => judge::serve(std::io::stdin().lock()),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
+            // `help help` asks what `help` does: the top-level help says it.
             [] => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
+            [name] if name == "help" => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
             [name] => match find(name) {
                 Some((spec, _)) => cli::print_help(spec.name, &help::render(spec)),
-                None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
+                None => unknown(name),
             },
             [_, extra, ..] => cli::usage_error("", &format!("unexpected argument {extra:?}")),
         },
@@ -61,8 +63,18 @@ fn main() -> ExitCode {
         }
         Some(name) => match find(name) {
             Some((_, run)) => run(rest),
-            None => cli::usage_error("", &format!("unknown subcommand {name:?}")),
+            None => unknown(name),
         },
     };
     ExitCode::from(status)
+}
+
+/// The usage error for a first argument that names no subcommand: an option the top
+/// level does not know, or an unknown subcommand.
+fn unknown(name: &str) -> u8 {
+    if name.starts_with('-') && name != "-" {
+        cli::usage_error("", &format!("unknown option {name}"))
+    } else {
+        cli::usage_error("", &format!("unknown subcommand {name:?}"))
+    }
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+use duckchess::cli::help::columns;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -135,7 +136,8 @@ fn every_help_has_one_layout_within_80_columns() {
             "{sub}: ends with the exit statuses, last line {last:?}"
         );
         for line in &lines {
-            assert!(line.chars().count() <= 80, "{sub}: {line:?}");
+            // Terminal columns: a Chinese character takes two.
+            assert!(columns(line) <= 80, "{sub}: {line:?}");
             assert!(!line.contains('\t'), "{sub}: {line:?}");
             assert_eq!(line.trim_end(), *line, "{sub}: trailing space");
         }
@@ -159,14 +161,142 @@ fn every_help_has_one_layout_within_80_columns() {
         }
     }
     for line in top.lines() {
-        assert!(line.chars().count() <= 80, "top: {line:?}");
+        assert!(columns(line) <= 80, "top: {line:?}");
     }
+    // `help help` asks what help does: the top-level help answers.
+    assert_eq!(common::stdout(&common::run(&["help", "help"], b"")), top);
     let out = common::run(&["help", "nosuch"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         common::stderr(&out),
         "duckchess: unknown subcommand \"nosuch\" (see 'duckchess --help')\n"
     );
+}
+
+/// The options section of a help, one entry per option: its label line and the lines of
+/// its description as the help shows them.
+fn option_entries(help: &str) -> Vec<Vec<String>> {
+    let section = help
+        .split("\noptions:\n")
+        .nth(1)
+        .expect("an options section")
+        .split("\n\n")
+        .next()
+        .unwrap_or("");
+    let mut entries: Vec<Vec<String>> = Vec::new();
+    for line in section.lines() {
+        if line.starts_with("  -") {
+            entries.push(vec![line.to_string()]);
+        } else if let Some(entry) = entries.last_mut() {
+            entry.push(line.to_string());
+        }
+    }
+    entries
+}
+
+/// Option descriptions are filled: no line ends early when the next word would have fit
+/// (a quoted example such as 'total: N' moves as one word).
+#[test]
+fn option_help_is_filled_without_short_lines() {
+    for sub in subcommands() {
+        let help = common::stdout(&common::run(&[&sub, "--help"], b""));
+        for entry in option_entries(&help) {
+            for (i, pair) in entry.windows(2).enumerate() {
+                // A long label stands on its own line, its description below it.
+                if i == 0 && !pair[0].trim().contains("  ") {
+                    continue;
+                }
+                let next = pair[1].trim_start();
+                let word = if next.starts_with('\'') {
+                    // The whole quoted example.
+                    next.split_inclusive('\'').take(2).collect::<String>()
+                } else {
+                    next.split_whitespace().next().unwrap_or("").to_string()
+                };
+                assert!(
+                    columns(&pair[0]) + 1 + columns(&word) > 80,
+                    "{sub}: {word:?} would fit after {:?}",
+                    pair[0]
+                );
+            }
+        }
+    }
+}
+
+/// Every usage form names what the subcommand requires: a second form that only lists
+/// optional arguments reads as a command that works without them.
+#[test]
+fn every_usage_form_names_the_required_arguments() {
+    for sub in subcommands() {
+        let help = common::stdout(&common::run(&[&sub, "--help"], b""));
+        let usage = help
+            .split("\n\n")
+            .find(|p| p.starts_with("usage: "))
+            .expect("a usage paragraph");
+        let lead = format!("duckchess {sub} ");
+        let forms: Vec<String> = usage
+            .lines()
+            .fold(Vec::new(), |mut forms: Vec<String>, line| {
+                match line.split_once(&lead) {
+                    Some((_, form)) => forms.push(form.to_string()),
+                    None => {
+                        if let Some(last) = forms.last_mut() {
+                            last.push(' ');
+                            last.push_str(line.trim());
+                        }
+                    }
+                }
+                forms
+            });
+        let requires = |form: &str| {
+            let mut depth = 0i32;
+            let mut required = false;
+            for word in form.split_whitespace() {
+                if depth == 0 && !word.starts_with('[') && !word.starts_with('<') {
+                    required = true;
+                }
+                depth += word.matches('[').count() as i32 - word.matches(']').count() as i32;
+            }
+            required
+        };
+        if forms.first().is_some_and(|f| requires(f)) {
+            for form in &forms {
+                assert!(
+                    requires(form),
+                    "{sub}: the usage form {form:?} requires nothing"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_top_level_and_repeated_options_are_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--bogus"],
+            "duckchess: unknown option --bogus (see 'duckchess --help')",
+        ),
+        (
+            &["help", "--bogus"],
+            "duckchess: unknown option --bogus (see 'duckchess --help')",
+        ),
+        (
+            &["bundle", "-o"],
+            "duckchess: bundle: -o needs a value FILE (see 'duckchess bundle --help')",
+        ),
+        (
+            &["gen", "--seed", "1", "--seed", "2"],
+            "duckchess: gen: --seed given twice (\"1\" and \"2\"): give it once \
+             (see 'duckchess gen --help')",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = common::run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(common::stderr(&out), format!("{message}\n"), "{args:?}");
+    }
 }
 
 #[test]

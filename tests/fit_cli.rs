@@ -1,8 +1,9 @@
 //! The `fit` subcommand through the binary: the values fitted on the 260 recorded games
 //! of `tests/fixtures/fit/` that the built-in values come from (golden output,
 //! `tests/golden/fit_issue12.txt`; `UPDATE_GOLDEN=1` rewrites it), the same games read
-//! twice giving the same values, and bad records and usage errors reported on one line
-//! with the documented exit status.
+//! twice giving the same values, and bad records (a game cut short of the ending its
+//! result line claims among them), games that all end alike, and usage errors reported
+//! on one line with the documented exit status.
 
 mod common;
 
@@ -73,13 +74,13 @@ fn the_same_games_twice_give_the_same_values() {
 fn bad_records_and_usage_errors() {
     let draws = temp(
         "draws.rec",
-        "game 1/1: opening 1, engine red: draw (300-move limit) after 2 moves; score 0.5/1\n\
-         moves e4e5 e7e6\n",
+        "game 1/1: opening 1, engine red: engine wins (blue lost on time) after 2 moves; \
+         score 1.0/1\nmoves e4e5 e7e6\n",
     );
     let broken = temp(
         "broken.rec",
-        "game 1/1: opening 1, engine red: draw (300-move limit) after 2 moves; score 0.5/1\n\
-         moves e4e5 e4e5\n",
+        "game 1/1: opening 1, engine red: engine wins (blue lost on time) after 2 moves; \
+         score 1.0/1\nmoves e4e5 e4e5\n",
     );
     let draws = draws.to_str().unwrap();
     let broken = broken.to_str().unwrap();
@@ -122,4 +123,75 @@ fn bad_records_and_usage_errors() {
         help.starts_with("duckchess fit: fit the piece values"),
         "{help}"
     );
+}
+
+/// The games of the fixtures, as (result line, moves line) pairs.
+fn games() -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    for path in records() {
+        let text = fs::read_to_string(&path).expect("a fixture");
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        for pair in lines.chunks(2) {
+            all.push((pair[0].to_string(), pair[1].to_string()));
+        }
+    }
+    all
+}
+
+#[test]
+fn a_record_cut_at_a_move_boundary_is_rejected() {
+    // A game that says a captain was captured after N moves, with only 134 of them.
+    let (result, moves) = games()
+        .into_iter()
+        .find(|(r, m)| r.contains("(captain captured)") && m.split(' ').count() > 140)
+        .expect("a long game won by a capture");
+    let said = result
+        .split(" after ")
+        .last()
+        .and_then(|t| t.split(' ').next())
+        .expect("the count");
+    let cut: Vec<&str> = moves.split(' ').take(135).collect();
+    let path = temp("cut.rec", &format!("{result}\n{}\n", cut.join(" ")));
+    let path = path.to_str().unwrap();
+    let o = fit(&[path.to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "duckchess: fit: {path}: line 1: the game does not end as its result says: the \
+             result says {said} moves, the moves are 134\n"
+        )
+    );
+    // The same game with its count made to match is still no capture.
+    let lie = result.replace(&format!(" after {said} moves"), " after 134 moves");
+    let path = temp("lie.rec", &format!("{lie}\n{}\n", cut.join(" ")));
+    let o = fit(&[path.to_str().unwrap().to_string()]);
+    assert!(
+        text(&o.stderr).ends_with(
+            "the result says \"captain captured\", but the game goes on after its last move\n"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn games_that_all_end_alike_say_so() {
+    let red_won =
+        |r: &str| r.contains("engine red: engine wins") || r.contains("engine blue: opponent wins");
+    let chosen: Vec<String> = games()
+        .into_iter()
+        .filter(|(r, _)| red_won(r))
+        .map(|(r, m)| format!("{r}\n{m}\n"))
+        .collect();
+    assert!(chosen.len() > 50, "{}", chosen.len());
+    let path = temp("red.rec", &chosen.concat());
+    let o = fit(&[path.to_str().unwrap().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "duckchess: fit: every game has the same result (red wins): the fit needs wins of \
+         both sides or draws\n"
+    );
+    assert!(o.stdout.is_empty());
 }

@@ -1,16 +1,16 @@
 //! `duckchess serve` over a real socket: every endpoint, the replay against the judge's
 //! own answers (samples and official cases), bad requests and their status codes, a
-//! slow client, more clients than the server admits, garbage bodies, and a clean stop
-//! at the end of standard input. After each abuse the server must still answer.
+//! slow client, idle connections by the dozen and beyond the descriptor limit, more
+//! requests than the workers and their queue take, games beyond the move limit, memory
+//! after large answers, garbage bodies, and a clean stop at the end of standard input.
+//! After each abuse the server must still answer.
 
 mod serve_common;
 
 use duckchess::web::json::Json;
-use serve_common::{
-    connect, exchange, get, parse_answer, post, read_all, request, Server, PATIENCE,
-};
+use serve_common::{connect, exchange, get, parse_answer, post, read_all, request, Server};
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -267,6 +267,18 @@ fn bad_requests_get_status_codes_and_the_server_lives() {
             "GET / HTTP/1.1\r\nHost: evil.example:5380\r\n\r\n".to_string(),
             403,
         ),
+        // RFC 9112: one Host in HTTP/1.1, one Content-Length.
+        ("GET / HTTP/1.1\r\n\r\n".to_string(), 400),
+        (format!("GET / HTTP/1.1\r\n{host}{host}\r\n"), 400),
+        (format!("GET / HTTP/1.1\r\n{host}Host: localhost\r\n\r\n"), 400),
+        (
+            format!("POST /api/state HTTP/1.1\r\n{host}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}x"),
+            400,
+        ),
+        (
+            format!("POST /api/state HTTP/1.1\r\n{host}Content-Length: 2\r\nContent-Length: 2\r\n\r\n{{}}"),
+            400,
+        ),
     ];
     for (raw, status) in &table {
         let a = exchange(server.addr, raw.as_bytes());
@@ -337,23 +349,301 @@ fn slow_clients_get_408() {
 
 #[test]
 fn beyond_workers_and_queue_the_answer_is_503() {
-    // One worker and a queue of 8: nine idle connections fill it.
-    let server = Server::start(&["--workers", "1", "--read-timeout", "60"]);
-    let idle: Vec<_> = (0..9).map(|_| connect(server.addr)).collect();
-    let a = get(server.addr, "/");
-    assert_eq!(a.status, 503);
-    assert_eq!(a.header("retry-after"), Some("1"));
-    drop(idle);
-    // The idle connections close, the worker sees them end, the server admits again.
-    let deadline = Instant::now() + PATIENCE;
+    // One worker and a queue of 8. The worker thinks for three seconds; meanwhile ten
+    // complete requests come, and the queue holds only eight of them.
+    let server = Server::start(&["--workers", "1"]);
+    let addr = server.addr;
+    let thinking = thread::spawn(move || post(addr, "/api/ai", r#"{"think":3000}"#).status);
+    thread::sleep(Duration::from_millis(300));
+    let waiting: Vec<_> = (0..10)
+        .map(|_| thread::spawn(move || post(addr, "/api/targets", r#"{"from":[0,1]}"#)))
+        .collect();
+    let answers: Vec<_> = waiting.into_iter().map(|t| t.join().unwrap()).collect();
+    let busy: Vec<_> = answers.iter().filter(|a| a.status == 503).collect();
+    assert!(!busy.is_empty(), "the queue held more than it may");
+    assert!(busy.iter().all(|a| a.header("retry-after") == Some("1")));
+    assert!(
+        answers.iter().all(|a| a.status == 200 || a.status == 503),
+        "the queued requests are answered"
+    );
+    assert_eq!(thinking.join().unwrap(), 200);
+    still_serving(&server);
+}
+
+/// A request from a raw text that must be answered within `limit`.
+fn answered_within(addr: std::net::SocketAddr, raw: &[u8], limit: Duration) -> (u16, Duration) {
+    let start = Instant::now();
+    let mut stream = connect(addr);
+    stream.set_read_timeout(Some(limit)).unwrap();
+    stream.write_all(raw).unwrap();
+    let answer = parse_answer(&read_all_within(&mut stream, limit));
+    (answer.status, start.elapsed())
+}
+
+/// Everything `stream` delivers, failing the test if that takes more than `limit`.
+fn read_all_within(stream: &mut std::net::TcpStream, limit: Duration) -> Vec<u8> {
+    let deadline = Instant::now() + limit;
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 8192];
     loop {
-        let a = get(server.addr, "/");
-        if a.status == 200 {
-            break;
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(!left.is_zero(), "no answer within {limit:?}");
+        stream.set_read_timeout(Some(left)).unwrap();
+        match stream.read(&mut chunk) {
+            Ok(0) => return answer,
+            Ok(n) => answer.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                panic!("no answer within {limit:?}")
+            }
+            Err(_) if !answer.is_empty() => return answer,
+            Err(e) => panic!("reading the answer failed: {e}"),
         }
-        assert_eq!(a.status, 503);
-        assert!(Instant::now() < deadline, "the server never recovered");
-        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn targets_request(addr: std::net::SocketAddr) -> Vec<u8> {
+    let body = r#"{"moves":[[0,1,2,2]],"from":[9,1]}"#;
+    format!(
+        "POST /api/targets HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+#[test]
+fn idle_and_trickling_connections_cost_no_worker() {
+    // Fifty connections that send nothing or part of a request line, and one that
+    // trickles a byte every 50 ms, all with a minute before their deadline: more than
+    // the workers and their queue together (8 + 64 would be needed for 72).
+    let server = Server::start(&["--workers", "2", "--read-timeout", "60"]);
+    let idle: Vec<_> = (0..50)
+        .map(|i| {
+            let mut s = connect(server.addr);
+            if i % 2 == 1 {
+                s.write_all(b"POST /api/sta").unwrap();
+            }
+            s
+        })
+        .collect();
+    let mut trickler = connect(server.addr);
+    trickler
+        .write_all(b"POST /api/state HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+        .unwrap();
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let trickle = thread::spawn(move || {
+        // A header that grows by a byte every 50 ms: far from its limit for minutes.
+        loop {
+            if trickler.write_all(b"a").is_err() {
+                return;
+            }
+            if stopped.recv_timeout(Duration::from_millis(50)).is_ok() {
+                return;
+            }
+        }
+    });
+    for _ in 0..10 {
+        let (status, _) = answered_within(
+            server.addr,
+            &targets_request(server.addr),
+            Duration::from_secs(5),
+        );
+        assert_eq!(status, 200);
+    }
+    // The idle ones are still there, and still get their 408 in the end.
+    let mut first = idle.into_iter().next().unwrap();
+    first
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut byte = [0u8; 1];
+    assert!(
+        first.read(&mut byte).is_err(),
+        "an idle connection is kept until its deadline"
+    );
+    let _ = stop.send(());
+    let _ = trickle.join();
+}
+
+#[test]
+fn beyond_the_descriptor_limit_the_oldest_idle_connections_are_closed() {
+    // 128 descriptors for the server (soft and hard), two hundred idle connections.
+    let mut command = std::process::Command::new("sh");
+    command.args([
+        "-c",
+        "ulimit -n 128 && exec \"$0\" serve --port 0 --workers 1 --read-timeout 60",
+        env!("CARGO_BIN_EXE_duckchess"),
+    ]);
+    let mut server = Server::start_command(command);
+    let idle: Vec<_> = (0..200).map(|_| connect(server.addr)).collect();
+    for _ in 0..5 {
+        let (status, _) = answered_within(
+            server.addr,
+            &targets_request(server.addr),
+            Duration::from_secs(5),
+        );
+        assert_eq!(status, 200);
+    }
+    assert!(server.alive());
+    // The oldest were closed, without an answer, to make room.
+    let mut oldest = idle.into_iter().next().unwrap();
+    assert!(read_all_within(&mut oldest, Duration::from_secs(5)).is_empty());
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+}
+
+#[test]
+fn partial_bodies_beyond_the_read_budget_close_the_oldest() {
+    // Eighty requests of 256 KB each stop 6 KB short of their end: 20 MB held by
+    // requests being read, more than the 16 MB the server allows them together.
+    let server = Server::start(&["--read-timeout", "60"]);
+    let head = format!(
+        "POST /api/replay HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
+        server.addr,
+        256 * 1024
+    );
+    let partial = [head.as_bytes(), &[b'0'; 250 * 1024][..]].concat();
+    let clients: Vec<_> = (0..80)
+        .map(|_| {
+            let mut s = connect(server.addr);
+            s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+            let _ = s.write_all(&partial);
+            s
+        })
+        .collect();
+    let (status, _) = answered_within(
+        server.addr,
+        &targets_request(server.addr),
+        Duration::from_secs(5),
+    );
+    assert_eq!(status, 200);
+    // The first were closed without an answer; the last is still being read.
+    let mut first = clients.into_iter();
+    let mut oldest = first.next().unwrap();
+    let mut byte = [0u8; 1];
+    oldest
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let closed = oldest.read(&mut byte).map_err(|e| e.kind());
+    assert!(
+        matches!(closed, Ok(0) | Err(std::io::ErrorKind::ConnectionReset)),
+        "the oldest partial request is dropped: {closed:?}"
+    );
+    let mut newest = first.next_back().unwrap();
+    newest
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let open = newest.read(&mut byte).map_err(|e| e.kind());
+    assert!(
+        matches!(
+            open,
+            Err(std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+        ),
+        "the newest is still read: {open:?}"
+    );
+    if let Some(rss) = server.status_kb("VmRSS") {
+        assert!(rss < 64 * 1024, "resident size {rss} kB");
+    }
+}
+
+/// A game of `n` moves, the horses going back and forth.
+fn long_game(n: usize) -> Vec<[u8; 4]> {
+    let cycle = [[0, 1, 2, 2], [9, 1, 7, 2], [2, 2, 0, 1], [7, 2, 9, 1]];
+    (0..n).map(|i| cycle[i % 4]).collect()
+}
+
+fn moves_json(moves: &[[u8; 4]]) -> String {
+    let items: Vec<String> = moves
+        .iter()
+        .map(|[a, b, c, d]| format!("[{a},{b},{c},{d}]"))
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+fn saved_game(moves: &[[u8; 4]]) -> String {
+    let mut text = format!(
+        "rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r\n{}\n",
+        moves.len()
+    );
+    for [a, b, c, d] in moves {
+        text.push_str(&format!("{a} {b} {c} {d}\n"));
+    }
+    text
+}
+
+#[test]
+fn games_beyond_the_move_limit_get_413() {
+    let server = Server::start(&[]);
+    for (n, status) in [(2000, 200), (2001, 413), (24_000, 413)] {
+        let game = long_game(n);
+        for (path, body) in [
+            (
+                "/api/state",
+                format!(r#"{{"moves":{}}}"#, moves_json(&game)),
+            ),
+            (
+                "/api/play",
+                format!(r#"{{"moves":{},"move":[0,1,2,2]}}"#, moves_json(&game)),
+            ),
+            ("/api/load", saved_game(&game)),
+        ] {
+            let a = post(server.addr, path, &body);
+            assert_eq!(a.status, status, "{path} with {n} moves");
+            if status == 413 {
+                assert_eq!(
+                    json(&a).get("error").and_then(Json::as_str),
+                    Some(format!("the game has {n} moves; the server takes at most 2000").as_str()),
+                    "{path}"
+                );
+            }
+        }
+    }
+    still_serving(&server);
+}
+
+#[test]
+fn memory_stays_flat_after_large_answers() {
+    let server = Server::start(&[]);
+    if server.status_kb("VmRSS").is_none() {
+        println!("note: no /proc/PID/status here; skipping");
+        return;
+    }
+    // The largest replay a body can ask for: ten thousand steps, some 6 MB of answer.
+    let mut input = b"32000\n".to_vec();
+    input.extend(b"0 0 0 0\n".repeat(32_000));
+    for _ in 0..10 {
+        let a = request(server.addr, "POST", "/api/replay", &input);
+        assert_eq!(a.status, 200);
+        assert_eq!(
+            json(&a)
+                .get("steps")
+                .and_then(Json::as_array)
+                .map(|s| s.len()),
+            Some(10_000)
+        );
+    }
+    let game = format!(r#"{{"moves":{}}}"#, moves_json(&long_game(2000)));
+    for _ in 0..10 {
+        assert_eq!(post(server.addr, "/api/state", &game).status, 200);
+    }
+    // A generous bound: the old server kept over 600 MB after these.
+    let rss = server.status_kb("VmRSS").unwrap();
+    assert!(rss < 64 * 1024, "resident size {rss} kB after the sequence");
+}
+
+#[test]
+fn a_lone_client_never_finds_the_computer_busy() {
+    // The search ends at once (the captain can be taken), so each slot is free again
+    // before the answer goes out.
+    let server = Server::start(&[]);
+    let body = r#"{"start":"4k4/9/9/9/9/9/9/9/9/R3K4 r","moves":[[0,0,9,0],[9,4,9,3]],"think":10}"#;
+    for i in 0..200 {
+        let a = post(server.addr, "/api/ai", body);
+        assert_eq!(a.status, 200, "request {i}: {}", a.text());
     }
 }
 

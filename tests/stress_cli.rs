@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
 const SOURCE: &str = "tests/fixtures/stress/solution.cpp";
@@ -317,10 +318,27 @@ fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
             &save.to_string_lossy(),
         ]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-        // Which case failed (not how many cases the other jobs had started by then).
+        // The whole summary (which case failed, the cases and commands up to it, the
+        // cases the shrinking tried), all but the times.
         let stdout = text(&out.stdout);
-        let found = stdout.split(" after ").next().map(str::to_string);
-        saved.push((found, fs::read(&save).expect("saved")));
+        let summary: Vec<String> = stdout
+            .lines()
+            .take(2)
+            .map(|l| {
+                l.split(" in ")
+                    .map(|part| match part.split_once(" s") {
+                        Some((secs, rest)) if secs.parse::<f64>().is_ok() => format!("T s{rest}"),
+                        _ => part.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" in ")
+            })
+            .collect();
+        assert!(
+            summary[0].contains(" after ") && summary[1].contains(" tried)"),
+            "{summary:?}"
+        );
+        saved.push((summary, fs::read(&save).expect("saved")));
     }
     assert_eq!(saved[0], saved[1]);
     let _ = fs::remove_dir_all(&work);
@@ -470,6 +488,209 @@ fn an_interrupt_ends_the_programs_under_test_too() {
         fs::read_to_string(&proc).map_or(true, |s| s.contains(") Z "))
     });
     assert!(gone, "the looping program survived the interrupt");
+    let _ = fs::remove_dir_all(&work);
+}
+
+/// Whether `setsid` (util-linux) is here; in CI it must be.
+fn has_setsid(test: &str) -> bool {
+    let here = Command::new("setsid")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !here {
+        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
+        println!("note: setsid is not installed; skipping {test}");
+    }
+    here
+}
+
+#[test]
+fn the_time_budget_holds_however_slow_the_program() {
+    let work = scratch("budget");
+    // Never answers: every run is a time limit, reruns and shrinking included.
+    let hang = script(&work, "hang.sh", "exec sleep 100\n");
+    let save = work.join("hang.in");
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &hang,
+        "--time",
+        "1",
+        "--timeout",
+        "2",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(
+        stdout.contains("\nnot shrunk: the time ran out before it could run again\n"),
+        "{stdout}"
+    );
+    assert!(save.exists());
+    // --time, plus at most one --timeout for the run under way, plus a margin.
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    let help = text(&stress(&["--help"]).stdout);
+    let time = help
+        .split("\n  --time SECONDS")
+        .nth(1)
+        .and_then(|t| t.split("\n  --cases").next())
+        .expect("--time in the help");
+    assert!(
+        time.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(
+                "stop after this long, shrinking included; a run under way may take up to \
+             --timeout more"
+            ),
+        "{time}"
+    );
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_child_that_leaves_the_group_cannot_stall_the_search() {
+    if !has_setsid("a_child_that_leaves_the_group_cannot_stall_the_search") {
+        return;
+    }
+    let work = scratch("setsid");
+    let stray = "setsid sleep 7 &\n";
+    // Never ends, and what it started holds the output open for 7 s.
+    let hang = script(&work, "hang.sh", &format!("{stray}exec sleep 100\n"));
+    let save = work.join("hang.in");
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &hang,
+        "--time",
+        "3",
+        "--timeout",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(stdout.contains("killed after 1 s"), "{stdout}");
+    assert!(took < Duration::from_millis(5500), "took {took:?}");
+    // Right answers at once, then an exit that leaves the output held open for 7 s:
+    // judged on what came, within half a second of the exit.
+    let right = script(&work, "right.sh", &format!("'{BIN}'\n{stray}exit 0\n"));
+    let start = Instant::now();
+    let out = stress(&[
+        "--cmd",
+        &right,
+        "--cases",
+        "2",
+        "--seed",
+        "1",
+        "--timeout",
+        "1",
+        "--jobs",
+        "1",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("no failure found: 2 cases "), "{stdout}");
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_case_that_cannot_be_saved_is_printed_before_the_error() {
+    let work = scratch("unsaved");
+    let wrong = script(&work, "wrong.sh", "cat >/dev/null\necho nonsense\n");
+    // The input cannot be written: its directory is missing.
+    let save = work.join("missing").join("case.in");
+    let out = stress(&[
+        "--cmd",
+        &wrong,
+        "--seed",
+        "1",
+        "--cases",
+        "10",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: WA in case 0 "), "{stdout}");
+    assert!(stdout.contains("\nshrunk from "), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "\nnot saved: {} cannot be written ",
+            save.display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("      actual:   nonsense\n"), "{stdout}");
+    // The input itself, as it would have been saved.
+    let case = stdout
+        .split("\nthe case:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the case in {stdout}"));
+    let cmds: Vec<&str> = case.lines().map(str::trim).collect();
+    assert!(cmds.len() >= 2, "{stdout}");
+    assert_eq!(
+        cmds[0].parse::<usize>().ok(),
+        Some(cmds.len() - 1),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        format!(
+            "duckchess: stress: cannot write {}: No such file or directory (os error 2)\n",
+            save.display()
+        )
+    );
+    assert!(!save.exists());
+    // The input is written but its answer cannot be: a directory is in the way.
+    let save = work.join("half.in");
+    fs::create_dir_all(work.join("half.ans")).expect("mkdir");
+    let out = stress(&[
+        "--cmd",
+        &wrong,
+        "--seed",
+        "1",
+        "--cases",
+        "10",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "\nsaved: {}; not saved: {} cannot be written",
+            save.display(),
+            work.join("half.ans").display()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("      actual:   nonsense\n"), "{stdout}");
+    assert!(
+        stderr.starts_with(&format!(
+            "duckchess: stress: cannot write {}: ",
+            work.join("half.ans").display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(save.exists());
     let _ = fs::remove_dir_all(&work);
 }
 

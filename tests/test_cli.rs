@@ -373,3 +373,202 @@ fn usage_and_setup_errors() {
     assert!(text(&out.stdout).contains("usage: duckchess test [PATH...]"));
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Whether `setsid` (util-linux) is here to start a process that leaves its group; in
+/// CI it must be.
+fn has_setsid(test: &str) -> bool {
+    let here = Command::new("setsid")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !here {
+        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
+        println!("note: setsid is not installed; skipping {test}");
+    }
+    here
+}
+
+/// A line of `sh` that starts `sleep SECONDS` in a session of its own (out of reach of
+/// a kill of the program's group) holding the program's pipes, its pid written to
+/// `pid_file`.
+fn stray(pid_file: &Path, seconds: u32) -> String {
+    format!(
+        "setsid sh -c \"echo \\$\\$ > '{}'; exec sleep {seconds}\" &\n",
+        pid_file.display()
+    )
+}
+
+/// Whether the process whose pid `pid_file` holds is gone within two seconds (killed
+/// and not yet reaped by its new parent counts as gone). Needs `/proc`: elsewhere true.
+fn gone(pid_file: &Path) -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let pid = fs::read_to_string(pid_file).expect("the pid was written");
+    let stat = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
+    (0..100).any(|_| {
+        let gone = fs::read_to_string(&stat).map_or(true, |s| s.contains(") Z "));
+        if !gone {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        gone
+    })
+}
+
+#[test]
+fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
+    if !has_setsid("a_child_that_leaves_the_group_cannot_stretch_the_time_limit") {
+        return;
+    }
+    let dir = scratch("setsid-tle");
+    let pid = dir.join("stray.pid");
+    // The program never ends; what it started keeps its output open for 6 s more.
+    let cmd = script(
+        &dir,
+        "escape.sh",
+        &format!("{}exec sleep 100\n", stray(&pid, 6)),
+    );
+    let start = Instant::now();
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "1"]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_verdict(lines[0], "TLE", &s(&dir.join("case")));
+    assert!(lines[0].ends_with(" ms  killed after 1 s"), "{stdout}");
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    // It held the output: it was found and killed too.
+    assert!(gone(&pid), "the stray sleep survived");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
+    if !has_setsid("a_program_that_exits_is_not_held_up_by_what_it_left_running") {
+        return;
+    }
+    let dir = scratch("setsid-exit");
+    let pid = dir.join("stray.pid");
+    let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
+    wrong[6] = "Invalid command";
+    fs::write(dir.join("wrong.txt"), wrong.join("\n") + "\n").expect("write");
+    for (answer, verdict) in [("case.out", "AC"), ("wrong.txt", "WA")] {
+        // The answer at once, then an exit that leaves the output held open for 8 s.
+        let cmd = script(
+            &dir,
+            "leave.sh",
+            &format!(
+                "cat '{}'\n{}exit 0\n",
+                dir.join(answer).display(),
+                stray(&pid, 8)
+            ),
+        );
+        let start = Instant::now();
+        let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "10"]);
+        let took = start.elapsed();
+        let stdout = text(&out.stdout);
+        assert_verdict(&verdicts(&stdout)[0], verdict, &s(&dir.join("case")));
+        assert!(took < Duration::from_secs(4), "took {took:?}");
+        assert!(gone(&pid), "the stray sleep survived");
+        if verdict == "WA" {
+            assert!(
+                stdout.contains("      differs:  valid vs invalid: "),
+                "{stdout}"
+            );
+            assert!(
+                stdout.contains(
+                    "      note:     the program exited, but something it left running \
+                     kept its\n"
+                ),
+                "{stdout}"
+            );
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flood_of_output_is_cut_at_the_first_difference() {
+    let dir = scratch("flood");
+    // Lines without end, and one line without end.
+    let endless_line = script(&dir, "line.sh", "yes | tr -d '\\n'\n");
+    for (cmd, actual) in [("yes", "y"), (endless_line.as_str(), "yyyyyyyyyy")] {
+        let start = Instant::now();
+        let out = test(&[&s(&dir), "--cmd", cmd, "--timeout", "10"]);
+        let took = start.elapsed();
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_verdict(lines[0], "WA", &s(&dir.join("case")));
+        assert!(
+            lines[1].starts_with("    output line 1 differs: command 1"),
+            "{stdout}"
+        );
+        assert!(
+            lines[3].starts_with(&format!("      actual:   {actual}")),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("      note:     not read past "),
+            "{stdout}"
+        );
+        assert!(took < Duration::from_secs(4), "{cmd}: took {took:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_that_closes_its_output_early_is_judged_on_what_came() {
+    let dir = scratch("closed");
+    // One line, then no output at all, then a clean exit: a missing line, at once.
+    let first = SAMPLE_OUT.lines().next().expect("a line");
+    let cmd = script(
+        &dir,
+        "close.sh",
+        &format!("echo '{first}'\nexec >&-\nsleep 0.2\n"),
+    );
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "10"]);
+    let stdout = text(&out.stdout);
+    assert_verdict(&verdicts(&stdout)[0], "WA", &s(&dir.join("case")));
+    assert!(
+        stdout.contains("      differs:  a missing line: the output ends after 1 line, "),
+        "{stdout}"
+    );
+    // No output and no end: the time limit still holds.
+    let cmd = script(&dir, "hang.sh", "exec >&-\nexec sleep 100\n");
+    let start = Instant::now();
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "0.5"]);
+    let took = start.elapsed();
+    assert_verdict(
+        &verdicts(&text(&out.stdout))[0],
+        "TLE",
+        &s(&dir.join("case")),
+    );
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_background_child_holding_the_output_goes_with_the_group() {
+    let dir = scratch("background");
+    let pid = dir.join("child.pid");
+    // The answer, then an exit that leaves a child of the same group holding the output.
+    let cmd = script(
+        &dir,
+        "background.sh",
+        &format!(
+            "cat '{}'\nsleep 100 &\necho $! > '{}'\nexit 0\n",
+            dir.join("case.out").display(),
+            pid.display()
+        ),
+    );
+    let start = Instant::now();
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "10"]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_verdict(&verdicts(&stdout)[0], "AC", &s(&dir.join("case")));
+    assert!(took < Duration::from_secs(4), "took {took:?}");
+    assert!(gone(&pid), "the background sleep survived");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -23,8 +23,9 @@ fn is_option(arg: &str) -> bool {
     arg.starts_with('-') && arg != "-" && !is_number(arg)
 }
 
-/// Parses `args` against `spec`: valued options take `--opt VALUE` or `--opt=VALUE`,
-/// flags take none, `-h`/`--help` is always a flag, `--` ends the options, `-` is an
+/// Parses `args` against `spec`: valued options take `--opt VALUE` or `--opt=VALUE`
+/// (once: a repeated one is an error, not a silent override), flags take none (and may
+/// be repeated), `-h`/`--help` is always a flag, `--` ends the options, `-` is an
 /// operand. Options and operands may come in any order. A value that looks like an
 /// option is refused (`--from --ascii` is a missing value, not the position
 /// "--ascii"); `--from=--ascii` still says it explicitly. Options the spec lists as
@@ -61,13 +62,20 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, String> {
             None if inline.is_some() => return Err(format!("{} takes no value", opt.name)),
             None => parsed.options.push((opt.name, None)),
             Some(placeholder) => {
+                // The name as the user wrote it (`-o`, not `--output`) in messages.
                 let value = match inline {
                     Some(v) => v,
                     None => match rest.next() {
                         Some(v) if !is_option(v) => v.clone(),
-                        _ => return Err(format!("{} needs a value {placeholder}", opt.name)),
+                        _ => return Err(format!("{name} needs a value {placeholder}")),
                     },
                 };
+                // A second value would silently replace the first: say so instead.
+                if let Some(first) = parsed.value(opt.name) {
+                    return Err(format!(
+                        "{name} given twice ({first:?} and {value:?}): give it once"
+                    ));
+                }
                 parsed.options.push((opt.name, Some(value)));
             }
         }
@@ -88,7 +96,7 @@ impl Parsed {
         self.options.iter().any(|(n, _)| *n == name)
     }
 
-    /// The value of the last `name VALUE` given, if any.
+    /// The value of `name VALUE`, if given.
     pub fn value(&self, name: &str) -> Option<&str> {
         self.options
             .iter()
@@ -211,6 +219,18 @@ mod tests {
         let p = parse(&SPEC, &args(&["-o", "x", "a", "--", "--ascii"])).unwrap();
         assert_eq!(p.value("--output"), Some("x"));
         assert_eq!(p.operands, ["a", "--ascii"]);
+    }
+
+    #[test]
+    fn a_value_is_given_once_and_named_as_written() {
+        let e = parse(&SPEC, &args(&["--think", "5", "--think", "6"])).unwrap_err();
+        assert_eq!(e, "--think given twice (\"5\" and \"6\"): give it once");
+        let e = parse(&SPEC, &args(&["-o", "a", "--output=b"])).unwrap_err();
+        assert_eq!(e, "--output given twice (\"a\" and \"b\"): give it once");
+        let e = parse(&SPEC, &args(&["-o"])).unwrap_err();
+        assert_eq!(e, "-o needs a value FILE");
+        let p = parse(&SPEC, &args(&["--ascii", "--ascii"])).unwrap();
+        assert!(p.flag("--ascii"));
     }
 
     #[test]

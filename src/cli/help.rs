@@ -27,13 +27,72 @@ impl Opt {
     }
 }
 
-/// Breaks `text` into lines of at most `width` columns at spaces; a word longer than
-/// the width stands on a line of its own.
+/// How many terminal columns `text` takes: East Asian wide characters (the Chinese piece
+/// names, full-width forms) take two, every other character one.
+pub fn columns(text: &str) -> usize {
+    text.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
+}
+
+/// Whether a terminal draws `c` two columns wide (the wide and full-width ranges of
+/// Unicode's East Asian Width property that help text can meet).
+fn is_wide(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x20000..=0x3FFFD)
+}
+
+/// The words of `text` for wrapping, a quoted example (`'total: N'`, `'xs ys xt yt'`)
+/// kept together as one word when it fits in `width`, so that no line ends inside it.
+fn words(text: &str, width: usize) -> Vec<String> {
+    let closes = |w: &str| {
+        w.trim_end_matches(|c: char| ",.;:)".contains(c))
+            .ends_with('\'')
+    };
+    let mut words: Vec<String> = Vec::new();
+    let mut open: Option<Vec<&str>> = None;
+    for word in text.split_whitespace() {
+        match open.as_mut() {
+            Some(group) => {
+                group.push(word);
+                if closes(word) {
+                    let joined = group.join(" ");
+                    if columns(&joined) <= width {
+                        words.push(joined);
+                    } else {
+                        words.extend(group.iter().map(|w| w.to_string()));
+                    }
+                    open = None;
+                }
+            }
+            None if word.starts_with('\'') && !(word.len() > 1 && closes(word)) => {
+                open = Some(vec![word]);
+            }
+            None => words.push(word.to_string()),
+        }
+    }
+    // An unclosed quote is only an apostrophe: its words go as they are.
+    words.extend(open.into_iter().flatten().map(str::to_string));
+    words
+}
+
+/// Breaks `text` into lines of at most `width` columns at spaces (never inside a short
+/// quoted example); a word longer than the width stands on a line of its own.
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+    for word in words(text, width) {
+        let word = word.as_str();
+        if !line.is_empty() && columns(&line) + 1 + columns(word) > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
@@ -84,17 +143,17 @@ fn fill(text: &str) -> String {
 /// A usage form after `lead`, wrapped at [`WIDTH`] with continuation lines under its
 /// first argument.
 fn usage_lines(lead: &str, form: &str) -> String {
-    let indent = lead.chars().count() + 1;
+    let indent = columns(lead) + 1;
     let mut out = String::new();
     let mut line = format!("{lead} ");
     // Break only between bracketed groups so that `[--think MS | --depth D]` stays whole.
     for group in groups(form) {
-        if line.chars().count() > indent && line.chars().count() + 1 + group.len() > WIDTH {
+        if columns(&line) > indent && columns(&line) + 1 + columns(&group) > WIDTH {
             out.push_str(line.trim_end());
             out.push('\n');
             line = " ".repeat(indent);
         }
-        if line.chars().count() > indent {
+        if columns(&line) > indent {
             line.push(' ');
         }
         line.push_str(&group);
@@ -163,19 +222,17 @@ pub fn render(spec: &Spec) -> String {
     let all: Vec<&Opt> = spec.options.iter().chain(Some(&help)).collect();
     let column = all
         .iter()
-        .map(|o| o.label().chars().count() + 5)
+        .map(|o| columns(&o.label()) + 5)
         .filter(|&c| c <= MAX_NAME_COLUMN)
         .max()
         .unwrap_or(MAX_NAME_COLUMN);
     for opt in all {
         let label = format!("  {}", opt.label());
-        let mut lines = Vec::new();
-        for paragraph in opt.help.lines() {
-            lines.extend(wrap(paragraph, WIDTH - column));
-        }
-        let mut lines = lines.into_iter();
+        // One paragraph, filled: a line break written in the text would leave a short
+        // line that the next word could have completed.
+        let mut lines = wrap(opt.help, WIDTH - column).into_iter();
         let first = lines.next().unwrap_or_default();
-        if label.chars().count() + 2 <= column {
+        if columns(&label) + 2 <= column {
             out.push_str(&format!("{label:<column$}{first}\n"));
         } else {
             out.push_str(&format!("{label}\n{:column$}{first}\n", ""));
@@ -219,12 +276,50 @@ the help.
   an indented line stays as it is, however it is written
 and prose after it is filled again.",
         options: &[
-            Opt::valued("--output", "FILE", "write here\nnot to stdout").short("-o"),
+            Opt::valued(
+                "--output",
+                "FILE",
+                "write the text here instead of to the standard output, which is where it goes",
+            )
+            .short("-o"),
             Opt::flag("--ascii", "letters"),
         ],
         conflicts: &[],
         exit: "0 success, 2 usage error",
     };
+
+    #[test]
+    fn chinese_characters_take_two_columns() {
+        assert_eq!(columns("王士象马车鸭兵"), 14);
+        assert_eq!(columns("red 红"), 6);
+        let lines = wrap(
+            "pieces are the Chinese names (王士象马车鸭兵) in red and blue",
+            40,
+        );
+        assert!(lines.iter().all(|l| columns(l) <= 40), "{lines:?}");
+        assert_eq!(lines[0], "pieces are the Chinese names");
+    }
+
+    #[test]
+    fn quoted_examples_stay_on_one_line() {
+        let lines = wrap(
+            "print each first move as 'xs ys xt yt: count', then 'total: N'",
+            50,
+        );
+        assert_eq!(
+            lines,
+            [
+                "print each first move as 'xs ys xt yt: count',",
+                "then 'total: N'"
+            ]
+        );
+        // An apostrophe opens nothing.
+        let lines = wrap("the program's own 'uci' and the judge's line", 20);
+        assert_eq!(
+            lines,
+            ["the program's own", "'uci' and the", "judge's line"]
+        );
+    }
 
     #[test]
     fn the_layout() {
@@ -243,8 +338,8 @@ of the help.
 and prose after it is filled again.
 
 options:
-  -o, --output FILE   write here
-                      not to stdout
+  -o, --output FILE   write the text here instead of to the standard output,
+                      which is where it goes
   --ascii             letters
   -h, --help          this help
 

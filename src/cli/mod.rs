@@ -31,7 +31,7 @@ pub struct Opt {
     pub short: Option<&'static str>,
     /// The placeholder of its value (`FILE`), or `None` for a flag.
     pub value: Option<&'static str>,
-    /// What it does; more lines are indented under the first.
+    /// What it does: one paragraph, filled to the help's width under the option.
     pub help: &'static str,
 }
 

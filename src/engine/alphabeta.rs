@@ -17,7 +17,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A game that reaches this many moves (both sides' moves counted) without a captain
 /// capture is a draw.
@@ -82,6 +82,13 @@ pub(crate) struct Search<'a> {
     pub stopped: bool,
     /// The best root move of the current iteration with its score, once one is known.
     pub root_best: Option<(Move, i32)>,
+    /// The root moves to search (UCI `searchmoves`); empty for all.
+    pub root_moves: Vec<Move>,
+    /// While pondering: the `ponderhit` flag, and the hard time limit that starts when
+    /// it is raised; `deadline` is unset until then.
+    pub ponder: Option<(&'a AtomicBool, Option<Duration>)>,
+    /// When the `ponderhit` was seen, once it was.
+    pub hit_at: Option<Instant>,
 }
 
 /// What `make` must remember to be undone.
@@ -163,6 +170,9 @@ impl<'a> Search<'a> {
             stop: None,
             stopped: false,
             root_best: None,
+            root_moves: Vec::new(),
+            ponder: None,
+            hit_at: None,
         }
     }
 
@@ -225,12 +235,29 @@ impl<'a> Search<'a> {
 
     /// Sets `stopped` when a node cap, the deadline or the stop flag says so.
     pub fn check_limits(&mut self) {
+        if self.ponder.is_some() {
+            self.poll_ponderhit();
+        }
         if self.nodes >= self.node_cap
             || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.stopped = true;
         }
+    }
+
+    /// While pondering, looks whether the `ponderhit` came: if so, arms the deadline
+    /// from now. Returns when the `ponderhit` was seen; `None` while pondering goes on.
+    pub fn poll_ponderhit(&mut self) -> Option<Instant> {
+        if let Some((flag, hard)) = self.ponder {
+            if flag.load(Ordering::Relaxed) {
+                let now = Instant::now();
+                self.ponder = None;
+                self.deadline = hard.and_then(|t| now.checked_add(t));
+                self.hit_at = Some(now);
+            }
+        }
+        self.hit_at
     }
 
     /// The entry of every node: counts it, then gives the side to move's captain square,
@@ -488,7 +515,11 @@ impl<'a> Search<'a> {
             }
         }
 
-        let list = self.ordered(ply, false, tt_move);
+        let mut list = self.ordered(ply, false, tt_move);
+        if ply == 0 && !self.root_moves.is_empty() {
+            let allowed = &self.root_moves;
+            list.retain(|(m, _)| allowed.contains(m));
+        }
         if list.is_empty() {
             self.buffers[ply] = list;
             return 0; // stuck without a move: nobody can win from here

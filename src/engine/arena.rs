@@ -350,20 +350,17 @@ side left without a move.",
         Opt::valued(
             "--depth",
             "D",
-            "ai searches D plies instead (no clock: the same games on\n\
-             every machine)",
+            "ai searches D plies instead (no clock: the same games on every machine)",
         ),
         Opt::valued(
             "--seed",
             "S",
-            "seed of the random choices (default 1); game i uses a seed\n\
-             derived from S and i",
+            "seed of the random choices (default 1); game i uses a seed derived from S and i",
         ),
         Opt::valued(
             "--opening",
             "PLIES",
-            "each game opens with PLIES random quiet moves drawn from its seed\n\
-             (default 2; 0 starts every game from the start position)",
+            "each game opens with PLIES random quiet moves drawn from its seed (default 2; 0 starts every game from the start position)",
         ),
         Opt::flag("--quiet", "only the final line"),
     ],

@@ -3,14 +3,15 @@
 //! logistic model of red's score on the material difference of the quiet positions
 //! (Newton's method, a few dozen iterations): the fitted weight of each kind, scaled so
 //! that the horse is worth 300 as in [`eval::VALUES`], is its value in the games. This
-//! is how the built-in values were tuned (see the README).
+//! is how the built-in values were tuned (see docs/engine.md).
 //!
 //! Not on the judge path; uses the judge's rules and the engine's move notation.
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::eval::{self, VALUES};
-use crate::engine::matchrun::OUTCOMES;
+use crate::engine::matchrun::{self, CAPTURED, OUTCOMES, STUCK};
 use crate::engine::notation::parse_move;
+use crate::engine::search::MOVE_LIMIT;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind};
 use crate::judge::rules::{self, Move};
@@ -43,23 +44,32 @@ pub struct Samples {
     pub games: u64,
     /// Games drawn among them.
     pub draws: u64,
+    /// Games red won among them.
+    pub red_wins: u64,
+    /// Games blue won among them.
+    pub blue_wins: u64,
     /// Positions kept.
     pub positions: u64,
 }
 
 impl Samples {
-    /// Adds the positions of one game that red scored `red_score` (0, 0.5 or 1) in:
-    /// those from ply `skip` on where neither the move that led there nor the move
-    /// played there is a capture (an exchange half done is not a material balance).
-    /// Every move is checked against the rules from the start position: at the first
-    /// illegal one, nothing of the game is added and its index is the error.
-    pub fn add_game(&mut self, moves: &[Move], red_score: f64, skip: usize) -> Result<(), usize> {
+    /// Adds the positions of one game that ended as `ending` says: those from ply
+    /// `skip` on where neither the move that led there nor the move played there is a
+    /// capture (an exchange half done is not a material balance). Every move is
+    /// checked against the rules from the start position, and the end of the game
+    /// against `ending`: on a fault, nothing of the game is added.
+    pub fn add_game(
+        &mut self,
+        moves: &[Move],
+        ending: &Ending,
+        skip: usize,
+    ) -> Result<(), GameFault> {
         let mut board = Board::start();
         let mut kept = Vec::new();
         let mut last_captured = false;
         for (ply, m) in moves.iter().enumerate() {
             if !rules::legal_moves(&board).contains(m) {
-                return Err(ply);
+                return Err(GameFault::Illegal(ply));
             }
             let captures = board.piece_at(m.to).is_some();
             if ply >= skip && !captures && !last_captured {
@@ -68,6 +78,8 @@ impl Samples {
             board.make_move(m.from, m.to);
             last_captured = captures;
         }
+        check_ending(&board, moves.len(), ending).map_err(GameFault::Ending)?;
+        let red_score = ending.red_score;
         for position in kept {
             let entry = self.seen.entry(position).or_insert((0.0, 0.0));
             entry.0 += red_score;
@@ -75,10 +87,122 @@ impl Samples {
             self.positions += 1;
         }
         self.games += 1;
-        if red_score == 0.5 {
-            self.draws += 1;
-        }
+        let tally = if red_score == 1.0 {
+            &mut self.red_wins
+        } else if red_score == 0.0 {
+            &mut self.blue_wins
+        } else {
+            &mut self.draws
+        };
+        *tally += 1;
         Ok(())
+    }
+
+    /// When every game read has the same result (with at least one position to fit),
+    /// why that cannot be fitted: no material balance then tells a win from a loss.
+    pub fn one_sided(&self) -> Option<String> {
+        let kinds = [
+            (self.red_wins, "red wins"),
+            (self.blue_wins, "blue wins"),
+            (self.draws, "a draw"),
+        ];
+        let present: Vec<&str> = kinds
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|&(_, w)| w)
+            .collect();
+        match present[..] {
+            [only] if self.positions > 0 => Some(format!(
+                "every game has the same result ({only}): the fit needs wins of both sides or draws"
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// How a game's moves go against what its result line says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameFault {
+    /// The move at this index (from 0) is not legal where it is played.
+    Illegal(usize),
+    /// The game ends otherwise than its result says: how, in words.
+    Ending(String),
+}
+
+/// How a result line says a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    /// Red's score: 1, 0.5 or 0.
+    pub red_score: f64,
+    /// Why it ended, the words in brackets: one of the board's endings of
+    /// [`matchrun`] ([`CAPTURED`], [`STUCK`], the move limit), or a forfeit.
+    pub reason: String,
+    /// The moves it had, the opening's included.
+    pub moves: usize,
+}
+
+/// A game's result in words.
+fn result_words(red_score: f64) -> &'static str {
+    if red_score == 1.0 {
+        "red won"
+    } else if red_score == 0.0 {
+        "blue won"
+    } else {
+        "a draw"
+    }
+}
+
+/// Whether a game of `count` moves that reached `board` ended as `ending` says; if
+/// not, how it differs.
+fn check_ending(board: &Board, count: usize, ending: &Ending) -> Result<(), String> {
+    if count != ending.moves {
+        return Err(format!(
+            "the result says {}, the moves are {count}",
+            cli::plural(ending.moves as u64, "move")
+        ));
+    }
+    let said = result_words(ending.red_score);
+    let reason = ending.reason.as_str();
+    // What the board says: the game is over or not, and how.
+    let (over, result) = match board.winner() {
+        Some(w) => (Some(CAPTURED.to_string()), Some(w)),
+        None if board.is_over() => (Some("no captain left".to_string()), None),
+        // In the order `match` looks: the move limit before a stuck side.
+        None if count >= MOVE_LIMIT as usize => (Some(matchrun::move_limit_reason()), None),
+        None if rules::legal_moves(board).is_empty() => (Some(STUCK.to_string()), None),
+        None => (None, None),
+    };
+    match over {
+        Some(how) if how != reason => Err(format!(
+            "the result says {reason:?}, but the game ended by {how:?} after its last move"
+        )),
+        None if reason == CAPTURED
+            || reason == STUCK
+            || reason == matchrun::move_limit_reason() =>
+        {
+            Err(format!(
+                "the result says {reason:?}, but the game goes on after its last move"
+            ))
+        }
+        Some(_) => {
+            let board_says = match result {
+                Some(Color::Red) => "red won",
+                Some(Color::Blue) => "blue won",
+                None => "a draw",
+            };
+            if board_says == said {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the result says {said}, but the board says {board_says}"
+                ))
+            }
+        }
+        // A forfeit: an illegal move, a fallen flag, an engine that failed.
+        None if ending.red_score == 0.5 => Err(format!(
+            "the result says a draw by {reason:?}, which no game ends in"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -219,6 +343,8 @@ pub enum RecordError {
         number: usize,
         found: String,
     },
+    /// A game that does not end as its result line (at `line`) says.
+    Ending { line: usize, problem: String },
 }
 
 impl fmt::Display for RecordError {
@@ -233,30 +359,47 @@ impl fmt::Display for RecordError {
             }
             RecordError::Result { line } => write!(
                 f,
-                "line {line}: no 'engine red|blue: engine wins|opponent wins|draw' in the result"
+                "line {line}: expected 'engine red|blue: engine wins|opponent wins|draw (REASON) \
+                 after N moves'"
             ),
             RecordError::Move {
                 line,
                 number,
                 found,
             } => write!(f, "line {line}: move {number} {found:?} is not legal here"),
+            RecordError::Ending { line, problem } => write!(
+                f,
+                "line {line}: the game does not end as its result says: {problem}"
+            ),
         }
     }
 }
 
-/// Red's score in a game from its result line (`game 3/10: opening 2, engine blue:
-/// opponent wins (...) ...`), if the line says who played red and how it ended.
-pub fn red_score(line: &str) -> Option<f64> {
+/// How a game ended from its result line (`game 3/10: opening 2, engine blue:
+/// opponent wins (captain captured) after 88 moves; ...`), if the line says who played
+/// red, how it ended, why, and after how many moves.
+pub fn ending(line: &str) -> Option<Ending> {
     let (_, rest) = line.split_once(", engine ")?;
     let (colour, outcome) = rest.split_once(": ")?;
-    let &(_, engine_score) = OUTCOMES
+    let &(words, engine_score) = OUTCOMES
         .iter()
         .find(|(words, _)| outcome.starts_with(words))?;
-    match colour {
-        "red" => Some(engine_score),
-        "blue" => Some(1.0 - engine_score),
-        _ => None,
-    }
+    let red_score = match colour {
+        "red" => engine_score,
+        "blue" => 1.0 - engine_score,
+        _ => return None,
+    };
+    // The reason may hold brackets of its own (an engine's error): the count follows
+    // the last ") after ".
+    let (reason, count) = outcome[words.len()..]
+        .strip_prefix(" (")?
+        .rsplit_once(") after ")?;
+    let moves = count.split_whitespace().next()?.parse().ok()?;
+    Some(Ending {
+        red_score,
+        reason: reason.to_string(),
+        moves,
+    })
 }
 
 /// Reads one record (result lines, each followed by a `moves` line; blank lines
@@ -268,7 +411,7 @@ pub fn read_record(
     skip: usize,
 ) -> Result<(), RecordError> {
     let mut reader = BufReader::new(input);
-    let mut result: Option<f64> = None;
+    let mut result: Option<(Ending, usize)> = None;
     let mut buf = Vec::new();
     let mut line = 0;
     loop {
@@ -298,9 +441,9 @@ pub fn read_record(
                         expected: "a result line ('game ...')",
                     });
                 }
-                result = Some(red_score(text).ok_or(RecordError::Result { line })?);
+                result = Some((ending(text).ok_or(RecordError::Result { line })?, line));
             }
-            Some(score) => {
+            Some((ending, result_line)) => {
                 let list = text
                     .strip_prefix("moves")
                     .filter(|rest| rest.is_empty() || rest.starts_with(' '))
@@ -319,7 +462,15 @@ pub fn read_record(
                     .enumerate()
                     .map(|(i, w)| parse_move(w).map_err(|_| bad(i)))
                     .collect::<Result<Vec<Move>, _>>()?;
-                samples.add_game(&moves, score, skip).map_err(bad)?;
+                samples
+                    .add_game(&moves, &ending, skip)
+                    .map_err(|fault| match fault {
+                        GameFault::Illegal(i) => bad(i),
+                        GameFault::Ending(problem) => RecordError::Ending {
+                            line: result_line,
+                            problem,
+                        },
+                    })?;
             }
         }
     }
@@ -339,7 +490,9 @@ pub const SPEC: Spec = Spec {
     usage: &["RECORD... [--skip PLIES]"],
     about: "\
 RECORD is a file that 'duckchess match --record' wrote. Every game is replayed
-through the rules; its positions from ply PLIES on, where neither the last move
+through the rules and must end as its result line says: as many moves, and the
+captain captured, the 300-move limit reached or the side to move stuck as said
+(or, for a forfeit, none of these). Its positions from ply PLIES on, where neither the last move
 nor the next is a capture, are fitted by logistic regression of red's score on
 the material difference. Prints each kind's fitted value (the horse at 300) next
 to the built-in one, the edge of having the move, and the values as UCI options
@@ -350,7 +503,8 @@ for 'match --engine-options'.",
         "leave out each game's first PLIES plies, the opening (default 16)",
     )],
     conflicts: &[],
-    exit: "0 success, 1 a record that cannot be read or too few games, 2 usage error",
+    exit: "0 success, 1 a record that cannot be read or does not add up, or games \
+           that cannot be fitted (too few, or all with the same result), 2 usage error",
 };
 
 /// The `fit` subcommand. Returns the exit status.
@@ -372,6 +526,9 @@ pub fn cli(args: &[String]) -> u8 {
             if let Err(e) = read_record(file, &mut samples, skip) {
                 return Ok(cli::fail("fit", &format!("{path}: {e}")));
             }
+        }
+        if let Some(problem) = samples.one_sided() {
+            return Ok(cli::fail("fit", &problem));
         }
         let fitted = fit(&samples);
         let Some((model, values)) = fitted.and_then(|f| f.values().map(|v| (f, v))) else {
@@ -442,14 +599,37 @@ mod tests {
             ("blue", "draw", 0.5),
         ] {
             assert_eq!(
-                red_score(&line(colour, outcome)),
-                Some(score),
+                ending(&line(colour, outcome)),
+                Some(Ending {
+                    red_score: score,
+                    reason: "x".into(),
+                    moves: 90
+                }),
                 "{colour} {outcome}"
             );
         }
-        assert_eq!(red_score(&line("green", "draw")), None);
-        assert_eq!(red_score(&line("red", "nobody wins")), None);
-        assert_eq!(red_score("game 1/2: draw"), None);
+        assert_eq!(ending(&line("green", "draw")), None);
+        assert_eq!(ending(&line("red", "nobody wins")), None);
+        assert_eq!(ending("game 1/2: draw"), None);
+        // The reason and the count are part of the result.
+        assert_eq!(
+            ending("game 1/2: opening 1, engine red: draw after 9 moves"),
+            None
+        );
+        assert_eq!(
+            ending("game 1/2: opening 1, engine red: draw (x) after"),
+            None
+        );
+        // An engine's error may hold brackets.
+        let e = ending(
+            "game 1/2: opening 1, engine red: opponent wins (x: cannot start: gone (os \
+             error 2)) after 0 moves; score 0.0/1",
+        )
+        .unwrap();
+        assert_eq!(
+            (e.reason.as_str(), e.moves),
+            ("x: cannot start: gone (os error 2)", 0)
+        );
     }
 
     #[test]
@@ -516,12 +696,36 @@ mod tests {
         names
     }
 
-    const RESULT: &str = "game 1/1: opening 1, engine blue: opponent wins (captain captured)";
+    /// The result line of a game of `moves` moves that blue forfeited on time.
+    fn forfeit(moves: usize) -> String {
+        format!("game 1/1: opening 1, engine blue: opponent wins (blue lost on time) after {moves} moves; score 0.0/1")
+    }
+
+    /// A random game that ended with a captain captured, and the colour that won.
+    fn finished_game() -> (Vec<String>, Color) {
+        for seed in 0..1000 {
+            let game = random_game(seed, 300);
+            let mut board = Board::start();
+            for name in &game {
+                let m = parse_move(name).unwrap();
+                board.make_move(m.from, m.to);
+            }
+            if let Some(w) = board.winner() {
+                return (game, w);
+            }
+        }
+        panic!("no random game ended");
+    }
 
     #[test]
     fn a_record_is_replayed_and_its_quiet_positions_kept() {
         let game = random_game(3, 60);
-        let record = format!("{RESULT}\nmoves {}\n\n{RESULT}\nmoves\n", game.join(" "));
+        let record = format!(
+            "{}\nmoves {}\n\n{}\nmoves\n",
+            forfeit(game.len()),
+            game.join(" "),
+            forfeit(0)
+        );
         let mut samples = Samples::default();
         read_record(record.as_bytes(), &mut samples, 16).unwrap();
         assert_eq!((samples.games, samples.draws), (2, 0));
@@ -537,7 +741,7 @@ mod tests {
             .count();
         assert!(quiet > 0 && quiet < game.len() - 16, "{quiet}");
         assert_eq!(samples.positions, quiet as u64);
-        // Every position kept is one red won (blue's engine lost).
+        // Every position kept is one red won (blue lost on time).
         assert!(samples.seen.values().all(|&(score, n)| score == n));
         let mut none = Samples::default();
         read_record(record.as_bytes(), &mut none, 1000).unwrap();
@@ -550,38 +754,89 @@ mod tests {
         let mut illegal = game.clone();
         illegal[6] = illegal[5].clone(); // the same move again, by the other side
         let long = "x".repeat(MAX_LINE as usize + 5);
+        const RESULT: &str =
+            "game 1/1: opening 1, engine red: engine wins (blue lost on time) after 30 moves";
+        let (done, winner) = finished_game();
+        let moves = done.join(" ");
+        let n = done.len();
+        let says = |outcome: &str, reason: &str, count: usize| {
+            format!("game 1/1: opening 1, engine red: {outcome} ({reason}) after {count} moves; score 0.5/1")
+        };
+        let (red_won, blue_won) = match winner {
+            Color::Red => ("engine wins", "opponent wins"),
+            Color::Blue => ("opponent wins", "engine wins"),
+        };
+        let (won, lost) = match winner {
+            Color::Red => ("red won", "blue won"),
+            Color::Blue => ("blue won", "red won"),
+        };
+        let cut = done[..n - 1].join(" ");
+        let ending = "line 1: the game does not end as its result says: the result says";
         for (record, message) in [
-            ("hello\n".to_string(), "line 1: expected a result line"),
+            // Cut at a move boundary: one move short of the capture.
+            (
+                format!("{}\nmoves {cut}\n", says(red_won, CAPTURED, n)),
+                format!("{ending} {n} moves, the moves are {}", n - 1),
+            ),
+            (
+                format!("{}\nmoves {cut}\n", says(red_won, CAPTURED, n - 1)),
+                format!("{ending} \"captain captured\", but the game goes on"),
+            ),
+            (
+                format!("{}\nmoves {moves}\n", says(blue_won, CAPTURED, n)),
+                format!("{ending} {lost}, but the board says {won}"),
+            ),
+            (
+                format!("{}\nmoves {moves}\n", says(red_won, "red lost on time", n)),
+                format!(
+                    "{ending} \"red lost on time\", but the game ended by \"captain captured\""
+                ),
+            ),
+            (
+                format!("{}\nmoves {cut}\n", says("draw", "300-move limit", n - 1)),
+                format!("{ending} \"300-move limit\", but the game goes on"),
+            ),
+            (
+                format!("{}\nmoves {cut}\n", says("draw", "agreed", n - 1)),
+                format!("{ending} a draw by \"agreed\", which no game ends in"),
+            ),
+            (
+                "hello\n".to_string(),
+                "line 1: expected a result line".to_string(),
+            ),
             (
                 format!("{RESULT}\n{RESULT}\n"),
-                "line 2: expected the game's moves",
+                "line 2: expected the game's moves".to_string(),
             ),
-            (format!("{RESULT}\n"), "line 2: expected the game's moves"),
+            (
+                format!("{RESULT}\n"),
+                "line 2: expected the game's moves".to_string(),
+            ),
             (
                 "game 1/1: over\nmoves\n".to_string(),
-                "line 1: no 'engine red|blue",
+                "line 1: expected 'engine red|blue".to_string(),
             ),
             (
                 format!("\n{RESULT}\nmoves {}\n", illegal.join(" ")),
-                "line 3: move 7 ",
+                "line 3: move 7 ".to_string(),
             ),
             (
                 format!("{RESULT}\nmoves a1\n"),
-                "line 2: move 1 \"a1\" is not legal",
+                "line 2: move 1 \"a1\" is not legal".to_string(),
             ),
             (
                 format!("{RESULT}\nmovesx\n"),
-                "line 2: expected the game's moves",
+                "line 2: expected the game's moves".to_string(),
             ),
             (
                 format!("{RESULT}\nmoves {long}\n"),
-                "line 2: longer than 65536 bytes",
+                "line 2: longer than 65536 bytes".to_string(),
             ),
         ] {
             let mut samples = Samples::default();
             let got = read_record(record.as_bytes(), &mut samples, 0).unwrap_err();
             assert!(
-                got.to_string().starts_with(message),
+                got.to_string().starts_with(&message),
                 "{got} for {record:.80}"
             );
             // A game with a bad move adds nothing.

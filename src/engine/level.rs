@@ -219,7 +219,8 @@ const CLAMP: i32 = 5_000;
 /// `engine`'s own search within `limits` and `context`. A weakened level plays by its
 /// [`Profile`] with a fresh engine of its own (so its answer depends only on the
 /// position and the seed), taking from `limits` and `context` only the clock, the stop
-/// flag and the moves already played; it reports no iterations. A weakened level
+/// flag, the moves already played and the root moves to choose among; it reports no
+/// iterations. A weakened level
 /// given no clock plays the same move on every machine, however busy: its budget is
 /// counted in nodes.
 pub fn search(
@@ -266,7 +267,11 @@ pub fn weakened(
 ) -> Choice {
     let started = Instant::now();
     let deadline = time.and_then(|t| started.checked_add(t));
-    let moves = rules::legal_moves(board);
+    let mut moves = rules::legal_moves(board);
+    // UCI's searchmoves: choose among those of them that are legal, if any are.
+    if moves.iter().any(|m| context.root_moves.contains(m)) {
+        moves.retain(|m| context.root_moves.contains(m));
+    }
     let mut report = Report {
         best: None,
         score: 0,
@@ -303,10 +308,10 @@ pub fn weakened(
             nodes: Some(profile.nodes),
         };
         let inner = Context {
-            history: &[],
             moves_played: context.moves_played,
             stop: context.stop,
-            on_iteration: None,
+            root_moves: context.root_moves,
+            ..Context::default()
         };
         let found = Engine::with_hash(SEARCH_MB).search_in(board, limits, inner);
         return Choice {

@@ -3,12 +3,14 @@
 //! the same ones) is played with both colours, at a fixed time per move or on a clock.
 //! Every move is checked against [`rules::legal_moves`]; an illegal move, a crash, a
 //! silent engine or a fallen flag loses the game. Prints each game, then the score with
-//! its error margin and each engine's average depth and speed. Not on the judge path.
+//! its error margin and each engine's average depth and speed. The engines are run
+//! through [`Client`], which bounds every wait and line and ends each engine's process
+//! group when the match is over. Not on the judge path.
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::notation::{move_name, parse_move};
 use crate::engine::search::{Engine, Limits, MOVE_LIMIT};
-use crate::engine::uciclient::{Client, Thought};
+use crate::engine::uciclient::{Client, ClientError, Thought};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
@@ -21,6 +23,17 @@ use std::time::Duration;
 /// engine's points: `fit` reads the records back through this same table.
 pub const OUTCOMES: [(&str, f64); 3] =
     [("engine wins", 1.0), ("opponent wins", 0.0), ("draw", 0.5)];
+
+/// The reasons, in a result line, for the ways a game ends on the board (any other
+/// reason is a forfeit): `fit` checks the games it reads against them.
+pub const CAPTURED: &str = "captain captured";
+/// See [`CAPTURED`]: the side to move has no legal move, a draw.
+pub const STUCK: &str = "side to move stuck";
+
+/// See [`CAPTURED`]: the reason of a draw at the move limit.
+pub fn move_limit_reason() -> String {
+    format!("{MOVE_LIMIT}-move limit")
+}
 
 /// The largest opening score (centipawns, by a depth-4 search) still called balanced.
 const BALANCED: i32 = 40;
@@ -128,13 +141,12 @@ struct Players {
 
 impl Players {
     /// The running client of player `i`, started if it is not running.
-    fn client(&mut self, i: usize) -> Result<&mut Client, String> {
-        if self.clients[i].is_none() {
-            self.clients[i] = Some(Client::start(&self.commands[i], &self.options[i])?);
-        }
-        self.clients[i]
-            .as_mut()
-            .ok_or_else(|| "no engine".to_string())
+    fn client(&mut self, i: usize) -> Result<&mut Client, ClientError> {
+        let client = match self.clients[i].take() {
+            Some(c) => c,
+            None => Client::start(&self.commands[i], &self.options[i])?,
+        };
+        Ok(self.clients[i].insert(client))
     }
 }
 
@@ -172,19 +184,19 @@ fn play(
     loop {
         let n = moves.len() as u32;
         if let Some(w) = board.winner() {
-            return verdict(who(w), "captain captured".into(), n);
+            return verdict(who(w), CAPTURED.into(), n);
         }
         if n >= MOVE_LIMIT {
             return Outcome {
                 points: 0.5,
-                reason: format!("{MOVE_LIMIT}-move limit"),
+                reason: move_limit_reason(),
                 moves: n,
             };
         }
         if rules::legal_moves(&board).is_empty() {
             return Outcome {
                 points: 0.5,
-                reason: "side to move stuck".into(),
+                reason: STUCK.into(),
                 moves: n,
             };
         }
@@ -217,7 +229,7 @@ fn play(
             Ok(t) => t,
             Err(e) => {
                 players.clients[p] = None; // restarted for the next game
-                return verdict(1 - p, e, n);
+                return verdict(1 - p, e.to_string(), n);
             }
         };
         stats[p].add(&thought, allowed);
@@ -248,9 +260,7 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC]",
-        "[--openings N] [--plies P] [--seed S] [--engine-options LIST]",
-        "[--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -260,6 +270,12 @@ more. Each opening (P random quiet moves that a depth-4 search scores within 40
 centipawns) is played twice, each engine red once. The crate's rules judge every
 move: an illegal move, a crash, no answer, or a flag that falls (on a clock, past
 100 ms of grace) loses; 300 moves or a side with no move is a draw.
+
+Engines are not trusted: 'uciok' and each 'readyok' must come within 5 s, and a
+'bestmove' within the time given (plus 1 s with --movetime), however much else
+the engine prints; a line over 64 KiB is a protocol error. Each engine runs in
+a process group of its own, ended when the match ends or is interrupted (TERM,
+then KILL after 0.5 s), so nothing an engine started outlives the match.
 
 One line per game, then the score of the engine under test: wins, losses, draws,
 the percentage with its 95% margin, and the Elo difference; and for both engines
@@ -294,7 +310,8 @@ the average depth, nodes per second and the longest overrun of the time given.",
         Opt::flag("--quiet", "only the summary"),
     ],
     conflicts: &[("--movetime", "--clock")],
-    exit: "0 success, 1 I/O error, 2 usage error",
+    exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
+           error, 130 interrupted",
 };
 
 /// Reads `Name=Value;Name=Value`.
@@ -396,7 +413,7 @@ fn run_match(
     let mut tally = [0u32; 3]; // wins, losses, draws of the engine under test
     for i in 0..2 {
         if let Err(e) = players.client(i) {
-            return cli::fail("match", &e);
+            return cli::fail("match", &e.to_string());
         }
     }
     let names: Vec<String> = (0..2)
@@ -407,10 +424,10 @@ fn run_match(
         })
         .collect();
     let mut lines = vec![format!(
-        "{} (engine) against {} (opponent), {} openings, {}",
+        "{} (engine) against {} (opponent), {}, {}",
         names[0],
         names[1],
-        openings.len(),
+        cli::plural(openings.len() as u64, "opening"),
         match control {
             Control::PerMove(t) => format!("{} ms a move", t.as_millis()),
             Control::Clock(t, i) =>

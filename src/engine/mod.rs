@@ -9,7 +9,8 @@
 //! through [`uciclient`]), whose records fit the piece values ([`fit`]).
 //!
 //! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
-//! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`).
+//! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`), and
+//! its process groups (`group`) for the engines that `match` runs.
 
 pub mod alphabeta;
 pub mod arena;

@@ -71,8 +71,7 @@ moves, so a captain capture counts as a leaf but has no children.",
         Opt::valued(
             "--from",
             "POSITION",
-            "start from POSITION (notation), e.g.\n\
-             '4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r' (default: the start position)",
+            "start from POSITION (notation), e.g. '4k4/9/9/2D6/9/9/4R4/3h5/9/4K4 r' (default: the start position)",
         ),
         Opt::flag(
             "--divide",

@@ -17,7 +17,7 @@ use crate::engine::tt::{self, Table, MATE_BOUND};
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest iteration a search may ask for.
@@ -148,6 +148,12 @@ pub struct Context<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Called after each completed iteration.
     pub on_iteration: Option<&'a mut dyn FnMut(&Info)>,
+    /// The root moves to choose among (UCI `searchmoves`); empty for every legal move.
+    /// Moves that are not legal are left out.
+    pub root_moves: &'a [Move],
+    /// Pondering (UCI `go ponder`): while this flag is down the search ignores its time
+    /// limits; once it is raised (`ponderhit`) they count from that moment.
+    pub ponderhit: Option<&'a AtomicBool>,
 }
 
 /// Searches `board` to `depth` plies (node-capped) with a fresh engine: deterministic.
@@ -166,6 +172,11 @@ pub fn search_time(board: &Board, time: Duration) -> Report {
 pub struct Engine {
     tt: Table,
     history: Vec<i32>,
+    /// Whether `history` is ready for the next search: aged since the last one, or
+    /// all zero (new or cleared), so that the next search need not touch its pages.
+    history_ready: bool,
+    /// The expected line of the last search (see [`Engine::line`]).
+    line: Vec<Move>,
 }
 
 impl Default for Engine {
@@ -186,18 +197,55 @@ impl Engine {
         Engine {
             tt: Table::new(mb),
             history: vec![0; HISTORY_LEN],
+            history_ready: true,
+            line: Vec::new(),
         }
     }
 
-    /// Replaces the transposition table by an empty one of about `mb` megabytes.
+    /// Replaces the transposition table by an empty one of about `mb` megabytes. The
+    /// old table is freed first, so the two are never held at once.
     pub fn set_hash(&mut self, mb: usize) {
-        self.tt = Table::new(mb);
+        self.tt.resize(mb);
     }
 
     /// Forgets everything learnt (for a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        self.history_ready = true;
+    }
+
+    /// Does now what the next search would do first: ages the move-ordering history
+    /// (a pass over its 6 MB), so that one game's old statistics do not dominate.
+    /// Called between searches (the UCI front end does, once it has answered), it keeps
+    /// that work out of the next search's time; a search calls it itself otherwise.
+    /// Nothing to do after a new engine or [`Engine::clear`]: whose pages a first
+    /// search would otherwise touch all at once (7-9 ms of page faults).
+    pub fn prepare(&mut self) {
+        if !self.history_ready {
+            self.history.iter_mut().for_each(|h| *h /= 8);
+            self.history_ready = true;
+        }
+    }
+
+    /// Touches every page of the move-ordering history now, so that no search pays for
+    /// faulting them in (a fresh array is zeroed lazily by the system, page by page).
+    /// A long-lived engine (UCI) does this once at start-up; one made per search need
+    /// not.
+    pub fn warm(&mut self) {
+        // One write a page; the value is opaque so that the stores of zero into memory
+        // known to be zero are not optimised away.
+        for h in self.history.iter_mut().step_by(1024) {
+            *h = std::hint::black_box(0);
+        }
+    }
+
+    /// The expected line of play of the last search, starting with its best move: the
+    /// principal variation of its last completed iteration, or, when an iteration cut
+    /// short found a better move, that move's line from the table. Empty when there
+    /// was no move.
+    pub fn line(&self) -> &[Move] {
+        &self.line
     }
 
     /// Finds a move for the side to move of `board` within `limits`, knowing nothing of
@@ -219,8 +267,14 @@ impl Engine {
             moves_played,
             stop,
             mut on_iteration,
+            root_moves,
+            ponderhit,
         } = context;
-        let moves = rules::legal_moves(board);
+        self.line.clear();
+        let mut moves = rules::legal_moves(board);
+        if moves.iter().any(|m| root_moves.contains(m)) {
+            moves.retain(|m| root_moves.contains(m));
+        }
         let mut report = Report {
             best: None,
             score: 0,
@@ -237,10 +291,13 @@ impl Engine {
         if let Some(&win) = moves.iter().find(|m| board.piece_at(m.to) == captain) {
             report.best = Some(win);
             report.score = MATE - 1;
+            self.line.push(win);
             return report;
         }
         report.best = Some(fallback(board, &moves));
 
+        self.prepare();
+        self.history_ready = false;
         self.tt.new_search();
         let mut s = Search::new(board, &mut self.tt, &mut self.history);
         s.keys = history.iter().map(tt::hash_of).collect();
@@ -251,12 +308,22 @@ impl Engine {
             .take_while(|b| b.pieces().count() == pieces)
             .count();
         s.moves_played = moves_played;
-        s.deadline = limits.time.and_then(|t| started.checked_add(t));
+        if moves.len() < rules::legal_moves(board).len() {
+            s.root_moves = moves.clone();
+        }
         s.node_cap = limits.nodes.unwrap_or(u64::MAX);
         s.stop = stop;
-        // Age the history so that one game's old statistics do not dominate.
-        s.history.iter_mut().for_each(|h| *h /= 8);
-        let soft = limits.soft.and_then(|t| started.checked_add(t));
+        let pondering = match ponderhit {
+            Some(flag) if !flag.load(Ordering::Relaxed) => {
+                s.ponder = Some((flag, limits.time));
+                true
+            }
+            _ => {
+                s.deadline = limits.time.and_then(|t| started.checked_add(t));
+                false
+            }
+        };
+        let mut line = Vec::new();
 
         for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
             s.root_best = None;
@@ -282,22 +349,37 @@ impl Engine {
             report.depth = depth;
             report.seldepth = report.seldepth.max(s.seldepth as u32);
             report.nodes = s.nodes;
-            if let (Some(notify), Some(best)) = (on_iteration.as_mut(), report.best) {
-                let pv = s.pv(best, depth as usize + 4);
-                notify(&Info {
-                    report,
-                    elapsed: started.elapsed(),
-                    pv,
-                });
+            if let Some(best) = report.best {
+                line = s.pv(best, depth as usize + 4);
+                if let Some(notify) = on_iteration.as_mut() {
+                    notify(&Info {
+                        report,
+                        elapsed: started.elapsed(),
+                        pv: line.clone(),
+                    });
+                }
             }
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
                 break; // a forced result within the horizon: deeper adds nothing
             }
+            // The soft limit counts from the start, or from the ponderhit once it came.
+            let clock_from = if pondering {
+                s.poll_ponderhit()
+            } else {
+                Some(started)
+            };
+            let soft = clock_from.and_then(|from| limits.soft.and_then(|t| from.checked_add(t)));
             if soft.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
         }
         report.nodes = s.nodes;
+        if let Some(best) = report.best {
+            if line.first() != Some(&best) {
+                line = s.pv(best, report.depth as usize + 4);
+            }
+        }
+        self.line = line;
         report
     }
 }

@@ -191,6 +191,13 @@ impl Table {
         std::mem::size_of::<Slot>()
     }
 
+    /// Becomes an empty table of about `mb` megabytes, as [`Table::new`] makes. The old
+    /// entries are freed before the new ones are allocated: never both at once.
+    pub fn resize(&mut self, mb: usize) {
+        self.slots = Vec::new();
+        *self = Table::new(mb);
+    }
+
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|e| *e = EMPTY);

@@ -19,6 +19,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
@@ -41,18 +42,21 @@ pub const SPEC: Spec = Spec {
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
-Skill Level 1-8, UCI_LimitStrength with UCI_Elo),
-position startpos|fen FEN [moves M...], go (movetime, wtime btime winc binc
-movestogo, depth, nodes, infinite), stop, ponderhit, quit, and d (the position
-as an info string). Squares are a1..i10: file a-i is column y 0-8, rank 1-10 is
-row x 0-9; e4e5 moves (3, 4) to (4, 4). A FEN is the position notation with w or
-r (red) or b (blue) to move, optionally followed by '- - 0 1'.
+Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo), position
+startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
+winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
+(the position as an info string). Squares are a1..i10: file a-i is column y 0-8,
+rank 1-10 is row x 0-9; e4e5 moves (3, 4) to (4, 4). A FEN is the position
+notation with w or r (red) or b (blue) to move, optionally followed by '- - 0 1'.
 
-Every search answers within its time limit and always with a legal move when
-there is one; 'go depth' is also capped at 8,000,000 nodes. Bad input gets an
-'info string' line and the session goes on. A command other than isready, stop
-and ponderhit waits for the search in progress to end (an infinite one is
-stopped); quit stops it at once; the end of input lets it finish.",
+Every go gets exactly one bestmove, within its time limit, with a legal move
+when there is one (else 'bestmove 0000'); 'go depth' is also capped at 8,000,000
+nodes. A go word that cannot be read is skipped, a number out of range clamped
+(times to 10^9 ms), each with an 'info string'. After 'go ponder', 'ponderhit'
+starts the clock that go gave. Other bad input gets an 'info string' line and
+the session goes on. A command other than isready, stop and ponderhit waits for
+the search in progress to end (an infinite or pondering one is stopped); quit
+stops it at once; the end of input lets it finish.",
     options: &[Opt::valued(
         "--hash",
         "MB",
@@ -99,11 +103,23 @@ impl Position {
     }
 }
 
-/// A running search: its thread, its stop flag, and whether it waits for `stop`.
+/// A running search: its thread, its stop flag, and what it waits for.
 struct Running {
     thread: JoinHandle<()>,
     stop: Arc<AtomicBool>,
-    endless: bool,
+    /// `go infinite`: the answer waits for `stop`.
+    infinite: bool,
+    /// `go ponder`: the answer waits for `stop` or `ponderhit`.
+    ponder: bool,
+    /// Raised by `ponderhit`: from then on the search runs on the clock `go` gave.
+    ponderhit: Arc<AtomicBool>,
+}
+
+impl Running {
+    /// Whether the search waits for a command to end (`stop`, or a `ponderhit` to come).
+    fn endless(&self) -> bool {
+        self.infinite || self.ponder && !self.ponderhit.load(Ordering::Relaxed)
+    }
 }
 
 /// The state of one UCI session.
@@ -117,8 +133,10 @@ struct Session {
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
 pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
+    let mut engine = Engine::with_hash(hash_mb);
+    engine.warm();
     let mut session = Session {
-        engine: Arc::new(Mutex::new(Engine::with_hash(hash_mb))),
+        engine: Arc::new(Mutex::new(engine)),
         position: Position::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
@@ -198,7 +216,12 @@ impl Session {
         match name {
             "isready" => send("readyok"),
             "stop" => self.finish(),
-            "ponderhit" => {}
+            // The move pondered on was played: the search goes on, now on the clock.
+            "ponderhit" => {
+                if let Some(r) = self.running.as_ref().filter(|r| r.ponder) {
+                    r.ponderhit.store(true, Ordering::Relaxed);
+                }
+            }
             "quit" => return false,
             _ => {
                 // Anything else waits for the search in progress to end by itself (a
@@ -240,7 +263,7 @@ impl Session {
 
     /// Lets a bounded search finish, stops one that would wait for `stop`.
     fn end(&mut self) {
-        if self.running.as_ref().is_some_and(|r| r.endless) {
+        if self.running.as_ref().is_some_and(Running::endless) {
             self.finish();
         } else {
             self.settle();
@@ -303,6 +326,15 @@ impl Session {
             "move overhead" => {
                 if let Some(ms) = number(0, MAX_OVERHEAD_MS) {
                     self.overhead = Duration::from_millis(ms);
+                }
+            }
+            // Pondering is driven by 'go ponder' itself; the option only tells the GUI
+            // that the engine can.
+            "ponder" => {
+                if !["true", "false"].contains(&value.to_ascii_lowercase().as_str()) {
+                    send(&format!(
+                        "info string setoption ponder: expected true or false, found {value:?}"
+                    ));
                 }
             }
             "uci_variant" => {
@@ -375,19 +407,29 @@ impl Session {
     }
 
     fn go(&mut self, words: &[&str]) {
-        let request = match parse_go(words) {
-            Ok(r) => r,
-            Err(e) => {
-                send(&format!("info string go: {e}"));
-                return;
-            }
-        };
+        let (request, notes) = parse_go(words);
+        for note in notes {
+            send(&format!("info string go: {note}"));
+        }
         let p = &self.position;
+        let legal = rules::legal_moves(&p.board);
+        let mut root_moves = Vec::new();
+        for text in &request.searchmoves {
+            match notation::parse_move(text) {
+                Ok(m) if legal.contains(&m) => root_moves.push(m),
+                _ => send(&format!(
+                    "info string go: searchmoves: {text} is not a legal move here; ignored"
+                )),
+            }
+        }
+        if !request.searchmoves.is_empty() && root_moves.is_empty() && !legal.is_empty() {
+            send("info string go: searchmoves: no legal move given; searching them all");
+        }
         let limits = request.limits(p.board.side_to_move(), p.moves_played, self.overhead);
         let board = p.board.clone();
         let history = p.history.clone();
         let moves_played = p.moves_played;
-        let wait_for_stop = request.infinite || request.ponder;
+        let (infinite, ponder) = (request.infinite, request.ponder);
         // A weakened level's choices are seeded by the position alone: the same game
         // brings the same answers.
         let strength = Strength {
@@ -395,7 +437,8 @@ impl Session {
             seed: 0,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
+        let ponderhit = Arc::new(AtomicBool::new(false));
+        let (flag, hit) = (Arc::clone(&stop), Arc::clone(&ponderhit));
         let engine = Arc::clone(&self.engine);
         let thread = thread::spawn(move || {
             let started = Instant::now();
@@ -410,27 +453,81 @@ impl Session {
                 moves_played,
                 stop: Some(&flag),
                 on_iteration: Some(&mut show),
+                root_moves: &root_moves,
+                ponderhit: ponder.then_some(&*hit),
             };
-            let report = level::search(&mut engine, &board, strength, limits, context);
-            drop(engine);
-            if last != Some(report) {
-                let pv: Vec<_> = report.best.into_iter().collect();
-                send(&info_line(&report, started.elapsed(), &pv));
+            // A search that fails still answers: with a legal move if there is one.
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                let report = level::search(&mut engine, &board, strength, limits, context);
+                // A weakened level searches apart from the engine: its line is its move.
+                let line = if strength.level.is_full() {
+                    engine.line().to_vec()
+                } else {
+                    report.best.into_iter().collect()
+                };
+                (report, line)
+            }));
+            let (mut report, line) = match searched {
+                Ok(found) => found,
+                Err(_) => {
+                    send("info string the search failed");
+                    let best = root_moves.first().or(legal.first()).copied();
+                    let report = Report {
+                        best,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                        seldepth: 0,
+                    };
+                    (report, best.into_iter().collect())
+                }
+            };
+            if report.best.is_none() {
+                // No move: the game is decided (mate 0), or the side is stuck (a draw).
+                report.score = match board.winner() {
+                    Some(w) if w == board.side_to_move() => search::MATE,
+                    Some(_) => -search::MATE,
+                    None => 0,
+                };
+                send(&format!("info string {}", no_move(&board)));
             }
-            // UCI: after 'go infinite' the answer waits for 'stop'.
-            while wait_for_stop && !flag.load(Ordering::Relaxed) {
+            if last != Some(report) {
+                send(&info_line(&report, started.elapsed(), &line));
+            }
+            // UCI: after 'go infinite' the answer waits for 'stop'; after 'go ponder',
+            // for 'stop' or 'ponderhit'.
+            while (infinite || ponder && !hit.load(Ordering::Relaxed))
+                && !flag.load(Ordering::Relaxed)
+            {
                 thread::sleep(Duration::from_millis(1));
             }
             send(&match report.best {
                 Some(m) => format!("bestmove {}", move_name(m)),
-                None => "bestmove (none)".to_string(),
+                None => "bestmove 0000".to_string(),
             });
+            // The next search's first chore, done while the client thinks.
+            engine.prepare();
         });
         self.running = Some(Running {
             thread,
             stop,
-            endless: wait_for_stop,
+            infinite,
+            ponder,
+            ponderhit,
         });
+    }
+}
+
+/// Why the side to move of `board` has no move, in words.
+fn no_move(board: &Board) -> String {
+    let side = board.side_to_move();
+    match board.winner() {
+        Some(w) => format!(
+            "no legal move: the game is over, {w} captured {}'s captain",
+            w.opponent()
+        ),
+        None if board.is_over() => "no legal move: the game is over".to_string(),
+        None => format!("no legal move: {side} is stuck, a draw"),
     }
 }
 
@@ -451,6 +548,7 @@ fn identify() {
         "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
     ));
     send("option name Clear Hash type button");
+    send("option name Ponder type check default false");
     for line in UciStrength::options() {
         send(&line);
     }
@@ -466,11 +564,7 @@ fn identify() {
 
 /// An `info` line for a search result.
 fn info_line(r: &Report, elapsed: Duration, pv: &[crate::judge::rules::Move]) -> String {
-    let score = match search::mate_in(r.score) {
-        Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
-        Some(p) => format!("mate -{}", (-p + 1) / 2),
-        None => format!("cp {}", r.score),
-    };
+    let score = uci_score(r);
     let ms = elapsed.as_millis() as u64;
     let nps = r.nodes * 1000 / ms.max(1);
     let mut line = format!(
@@ -487,6 +581,17 @@ fn info_line(r: &Report, elapsed: Duration, pv: &[crate::judge::rules::Move]) ->
     line
 }
 
+/// A report's score as UCI says it: `cp N`, or `mate N` in moves (negative when the side
+/// to move loses); a game already decided is `mate 0`, as Stockfish says it.
+fn uci_score(r: &Report) -> String {
+    match search::mate_in(r.score) {
+        Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
+        Some(0) => "mate 0".to_string(),
+        Some(p) => format!("mate -{}", (-p + 1) / 2),
+        None => format!("cp {}", r.score),
+    }
+}
+
 /// What a `go` command asks for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Go {
@@ -498,42 +603,108 @@ struct Go {
     nodes: Option<u64>,
     infinite: bool,
     ponder: bool,
+    /// The moves of `searchmoves`, as given (checked against the position later).
+    searchmoves: Vec<String>,
 }
 
-/// Reads the words after `go`.
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+/// The words a `go` command knows; `searchmoves` takes the words up to the next one.
+const GO_WORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// The largest time in milliseconds a `go` may give (about 11.6 days); more is
+/// clamped to it.
+const MAX_GO_MS: u64 = 1_000_000_000;
+
+/// A whole number as a `go` gives it: a negative one is 0 (some clients send a
+/// negative time left once the flag has fallen), one too large for 64 bits is
+/// `u64::MAX`; `None` for anything else (`1.5`, `ten`).
+fn whole_number(text: &str) -> Option<u64> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match negative {
+        true => 0,
+        false => digits.parse().unwrap_or(u64::MAX),
+    })
+}
+
+/// Reads the words after `go`. Never fails: every `go` is answered. What cannot be read
+/// is skipped, what is out of range is clamped, and each such thing gets a note (for
+/// an `info string`).
+fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
     let mut go = Go::default();
+    let mut notes = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        let mut number = || -> Result<u64, String> {
-            i += 1;
-            let text = words
-                .get(i)
-                .ok_or_else(|| format!("{key}: missing a number"))?;
-            // Some clients send a negative time left once the flag has fallen.
-            match text.parse::<i64>() {
-                Ok(n) => Ok(n.max(0) as u64),
-                Err(_) => Err(format!("{key}: expected a number, found {text:?}")),
+        i += 1;
+        let (slot, max) = match key {
+            "infinite" => {
+                go.infinite = true;
+                continue;
+            }
+            "ponder" => {
+                go.ponder = true;
+                continue;
+            }
+            "searchmoves" => {
+                while i < words.len() && !GO_WORDS.contains(&words[i]) {
+                    go.searchmoves.push(words[i].to_string());
+                    i += 1;
+                }
+                continue;
+            }
+            "movetime" => (&mut go.movetime, MAX_GO_MS),
+            "wtime" => (&mut go.time[0], MAX_GO_MS),
+            "btime" => (&mut go.time[1], MAX_GO_MS),
+            "winc" => (&mut go.inc[0], MAX_GO_MS),
+            "binc" => (&mut go.inc[1], MAX_GO_MS),
+            "movestogo" => (&mut go.moves_to_go, 1000),
+            "depth" => (&mut go.depth, u64::from(MAX_DEPTH)),
+            "nodes" => (&mut go.nodes, u64::MAX),
+            "mate" => (&mut go.depth, u64::from(MAX_DEPTH) / 2),
+            other => {
+                notes.push(format!("unknown parameter {other:?} ignored"));
+                continue;
             }
         };
-        match key {
-            "movetime" => go.movetime = Some(number()?),
-            "wtime" => go.time[0] = Some(number()?),
-            "btime" => go.time[1] = Some(number()?),
-            "winc" => go.inc[0] = Some(number()?),
-            "binc" => go.inc[1] = Some(number()?),
-            "movestogo" => go.moves_to_go = Some(number()?),
-            "depth" => go.depth = Some(number()?),
-            "nodes" => go.nodes = Some(number()?),
-            "mate" => go.depth = Some(number()? * 2),
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
-            other => return Err(format!("unknown parameter {other:?}")),
-        }
+        let text = match words.get(i) {
+            Some(w) if !GO_WORDS.contains(w) => *w,
+            _ => {
+                notes.push(format!("{key}: missing a number; ignored"));
+                continue;
+            }
+        };
         i += 1;
+        let Some(n) = whole_number(text) else {
+            notes.push(format!("{key}: {text:?} is not a whole number; ignored"));
+            continue;
+        };
+        if n > max {
+            notes.push(format!("{key}: {text} clamped to {max}"));
+        }
+        // 'mate N' is a search of N moves of the side to move: 2N plies.
+        let n = n.min(max);
+        *slot = Some(if key == "mate" { n * 2 } else { n });
     }
-    Ok(go)
+    (go, notes)
 }
 
 impl Go {
@@ -579,7 +750,7 @@ mod tests {
 
     #[test]
     fn go_reads_every_parameter() {
-        let go = parse_go(&[
+        let (go, notes) = parse_go(&[
             "wtime",
             "1000",
             "btime",
@@ -590,32 +761,60 @@ mod tests {
             "20",
             "movestogo",
             "7",
-        ])
-        .unwrap();
+        ]);
         assert_eq!(go.time, [Some(1000), Some(0)]);
         assert_eq!(go.inc, [Some(10), Some(20)]);
         assert_eq!(go.moves_to_go, Some(7));
-        assert!(parse_go(&["depth"]).is_err());
-        assert!(parse_go(&["depth", "x"]).is_err());
-        assert!(parse_go(&["sideways"]).is_err());
-        assert!(parse_go(&["infinite"]).unwrap().infinite);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(parse_go(&["infinite"]).0.infinite);
+    }
+
+    #[test]
+    fn go_skips_what_it_cannot_read_and_clamps_what_is_too_large() {
+        let read = |words: &str| {
+            let words: Vec<&str> = words.split_whitespace().collect();
+            parse_go(&words)
+        };
+        for (words, note) in [
+            ("depth", "depth: missing a number; ignored"),
+            ("depth x", "depth: \"x\" is not a whole number; ignored"),
+            ("wtime 1.5", "wtime: \"1.5\" is not a whole number; ignored"),
+            ("sideways", "unknown parameter \"sideways\" ignored"),
+            ("depth movetime 5", "depth: missing a number; ignored"),
+        ] {
+            let (_, notes) = read(words);
+            assert_eq!(notes, [note], "{words}");
+        }
+        // 'depth' without its number does not take the next word's.
+        assert_eq!(read("depth movetime 5").0.movetime, Some(5));
+        let (go, notes) = read("movetime 18446744073709551615 nodes 99999999999999999999999");
+        assert_eq!(go.movetime, Some(MAX_GO_MS));
+        assert_eq!(go.nodes, Some(u64::MAX));
+        assert_eq!(
+            notes,
+            ["movetime: 18446744073709551615 clamped to 1000000000"]
+        );
+        let (go, _) = read("mate 99999999999 depth 0");
+        assert_eq!(go.depth, Some(0));
+        assert_eq!(read("mate 99999999999").0.depth, Some(u64::from(MAX_DEPTH)));
+        let (go, notes) = read("searchmoves e4e5 zz a1a1 infinite");
+        assert_eq!(go.searchmoves, ["e4e5", "zz", "a1a1"]);
+        assert!(go.infinite && notes.is_empty());
     }
 
     #[test]
     fn go_limits() {
         let o = Duration::from_millis(10);
-        let l = parse_go(&["depth", "5"]).unwrap().limits(Color::Red, 0, o);
+        let l = parse_go(&["depth", "5"]).0.limits(Color::Red, 0, o);
         assert_eq!((l.depth, l.nodes, l.time), (5, Some(DEPTH_NODE_CAP), None));
-        let l = parse_go(&["movetime", "100"])
-            .unwrap()
-            .limits(Color::Red, 0, o);
+        let l = parse_go(&["movetime", "100"]).0.limits(Color::Red, 0, o);
         assert_eq!(l.time, Some(Duration::from_millis(90)));
         let l = parse_go(&["wtime", "100000", "btime", "1000"])
-            .unwrap()
+            .0
             .limits(Color::Blue, 0, o);
         assert!(l.time.unwrap() <= Duration::from_millis(330), "{l:?}");
         assert!(l.soft.unwrap() <= l.time.unwrap());
-        let l = parse_go(&["infinite"]).unwrap().limits(Color::Red, 0, o);
+        let l = parse_go(&["infinite"]).0.limits(Color::Red, 0, o);
         assert_eq!((l.time, l.nodes), (None, None));
     }
 

@@ -1,18 +1,44 @@
 //! The other end of UCI: starts an engine program, does the handshake, sets options,
-//! and asks for moves with a deadline, reading its `info` lines on the way. A reader
-//! thread turns the engine's output into lines on a channel, so that no read can wait
-//! past its deadline. Used by the `match` subcommand. Not on the judge path.
+//! and asks for moves with a deadline, reading its `info` lines on the way. Used by the
+//! `match` subcommand. Not on the judge path.
+//!
+//! The engine is not trusted. A reader thread turns its output into lines on a bounded
+//! queue (so a flood of output waits in the engine's pipe, not in our memory), and a
+//! line longer than [`MAX_LINE`] is a protocol error; a writer thread feeds its input
+//! (so an engine that stops reading cannot block us). Every wait has a deadline that
+//! no amount of output extends: the handshake's `uciok` and each `readyok` within
+//! [`HANDSHAKE`], a `bestmove` within the time the caller gives. The engine runs in a
+//! process group of its own, ended (TERM, then KILL after [`GRACE`]) when the client
+//! is dropped or the program is interrupted, so nothing it started outlives the match.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use crate::tools::group;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer `uci` or `isready`.
-pub const HANDSHAKE: Duration = Duration::from_secs(20);
-/// The longest line kept from an engine (a longer one is cut).
-const MAX_LINE: usize = 1 << 16;
+/// How long an engine may take to answer `uci` with `uciok`, or `isready` with
+/// `readyok`, however much else it prints meanwhile.
+pub const HANDSHAKE: Duration = Duration::from_secs(5);
+/// The longest line an engine may print, its end included: a longer one is a protocol
+/// error (a `pv` of a hundred moves takes under 1,000 bytes).
+pub const MAX_LINE: usize = 1 << 16;
+/// How long an engine has to end after `quit`, and again after TERM, before KILL.
+pub const GRACE: Duration = Duration::from_millis(500);
+/// Lines read ahead of the caller: with [`MAX_LINE`], at most 4 MiB held per engine.
+const READ_AHEAD: usize = 64;
+/// Lines queued for an engine that does not read them yet; past that it is stuck.
+const WRITE_AHEAD: usize = 256;
+
+/// What the reader thread passes on.
+enum Output {
+    /// One line, without its end.
+    Line(String),
+    /// A line longer than [`MAX_LINE`]: the engine broke the protocol; nothing more
+    /// is read.
+    TooLong,
+}
 
 /// A running engine program.
 pub struct Client {
@@ -21,9 +47,69 @@ pub struct Client {
     /// The options the engine offered, by name.
     pub options: Vec<String>,
     child: Child,
-    input: ChildStdin,
-    lines: Receiver<String>,
+    /// Lines for the writer thread; `None` once the client has sent `quit`.
+    input: Option<SyncSender<String>>,
+    lines: Receiver<Output>,
+    /// Keeps the group known to the interrupt handler while the engine runs.
+    _tracked: group::Tracked,
 }
+
+/// The most options kept from the handshake, and the longest name kept of each: enough
+/// for any real engine, and a bound on what a hostile one makes us hold.
+const MAX_OPTIONS: usize = 1024;
+const MAX_NAME: usize = 128;
+
+/// What went wrong with an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The command is empty.
+    NoCommand,
+    /// The program did not start.
+    Start(String),
+    /// The engine closed its input or ended.
+    Ended,
+    /// The engine did not read its input: more than [`WRITE_AHEAD`] lines wait.
+    NotReading,
+    /// No `expected` line within `within`.
+    Timeout {
+        expected: &'static str,
+        within: Duration,
+    },
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
+}
+
+/// An engine's fault, with the engine's name (or command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientError {
+    /// The engine.
+    pub engine: String,
+    /// What it did.
+    pub fault: Fault,
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.engine)?;
+        match &self.fault {
+            Fault::NoCommand => write!(f, "empty engine command"),
+            Fault::Start(e) => write!(f, "cannot start: {e}"),
+            Fault::Ended => write!(f, "the engine ended"),
+            Fault::NotReading => write!(f, "the engine does not read its input"),
+            Fault::Timeout { expected, within } => {
+                let ms = within.as_millis();
+                if ms % 1000 == 0 {
+                    write!(f, "no {expected} within {} s", ms / 1000)
+                } else {
+                    write!(f, "no {expected} within {ms} ms")
+                }
+            }
+            Fault::TooLong => write!(f, "a line longer than {MAX_LINE} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
 
 /// One answer to `go`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,55 +132,103 @@ fn field<T: std::str::FromStr>(words: &[&str], key: &str) -> Option<T> {
     words.get(i + 1)?.parse().ok()
 }
 
+/// At most `max` bytes of `text`, cut at a character boundary.
+fn clipped(text: &str, max: usize) -> String {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// Reads `output` line by line into `lines` until the end, an error, a line longer
+/// than [`MAX_LINE`] (reported, then reading stops) or a receiver that has gone. The
+/// queue is bounded: when the caller falls behind, this waits, and so does the engine.
+fn read_lines(output: impl std::io::Read, lines: SyncSender<Output>) {
+    let mut reader = BufReader::new(output);
+    let mut line = Vec::new();
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok([]) | Err(_) => return,
+            Ok(b) => b,
+        };
+        let (chunk, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + chunk.len() + usize::from(end.is_some()) > MAX_LINE {
+            let _ = lines.send(Output::TooLong);
+            return;
+        }
+        line.extend_from_slice(chunk);
+        let used = end.unwrap_or(buf.len());
+        reader.consume(used);
+        if end.is_some() {
+            let text = String::from_utf8_lossy(&line).trim().to_string();
+            line.clear();
+            if lines.send(Output::Line(text)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
 impl Client {
-    /// Starts `command` (a program and its arguments, separated by spaces), does the
-    /// UCI handshake, selects the variant when the engine offers `UCI_Variant`, and
-    /// sets `options` (name, value), then waits for `readyok`.
-    pub fn start(command: &str, options: &[(String, String)]) -> Result<Client, String> {
+    /// Starts `command` (a program and its arguments, separated by spaces) in a process
+    /// group of its own, does the UCI handshake, selects the variant when the engine
+    /// offers `UCI_Variant`, and sets `options` (name, value), then waits for `readyok`.
+    pub fn start(command: &str, options: &[(String, String)]) -> Result<Client, ClientError> {
+        let fail = |fault| ClientError {
+            engine: command.to_string(),
+            fault,
+        };
         let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
+        let program = words.next().ok_or_else(|| fail(Fault::NoCommand))?;
+        let mut spawn = Command::new(program);
+        spawn
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {program:?}: {e}"))?;
-        let input = child.stdin.take().ok_or("no engine input")?;
-        let output = child.stdout.take().ok_or("no engine output")?;
-        let (tx, lines) = mpsc::channel();
+            .stderr(Stdio::null());
+        group::isolate(&mut spawn);
+        let (mut child, tracked) = group::spawn_tracked_gentle(&mut spawn)
+            .map_err(|e| fail(Fault::Start(e.to_string())))?;
+        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            group::terminate_group(&mut child, GRACE);
+            return Err(fail(Fault::Start("no pipes".into())));
+        };
+        let (tx, lines) = mpsc::sync_channel(READ_AHEAD);
+        thread::spawn(move || read_lines(stdout, tx));
+        let (input, queue) = mpsc::sync_channel::<String>(WRITE_AHEAD);
         thread::spawn(move || {
-            let mut reader = BufReader::new(output);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match Read::take(&mut reader, MAX_LINE as u64).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+            for line in queue {
+                if writeln!(stdin, "{line}")
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    return;
                 }
             }
         });
         let mut client = Client {
-            name: command.to_string(),
+            name: clipped(command, MAX_NAME),
             options: Vec::new(),
             child,
-            input,
+            input: Some(input),
             lines,
+            _tracked: tracked,
         };
         client.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
         loop {
-            let line = client.next_line(deadline)?;
+            let line = client.next_line(deadline, "uciok", HANDSHAKE)?;
             if let Some(name) = line.strip_prefix("id name ") {
-                client.name = name.trim().to_string();
+                client.name = clipped(name.trim(), MAX_NAME);
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest);
-                client.options.push(name.trim().to_string());
+                if client.options.len() < MAX_OPTIONS {
+                    client.options.push(clipped(name.trim(), MAX_NAME));
+                }
             } else if line == "uciok" {
                 break;
             }
@@ -109,45 +243,70 @@ impl Client {
         Ok(client)
     }
 
-    /// Sends one line.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|()| self.input.flush())
-            .map_err(|e| format!("{}: cannot write to the engine: {e}", self.name))
+    fn error(&self, fault: Fault) -> ClientError {
+        ClientError {
+            engine: self.name.clone(),
+            fault,
+        }
     }
 
-    /// The next line, waiting until `deadline` at most.
-    fn next_line(&mut self, deadline: Instant) -> Result<String, String> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer in time", self.name)),
-            Err(RecvTimeoutError::Disconnected) => Err(format!("{}: the engine ended", self.name)),
+    /// Queues one line for the engine; fails when the engine ended or has stopped
+    /// reading.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        let sent = match &self.input {
+            Some(input) => input.try_send(line.to_string()),
+            None => return Err(self.error(Fault::Ended)),
+        };
+        match sent {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(self.error(Fault::NotReading)),
+            Err(TrySendError::Disconnected(_)) => Err(self.error(Fault::Ended)),
+        }
+    }
+
+    /// The next line, by `deadline` at the latest whatever the engine prints;
+    /// `expected` and `within` say what was waited for, for the error.
+    fn next_line(
+        &mut self,
+        deadline: Instant,
+        expected: &'static str,
+        within: Duration,
+    ) -> Result<String, ClientError> {
+        let timeout = || Fault::Timeout { expected, within };
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(self.error(timeout()));
+        }
+        match self.lines.recv_timeout(deadline - now) {
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::TooLong) => Err(self.error(Fault::TooLong)),
+            Err(RecvTimeoutError::Timeout) => Err(self.error(timeout())),
+            Err(RecvTimeoutError::Disconnected) => Err(self.error(Fault::Ended)),
         }
     }
 
     /// `isready`, waiting for `readyok`.
-    pub fn ready(&mut self) -> Result<(), String> {
+    pub fn ready(&mut self) -> Result<(), ClientError> {
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE;
-        while self.next_line(deadline)? != "readyok" {}
+        while self.next_line(deadline, "readyok", HANDSHAKE)? != "readyok" {}
         Ok(())
     }
 
     /// Starts a new game: `ucinewgame`, then `isready`.
-    pub fn new_game(&mut self) -> Result<(), String> {
+    pub fn new_game(&mut self) -> Result<(), ClientError> {
         self.send("ucinewgame")?;
         self.ready()
     }
 
     /// Sends `position` and `go`, and waits for `bestmove` until `timeout` has passed
-    /// since the `go`.
+    /// since the `go`, however many other lines come meanwhile.
     pub fn think(
         &mut self,
         position: &str,
         go: &str,
         timeout: Duration,
-    ) -> Result<Thought, String> {
+    ) -> Result<Thought, ClientError> {
         self.send(position)?;
         self.send(go)?;
         let started = Instant::now();
@@ -160,7 +319,7 @@ impl Client {
             elapsed: Duration::ZERO,
         };
         loop {
-            let line = self.next_line(deadline)?;
+            let line = self.next_line(deadline, "bestmove", timeout)?;
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.first().copied() {
                 Some("info") if !words.contains(&"string") => {
@@ -170,7 +329,7 @@ impl Client {
                 }
                 Some("bestmove") => {
                     thought.elapsed = started.elapsed();
-                    thought.best = words.get(1).unwrap_or(&"").to_string();
+                    thought.best = clipped(words.get(1).unwrap_or(&""), MAX_NAME);
                     return Ok(thought);
                 }
                 _ => {}
@@ -181,16 +340,17 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
+        // A polite engine ends at once on 'quit'; then its group is ended, which also
+        // ends anything it started and left behind, or the engine itself if it lingers.
         let _ = self.send("quit");
-        // A polite engine ends at once; one that does not is killed.
-        let deadline = Instant::now() + Duration::from_millis(500);
+        self.input = None;
+        let deadline = Instant::now() + GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        group::terminate_group(&mut self.child, GRACE);
     }
 }

@@ -10,8 +10,11 @@
 //! line from a wrong one.
 //!
 //! The output is fed through [`Write`] (from a pipe, or from the built-in judge); the
-//! answer is pulled from any [`Read`] as far as the output needs it.
+//! answer is pulled from any [`Read`] as far as the output needs it. Once the output is
+//! sure to differ and [`SETTLE`] more bytes have come, the comparator says it has seen
+//! enough ([`Sink::settled`]): a program that floods its output is not read forever.
 
+use crate::tools::process::Sink;
 use std::io::{self, Read, Write};
 
 /// Bytes of a line kept for the report; a longer line is shown cut.
@@ -20,6 +23,11 @@ pub const KEPT: usize = 160;
 pub const AHEAD: usize = 4;
 /// The answer is read this much at a time.
 const BUFFER: usize = 1 << 16;
+/// Once a line is sure to differ, this much more output is taken before the comparison
+/// has seen enough: far more than the rest of an official case's output (about 30 KB),
+/// so a wrong answer that simply ends is read to its end and its lines counted, while a
+/// flood (with line breaks or without) is cut within a moment.
+pub const SETTLE: u64 = 1 << 20;
 
 /// One line as kept for a report: its first [`KEPT`] bytes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -217,6 +225,8 @@ pub struct Comparator<E> {
     crlf_actual: bool,
     /// Every such line differs by a `\r` at the end of the answer's line.
     crlf_expected: bool,
+    /// Output bytes taken since a difference became certain.
+    since_certain: u64,
 }
 
 impl<E: Read> Comparator<E> {
@@ -240,7 +250,14 @@ impl<E: Read> Comparator<E> {
             trailing: None,
             crlf_actual: true,
             crlf_expected: true,
+            since_certain: 0,
         }
+    }
+
+    /// Whether a difference beyond whitespace is certain: found, or the current line
+    /// already has more than whitespace where the answer's line has ended or differs.
+    fn certain(&self) -> bool {
+        self.difference.is_some() || (self.phase == Phase::Rest && !self.actual.rest.space)
     }
 
     /// The answer's next byte, not consumed; `None` at its end.
@@ -281,6 +298,13 @@ impl<E: Read> Comparator<E> {
 
     /// Feeds output bytes.
     fn feed(&mut self, bytes: &[u8]) {
+        self.take(bytes);
+        if self.certain() {
+            self.since_certain += bytes.len() as u64;
+        }
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
         if self.stage == Stage::Drain {
             for &b in bytes {
                 self.actual.count(b);
@@ -518,6 +542,14 @@ impl<E: Read> Write for Comparator<E> {
     }
 }
 
+impl<E: Read> Sink for Comparator<E> {
+    /// The output differs beyond whitespace and has gone on for [`SETTLE`] bytes since
+    /// that was certain: the rest would only be counted.
+    fn settled(&self) -> bool {
+        self.since_certain >= SETTLE
+    }
+}
+
 /// Compares two complete texts (for tests and small in-memory cases).
 pub fn compare(expected: &[u8], actual: &[u8]) -> Compared {
     let mut c = Comparator::new(expected);
@@ -543,6 +575,54 @@ mod tests {
         assert!(c.difference.is_none(), "{expected:?} vs {actual:?}: {c:?}");
         assert!(!c.exact);
         c.whitespace
+    }
+
+    /// Feeds `start`, then `chunk` until the comparator has seen enough (`None` if not
+    /// within `most` bytes); returns how many bytes that took.
+    fn settle_after(expected: &[u8], start: &[u8], chunk: &[u8], most: u64) -> Option<u64> {
+        let mut c = Comparator::new(expected);
+        c.write_all(start).expect("never fails");
+        let mut fed = start.len() as u64;
+        while fed < most {
+            c.write_all(chunk).expect("never fails");
+            fed += chunk.len() as u64;
+            if c.settled() {
+                return Some(fed);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_flood_that_differs_is_settled_within_a_bound() {
+        let answer = b"red car;NA;no;no\nInvalid command\n";
+        // Lines without end, one line without end, and a right answer then extra
+        // lines: each settles once SETTLE bytes have followed a sure difference.
+        for (chunk, what) in [
+            (&b"y\n"[..], "lines"),
+            (&b"yyyy"[..], "one line"),
+            (&b"Invalid command\n"[..], "extra lines"),
+        ] {
+            let fed = settle_after(answer, b"", chunk, 4 * SETTLE);
+            assert!(
+                fed.is_some_and(|n| (SETTLE..=SETTLE + 64).contains(&n)),
+                "{what}: {fed:?}"
+            );
+        }
+        // Right so far, or differing only in whitespace: never settled (the verdict
+        // may still be AC, or depends on --ignore-whitespace and the line counts).
+        let long: Vec<u8> = b"Invalid command\n".repeat(1 << 17);
+        let mut c = Comparator::new(&long[..]);
+        c.write_all(&long).expect("never fails");
+        assert!(!c.settled());
+        assert_eq!(settle_after(b"a\n", b"a\n", b"\n", 4 * SETTLE), None);
+        assert_eq!(settle_after(b"a\n", b"a", b" ", 4 * SETTLE), None);
+        // A wrong answer that simply ends is never cut: its lines are all counted.
+        let mut c = Comparator::new(&answer[..]);
+        c.write_all(b"Invalid command\nInvalid command\n")
+            .expect("never fails");
+        assert!(!c.settled());
+        assert_eq!(c.finish().actual_lines, 2);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::judge::{self, Expected, JudgeError, Scanner};
 use crate::tools::compare::{Compared, Difference, Line};
 use crate::tools::differs;
 use crate::tools::explain::{self, Command};
-use crate::tools::process::{Feed, Run};
+use crate::tools::process::{self, Feed, Rest, Run};
 use crate::tools::render::{self, Marks};
 use std::time::Duration;
 
@@ -89,8 +89,8 @@ pub fn classify(run: &Run, compared: &Compared, ignore_ws: bool) -> Kind {
         Run::Finished {
             failure: Some(_), ..
         } => Kind::RuntimeError,
-        Run::Finished { .. } if compared.passed(ignore_ws) => Kind::Accepted,
-        Run::Finished { .. } => Kind::WrongAnswer,
+        Run::Finished { .. } | Run::Stopped { .. } if compared.passed(ignore_ws) => Kind::Accepted,
+        Run::Finished { .. } | Run::Stopped { .. } => Kind::WrongAnswer,
     }
 }
 
@@ -102,11 +102,13 @@ pub fn judge_run(
     ignore_ws: bool,
     ascii: bool,
 ) -> Outcome {
+    let cut = run.cut();
     let (failure, stderr) = match run {
         Run::TimedOut { limit, .. } => return Outcome::TimeLimit(limit),
         Run::Finished {
             failure, stderr, ..
         } => (failure, stderr),
+        Run::Stopped { .. } => (None, Vec::new()),
     };
     if let Some(failure) = failure {
         let text = String::from_utf8_lossy(&stderr);
@@ -134,7 +136,24 @@ pub fn judge_run(
                 ))
             }
         }
-        Some(d) => Outcome::WrongAnswer(diagnose(input, d, compared, ascii)),
+        Some(d) => Outcome::WrongAnswer(diagnose(input, d, compared, cut, ascii)),
+    }
+}
+
+/// Why the output was read only in part, for a wrong answer's report.
+fn cut_note(cut: Rest, compared: &Compared) -> String {
+    let read = cli::plural(compared.actual_lines, "line");
+    match cut {
+        Rest::Read => String::new(),
+        Rest::Skipped => {
+            format!("  note:     not read past {read}: the output already differed\n")
+        }
+        Rest::HeldOpen => format!(
+            "  note:     the program exited, but something it left running kept its\n\
+             \x20           output open: judged on what came within {} ms of the exit\n\
+             \x20           (never past the time limit; {read}); that process was killed\n",
+            process::GRACE.as_millis()
+        ),
     }
 }
 
@@ -197,8 +216,15 @@ fn replay(input: &Feed, upto: u64) -> Result<(Game, Read1), String> {
     Err("the input has no commands".to_string())
 }
 
-/// The explanation of a wrong answer whose first difference is `d`.
-fn diagnose(input: &Feed, d: &Difference, compared: &Compared, ascii: bool) -> String {
+/// The explanation of a wrong answer whose first difference is `d`; `cut` says why the
+/// output was read only in part, if it was.
+fn diagnose(
+    input: &Feed,
+    d: &Difference,
+    compared: &Compared,
+    cut: Option<Rest>,
+    ascii: bool,
+) -> String {
     let number = d.line + 1;
     let shown = |l: Option<&Line>, whose: &str| match l {
         Some(l) => l.shown(),
@@ -223,9 +249,15 @@ fn diagnose(input: &Feed, d: &Difference, compared: &Compared, ascii: bool) -> S
         &d.expected,
         &d.actual,
         compared.expected_lines,
-        compared.actual_lines,
+        differs::Count {
+            lines: compared.actual_lines,
+            complete: cut.is_none(),
+        },
     );
     out.push_str(&format!("  differs:  {differs}\n"));
+    if let Some(cut) = cut {
+        out.push_str(&cut_note(cut, compared));
+    }
     if let Ok((game, read)) = replayed {
         explain_command(&mut out, game, read, expected, actual, ascii);
     }

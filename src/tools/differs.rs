@@ -12,32 +12,61 @@ use crate::tools::compare::Line;
 const ANSWERS: [&str; 4] = ["moved piece", "captured piece", "check", "game over"];
 const INVALID: &str = "Invalid command";
 
+/// How many lines of the output were read, and whether that is all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Lines read.
+    pub lines: u64,
+    /// The output was read to its end.
+    pub complete: bool,
+}
+
+impl Count {
+    /// All of an output of `lines` lines.
+    pub fn all(lines: u64) -> Count {
+        Count {
+            lines,
+            complete: true,
+        }
+    }
+
+    /// "3 lines", or "at least 3 lines" when the output was not read to its end.
+    fn text(self) -> String {
+        let lines = cli::plural(self.lines, "line");
+        if self.complete {
+            lines
+        } else {
+            format!("at least {lines}")
+        }
+    }
+}
+
 /// What differs, given the first differing line and a few after it on each side (the
 /// first of either may be missing: that side has ended), and the line counts.
 pub fn describe(
     expected: &[Line],
     actual: &[Line],
     expected_lines: u64,
-    actual_lines: u64,
+    actual_count: Count,
 ) -> String {
     let (e, a) = match (expected.first(), actual.first()) {
         (Some(e), Some(a)) => (e, a),
         (Some(_), None) => {
             return format!(
                 "a missing line: the output ends after {}, the answer has {}",
-                cli::plural(actual_lines, "line"),
+                actual_count.text(),
                 expected_lines
             )
         }
         (None, _) => {
             return format!(
                 "an extra line: the output has {}, the answer {}",
-                cli::plural(actual_lines, "line"),
+                actual_count.text(),
                 expected_lines
             )
         }
     };
-    if let Some(shift) = shifted(expected, actual, expected_lines, actual_lines) {
+    if let Some(shift) = shifted(expected, actual, expected_lines, actual_count) {
         return shift;
     }
     lines(&e.lossy(), &a.lossy())
@@ -45,25 +74,26 @@ pub fn describe(
 
 /// A missing or an extra line in the middle: the lines after it agree once shifted by
 /// one, and agree better that way than in place.
-fn shifted(expected: &[Line], actual: &[Line], e_count: u64, a_count: u64) -> Option<String> {
+fn shifted(expected: &[Line], actual: &[Line], e_count: u64, a: Count) -> Option<String> {
     let same = |x: &Line, y: &Line| x.lossy().trim_end() == y.lossy().trim_end();
     let in_place = (1..expected.len().min(actual.len()))
         .filter(|&k| same(&expected[k], &actual[k]))
         .count();
     // Enough evidence: two lines agreeing after the shift, or one when the line counts
-    // differ by exactly one in that direction.
+    // differ by exactly one in that direction (and the output's count is complete).
+    let a_count = a.lines;
     let convincing =
         |aligned: usize, counts_agree: bool| aligned >= 2 || (aligned == 1 && counts_agree);
     let missing = expected.len().saturating_sub(1).min(actual.len());
     if missing > 0
         && (0..missing).all(|k| same(&actual[k], &expected[k + 1]))
         && in_place < missing
-        && convincing(missing, e_count == a_count + 1)
+        && convincing(missing, a.complete && e_count == a_count + 1)
     {
         return Some(format!(
             "a missing line: the output goes on with the answer's next line \
              (the output has {}, the answer {})",
-            cli::plural(a_count, "line"),
+            a.text(),
             e_count
         ));
     }
@@ -71,12 +101,12 @@ fn shifted(expected: &[Line], actual: &[Line], e_count: u64, a_count: u64) -> Op
     if extra > 0
         && (0..extra).all(|k| same(&actual[k + 1], &expected[k]))
         && in_place < extra
-        && convincing(extra, a_count == e_count + 1)
+        && convincing(extra, a.complete && a_count == e_count + 1)
     {
         return Some(format!(
             "an extra line: the answer's line comes one line later in the output \
              (the output has {}, the answer {})",
-            cli::plural(a_count, "line"),
+            a.text(),
             e_count
         ));
     }
@@ -343,13 +373,13 @@ mod tests {
         let e = ls(&["b", "c", "d", "e"]);
         let a = ls(&["c", "d", "e"]);
         assert_eq!(
-            describe(&e, &a, 5, 4),
+            describe(&e, &a, 5, Count::all(4)),
             "a missing line: the output goes on with the answer's next line (the output has \
              4 lines, the answer 5)"
         );
         let (e, a) = (ls(&["b", "c", "d"]), ls(&["x", "b", "c", "d"]));
         assert_eq!(
-            describe(&e, &a, 4, 5),
+            describe(&e, &a, 4, Count::all(5)),
             "an extra line: the answer's line comes one line later in the output (the output \
              has 5 lines, the answer 4)"
         );
@@ -358,21 +388,21 @@ mod tests {
         let e = ls(&["red car;NA;no;no", same, same, same]);
         let a = ls(&[same, same, same, same]);
         assert_eq!(
-            describe(&e, &a, 9, 9),
+            describe(&e, &a, 9, Count::all(9)),
             "valid vs invalid: expected a move, got Invalid command"
         );
         // The last line missing or one line too many.
         assert_eq!(
-            describe(&ls(&["z"]), &[], 3, 2),
+            describe(&ls(&["z"]), &[], 3, Count::all(2)),
             "a missing line: the output ends after 2 lines, the answer has 3"
         );
         assert_eq!(
-            describe(&[], &ls(&["z"]), 2, 3),
+            describe(&[], &ls(&["z"]), 2, Count::all(3)),
             "an extra line: the output has 3 lines, the answer 2"
         );
         // The second-to-last line missing: one line of evidence and the counts.
         assert_eq!(
-            describe(&ls(&["y", "z"]), &ls(&["z"]), 3, 2),
+            describe(&ls(&["y", "z"]), &ls(&["z"]), 3, Count::all(2)),
             "a missing line: the output goes on with the answer's next line (the output has \
              2 lines, the answer 3)"
         );

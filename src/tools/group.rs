@@ -3,16 +3,39 @@
 //! spinning orphan). And since a group of its own does not get the terminal's Ctrl-C,
 //! an interrupt or termination signal to us kills every group still running before we
 //! go: stopping `test` or `stress` never leaves a looping solution behind.
+//!
+//! A process can leave its group (`setsid`). On Linux, a kill also looks through
+//! `/proc` for what escaped: the processes descended from a program still running, and
+//! any process holding one of its pipes open (which is what could otherwise keep the
+//! runner waiting), and kills them too; so a run leaves nothing behind that holds its
+//! output, and nothing started by a program killed at its time limit, unless it both
+//! left the group and was orphaned before the kill. Elsewhere only the group is killed.
+//!
+//! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
+//! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
+//! KILL for whatever is left after a short grace.
 
 #[cfg(unix)]
 mod unix {
+    use std::io;
+    use std::os::raw::c_long;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
     use std::sync::Once;
+    use std::time::{Duration, Instant};
+
+    /// `struct timespec` as `nanosleep(2)` takes it (`time_t` and `long` are both
+    /// `long` wide on the Unix targets Rust supports with std).
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: c_long,
+        tv_nsec: c_long,
+    }
 
     unsafe extern "C" {
         fn kill(pid: i32, signal: i32) -> i32;
         fn signal(signum: i32, handler: usize) -> usize;
+        fn nanosleep(request: *const Timespec, remaining: *mut Timespec) -> i32;
         fn _exit(status: i32) -> !;
     }
 
@@ -26,10 +49,21 @@ mod unix {
     /// atomics, because the signal handler may touch nothing else.
     const SLOTS: usize = 1024;
     static RUNNING: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    /// Whether the group in the same slot of [`RUNNING`] gets TERM and a grace first.
+    static GENTLE: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+    /// How long the signal handler waits for gentle groups to end after TERM.
+    const SIGNAL_GRACE_MS: u32 = 300;
+    /// Programs started but not yet in [`RUNNING`]: a signal that comes between the two
+    /// waits for them.
+    static STARTING: AtomicUsize = AtomicUsize::new(0);
     static HANDLER: Once = Once::new();
+    /// How long the handler waits for a program being started, in spins (some tens of
+    /// milliseconds): bounded, since the handler may be running on the very thread that
+    /// is starting it.
+    const STARTING_SPINS: u32 = 50_000_000;
 
-    /// The signal handler: kill every running group, then end as the signal would.
-    extern "C" fn on_signal(signum: i32) {
+    /// Kills every group in the table.
+    fn kill_running() {
         for slot in &RUNNING {
             let pid = slot.load(Ordering::SeqCst);
             if pid > 0 {
@@ -39,9 +73,96 @@ mod unix {
                 }
             }
         }
+    }
+
+    /// Whether any process is left in the group `pid` leads.
+    fn group_alive(pid: i32) -> bool {
+        // SAFETY: kill(2) with signal 0 only checks; plain integers, async-signal-safe.
+        unsafe { kill(-pid, 0) == 0 }
+    }
+
+    /// Sends TERM to the gentle groups in the table and waits a short grace (polling)
+    /// for them to end; the caller kills whatever is left.
+    fn terminate_gentle() {
+        let mut waiting = false;
+        for (slot, gentle) in RUNNING.iter().zip(&GENTLE) {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid > 0 && gentle.load(Ordering::SeqCst) {
+                waiting = true;
+                // SAFETY: kill(2) is async-signal-safe and takes plain integers.
+                unsafe {
+                    kill(-pid, SIGTERM);
+                }
+            }
+        }
+        let tick = Timespec {
+            tv_sec: 0,
+            tv_nsec: 10_000_000,
+        };
+        let mut waited = 0;
+        while waiting && waited < SIGNAL_GRACE_MS {
+            // SAFETY: nanosleep(2) is async-signal-safe; the request lives on our stack
+            // and no remainder is asked for.
+            unsafe {
+                nanosleep(&tick, std::ptr::null_mut());
+            }
+            waited += 10;
+            waiting = RUNNING.iter().zip(&GENTLE).any(|(slot, gentle)| {
+                let pid = slot.load(Ordering::SeqCst);
+                pid > 0 && gentle.load(Ordering::SeqCst) && group_alive(pid)
+            });
+        }
+    }
+
+    /// The signal handler: kill every running group (gentle ones after TERM and a short
+    /// grace), and those being started, then end as the signal would.
+    extern "C" fn on_signal(signum: i32) {
+        terminate_gentle();
+        kill_running();
+        let mut spins = 0;
+        while STARTING.load(Ordering::SeqCst) > 0 && spins < STARTING_SPINS {
+            std::hint::spin_loop();
+            spins += 1;
+        }
+        kill_running();
         // SAFETY: _exit(2) is async-signal-safe; 128 + the signal is the shell's way of
         // saying "ended by a signal".
         unsafe { _exit(128 + signum) }
+    }
+
+    /// Installs the signal handler, once.
+    fn install() {
+        HANDLER.call_once(|| {
+            let handler = on_signal as extern "C" fn(i32) as usize;
+            for signum in [SIGHUP, SIGINT, SIGTERM] {
+                // SAFETY: signal(2) installs a handler that only uses atomics, kill(2)
+                // and _exit(2), all async-signal-safe.
+                unsafe {
+                    signal(signum, handler);
+                }
+            }
+        });
+    }
+
+    /// Starts `command` (see [`isolate`]) and tracks its group: from before the start
+    /// on, an interrupt or termination signal to us ends it too, whenever it comes.
+    pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        spawn(command, false)
+    }
+
+    /// As [`spawn_tracked`], but an interrupt ends the group with TERM first, then KILL
+    /// after a short grace (a UCI engine, which may have children or state to end).
+    pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        spawn(command, true)
+    }
+
+    fn spawn(command: &mut Command, gentle: bool) -> io::Result<(Child, Tracked)> {
+        install();
+        STARTING.fetch_add(1, Ordering::SeqCst);
+        let started = command.spawn();
+        let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
+        STARTING.fetch_sub(1, Ordering::SeqCst);
+        started.map(|child| (child, tracked.unwrap_or(Tracked(None))))
     }
 
     /// Gives the program a process group of its own.
@@ -50,40 +171,214 @@ mod unix {
         command.process_group(0);
     }
 
-    /// Kills the program's whole group, and the program.
-    pub fn kill_all(child: &mut Child) {
+    /// Kills the program's whole group and the program; on Linux also the processes
+    /// that descend from it (when `running`: it has not been reaped, so its pid still
+    /// names it) and those holding one of `pipes` (our ends of its pipes), in a few
+    /// rounds so that what they start meanwhile goes too.
+    pub fn kill_all(child: &mut Child, running: bool, pipes: &[i32]) {
+        let pid = i32::try_from(child.id()).ok();
+        #[cfg(target_os = "linux")]
+        let (mut root, names) = (pid.filter(|_| running), strays::pipe_names(pipes));
+        #[cfg(not(target_os = "linux"))]
+        let _ = (running, pipes);
+        // A process killed once cannot start another; it may still show its pipes for
+        // a moment while it goes.
+        let mut killed: Vec<i32> = Vec::new();
+        for round in 0..ROUNDS {
+            #[cfg(target_os = "linux")]
+            let mut found = strays::find(root.take(), pid, &names);
+            #[cfg(not(target_os = "linux"))]
+            let mut found: Vec<i32> = Vec::new();
+            found.retain(|p| !killed.contains(p));
+            if round == 0 {
+                if let Some(pid) = pid {
+                    // SAFETY: kill(2) takes plain integers and touches no memory of ours;
+                    // a negative pid names the process group, which `isolate` made equal
+                    // to the child's pid.
+                    unsafe {
+                        kill(-pid, SIGKILL);
+                    }
+                }
+                // Does nothing once the child is reaped: std knows.
+                let _ = child.kill();
+            }
+            if found.is_empty() {
+                break;
+            }
+            for &stray in &found {
+                // SAFETY: as above; each pid was found a moment ago descending from the
+                // unreaped child or holding a pipe only the child's side can hold.
+                unsafe {
+                    kill(stray, SIGKILL);
+                }
+            }
+            killed.extend(found);
+        }
+    }
+
+    /// Kills what is left of the program's group after the program ended by itself
+    /// (a background process that let go of the pipes).
+    pub fn end_group(child: &Child) {
         if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
-            // negative pid names the process group, which `isolate` made equal to the
-            // child's pid.
+            // SAFETY: as in `kill_all`. The group outlives its leader while it has a
+            // member, so its id names no other group meanwhile; an empty group's id
+            // could only come back after the pids wrap around.
             unsafe {
                 kill(-pid, SIGKILL);
             }
         }
+    }
+
+    /// Ends the program's whole group politely and reaps the program: TERM to the
+    /// group, then KILL to whatever is left of it after `grace`. Returns at once when
+    /// the group is already empty.
+    pub fn terminate_group(child: &mut Child, grace: Duration) {
+        let Ok(pid) = i32::try_from(child.id()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return;
+        };
+        // The program itself, once ended, is reaped first: a zombie still counts as a
+        // member of its group.
+        let _ = child.try_wait();
+        if group_alive(pid) {
+            // SAFETY: as in `kill_all`; the group outlives its leader while it has a
+            // member, so its id names no other group meanwhile.
+            unsafe {
+                kill(-pid, SIGTERM);
+            }
+            let deadline = Instant::now() + grace;
+            loop {
+                let _ = child.try_wait();
+                if !group_alive(pid) {
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    // SAFETY: as above.
+                    unsafe {
+                        kill(-pid, SIGKILL);
+                    }
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    /// How many times [`kill_all`] looks again for processes holding the pipes.
+    const ROUNDS: usize = 4;
+
+    /// Finding escaped processes through `/proc`.
+    #[cfg(target_os = "linux")]
+    mod strays {
+        use std::collections::HashMap;
+        use std::fs;
+
+        /// What `/proc/self/fd` says about our ends of the pipes (`pipe:[INODE]`): the
+        /// other ends read the same.
+        pub fn pipe_names(fds: &[i32]) -> Vec<String> {
+            fds.iter()
+                .filter_map(|fd| fs::read_link(format!("/proc/self/fd/{fd}")).ok())
+                .filter_map(|link| link.to_str().map(str::to_string))
+                .filter(|name| name.starts_with("pipe:"))
+                .collect()
+        }
+
+        /// The processes (other than us, and outside process group `group`, which a
+        /// kill of the group ends) that descend from `root` or hold a pipe named in
+        /// `pipes`. Processes we may not look into are passed over: we could not kill
+        /// them either.
+        pub fn find(root: Option<i32>, group: Option<i32>, pipes: &[String]) -> Vec<i32> {
+            let own = std::process::id() as i32;
+            let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+            let mut found = Vec::new();
+            let Ok(dir) = fs::read_dir("/proc") else {
+                return found;
+            };
+            for entry in dir.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else {
+                    continue;
+                };
+                if pid == own {
+                    continue;
+                }
+                // Known only when needed: every process's for a walk from `root`, a
+                // holder's to leave out the group.
+                let mut ids = None;
+                if root.is_some() {
+                    ids = parent_and_group(pid);
+                    if let Some((parent, _)) = ids {
+                        children.entry(parent).or_default().push(pid);
+                    }
+                }
+                if !pipes.is_empty() && holds(pid, pipes) {
+                    let in_group = ids
+                        .or_else(|| parent_and_group(pid))
+                        .is_some_and(|(_, g)| Some(g) == group);
+                    if !in_group {
+                        found.push(pid);
+                    }
+                }
+            }
+            if let Some(root) = root {
+                let mut todo = vec![root];
+                while let Some(p) = todo.pop() {
+                    for &c in children.get(&p).map(Vec::as_slice).unwrap_or(&[]) {
+                        let in_group = parent_and_group(c).is_some_and(|(_, g)| Some(g) == group);
+                        if !in_group && !found.contains(&c) {
+                            found.push(c);
+                        }
+                        todo.push(c);
+                    }
+                }
+            }
+            found
+        }
+
+        /// The parent and the process group of `pid`, from `/proc/PID/stat` (its name,
+        /// in parentheses, may hold anything: the fields come after the last `)`).
+        fn parent_and_group(pid: i32) -> Option<(i32, i32)> {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(1);
+            let parent = fields.next()?.parse().ok()?;
+            let group = fields.next()?.parse().ok()?;
+            Some((parent, group))
+        }
+
+        /// Whether `pid` has a descriptor on one of `pipes`.
+        fn holds(pid: i32, pipes: &[String]) -> bool {
+            let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+                return false;
+            };
+            fds.flatten().any(|fd| {
+                fs::read_link(fd.path())
+                    .ok()
+                    .and_then(|l| l.to_str().map(|l| pipes.iter().any(|p| p == l)))
+                    .unwrap_or(false)
+            })
+        }
     }
 
     /// A running group, known to the signal handler while this lives.
     pub struct Tracked(Option<usize>);
 
     impl Tracked {
-        /// Tracks `child`'s group (untracked if the table is full).
-        pub fn new(child: &Child) -> Tracked {
-            HANDLER.call_once(|| {
-                let handler = on_signal as extern "C" fn(i32) as usize;
-                for signum in [SIGHUP, SIGINT, SIGTERM] {
-                    // SAFETY: signal(2) installs a handler that only uses atomics,
-                    // kill(2) and _exit(2), all async-signal-safe.
-                    unsafe {
-                        signal(signum, handler);
-                    }
-                }
-            });
+        /// Tracks `child`'s group, `gentle` or not (untracked if the table is full).
+        fn new(child: &Child, gentle: bool) -> Tracked {
+            install();
             let pid = i32::try_from(child.id()).unwrap_or(0);
             let slot = RUNNING.iter().position(|s| {
                 s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok()
             });
+            // A slot is published before its mode: a signal in between treats a gentle
+            // group harshly, never the other way round.
+            if let Some(i) = slot {
+                GENTLE[i].store(gentle, Ordering::SeqCst);
+            }
             Tracked(slot)
         }
     }
@@ -91,6 +386,7 @@ mod unix {
     impl Drop for Tracked {
         fn drop(&mut self) {
             if let Some(slot) = self.0 {
+                GENTLE[slot].store(false, Ordering::SeqCst);
                 RUNNING[slot].store(0, Ordering::SeqCst);
             }
         }
@@ -98,31 +394,48 @@ mod unix {
 }
 
 #[cfg(unix)]
-pub use unix::{isolate, kill_all, Tracked};
+pub use unix::{
+    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+};
 
 #[cfg(not(unix))]
 mod other {
     //! Without process groups, only the program itself is killed.
     use std::process::{Child, Command};
+    use std::time::Duration;
 
     /// Nothing to do.
     pub fn isolate(_: &mut Command) {}
 
     /// Kills the program.
-    pub fn kill_all(child: &mut Child) {
+    pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
         let _ = child.kill();
+    }
+
+    /// Nothing to do.
+    pub fn end_group(_: &Child) {}
+
+    /// Kills the program and reaps it.
+    pub fn terminate_group(child: &mut Child, _grace: Duration) {
+        let _ = child.kill();
+        let _ = child.wait();
     }
 
     /// Nothing to track.
     pub struct Tracked;
 
-    impl Tracked {
-        /// Nothing to track.
-        pub fn new(_: &Child) -> Tracked {
-            Tracked
-        }
+    /// Starts `command`.
+    pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
+        command.spawn().map(|child| (child, Tracked))
+    }
+
+    /// Starts `command`.
+    pub fn spawn_tracked_gentle(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
+        command.spawn().map(|child| (child, Tracked))
     }
 }
 
 #[cfg(not(unix))]
-pub use other::{isolate, kill_all, Tracked};
+pub use other::{
+    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+};

@@ -1,30 +1,43 @@
 //! Running a solution: the built-in judge in process, or another program with its input
 //! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
-//! time limit that kills its whole process group. Also the built-in judge's answer as a
-//! stream, the reference for a case without an answer file. `test` and `stress` both run
-//! programs this way.
+//! wall-clock time limit after which its whole process group is killed, with whatever it
+//! started that still holds its pipes. No run waits past its time limit, and a run stops
+//! early once its sink has seen enough (an output already known to be wrong). Also the
+//! built-in judge's answer as a stream, the reference for a case without an answer file.
+//! `test` and `stress` both run programs this way.
 
 use crate::judge;
 use crate::tools::group;
+use crate::tools::pipes::{Event, Input, Pipes, Stream};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ExitStatus, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{mpsc, Arc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// At most this much of a program's standard error is kept.
 const STDERR_CAP: usize = 64 << 10;
-/// Output is read this much at a time.
-const CHUNK: usize = 1 << 16;
-/// An input this small is written at once: a pipe always holds one page, so the write
-/// cannot wait for the program to read.
-const SMALL_INPUT: usize = 4096;
-/// How long a program that has exited may leave something running that holds its pipes.
-const GRACE: Duration = Duration::from_millis(500);
-/// How often the watchdog looks at a running program.
+/// How long a program that has exited may leave something running that holds its
+/// output open (never past the time limit); what arrives later is not read.
+pub const GRACE: Duration = Duration::from_millis(500);
+/// How often the runner looks whether a program with open outputs has exited.
 const TICK: Duration = Duration::from_millis(10);
+
+/// Where a program's standard output goes: written as it comes, and asked after each
+/// write whether more could change anything.
+pub trait Sink: Write {
+    /// Whether the rest of the output cannot change the verdict: the runner then stops
+    /// reading and stops the program. Never, by default.
+    fn settled(&self) -> bool {
+        false
+    }
+}
+
+impl Sink for Vec<u8> {}
+
+impl Sink for io::Sink {}
 
 /// Splits a `--cmd` value into words: whitespace separates words; `'...'` keeps its text
 /// as is; `"..."` too, except that `\"` and `\\` stand for `"` and `\`; outside quotes a
@@ -136,7 +149,15 @@ pub enum Run {
         failure: Option<String>,
         /// Its standard error (at most [`STDERR_CAP`] bytes).
         stderr: Vec<u8>,
-        /// Wall-clock time.
+        /// Wall-clock time until it exited.
+        elapsed: Duration,
+        /// How much of its output was read.
+        rest: Rest,
+    },
+    /// It was stopped while running: its output had settled the verdict (see
+    /// [`Sink::settled`]), so the rest was not read.
+    Stopped {
+        /// Wall-clock time until it was stopped.
         elapsed: Duration,
     },
     /// It was killed at the time limit.
@@ -148,18 +169,45 @@ pub enum Run {
     },
 }
 
+/// How much of a finished program's output was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rest {
+    /// All of it.
+    Read,
+    /// Not past the point where it settled the verdict (see [`Sink::settled`]).
+    Skipped,
+    /// What arrived until [`GRACE`] after the exit (or the time limit): something the
+    /// program left running held the output open, and was killed.
+    HeldOpen,
+}
+
 impl Run {
     /// Wall-clock time of the run.
     pub fn elapsed(&self) -> Duration {
         match self {
-            Run::Finished { elapsed, .. } | Run::TimedOut { elapsed, .. } => *elapsed,
+            Run::Finished { elapsed, .. }
+            | Run::Stopped { elapsed }
+            | Run::TimedOut { elapsed, .. } => *elapsed,
+        }
+    }
+
+    /// Whether the output was read only in part, and why (for a report); `None` when it
+    /// was read to its end.
+    pub fn cut(&self) -> Option<Rest> {
+        match self {
+            Run::Finished {
+                rest: Rest::Read, ..
+            } => None,
+            Run::Finished { rest, .. } => Some(*rest),
+            Run::Stopped { .. } => Some(Rest::Skipped),
+            Run::TimedOut { .. } => None,
         }
     }
 }
 
 /// Runs the case with `runner`, its standard output going to `sink`. Fails only when the
 /// input cannot be opened or the program cannot be started.
-pub fn run(runner: &Runner, input: &Feed, sink: &mut dyn Write) -> io::Result<Run> {
+pub fn run(runner: &Runner, input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
     match runner {
         Runner::Builtin => run_builtin(input, sink),
         Runner::Program { argv, timeout } => run_program(argv, input, *timeout, sink),
@@ -167,7 +215,7 @@ pub fn run(runner: &Runner, input: &Feed, sink: &mut dyn Write) -> io::Result<Ru
 }
 
 /// Runs the built-in judge on `input`, writing its answers to `sink`.
-pub fn run_builtin(input: &Feed, sink: &mut dyn Write) -> io::Result<Run> {
+pub fn run_builtin(input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
     let source = input.open()?;
     let start = Instant::now();
     let mut sink = sink;
@@ -177,6 +225,7 @@ pub fn run_builtin(input: &Feed, sink: &mut dyn Write) -> io::Result<Run> {
         failure,
         stderr: Vec::new(),
         elapsed: start.elapsed(),
+        rest: Rest::Read,
     })
 }
 
@@ -241,25 +290,6 @@ impl Read for Answer {
     }
 }
 
-/// Reads `src` to its end, keeping at most `cap` bytes, then says so on `done`.
-fn drain<R: Read>(mut src: R, sink: Arc<Mutex<Vec<u8>>>, cap: usize, done: mpsc::Sender<()>) {
-    let mut chunk = [0u8; 1 << 12];
-    loop {
-        match src.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => {
-                if let Ok(mut buf) = sink.lock() {
-                    let room = cap.saturating_sub(buf.len());
-                    buf.extend_from_slice(&chunk[..n.min(room)]);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    let _ = done.send(());
-}
-
 /// "exit status 3" or "signal 11 (SIGSEGV)"; `None` for success.
 fn describe_status(status: ExitStatus) -> Option<String> {
     if status.success() {
@@ -293,28 +323,15 @@ fn describe_status(status: ExitStatus) -> Option<String> {
     Some(format!("{status}"))
 }
 
-/// What the watchdog of a run has seen.
-#[derive(Default)]
-struct Watch {
-    /// The program's exit status, once reaped.
-    status: Option<ExitStatus>,
-    /// It was killed at the time limit.
-    timed_out: bool,
-}
-
 /// Runs `argv` with `input` on its standard input and its standard output going to
 /// `sink` as it comes (nothing of it is kept here), killing it (and its process group)
 /// after `timeout`. Fails only when the input cannot be opened or the program cannot be
 /// started.
-///
-/// This thread reads the output; a watchdog thread enforces the time limit, and also
-/// ends the group when the program has exited but something it left running still holds
-/// the pipes after a grace period.
 pub fn run_program(
     argv: &[String],
     input: &Feed,
     timeout: Duration,
-    sink: &mut dyn Write,
+    sink: &mut dyn Sink,
 ) -> io::Result<Run> {
     run_program_with(argv, input, timeout, sink, Stderr::Keep)
 }
@@ -324,25 +341,44 @@ pub fn run_program(
 pub enum Stderr {
     /// Its first [`STDERR_CAP`] bytes are kept for the report.
     Keep,
-    /// It goes nowhere: one pipe and one thread less per run, for runs only judged.
+    /// It goes nowhere: one pipe less per run, for runs only judged.
     Discard,
 }
 
+/// Why the runner stopped waiting for a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// It exited and its outputs ended.
+    Exited,
+    /// It exited, but something still held an output open past the grace period or
+    /// the time limit.
+    HeldOpen,
+    /// The sink needs no more output.
+    Settled,
+    /// The time limit passed while it ran.
+    TimedOut,
+}
+
 /// [`run_program`], choosing what becomes of standard error.
+///
+/// One thread does it all, never waiting past the time limit: it writes the input as
+/// the program takes it, reads the outputs as they come ([`Pipes`]), and looks for the
+/// program's exit at least every [`TICK`]. The run ends at the first of: the program
+/// has exited and its outputs have ended; the grace period after its exit (or the time
+/// limit) has passed and something it left running still holds an output open; the
+/// sink needs no more; the time limit. Whatever is still running then is killed
+/// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds.
 pub fn run_program_with(
     argv: &[String],
     input: &Feed,
     timeout: Duration,
-    sink: &mut dyn Write,
+    sink: &mut dyn Sink,
     stderr_to: Stderr,
 ) -> io::Result<Run> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
-    let source = match input {
-        Feed::Bytes(bytes) if bytes.len() <= SMALL_INPUT => None,
-        _ => Some(input.open()?),
-    };
+    let source = input.open()?;
     let mut command = std::process::Command::new(program);
     command
         .args(args)
@@ -354,145 +390,102 @@ pub fn run_program_with(
         });
     group::isolate(&mut command);
     let start = Instant::now();
-    let mut child = command.spawn()?;
     // Until it is reaped, an interrupt of ours ends its group too.
-    let _tracked = group::Tracked::new(&child);
-    if let Some(mut stdin) = child.stdin.take() {
-        // A program that stops reading early closes the pipe: not our problem.
-        match (source, input) {
-            (None, Feed::Bytes(bytes)) => {
-                let _ = stdin.write_all(bytes);
-            }
-            (Some(mut source), _) => {
-                thread::spawn(move || {
-                    let _ = io::copy(&mut source, &mut stdin);
-                });
-            }
-            (None, Feed::File(_)) => unreachable!("a file input is always opened"),
-        }
-    }
-    let (stderr_done, stderr_finished) = mpsc::channel();
-    let stderr = Arc::new(Mutex::new(Vec::new()));
-    let stderr_open = match child.stderr.take() {
-        Some(pipe) => {
-            let sink = Arc::clone(&stderr);
-            thread::spawn(move || drain(pipe, sink, STDERR_CAP, stderr_done));
-            true
-        }
-        None => false,
-    };
-    let stdout = child.stdout.take();
-    let child = Arc::new(Mutex::new(child));
-    let watch = Arc::new(Mutex::new(Watch::default()));
-    let (stop, stopped) = mpsc::channel::<()>();
-    let watchdog = {
-        let (child, watch) = (Arc::clone(&child), Arc::clone(&watch));
-        thread::spawn(move || guard(&child, &watch, &stopped, start, timeout))
-    };
+    let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
+    let input = child.stdin.take().map(|pipe| Input { pipe, source });
+    let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
+    let deadline = start + timeout;
+    let mut exited: Option<(ExitStatus, Instant)> = None;
+    let mut checked: Option<Instant> = None;
+    let mut stderr = Vec::new();
     let mut written = Ok(());
-    if let Some(mut pipe) = stdout {
-        let mut buf = vec![0u8; CHUNK];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    if written.is_ok() {
-                        written = sink.write_all(&buf[..n]);
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-    }
-    // The output is closed: the program has ended or is about to (else the watchdog
-    // ends it at the time limit).
     let mut pause = Duration::from_micros(20);
-    let status = loop {
-        // The watchdog's order: the child, then the watch. A kill at the time limit and
-        // the flag saying so are one step for whoever looks.
-        if let (Ok(mut c), Ok(w)) = (child.lock(), watch.lock()) {
-            if w.timed_out {
-                break None;
+    let end: io::Result<End> = loop {
+        let now = Instant::now();
+        // While the outputs are open the program is usually running: a look every tick
+        // is enough. Once they end it has exited or is about to: look at once, then
+        // ever less often.
+        if exited.is_none() && (!pipes.outputs_open() || checked.is_none_or(|c| now >= c + TICK)) {
+            checked = Some(now);
+            match child.try_wait() {
+                Ok(Some(status)) => exited = Some((status, now)),
+                Ok(None) => {}
+                Err(e) => break Err(e),
             }
-            if let Some(status) = c.try_wait()? {
-                break Some(status);
-            }
         }
-        thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(2));
-    };
-    let elapsed = start.elapsed();
-    // The watchdog ends when it next wakes; waiting for that would cost a scheduling
-    // delay per run, and it has nothing left to do.
-    let _ = stop.send(());
-    drop(watchdog);
-    written?;
-    let status = match status {
-        Some(s) => s,
-        None => {
-            return Ok(Run::TimedOut {
-                elapsed,
-                limit: timeout,
-            })
-        }
-    };
-    if stderr_open && stderr_finished.recv_timeout(GRACE).is_err() {
-        if let Ok(mut c) = child.lock() {
-            group::kill_all(&mut c);
-        }
-        let _ = stderr_finished.recv_timeout(GRACE);
-    }
-    let stderr = stderr.lock().map(|b| b.clone()).unwrap_or_default();
-    Ok(Run::Finished {
-        failure: describe_status(status),
-        stderr,
-        elapsed,
-    })
-}
-
-/// The watchdog of one run: kills the group at the time limit, or a grace period after
-/// the program exited while its output is still held open; returns when told to stop.
-fn guard(
-    child: &Mutex<Child>,
-    watch: &Mutex<Watch>,
-    stop: &mpsc::Receiver<()>,
-    start: Instant,
-    timeout: Duration,
-) {
-    let mut exited_at = None;
-    loop {
-        let spent = start.elapsed();
-        let wait = timeout.saturating_sub(spent).min(TICK);
-        match stop.recv_timeout(wait) {
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            _ => return,
-        }
-        let (mut c, mut w) = match (child.lock(), watch.lock()) {
-            (Ok(c), Ok(w)) => (c, w),
-            _ => return,
+        let until = match exited {
+            None => deadline,
+            Some((_, at)) => (at + GRACE).min(deadline),
         };
-        if w.status.is_none() {
-            if let Ok(Some(status)) = c.try_wait() {
-                w.status = Some(status);
-                exited_at = Some(Instant::now());
-            }
-        }
-        match exited_at {
-            None if start.elapsed() >= timeout => {
-                group::kill_all(&mut c);
-                let _ = c.wait();
-                w.timed_out = true;
-                return;
-            }
-            Some(at) if at.elapsed() >= GRACE => {
-                // Whatever still holds the output open goes with the group.
-                group::kill_all(&mut c);
-                return;
-            }
+        match exited {
+            Some(_) if !pipes.outputs_open() => break Ok(End::Exited),
+            Some(_) if now >= until => break Ok(End::HeldOpen),
+            None if now >= deadline => break Ok(End::TimedOut),
             _ => {}
         }
+        let wait = if !pipes.outputs_open() {
+            let p = pause;
+            pause = (pause * 2).min(Duration::from_millis(2));
+            p
+        } else if exited.is_none() {
+            TICK
+        } else {
+            Duration::MAX
+        };
+        let event = match pipes.next(wait.min(until - now)) {
+            Ok(event) => event,
+            Err(e) => break Err(e),
+        };
+        match event {
+            Event::Data(Stream::Stdout, bytes) => {
+                if written.is_ok() {
+                    written = sink.write_all(bytes);
+                }
+                if sink.settled() {
+                    break Ok(End::Settled);
+                }
+            }
+            Event::Data(Stream::Stderr, bytes) => {
+                let room = STDERR_CAP.saturating_sub(stderr.len());
+                stderr.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            }
+            Event::End(_) | Event::Idle => {}
+        }
+    };
+    let elapsed = match exited {
+        Some((_, at)) => at - start,
+        None => start.elapsed(),
+    };
+    let fds = pipes.fds();
+    match (&end, exited) {
+        (Ok(End::Exited), _) => group::end_group(&child),
+        (_, Some(_)) => group::kill_all(&mut child, false, &fds),
+        (_, None) => {
+            group::kill_all(&mut child, true, &fds);
+            let _ = child.wait();
+        }
     }
+    // Our ends close: a stray still writing gets a broken pipe.
+    drop(pipes);
+    let end = end?;
+    written?;
+    Ok(match (end, exited) {
+        (End::TimedOut, _) => Run::TimedOut {
+            elapsed,
+            limit: timeout,
+        },
+        (_, None) => Run::Stopped { elapsed },
+        (_, Some((status, _))) => Run::Finished {
+            failure: describe_status(status),
+            stderr,
+            elapsed,
+            rest: match end {
+                End::HeldOpen => Rest::HeldOpen,
+                End::Settled => Rest::Skipped,
+                _ => Rest::Read,
+            },
+        },
+    })
 }
 
 #[cfg(test)]

@@ -307,8 +307,14 @@ runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
 sol.py'. The command is split into words at whitespace; 'single' and \"double\"
 quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
 backslash keeps the next character; no other shell syntax. On Unix the program
-gets a process group of its own, and a timeout kills the whole group. Its output
-is compared as it comes: no case is too large, and memory stays flat.
+gets a process group of its own, and a timeout kills the whole group; on Linux
+also anything it started that left the group (setsid) and still descends from it
+or holds its pipes. Its output
+is compared as it comes: no case is too large, and memory stays flat. Once the
+output is sure to differ, at most 1 MiB more is read: a program that floods its
+output is stopped there (WA). Once the program exits, its output is read for at
+most 0.5 s more (never past the time limit) if something it left running holds
+it open; that process is then killed, and the verdict rests on what came.
 
 One line per case: the verdict, the case name, the time in ms.
   AC   the output equals the answer byte for byte

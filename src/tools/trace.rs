@@ -152,8 +152,7 @@ gives the counts, the state of the game and the final position in notation.",
         Opt::valued(
             "--from",
             "POSITION",
-            "start from this position (notation, e.g.\n\
-             'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r')",
+            "start from this position (notation, e.g. 'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r')",
         ),
         Opt::valued(
             "--every",
@@ -163,8 +162,7 @@ gives the counts, the state of the game and the final position in notation.",
         Opt::valued(
             "--at",
             "K",
-            "draw the board only after command K\n\
-             (default: at the start and after every legal move)",
+            "draw the board only after command K (without --every or --at: at the start and after every legal move)",
         ),
         Opt::flag("--ascii", "notation letters even on a terminal"),
     ],

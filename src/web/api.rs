@@ -7,13 +7,16 @@
 //! | `/api/targets` | `{start, moves, from: [x, y]}` | `{from, targets, reason}` |
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
 //! | `/api/ai` | `{start, moves, think: ms, level, seed}` | `{move, think, level}` (the time used, clamped) |
-//! | `/api/replay` | a judge input (text) | see [`replay::replay`] |
+//! | `/api/replay` | a judge input (text) | see [`replay::replay`] (streamed) |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
 //!
 //! `start` is a position in notation (the start position when absent), `moves` the
-//! moves played from it, each legal. Nothing here reads or writes a file: loading and
-//! saving go through the browser.
+//! moves played from it, each legal, at most [`state::MAX_MOVES`] (413 beyond, as for a
+//! saved game to load). The replay shows at most [`replay::MAX_COMMANDS`] commands and
+//! is written a step at a time, so no answer is held whole in memory beyond some
+//! hundreds of kilobytes. Nothing here reads or writes a file: loading and saving go
+//! through the browser.
 
 use super::assets;
 use super::http::{Method, Request, Response, JSON, TEXT};
@@ -27,6 +30,7 @@ use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
 use crate::tools::explain;
+use std::io::Write;
 use std::time::Duration;
 
 /// The thinking time when a request names none.
@@ -164,13 +168,23 @@ impl Api {
     }
 
     fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
-        Ok(json(replay::replay(body)))
+        let input = body.to_vec();
+        Ok(Response::stream(
+            JSON,
+            Box::new(move |out: &mut dyn Write| {
+                replay::write_replay(&input, out)?;
+                out.write_all(b"\n")
+            }),
+        ))
     }
 
     fn load(&self, body: &[u8]) -> Result<Response, ApiError> {
         let text = std::str::from_utf8(body)
             .map_err(|_| ApiError::bad("the saved game is not UTF-8 text"))?;
         let (start, moves) = parse_saved(text).map_err(|e| ApiError::bad(e.to_string()))?;
+        if moves.len() > state::MAX_MOVES {
+            return Err(ApiError::too_long(moves.len()));
+        }
         let request = Json::obj([
             ("start", Json::str(start.to_string())),
             (
@@ -223,19 +237,21 @@ fn not_allowed(allow: &'static str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::web::http::Version;
 
     fn post(api: &Api, path: &str, body: &str) -> Response {
         api.handle(&Request {
             method: Method::Post,
             path: path.to_string(),
             query: None,
+            version: Version::Http11,
             headers: Vec::new(),
             body: body.as_bytes().to_vec(),
         })
     }
 
-    fn body_json(r: &Response) -> Json {
-        Json::parse(&r.body).expect("JSON answer")
+    fn body_json(r: Response) -> Json {
+        Json::parse(&r.into_bytes()).expect("JSON answer")
     }
 
     #[test]
@@ -245,15 +261,15 @@ mod tests {
         assert_eq!(r.status, 200);
         // The red horse on (0, 1): (2, 2) only; (2, 0) holds its own duck and (1, 3)
         // is blocked at (0, 2) by its own elephant.
-        assert_eq!(body_json(&r).get("targets").unwrap().to_string(), "[[2,2]]");
+        assert_eq!(body_json(r).get("targets").unwrap().to_string(), "[[2,2]]");
         let r = post(&api, "/api/targets", r#"{"from":[9,1]}"#);
         assert_eq!(
-            body_json(&r).get("reason").and_then(Json::as_str),
+            body_json(r).get("reason").and_then(Json::as_str),
             Some("the piece on (9, 1) is the opponent's (blue horse)")
         );
         let r = post(&api, "/api/targets", r#"{"from":[5,5]}"#);
         assert_eq!(
-            body_json(&r).get("reason").and_then(Json::as_str),
+            body_json(r).get("reason").and_then(Json::as_str),
             Some("no piece on the source square (5, 5)")
         );
         assert_eq!(post(&api, "/api/targets", "{}").status, 400);
@@ -263,7 +279,7 @@ mod tests {
     fn play_answers_invalid_commands_with_the_reason() {
         let api = Api::new(1);
         let r = post(&api, "/api/play", r#"{"move":[0,0,7,0]}"#);
-        let v = body_json(&r);
+        let v = body_json(r);
         assert_eq!(v.get("legal"), Some(&Json::Bool(false)));
         assert_eq!(
             v.get("line").and_then(Json::as_str),
@@ -274,7 +290,7 @@ mod tests {
             Some("invalid: the car is blocked at (2, 0)")
         );
         let r = post(&api, "/api/play", r#"{"move":[0,3,1,2]}"#);
-        let v = body_json(&r);
+        let v = body_json(r);
         assert_eq!(
             v.get("line").and_then(Json::as_str),
             Some("red guard;NA;no;no")
@@ -288,7 +304,7 @@ mod tests {
         );
         let r = post(&api, "/api/play", r#"{"move":[99999999999,0,0,0]}"#);
         assert_eq!(
-            body_json(&r).get("text").and_then(Json::as_str),
+            body_json(r).get("text").and_then(Json::as_str),
             Some("invalid: the source square is off the board")
         );
     }
@@ -297,19 +313,19 @@ mod tests {
     fn save_and_load_round_trip() {
         let api = Api::new(1);
         let r = post(&api, "/api/save", r#"{"moves":[[0,1,2,2],[9,1,7,2]]}"#);
-        let text = String::from_utf8(r.body).unwrap();
+        let text = String::from_utf8(r.into_bytes()).unwrap();
         assert_eq!(
             text,
             "rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r\n2\n0 1 2 2\n9 1 7 2\n"
         );
         let r = post(&api, "/api/load", &text);
         assert_eq!(
-            body_json(&r).get("moves").unwrap().to_string(),
+            body_json(r).get("moves").unwrap().to_string(),
             "[[0,1,2,2],[9,1,7,2]]"
         );
         let r = post(&api, "/api/load", "nonsense\n");
         assert_eq!(r.status, 400);
-        assert!(String::from_utf8_lossy(&r.body).contains("line 1:"));
+        assert!(String::from_utf8_lossy(&r.into_bytes()).contains("line 1:"));
     }
 
     #[test]
@@ -326,7 +342,7 @@ mod tests {
             "/api/ai",
             r#"{"start":"4k4/9/9/9/9/9/9/9/9/R3K4 r","moves":[[0,0,9,0],[9,4,9,3]],"think":99999999}"#,
         );
-        let v = body_json(&r);
+        let v = body_json(r);
         assert_eq!(v.get("move").unwrap().to_string(), "[9,0,9,3]", "{v}");
         assert_eq!(v.get("think").and_then(Json::as_int), Some(5000));
     }
@@ -335,14 +351,6 @@ mod tests {
     fn the_computer_plays_at_a_level_with_a_seed() {
         let api = Api::new(1);
         let ask = |level: &str, seed: &str| {
-            // A finished search's thread holds its slot a moment after its answer:
-            // wait (boundedly) for it, so that this test asks one question at a time.
-            for _ in 0..2000 {
-                if api.thinker.running() == 0 {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
             post(
                 &api,
                 "/api/ai",
@@ -350,8 +358,8 @@ mod tests {
             )
         };
         let chosen = |r: Response| {
-            assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-            let v = body_json(&r);
+            assert_eq!(r.status, 200);
+            let v = body_json(r);
             assert_eq!(v.get("level").and_then(Json::as_int), Some(1));
             v.get("move").unwrap().to_string()
         };
@@ -370,7 +378,8 @@ mod tests {
             let r = ask(level, seed);
             assert_eq!(r.status, 400, "level {level}, seed {seed}");
         }
-        assert!(String::from_utf8_lossy(&ask("9", "1").body).contains("level: expected 1 to 8"));
+        let refused = ask("9", "1").into_bytes();
+        assert!(String::from_utf8_lossy(&refused).contains("level: expected 1 to 8"));
     }
 
     #[test]
@@ -381,6 +390,7 @@ mod tests {
                 method,
                 path: path.to_string(),
                 query: None,
+                version: Version::Http11,
                 headers: Vec::new(),
                 body: Vec::new(),
             })

@@ -1,13 +1,22 @@
 //! HTTP/1.1 messages: reading one request under hard limits (request line, headers,
-//! body, and a deadline for the whole request), and writing one response.
+//! body), and writing one response, whole or streamed.
+//!
+//! A request is read by an [`Incoming`], fed with bytes as they arrive: it parses each
+//! line once, as soon as it is complete, so a request costs the same however slowly it
+//! trickles in, and it never holds more than the limits allow. The caller keeps the
+//! clock (the server's event loop gives every connection a deadline); [`read_request`]
+//! drives an [`Incoming`] from a blocking reader.
 //!
 //! Every connection carries one request and is then closed (`Connection: close`): a
 //! worker is never held by an idle keep-alive connection, so the worker bound is a
 //! bound on work, not on open sockets. Anything a client can send ends in a [`Reject`]
-//! with a status code and a short message, never in a panic.
+//! with a status code and a short message, never in a panic. The checks of RFC 9112
+//! that keep a request's meaning unambiguous are made: exactly one `Host` in HTTP/1.1
+//! (at most one in HTTP/1.0), at most one `Content-Length` (a repeated one is refused
+//! even with the same value, as nginx does), no `Transfer-Encoding`.
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::net::TcpStream;
 use std::time::Instant;
 
@@ -48,6 +57,15 @@ pub enum Method {
     Other,
 }
 
+/// The protocol version of a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// `HTTP/1.0`: no chunked answers, `Host` optional.
+    Http10,
+    /// `HTTP/1.1`.
+    Http11,
+}
+
 /// One parsed request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -57,6 +75,8 @@ pub struct Request {
     pub path: String,
     /// The query after `?`, if any (not decoded).
     pub query: Option<String>,
+    /// The protocol version.
+    pub version: Version,
     /// Header names (lower case) and values (trimmed), in order.
     pub headers: Vec<(String, String)>,
     /// The body (`Content-Length` bytes).
@@ -70,6 +90,11 @@ impl Request {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// How many headers are named `name` (lower case).
+    fn count(&self, name: &str) -> usize {
+        self.headers.iter().filter(|(n, _)| n == name).count()
     }
 }
 
@@ -104,169 +129,230 @@ fn status(code: u16, message: impl Into<String>) -> Reject {
     Reject::Status(code, message.into())
 }
 
-/// A reader on a socket that enforces one deadline for everything read through it: a
-/// client that trickles a byte at a time still runs out of time.
-pub struct DeadlineReader<'a> {
-    stream: &'a TcpStream,
-    deadline: Instant,
+/// Where reading a request stands after new bytes.
+#[derive(Debug)]
+pub enum Progress {
+    /// More bytes are needed.
+    More,
+    /// The head is complete and acceptable, the body has not all come, and the client
+    /// waits for a go-ahead before sending it (`Expect: 100-continue`, as curl does for
+    /// larger files): send `100 Continue`. Reported once; then more bytes are needed.
+    Continue,
+    /// The whole request.
+    Done(Request),
 }
 
-impl<'a> DeadlineReader<'a> {
-    /// Reads from `stream` until `deadline`.
-    pub fn new(stream: &'a TcpStream, deadline: Instant) -> DeadlineReader<'a> {
-        DeadlineReader { stream, deadline }
-    }
-}
-
-impl Read for DeadlineReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        let mut stream = self.stream;
-        stream.read(buf)
-    }
-}
-
-fn timed_out(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
-    )
-}
-
-/// Bytes read so far and how far they have been parsed.
-struct Input<'r, R> {
-    src: &'r mut R,
+/// A request being read: the bytes so far, and how far they have been parsed.
+#[derive(Debug, Default)]
+pub struct Incoming {
     buf: Vec<u8>,
+    /// Start of the first line not parsed yet (of the body once the head is read).
     pos: usize,
+    /// Where the search for the end of that line goes on: no byte is looked at twice.
+    scan: usize,
+    /// The request line and the headers so far, once the request line is read.
+    head: Option<Request>,
+    /// Bytes of the header lines so far.
+    header_bytes: usize,
+    /// The body's length, once the head is complete.
+    length: Option<usize>,
 }
 
-impl<R: Read> Input<'_, R> {
-    /// Reads more bytes; `Ok(false)` at the end of the stream.
-    fn fill(&mut self) -> Result<bool, Reject> {
-        let mut chunk = [0u8; 4096];
+impl Incoming {
+    /// Nothing read yet.
+    pub fn new() -> Incoming {
+        Incoming::default()
+    }
+
+    /// Whether any byte has come.
+    pub fn started(&self) -> bool {
+        !self.buf.is_empty()
+    }
+
+    /// The memory held for the request so far, in bytes.
+    pub fn held(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// Adds `bytes` that arrived and parses what they complete.
+    pub fn push(&mut self, bytes: &[u8], limits: &Limits) -> Result<Progress, Reject> {
+        self.buf.extend_from_slice(bytes);
         loop {
-            match self.src.read(&mut chunk) {
-                Ok(0) => return Ok(false),
-                Ok(n) => {
-                    self.buf.extend_from_slice(&chunk[..n]);
-                    return Ok(true);
+            if let Some(length) = self.length {
+                if self.buf.len() - self.pos < length {
+                    return Ok(Progress::More);
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if timed_out(&e) => return Err(Reject::Timeout),
-                Err(e) => return Err(Reject::Io(e)),
+                return Ok(Progress::Done(self.take(length)));
+            }
+            match self.head {
+                None => {
+                    let over = || status(414, "the request line is too long");
+                    let Some(line) = self.line(limits.line, over)? else {
+                        return Ok(Progress::More);
+                    };
+                    self.head = Some(request_line(&line)?);
+                }
+                Some(_) => {
+                    let left = limits.headers.saturating_sub(self.header_bytes);
+                    let over = || status(431, "the request headers are too large");
+                    let Some(line) = self.line(left, over)? else {
+                        return Ok(Progress::More);
+                    };
+                    if line.is_empty() {
+                        if self.end_of_head(limits)? {
+                            return Ok(Progress::Continue);
+                        }
+                        continue;
+                    }
+                    self.header(line, limits)?;
+                }
             }
         }
     }
 
-    /// The next line (without its `\r\n` or `\n`), at most `limit` bytes long; `over`
-    /// is the rejection for a longer one. `None` at the end of the stream.
-    fn line(&mut self, limit: usize, over: fn() -> Reject) -> Result<Option<String>, Reject> {
-        loop {
-            let rest = &self.buf[self.pos..];
-            if let Some(i) = rest.iter().position(|&b| b == b'\n') {
-                if i > limit + 1 {
-                    return Err(over());
-                }
-                let mut line = &rest[..i];
-                if let Some(stripped) = line.strip_suffix(b"\r") {
-                    line = stripped;
-                }
-                let text = String::from_utf8(line.to_vec())
-                    .map_err(|_| status(400, "the request has bytes that are not UTF-8"))?;
-                self.pos += i + 1;
-                return Ok(Some(text));
-            }
-            if rest.len() > limit + 1 {
+    /// Why the request cannot be read now that the client has closed its side.
+    pub fn end(&self) -> Reject {
+        if self.buf.is_empty() {
+            Reject::Closed
+        } else if self.head.is_none() {
+            status(400, "the request ended early")
+        } else if self.length.is_none() {
+            status(400, "the request ended inside the headers")
+        } else {
+            status(400, "the body is shorter than its Content-Length")
+        }
+    }
+
+    /// The next complete line (without its `\r\n` or `\n`), at most `limit` bytes long;
+    /// `over` is the rejection for a longer one. `None` until the line is complete.
+    fn line(&mut self, limit: usize, over: impl Fn() -> Reject) -> Result<Option<String>, Reject> {
+        let from = self.scan.max(self.pos);
+        let Some(end) = self.buf[from..].iter().position(|&b| b == b'\n') else {
+            self.scan = self.buf.len();
+            if self.buf.len() - self.pos > limit + 1 {
                 return Err(over());
             }
-            if !self.fill()? {
-                return Ok(None);
-            }
+            return Ok(None);
+        };
+        let i = from + end - self.pos;
+        if i > limit + 1 {
+            return Err(over());
         }
+        let mut line = &self.buf[self.pos..self.pos + i];
+        if let Some(stripped) = line.strip_suffix(b"\r") {
+            line = stripped;
+        }
+        let text = String::from_utf8(line.to_vec())
+            .map_err(|_| status(400, "the request has bytes that are not UTF-8"))?;
+        self.pos += i + 1;
+        self.scan = self.pos;
+        Ok(Some(text))
     }
-}
 
-/// Reads one request from `src` under `limits`. The caller bounds the time (see
-/// [`DeadlineReader`]); this bounds the bytes. `proceed` is called when the client
-/// waits for a go-ahead before sending an acceptable body (`Expect: 100-continue`, as
-/// curl sends for larger files), so the caller can send `100 Continue`.
-pub fn read_request<R: Read>(
-    src: &mut R,
-    limits: &Limits,
-    proceed: &mut dyn FnMut(),
-) -> Result<Request, Reject> {
-    let mut input = Input {
-        src,
-        buf: Vec::with_capacity(1024),
-        pos: 0,
-    };
-    let line = match input.line(limits.line, || status(414, "the request line is too long"))? {
-        Some(l) => l,
-        None if input.buf.is_empty() => return Err(Reject::Closed),
-        None => return Err(status(400, "the request ended early")),
-    };
-    let (method, path, query) = request_line(&line)?;
-    let mut headers = Vec::new();
-    let mut header_bytes = 0;
-    loop {
-        let left = limits.headers.saturating_sub(header_bytes);
-        let line = input
-            .line(left, || status(431, "the request headers are too large"))?
-            .ok_or_else(|| status(400, "the request ended inside the headers"))?;
-        if line.is_empty() {
-            break;
-        }
-        header_bytes += line.len() + 2;
-        if headers.len() == limits.header_count {
+    /// One header line.
+    fn header(&mut self, line: String, limits: &Limits) -> Result<(), Reject> {
+        self.header_bytes += line.len() + 2;
+        let head = self.head.as_mut().expect("the request line came first");
+        if head.headers.len() == limits.header_count {
             return Err(status(431, "the request has too many headers"));
         }
         let (name, value) = line
             .split_once(':')
             .filter(|(n, _)| is_token(n))
             .ok_or_else(|| status(400, "a malformed header line"))?;
-        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
+        head.headers
+            .push((name.to_ascii_lowercase(), value.trim().to_string()));
+        Ok(())
     }
-    let find = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v);
-    if find("transfer-encoding").is_some() {
-        return Err(status(
-            411,
-            "chunked request bodies are not supported: send Content-Length",
-        ));
-    }
-    let length = match find("content-length") {
-        None => 0,
-        Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
-            v.parse::<usize>().unwrap_or(usize::MAX)
+
+    /// The empty line after the headers: checks the head and learns the body's length.
+    /// Returns whether the client waits for `100 Continue`.
+    fn end_of_head(&mut self, limits: &Limits) -> Result<bool, Reject> {
+        let head = self.head.as_ref().expect("the request line came first");
+        match (head.version, head.count("host")) {
+            (Version::Http11, 0) => {
+                return Err(status(400, "an HTTP/1.1 request needs a Host header"))
+            }
+            (_, 0 | 1) => {}
+            _ => return Err(status(400, "the request has more than one Host header")),
         }
-        Some(_) => return Err(status(400, "a malformed Content-Length")),
-    };
-    if length > limits.body {
-        return Err(status(
-            413,
-            format!("the body is larger than {} bytes", limits.body),
-        ));
+        if head.header("transfer-encoding").is_some() {
+            return Err(status(
+                411,
+                "chunked request bodies are not supported: send Content-Length",
+            ));
+        }
+        if head.count("content-length") > 1 {
+            return Err(status(
+                400,
+                "the request has more than one Content-Length header",
+            ));
+        }
+        let length = match head.header("content-length") {
+            None => 0,
+            Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+                v.parse::<usize>().unwrap_or(usize::MAX)
+            }
+            Some(_) => return Err(status(400, "a malformed Content-Length")),
+        };
+        if length > limits.body {
+            return Err(status(
+                413,
+                format!("the body is larger than {} bytes", limits.body),
+            ));
+        }
+        let waiting = head
+            .header("expect")
+            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        self.length = Some(length);
+        let missing = (self.pos + length).saturating_sub(self.buf.len());
+        // Room for the whole body at once, so the buffer never holds twice its size.
+        self.buf.reserve_exact(missing);
+        Ok(waiting && missing > 0)
     }
-    let waiting = find("expect").is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-    if waiting && input.buf.len() - input.pos < length {
-        proceed();
+
+    /// The request, with the `length` bytes of body after the head.
+    fn take(&mut self, length: usize) -> Request {
+        let mut request = self.head.take().expect("the head is complete");
+        let mut bytes = std::mem::take(&mut self.buf);
+        bytes.truncate(self.pos + length);
+        bytes.drain(..self.pos);
+        request.body = bytes;
+        request
     }
-    while input.buf.len() - input.pos < length {
-        if !input.fill()? {
-            return Err(status(400, "the body is shorter than its Content-Length"));
+}
+
+/// Reads one request from the blocking reader `src` under `limits`. The caller bounds
+/// the time (a read timeout on a socket); this bounds the bytes. `proceed` is called
+/// when the client waits for a go-ahead before sending an acceptable body, so the
+/// caller can send `100 Continue`.
+pub fn read_request<R: Read>(
+    src: &mut R,
+    limits: &Limits,
+    proceed: &mut dyn FnMut(),
+) -> Result<Request, Reject> {
+    let mut incoming = Incoming::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match src.read(&mut chunk) {
+            Ok(0) => return Err(incoming.end()),
+            Ok(n) => match incoming.push(&chunk[..n], limits)? {
+                Progress::Done(request) => return Ok(request),
+                Progress::Continue => proceed(),
+                Progress::More => {}
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+                ) =>
+            {
+                return Err(Reject::Timeout)
+            }
+            Err(e) => return Err(Reject::Io(e)),
         }
     }
-    let body = input.buf[input.pos..input.pos + length].to_vec();
-    Ok(Request {
-        method,
-        path,
-        query,
-        headers,
-        body,
-    })
 }
 
 /// Whether `text` is an HTTP token (a method or header name).
@@ -277,20 +363,21 @@ fn is_token(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-/// `METHOD /path?query HTTP/1.x`.
-fn request_line(line: &str) -> Result<(Method, String, Option<String>), Reject> {
+/// `METHOD /path?query HTTP/1.x`: a request without headers or body yet.
+fn request_line(line: &str) -> Result<Request, Reject> {
     let mut parts = line.split(' ');
     let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
         (Some(m), Some(t), Some(v), None) if is_token(m) => (m, t, v),
         _ => return Err(status(400, "a malformed request line")),
     };
-    match version {
-        "HTTP/1.1" | "HTTP/1.0" => {}
+    let version = match version {
+        "HTTP/1.1" => Version::Http11,
+        "HTTP/1.0" => Version::Http10,
         v if v.starts_with("HTTP/") => {
             return Err(status(505, format!("{v} is not supported; use HTTP/1.1")))
         }
         _ => return Err(status(400, "a malformed request line")),
-    }
+    };
     if !target.starts_with('/') {
         return Err(status(400, "the request target must be a path"));
     }
@@ -304,11 +391,40 @@ fn request_line(line: &str) -> Result<(Method, String, Option<String>), Reject> 
         Some((p, q)) => (p.to_string(), Some(q.to_string())),
         None => (target.to_string(), None),
     };
-    Ok((method, path, query))
+    Ok(Request {
+        method,
+        path,
+        query,
+        version,
+        headers: Vec::new(),
+        body: Vec::new(),
+    })
+}
+
+/// What a streamed body is written by: it writes the whole body to the writer it is
+/// given (buffered, and framed as the request's version needs), then returns.
+pub type Writer = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + Send>;
+
+/// The body of a response.
+pub enum Body {
+    /// All of it, in memory.
+    Full(Vec<u8>),
+    /// Produced while it is sent, so that a large answer is never held whole: sent
+    /// chunked to HTTP/1.1 clients, and ended by closing the connection for HTTP/1.0.
+    Stream(Writer),
+}
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Body::Full(bytes) => write!(f, "Full({} bytes)", bytes.len()),
+            Body::Stream(_) => f.write_str("Stream"),
+        }
+    }
 }
 
 /// One response. Every response closes its connection.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Response {
     /// The status code.
     pub status: u16,
@@ -317,7 +433,7 @@ pub struct Response {
     /// Extra headers (`Allow`, `Retry-After`).
     pub headers: Vec<(&'static str, String)>,
     /// The body.
-    pub body: Vec<u8>,
+    pub body: Body,
 }
 
 /// `Content-Type` of JSON answers.
@@ -330,6 +446,9 @@ pub const TEXT: &str = "text/plain; charset=utf-8";
 const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; \
                       base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/// Bytes of a streamed body gathered before they go out as one chunk.
+const CHUNK: usize = 64 * 1024;
+
 impl Response {
     /// A 200 response.
     pub fn ok(content_type: &'static str, body: impl Into<Vec<u8>>) -> Response {
@@ -337,7 +456,17 @@ impl Response {
             status: 200,
             content_type,
             headers: Vec::new(),
-            body: body.into(),
+            body: Body::Full(body.into()),
+        }
+    }
+
+    /// A 200 response whose body `writer` produces while it is sent.
+    pub fn stream(content_type: &'static str, writer: Writer) -> Response {
+        Response {
+            status: 200,
+            content_type,
+            headers: Vec::new(),
+            body: Body::Stream(writer),
         }
     }
 
@@ -348,7 +477,7 @@ impl Response {
             status,
             content_type: JSON,
             headers: Vec::new(),
-            body: format!("{body}\n").into_bytes(),
+            body: Body::Full(format!("{body}\n").into_bytes()),
         }
     }
 
@@ -358,26 +487,77 @@ impl Response {
         self
     }
 
-    /// Writes the response; the body only when `with_body` (not for `HEAD`).
-    pub fn write_to<W: Write>(&self, out: &mut W, with_body: bool) -> io::Result<()> {
+    /// The whole body, a stream produced into memory (for tests, and answers known to
+    /// be small).
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self.body {
+            Body::Full(bytes) => bytes,
+            Body::Stream(writer) => {
+                let mut bytes = Vec::new();
+                // Writing to memory cannot fail.
+                let _ = writer(&mut bytes);
+                bytes
+            }
+        }
+    }
+
+    /// Writes the response for a request of `version`; the body only when `with_body`
+    /// (not for `HEAD`).
+    pub fn write_to<W: Write>(
+        self,
+        out: &mut W,
+        with_body: bool,
+        version: Version,
+    ) -> io::Result<()> {
         let mut head = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-             Connection: close\r\nCache-Control: no-store\r\n\
-             X-Content-Type-Options: nosniff\r\nContent-Security-Policy: {POLICY}\r\n",
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n",
             self.status,
             reason(self.status),
             self.content_type,
-            self.body.len()
         );
+        let chunked = version == Version::Http11;
+        match &self.body {
+            Body::Full(bytes) => head.push_str(&format!("Content-Length: {}\r\n", bytes.len())),
+            Body::Stream(_) if chunked => head.push_str("Transfer-Encoding: chunked\r\n"),
+            // HTTP/1.0 knows no chunks: the end of the connection ends the body.
+            Body::Stream(_) => {}
+        }
+        head.push_str(&format!(
+            "Connection: close\r\nCache-Control: no-store\r\n\
+             X-Content-Type-Options: nosniff\r\nContent-Security-Policy: {POLICY}\r\n"
+        ));
         for (name, value) in &self.headers {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
         let mut bytes = head.into_bytes();
-        if with_body {
-            bytes.extend_from_slice(&self.body);
+        match self.body {
+            Body::Full(body) if with_body => {
+                // A small answer goes out in one write; a large one is not copied.
+                if body.len() <= CHUNK {
+                    bytes.extend_from_slice(&body);
+                    out.write_all(&bytes)?;
+                } else {
+                    out.write_all(&bytes)?;
+                    out.write_all(&body)?;
+                }
+            }
+            Body::Stream(writer) if with_body => {
+                out.write_all(&bytes)?;
+                if chunked {
+                    let mut body = BufWriter::with_capacity(CHUNK, Chunked(&mut *out));
+                    writer(&mut body)?;
+                    body.flush()?;
+                    drop(body);
+                    out.write_all(b"0\r\n\r\n")?;
+                } else {
+                    let mut body = BufWriter::with_capacity(CHUNK, &mut *out);
+                    writer(&mut body)?;
+                    body.flush()?;
+                }
+            }
+            _ => out.write_all(&bytes)?,
         }
-        out.write_all(&bytes)?;
         out.flush()
     }
 }
@@ -386,6 +566,57 @@ impl fmt::Display for Response {
     /// `200 OK` and the like.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.status, reason(self.status))
+    }
+}
+
+/// Frames every write as one chunk of the chunked transfer coding (RFC 9112, 7.1).
+struct Chunked<W: Write>(W);
+
+impl<W: Write> Write for Chunked<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // An empty chunk would end the body.
+        if !buf.is_empty() {
+            let mut frame = Vec::with_capacity(buf.len() + 12);
+            frame.extend_from_slice(format!("{:x}\r\n", buf.len()).as_bytes());
+            frame.extend_from_slice(buf);
+            frame.extend_from_slice(b"\r\n");
+            self.0.write_all(&frame)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// A writer on a socket that enforces one deadline for everything written through it:
+/// a client that reads its answer a byte at a time still runs out of time.
+pub struct DeadlineWriter<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl<'a> DeadlineWriter<'a> {
+    /// Writes to `stream` until `deadline`.
+    pub fn new(stream: &'a TcpStream, deadline: Instant) -> DeadlineWriter<'a> {
+        DeadlineWriter { stream, deadline }
+    }
+}
+
+impl Write for DeadlineWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_write_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -425,21 +656,35 @@ mod tests {
         read_request(&mut src, &SMALL, &mut || {})
     }
 
+    /// The same request fed one byte at a time.
+    fn trickled(text: &[u8]) -> Result<Request, Reject> {
+        let mut incoming = Incoming::new();
+        for b in text {
+            match incoming.push(&[*b], &SMALL)? {
+                Progress::Done(r) => return Ok(r),
+                Progress::More | Progress::Continue => {}
+            }
+        }
+        Err(incoming.end())
+    }
+
     #[test]
     fn a_waiting_client_is_told_to_go_on() {
         let mut calls = 0;
         let mut src =
-            &b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n{}"[..];
+            &b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n{}"[..];
         let r = read_request(&mut src, &SMALL, &mut || calls += 1).expect("a request");
         assert_eq!(
             (r.body.as_slice(), calls),
             (&b"{}"[..], 0),
             "the body came anyway"
         );
-        let mut src = &b"POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n"[..];
+        let mut src =
+            &b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n"[..];
         let _ = read_request(&mut src, &SMALL, &mut || calls += 1);
         assert_eq!(calls, 1);
-        let mut src = &b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 99\r\n\r\n"[..];
+        let mut src =
+            &b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 99\r\n\r\n"[..];
         let r = read_request(&mut src, &SMALL, &mut || calls += 1);
         assert!(matches!(r, Err(Reject::Status(413, _))));
         assert_eq!(calls, 1, "no go-ahead for a body that will be refused");
@@ -460,61 +705,180 @@ mod tests {
         assert_eq!(r.method, Method::Post);
         assert_eq!(r.path, "/api/play");
         assert_eq!(r.query.as_deref(), Some("x=1"));
+        assert_eq!(r.version, Version::Http11);
         assert_eq!(r.header("host"), Some("a"));
         assert_eq!(r.body, b"abcd");
         let r = read(b"GET / HTTP/1.0\n\n").expect("bare line ends are fine");
         assert_eq!((r.method, r.path.as_str()), (Method::Get, "/"));
+        assert_eq!(r.version, Version::Http10);
         assert_eq!(
-            read(b"DELETE / HTTP/1.1\r\n\r\n").unwrap().method,
+            read(b"DELETE / HTTP/1.1\r\nHost: a\r\n\r\n")
+                .unwrap()
+                .method,
             Method::Other
         );
     }
 
+    const LIMITS: &[(&[u8], u16)] = &[
+        (b"GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1\r\n\r\n", 414),
+        (b"GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 414),
+        (b"GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431),
+        (b"GET / HTTP/1.1\r\nA: 1111111111111111111111111111111111111111111111111111111111111111111111\r\n\r\n", 431),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n", 413),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabc", 400),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
+        (b"GET / HTTP/2.0\r\n\r\n", 505),
+        (b"GET / FTP/1.0\r\n\r\n", 400),
+        (b"GET /\r\n\r\n", 400),
+        (b"GET  / HTTP/1.1\r\n\r\n", 400),
+        (b"GET x HTTP/1.1\r\n\r\n", 400),
+        (b"G(T / HTTP/1.1\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nno colon\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nA b: c\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nA: \xff\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nA: b\r\n", 400),
+        (b"GET / HTTP", 400),
+    ];
+
     #[test]
     fn every_limit_has_its_status() {
-        let table: &[(&[u8], u16)] = &[
-            (b"GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa HTTP/1.1\r\n\r\n", 414),
-            (b"GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 414),
-            (b"GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", 431),
-            (b"GET / HTTP/1.1\r\nA: 1111111111111111111111111111111111111111111111111111111111111111111111\r\n\r\n", 431),
-            (b"POST / HTTP/1.1\r\nContent-Length: 17\r\n\r\n", 413),
-            (b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
-            (b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400),
-            (b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nabc", 400),
-            (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
-            (b"GET / HTTP/2.0\r\n\r\n", 505),
-            (b"GET / FTP/1.0\r\n\r\n", 400),
-            (b"GET /\r\n\r\n", 400),
-            (b"GET  / HTTP/1.1\r\n\r\n", 400),
-            (b"GET x HTTP/1.1\r\n\r\n", 400),
-            (b"G(T / HTTP/1.1\r\n\r\n", 400),
-            (b"GET / HTTP/1.1\r\nno colon\r\n\r\n", 400),
-            (b"GET / HTTP/1.1\r\nA b: c\r\n\r\n", 400),
-            (b"GET / HTTP/1.1\r\nA: \xff\r\n\r\n", 400),
-            (b"GET / HTTP/1.1\r\nA: b\r\n", 400),
-            (b"GET / HTTP", 400),
-        ];
-        for &(text, expected) in table {
+        for &(text, expected) in LIMITS {
             assert_eq!(code(text), expected, "{:?}", String::from_utf8_lossy(text));
         }
         assert!(matches!(read(b""), Err(Reject::Closed)));
     }
 
     #[test]
-    fn responses_close_and_skip_the_body_for_head() {
-        let r = Response::ok(TEXT, "hi").with_header("Allow", "GET");
+    fn host_and_content_length_must_be_unambiguous() {
+        let table: &[(&[u8], &str)] = &[
+            (
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}x",
+                "the request has more than one Content-Length header",
+            ),
+            (
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}",
+                "the request has more than one Content-Length header",
+            ),
+            (
+                b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 2\r\n\r\n{}",
+                "a malformed Content-Length",
+            ),
+            (
+                b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+                "the request has more than one Host header",
+            ),
+            (
+                b"GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n",
+                "the request has more than one Host header",
+            ),
+            (
+                b"GET / HTTP/1.1\r\n\r\n",
+                "an HTTP/1.1 request needs a Host header",
+            ),
+        ];
+        for &(text, message) in table {
+            match read(text) {
+                Err(Reject::Status(400, m)) => assert_eq!(m, message),
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(text)),
+            }
+        }
+        // HTTP/1.0 may leave Host out; an empty Host is a Host.
+        assert!(read(b"GET / HTTP/1.0\r\n\r\n").is_ok());
+        assert_eq!(
+            read(b"GET / HTTP/1.1\r\nHost:\r\n\r\n")
+                .unwrap()
+                .header("host"),
+            Some("")
+        );
+    }
+
+    #[test]
+    fn a_trickled_request_reads_as_a_whole() {
+        let whole = b"POST /api/play HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd";
+        assert_eq!(trickled(whole).unwrap(), read(whole).unwrap());
+        for &(text, expected) in LIMITS {
+            match trickled(text) {
+                Err(Reject::Status(code, _)) => {
+                    assert_eq!(code, expected, "{:?}", String::from_utf8_lossy(text))
+                }
+                other => panic!("{:?}: {other:?}", String::from_utf8_lossy(text)),
+            }
+        }
+        // A request line that never ends is refused as soon as it is too long, without
+        // holding more than the limit.
+        let mut incoming = Incoming::new();
+        let mut refused = None;
+        for _ in 0..1000 {
+            if let Err(e) = incoming.push(b"a", &SMALL) {
+                refused = Some(e);
+                break;
+            }
+        }
+        assert!(matches!(refused, Some(Reject::Status(414, _))));
+        assert!(incoming.held() <= 64, "{}", incoming.held());
+        assert!(matches!(Incoming::new().end(), Reject::Closed));
+    }
+
+    fn written(r: Response, with_body: bool, version: Version) -> String {
         let mut out = Vec::new();
-        r.write_to(&mut out, true).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        r.write_to(&mut out, with_body, version).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn responses_close_and_skip_the_body_for_head() {
+        let r = || Response::ok(TEXT, "hi").with_header("Allow", "GET");
+        let text = written(r(), true, Version::Http11);
         assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
         assert!(text.contains("\r\nContent-Length: 2\r\nConnection: close\r\n"));
         assert!(text.contains("\r\nAllow: GET\r\n"));
         assert!(text.ends_with("\r\n\r\nhi"));
-        let mut out = Vec::new();
-        r.write_to(&mut out, false).unwrap();
-        assert!(String::from_utf8(out).unwrap().ends_with("\r\n\r\n"));
+        assert!(written(r(), false, Version::Http11).ends_with("\r\n\r\n"));
         let e = Response::error(404, "no \"such\" page".to_string());
-        assert_eq!(e.body, b"{\"error\":\"no \\\"such\\\" page\"}\n");
         assert_eq!(e.to_string(), "404 Not Found");
+        assert_eq!(e.into_bytes(), b"{\"error\":\"no \\\"such\\\" page\"}\n");
+    }
+
+    #[test]
+    fn a_streamed_body_is_chunked_for_http_1_1_only() {
+        let big = "x".repeat(CHUNK + 10);
+        let stream = || {
+            let big = big.clone();
+            Response::stream(
+                TEXT,
+                Box::new(move |out: &mut dyn Write| {
+                    out.write_all(b"ab")?;
+                    out.write_all(big.as_bytes())
+                }),
+            )
+        };
+        let text = written(stream(), true, Version::Http11);
+        assert!(
+            text.contains("\r\nTransfer-Encoding: chunked\r\n"),
+            "{text}"
+        );
+        assert!(!text.contains("Content-Length"));
+        let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+        // Chunks, then the last, empty one.
+        let mut rest = body;
+        let mut joined = String::new();
+        loop {
+            let (size, after) = rest.split_once("\r\n").unwrap();
+            let size = usize::from_str_radix(size, 16).unwrap();
+            if size == 0 {
+                assert_eq!(after, "\r\n");
+                break;
+            }
+            joined.push_str(&after[..size]);
+            assert_eq!(&after[size..size + 2], "\r\n");
+            rest = &after[size + 2..];
+        }
+        assert_eq!(joined, format!("ab{big}"));
+        let text = written(stream(), true, Version::Http10);
+        assert!(!text.contains("Transfer-Encoding") && !text.contains("Content-Length"));
+        assert!(text.ends_with(&format!("\r\n\r\nab{big}")));
+        assert_eq!(stream().into_bytes(), format!("ab{big}").into_bytes());
     }
 }

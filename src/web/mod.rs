@@ -7,8 +7,11 @@
 //! the moves, so a reload or a shared link (the moves ride in the URL's `#` fragment)
 //! restores the game, and any number of pages can play at once.
 //!
-//! - [`http`]: one request read under limits, one response written.
-//! - [`server`]: the acceptor, the bounded worker pool, 503 for the overflow.
+//! - [`http`]: one request read under limits, one response written (whole or
+//!   streamed).
+//! - [`server`]: the event loop that reads every request without a thread each, the
+//!   bounded worker pool, 503 for the overflow (waiting on sockets through
+//!   [`crate::tools::os`]).
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline.
@@ -37,7 +40,7 @@ use std::time::Duration;
 pub const DEFAULT_PORT: u16 = 5380;
 /// Worker threads when `--workers` is not given.
 pub const DEFAULT_WORKERS: u64 = 8;
-/// Connections that may wait for a worker, per worker.
+/// Complete requests that may wait for a worker, per worker.
 pub const QUEUE_PER_WORKER: usize = 8;
 /// Searches for the computer's move that may run at once.
 pub const SEARCHES: usize = 2;
@@ -62,9 +65,12 @@ restores it.
 
 The server reads and writes no file. It answers on loopback only unless --host
 says otherwise. Each connection carries one request, which must arrive within the
-read timeout (else 408) and keep the size limits (413, 414, 431); at most N workers
-serve at once and 8 N connections wait, the rest get 503. The computer thinks at
-most 5 s per move, at most 2 searches at once.
+read timeout (else 408) and keep the size limits (413, 414, 431); waiting for it
+costs no worker. At most N workers answer at once and 8 N complete requests wait,
+the rest get 503. A game may have at most 2000 moves (else 413); a replay shows at
+most 10000 commands. The computer thinks at most 5 s per move, at most 2 searches
+at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
+closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
 when the server runs in the background of a shell) or a pipe; Ctrl-C stops it too.",
@@ -77,13 +83,12 @@ when the server runs in the background of a shell) or a pipe; Ctrl-C stops it to
         Opt::valued(
             "--host",
             "ADDR",
-            "listen on ADDR (default 127.0.0.1); another address warns that\n\
-             anyone on that network can use the server",
+            "listen on ADDR (default 127.0.0.1); for any other address the server warns that anyone on that network can use it",
         ),
         Opt::valued(
             "--workers",
             "N",
-            "serve N connections at once, 1 to 256 (default 8)",
+            "answer N requests at once, 1 to 256 (default 8)",
         ),
         Opt::valued(
             "--read-timeout",
@@ -146,7 +151,7 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
     let api = api::Api::new(SEARCHES);
     let handler: Arc<server::Handler> = Arc::new(move |request| api.handle(request));
     let started = thread::Builder::new()
-        .name("serve-accept".to_string())
+        .name("serve-io".to_string())
         .spawn(move || {
             if let Err(e) = server::run(listener, config, handler) {
                 cli::fail("serve", &format!("cannot start the server: {e}"));

@@ -7,112 +7,181 @@ use super::json::Json;
 use super::state::{checked, move_json, pieces_json, square_json};
 use crate::judge::game::Game;
 use crate::judge::rules;
-use crate::judge::{verdict_line, Expected, JudgeError, Scanner};
+use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
 use crate::tools::explain::{self, Command};
+use std::io::{self, Write};
 
 /// The most commands one replay shows; the official limit is 1000, and a bound keeps
-/// the answer to any body small.
+/// the answer to any body bounded (some 6 MB, written a step at a time).
 pub const MAX_COMMANDS: u64 = 10_000;
 
 /// The replay of `input` as JSON: `total` (Q as written), `steps` (one per command:
 /// `command` as written, `line`, `text`, `legal`, the squares to mark, and the position
 /// after it with its side to move, check and end), `invalid`
 /// (the numbers of the invalid commands), `error` (why the replay stopped early, or
-/// null) and `note` (input ignored after the last command, or null).
+/// null) and `note` (input ignored after the last command, or null). The server writes
+/// the same text with [`write_replay`], without holding it whole.
 pub fn replay(input: &[u8]) -> Json {
-    let mut scanner = Scanner::new(input);
-    let mut game = Game::new();
-    let mut steps = Vec::new();
-    let mut invalid = Vec::new();
-    let mut error = None;
-    let mut note = None;
-    let mut total_text = Json::Null;
-    match scanner.count() {
-        Err(e) => error = Some(e),
-        Ok(total) => {
-            total_text = Json::str(total.to_string());
-            'commands: for index in 1..=total.value {
-                if index > MAX_COMMANDS {
-                    note = Some(format!(
-                        "the replay stops after {MAX_COMMANDS} commands (Q is {total})"
-                    ));
-                    break;
-                }
-                let mut c: Command = [0; 4];
-                let mut written = Vec::with_capacity(4);
-                for (field, slot) in c.iter_mut().enumerate() {
-                    let expected = Expected::Coordinate {
-                        index,
-                        total,
-                        field: field as u8,
-                    };
-                    match scanner.int_as_written(expected) {
-                        Ok((value, text)) => {
-                            *slot = value;
-                            written.push(Json::str(text.to_string()));
-                        }
-                        Err(e) => {
-                            error = Some(e);
-                            break 'commands;
-                        }
-                    }
-                }
-                let (verdict, text) = explain::play(&mut game, c);
-                if verdict.is_err() {
-                    invalid.push(Json::int(index as i64));
-                }
-                let board = game.board();
-                steps.push(Json::obj([
-                    ("command", Json::Arr(written)),
-                    ("line", Json::str(verdict_line(&verdict))),
-                    ("text", Json::str(text)),
-                    ("legal", Json::Bool(verdict.is_ok())),
-                    (
-                        "move",
-                        explain::command_move(c).map_or(Json::Null, move_json),
-                    ),
-                    (
-                        "highlight",
-                        Json::Arr(
-                            explain::highlights(c, &verdict)
-                                .into_iter()
-                                .map(square_json)
-                                .collect(),
-                        ),
-                    ),
-                    ("position", Json::str(board.to_string())),
-                    ("side", Json::str(board.side_to_move().name())),
-                    ("over", Json::Bool(board.is_over())),
-                    (
-                        "winner",
-                        board.winner().map_or(Json::Null, |c| Json::str(c.name())),
-                    ),
-                    ("check", Json::Bool(rules::is_check(board))),
-                    ("pieces", pieces_json(board)),
-                    (
-                        "checked",
-                        Json::Arr(checked(board).into_iter().map(square_json).collect()),
-                    ),
-                ]));
+    let mut replayer = Replayer::new(input);
+    let total = replayer.total_json();
+    let steps = std::iter::from_fn(|| replayer.next_step()).collect();
+    let [invalid, error, note] = replayer.finish();
+    Json::obj([
+        ("total", total),
+        ("steps", Json::Arr(steps)),
+        ("invalid", invalid),
+        ("error", error),
+        ("note", note),
+    ])
+}
+
+/// Writes the text of [`replay`] to `out` a step at a time: each step is built, written
+/// and dropped, so memory does not grow with the input.
+pub fn write_replay(input: &[u8], out: &mut dyn Write) -> io::Result<()> {
+    let mut replayer = Replayer::new(input);
+    write!(out, "{{\"total\":{},\"steps\":[", replayer.total_json())?;
+    let mut first = true;
+    while let Some(step) = replayer.next_step() {
+        if !first {
+            out.write_all(b",")?;
+        }
+        first = false;
+        write!(out, "{step}")?;
+    }
+    let [invalid, error, note] = replayer.finish();
+    write!(
+        out,
+        "],\"invalid\":{invalid},\"error\":{error},\"note\":{note}}}"
+    )
+}
+
+/// A replay under way: the steps one at a time, then what is known at the end.
+struct Replayer<'a> {
+    scanner: Scanner<&'a [u8]>,
+    game: Game,
+    /// Q, unless it could not be read.
+    total: Option<Count>,
+    /// The number of the last command read.
+    index: u64,
+    invalid: Vec<Json>,
+    error: Option<JudgeError>,
+    note: Option<String>,
+    done: bool,
+}
+
+impl<'a> Replayer<'a> {
+    fn new(input: &'a [u8]) -> Replayer<'a> {
+        let mut scanner = Scanner::new(input);
+        let (total, error) = match scanner.count() {
+            Ok(total) => (Some(total), None),
+            Err(e) => (None, Some(e)),
+        };
+        Replayer {
+            scanner,
+            game: Game::new(),
+            total,
+            index: 0,
+            invalid: Vec::new(),
+            error,
+            note: None,
+            done: total.is_none(),
+        }
+    }
+
+    fn total_json(&self) -> Json {
+        self.total
+            .map_or(Json::Null, |total| Json::str(total.to_string()))
+    }
+
+    /// The next command's step, or `None` once the replay has ended.
+    fn next_step(&mut self) -> Option<Json> {
+        let total = self.total.filter(|_| !self.done)?;
+        self.index += 1;
+        let index = self.index;
+        if index > total.value {
+            self.done = true;
+            if let Ok(Some(at)) = self.scanner.peek_token() {
+                self.note = Some(format!(
+                    "ignoring the input after command {}, from line {}, column {}",
+                    total, at.line, at.column
+                ));
             }
-            if error.is_none() && note.is_none() {
-                if let Ok(Some(at)) = scanner.peek_token() {
-                    note = Some(format!(
-                        "ignoring the input after command {}, from line {}, column {}",
-                        total, at.line, at.column
-                    ));
+            return None;
+        }
+        if index > MAX_COMMANDS {
+            self.done = true;
+            self.note = Some(format!(
+                "the replay stops after {MAX_COMMANDS} commands (Q is {total})"
+            ));
+            return None;
+        }
+        let mut c: Command = [0; 4];
+        let mut written = Vec::with_capacity(4);
+        for (field, slot) in c.iter_mut().enumerate() {
+            let expected = Expected::Coordinate {
+                index,
+                total,
+                field: field as u8,
+            };
+            match self.scanner.int_as_written(expected) {
+                Ok((value, text)) => {
+                    *slot = value;
+                    written.push(Json::str(text.to_string()));
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    self.done = true;
+                    return None;
                 }
             }
         }
+        let (verdict, text) = explain::play(&mut self.game, c);
+        if verdict.is_err() {
+            self.invalid.push(Json::int(index as i64));
+        }
+        let board = self.game.board();
+        Some(Json::obj([
+            ("command", Json::Arr(written)),
+            ("line", Json::str(verdict_line(&verdict))),
+            ("text", Json::str(text)),
+            ("legal", Json::Bool(verdict.is_ok())),
+            (
+                "move",
+                explain::command_move(c).map_or(Json::Null, move_json),
+            ),
+            (
+                "highlight",
+                Json::Arr(
+                    explain::highlights(c, &verdict)
+                        .into_iter()
+                        .map(square_json)
+                        .collect(),
+                ),
+            ),
+            ("position", Json::str(board.to_string())),
+            ("side", Json::str(board.side_to_move().name())),
+            ("over", Json::Bool(board.is_over())),
+            (
+                "winner",
+                board.winner().map_or(Json::Null, |c| Json::str(c.name())),
+            ),
+            ("check", Json::Bool(rules::is_check(board))),
+            ("pieces", pieces_json(board)),
+            (
+                "checked",
+                Json::Arr(checked(board).into_iter().map(square_json).collect()),
+            ),
+        ]))
     }
-    let error = error.map(|e: JudgeError| Json::str(e.to_string()));
-    Json::obj([
-        ("total", total_text),
-        ("steps", Json::Arr(steps)),
-        ("invalid", Json::Arr(invalid)),
-        ("error", error.unwrap_or(Json::Null)),
-        ("note", note.map_or(Json::Null, Json::Str)),
-    ])
+
+    /// `invalid`, `error` and `note`, once the steps are done.
+    fn finish(self) -> [Json; 3] {
+        [
+            Json::Arr(self.invalid),
+            self.error.map_or(Json::Null, |e| Json::str(e.to_string())),
+            self.note.map_or(Json::Null, Json::Str),
+        ]
+    }
 }
 
 #[cfg(test)]
@@ -198,5 +267,31 @@ mod tests {
             r.get("note").and_then(Json::as_str),
             Some("the replay stops after 10000 commands (Q is 20000)")
         );
+    }
+
+    #[test]
+    fn the_written_replay_is_the_replay() {
+        for input in [
+            &b"3\n0 3 1 2\n99999999999999999999999 0 0 0\n9 x"[..],
+            b"",
+            b"x",
+            b"0\n",
+            b"1\n0 3 1 2\n5 5",
+            b"2\n0 0 7 0\n9 0 8 0\n",
+            b"12001\n",
+        ] {
+            let mut out = Vec::new();
+            write_replay(input, &mut out).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                replay(input).to_string(),
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        let many = format!("10001\n{}", "0 3 1 2\n".repeat(10_001));
+        let mut out = Vec::new();
+        write_replay(many.as_bytes(), &mut out).unwrap();
+        assert_eq!(out, replay(many.as_bytes()).to_string().into_bytes());
     }
 }

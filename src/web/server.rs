@@ -1,18 +1,38 @@
-//! The connection side of the server: one acceptor, a fixed pool of worker threads
-//! behind a bounded queue, and a small answering service for the overflow (503).
+//! The connection side of the server: one event loop reads every request, a fixed pool
+//! of worker threads answers them.
 //!
-//! Every resource a client can tie up is bounded: a connection holds a worker for at
-//! most the read deadline plus the handler's time plus a write timeout; at most
-//! `workers + queue` connections are admitted at once and the rest are told 503 (or,
-//! when even that service is swamped, closed); a handler that panics (a bug) answers
-//! 500 and the worker goes on.
+//! The loop (thread `serve-io`) accepts connections and reads all of them at once
+//! without blocking, woken by `poll(2)` ([`super::os`]): a connection that sends
+//! nothing, or trickles, costs a descriptor and the bytes it sent, never a thread. Only
+//! a complete request goes to a worker, through a bounded queue. The loop answers what
+//! it refuses itself (408 at the read deadline, 400, 411, 413, 414, 431, 505, and 503
+//! when the queue is full), then lingers briefly, reading and dropping what the client
+//! still sends, so that closing does not reset the connection under the answer.
+//!
+//! Every resource a client can tie up is bounded, as nginx bounds them:
+//!
+//! - time: each connection has one deadline for its whole request (the read timeout),
+//!   then one for its refusal and lingering ([`LINGER`]); a worker holds a connection
+//!   for the handler's time plus at most [`WRITE_TIME`] to write the answer, however
+//!   slowly the client reads;
+//! - descriptors: the soft limit is raised to the hard one at start; the loop keeps at
+//!   most [`MAX_CONNECTIONS`] connections, fewer when the descriptor limit is lower,
+//!   and beyond that (or when accepting fails for want of descriptors) it closes the
+//!   oldest connection it holds, never stopping;
+//! - memory: a request's bytes are bounded by the [`Limits`], all requests being read
+//!   together by [`READ_BUDGET`] (beyond, the oldest partial request is dropped); the
+//!   queue holds at most `queue` requests; large answers are streamed; and a worker
+//!   hands freed memory back to the system after each request;
+//! - work: `workers` requests are answered at once, `queue` more wait, the rest get
+//!   503; a handler that panics (a bug) answers 500 and the worker goes on.
 
-use super::http::{self, DeadlineReader, Limits, Method, Request, Response};
-use std::io::{Read, Write};
+use super::http::{DeadlineWriter, Incoming, Limits, Method, Progress, Reject, Request, Response};
+use crate::tools::os::{self, Ready, Watch};
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -20,11 +40,11 @@ use std::time::{Duration, Instant};
 /// How the server treats its connections.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Worker threads: connections served at the same time.
+    /// Worker threads: requests answered at the same time.
     pub workers: usize,
-    /// Admitted connections that may wait for a worker; beyond, 503.
+    /// Complete requests that may wait for a worker; beyond, 503.
     pub queue: usize,
-    /// The whole request must arrive within this time after the connection is taken up
+    /// The whole request must arrive within this time after the connection is accepted
     /// (else 408).
     pub read_timeout: Duration,
     /// Sizes a request must keep.
@@ -38,151 +58,413 @@ pub struct Config {
 /// What answers a request.
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
-/// How long writing a response may block on a client that does not read.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long the overflow service waits for a rejected client's request before
-/// answering 503 anyway.
-const REJECT_READ: Duration = Duration::from_millis(200);
-/// Rejected connections waiting for the overflow service; beyond, they are closed.
-const REJECT_QUEUE: usize = 64;
+/// How long a worker may take to write an answer, all of it, to a client that reads
+/// slowly or not at all.
+pub const WRITE_TIME: Duration = Duration::from_secs(10);
+/// How long the loop may take to write a refusal and read what the client still sends.
+pub const LINGER: Duration = Duration::from_secs(2);
+/// The most bytes read and dropped while lingering.
+const LINGER_BYTES: usize = 1 << 20;
+/// The most connections the loop holds, whatever the descriptor limit: poll(2) looks at
+/// each of them on every wake-up (nginx and h2o hold 1024 per worker by default).
+pub const MAX_CONNECTIONS: usize = 4096;
+/// Descriptors kept for everything but the loop's connections: standard streams, the
+/// listener, the connections in the workers' hands and slack.
+const RESERVED_DESCRIPTORS: usize = 64;
+/// The most memory all requests being read may hold together.
+pub const READ_BUDGET: usize = 16 << 20;
+/// Bytes read from one connection per wake-up, so that one fast client cannot starve
+/// the others.
+const READ_SLICE: usize = 64 * 1024;
+/// How long accepting pauses when it fails and there is no connection to close.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+
+/// A complete request and its connection, for a worker.
+struct Job {
+    stream: TcpStream,
+    request: Request,
+}
 
 /// Serves `listener` forever with `handler`. Returns only if the threads cannot be
-/// started.
-pub fn run(listener: TcpListener, config: Config, handler: Arc<Handler>) -> std::io::Result<()> {
+/// started or the listener fails.
+pub fn run(listener: TcpListener, config: Config, handler: Arc<Handler>) -> io::Result<()> {
+    os::tune_allocator();
+    let descriptors = os::raise_descriptor_limit();
     let config = Arc::new(config);
-    let admitted = Arc::new(AtomicUsize::new(0));
-    let (work, jobs) = mpsc::channel::<TcpStream>();
+    let (work, jobs) = mpsc::sync_channel::<Job>(config.queue);
     let jobs = Arc::new(Mutex::new(jobs));
-    for i in 0..config.workers.max(1) {
-        let (jobs, admitted) = (Arc::clone(&jobs), Arc::clone(&admitted));
+    let workers = config.workers.max(1);
+    for i in 0..workers {
+        let jobs = Arc::clone(&jobs);
         let (config, handler) = (Arc::clone(&config), Arc::clone(&handler));
         thread::Builder::new()
             .name(format!("serve-worker-{i}"))
-            .spawn(move || worker(&jobs, &admitted, &config, handler.as_ref()))?;
+            .spawn(move || worker(&jobs, &config, handler.as_ref()))?;
     }
-    let (busy, overflow) = mpsc::sync_channel::<TcpStream>(REJECT_QUEUE);
-    thread::Builder::new()
-        .name("serve-busy".to_string())
-        .spawn(move || overflow.into_iter().for_each(reject_busy))?;
-    accept(&listener, &config, &admitted, &work, &busy);
-    Ok(())
+    let held = workers + config.queue + RESERVED_DESCRIPTORS;
+    let capacity = descriptors.map_or(MAX_CONNECTIONS, |limit| {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        limit.saturating_sub(held).clamp(1, MAX_CONNECTIONS)
+    });
+    listener.set_nonblocking(true)?;
+    EventLoop {
+        listener,
+        config: &config,
+        work,
+        conns: VecDeque::new(),
+        capacity,
+        accept_paused_until: None,
+    }
+    .run()
 }
 
-/// The acceptor: admits a connection when fewer than `workers + queue` are admitted,
-/// else hands it to the overflow service. Only this thread admits, so the count cannot
-/// overshoot.
-fn accept(
-    listener: &TcpListener,
-    config: &Config,
-    admitted: &AtomicUsize,
-    work: &mpsc::Sender<TcpStream>,
-    busy: &SyncSender<TcpStream>,
-) {
-    let capacity = config.workers.max(1) + config.queue;
-    for conn in listener.incoming() {
-        let stream = match conn {
-            Ok(s) => s,
-            Err(_) => {
-                // Out of file descriptors and the like: wait for connections to close
-                // rather than spin or stop.
-                thread::sleep(Duration::from_millis(20));
+/// A connection the loop holds.
+struct Conn {
+    stream: TcpStream,
+    /// When this stage of the connection ends, done or not.
+    deadline: Instant,
+    stage: Stage,
+}
+
+enum Stage {
+    /// Reading the request.
+    Reading(Incoming),
+    /// Writing a refusal: the bytes, how many are sent, and whether to linger after.
+    Refusing {
+        answer: Vec<u8>,
+        sent: usize,
+        linger: bool,
+    },
+    /// The answer is sent and our side shut: reading and dropping what still comes, up
+    /// to a number of bytes.
+    Lingering(usize),
+    /// The request is complete: for a worker, unless they have enough.
+    Complete(Request),
+    /// Nothing more to do: the connection is closed.
+    Done,
+}
+
+struct EventLoop<'a> {
+    listener: TcpListener,
+    config: &'a Config,
+    work: SyncSender<Job>,
+    /// In the order they were accepted: the first is the oldest.
+    conns: VecDeque<Conn>,
+    /// The most connections held at once.
+    capacity: usize,
+    accept_paused_until: Option<Instant>,
+}
+
+impl EventLoop<'_> {
+    fn run(mut self) -> io::Result<()> {
+        let mut watches = Vec::new();
+        loop {
+            let now = Instant::now();
+            for conn in &mut self.conns {
+                if now >= conn.deadline {
+                    conn.expire(now);
+                }
+            }
+            self.conns.retain(|c| !matches!(c.stage, Stage::Done));
+            let accepting = self.accept_paused_until.is_none_or(|t| now >= t);
+            if accepting {
+                self.accept_paused_until = None;
+            }
+            watches.clear();
+            let read = Ready {
+                read: true,
+                ..Ready::default()
+            };
+            watches.push(Watch::new(
+                &self.listener,
+                if accepting { read } else { Ready::default() },
+            ));
+            for conn in &self.conns {
+                let want = match conn.stage {
+                    Stage::Refusing { .. } => Ready {
+                        write: true,
+                        ..Ready::default()
+                    },
+                    _ => read,
+                };
+                watches.push(Watch::new(&conn.stream, want));
+            }
+            let next = self
+                .conns
+                .iter()
+                .map(|c| c.deadline)
+                .chain(self.accept_paused_until)
+                .min();
+            let timeout = next.map(|t| t.saturating_duration_since(now));
+            if os::wait(&mut watches, timeout).is_err() {
+                // Out of memory for the kernel's table and the like: try again soon.
+                thread::sleep(ACCEPT_PAUSE);
                 continue;
             }
+            let now = Instant::now();
+            // Connections first, the listener after: the new ones are not in `watches`.
+            for (conn, watch) in self.conns.iter_mut().zip(&watches[1..]) {
+                let got = watch.got;
+                if got.read || got.write || got.broken {
+                    conn.ready(now, self.config);
+                }
+            }
+            self.hand_over(now);
+            if watches[0].got.read || watches[0].got.broken {
+                self.accept(now);
+            }
+            self.keep_to_budget();
+        }
+    }
+
+    /// Gives the complete requests to the workers (their connections leave the loop),
+    /// and answers 503 where the queue is full; closes what is done.
+    fn hand_over(&mut self, now: Instant) {
+        let mut i = 0;
+        while i < self.conns.len() {
+            match self.conns[i].stage {
+                Stage::Done => {
+                    self.conns.remove(i);
+                }
+                Stage::Complete(_) => {
+                    let Some(Conn {
+                        stream,
+                        stage: Stage::Complete(request),
+                        ..
+                    }) = self.conns.remove(i)
+                    else {
+                        // Not reached: the stage was just matched.
+                        continue;
+                    };
+                    let job = Job { stream, request };
+                    if let Err(TrySendError::Full(job)) = self.work.try_send(job) {
+                        let mut conn = Conn {
+                            stream: job.stream,
+                            deadline: now,
+                            stage: Stage::Done,
+                        };
+                        let busy =
+                            Response::error(503, "the server is busy; try again".to_string())
+                                .with_header("Retry-After", "1");
+                        conn.answer(now, busy, false);
+                        self.conns.insert(i, conn);
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Accepts what is waiting (a bounded number per wake-up), making room by closing
+    /// the oldest connections when the loop is full or descriptors run out.
+    fn accept(&mut self, now: Instant) {
+        for _ in 0..256 {
+            match self.listener.accept() {
+                Ok((stream, _)) => {
+                    while self.conns.len() >= self.capacity {
+                        self.conns.pop_front();
+                    }
+                    if stream.set_nonblocking(true).is_err() {
+                        continue;
+                    }
+                    let _ = stream.set_nodelay(true);
+                    self.conns.push_back(Conn {
+                        stream,
+                        deadline: now + self.config.read_timeout,
+                        stage: Stage::Reading(Incoming::new()),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if out_of_descriptors(&e) => {
+                    if self.conns.is_empty() {
+                        // Every descriptor is with the workers: wait for them.
+                        self.accept_paused_until = Some(now + ACCEPT_PAUSE);
+                        return;
+                    }
+                    // Dropping the oldest connection closes its descriptor.
+                    self.conns.pop_front();
+                }
+                // The client gave up before we took it.
+                Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => {}
+                // Out of memory and the like: give it a moment rather than spin.
+                Err(_) => {
+                    self.accept_paused_until = Some(now + ACCEPT_PAUSE);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Drops the oldest partial requests while the requests being read hold more than
+    /// [`READ_BUDGET`] together.
+    fn keep_to_budget(&mut self) {
+        let held = |c: &Conn| match &c.stage {
+            Stage::Reading(incoming) => incoming.held(),
+            Stage::Refusing { answer, .. } => answer.capacity(),
+            _ => 0,
         };
-        if admitted.load(Ordering::SeqCst) >= capacity {
-            // A full overflow queue closes the connection: the answer to a flood.
-            let _ = busy.try_send(stream);
-            continue;
-        }
-        admitted.fetch_add(1, Ordering::SeqCst);
-        if work.send(stream).is_err() {
-            admitted.fetch_sub(1, Ordering::SeqCst);
+        let mut total: usize = self.conns.iter().map(held).sum();
+        let mut i = 0;
+        while total > READ_BUDGET && i < self.conns.len() {
+            let h = held(&self.conns[i]);
+            if h > 0 {
+                total -= h;
+                self.conns.remove(i);
+            } else {
+                i += 1;
+            }
         }
     }
 }
 
-/// A connection's place among the admitted ones, given back when dropped (also when
-/// serving it panicked). Places are given back just before answers are written, so at
-/// most `workers` more connections than admitted can be in the pool, still a bound.
-struct Admission<'a>(&'a AtomicUsize);
+/// Whether accepting failed for want of descriptors (EMFILE, ENFILE).
+fn out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(23 | 24))
+}
 
-impl Drop for Admission<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+impl Conn {
+    /// The deadline has come: a request not read in time is told 408; anything else
+    /// is closed.
+    fn expire(&mut self, now: Instant) {
+        match self.stage {
+            Stage::Reading(_) => self.refuse(now, &Reject::Timeout),
+            _ => self.stage = Stage::Done,
+        }
+    }
+
+    /// Goes on with whatever the connection was doing, now that it is ready.
+    fn ready(&mut self, now: Instant, config: &Config) {
+        match &mut self.stage {
+            Stage::Reading(incoming) => {
+                let progress = read_some(&self.stream, incoming, &config.limits);
+                match progress {
+                    Ok(Progress::More) => {}
+                    Ok(Progress::Continue) => {
+                        // Fits in any socket's empty send buffer; if it does not go
+                        // out whole, the connection is broken.
+                        let go = b"HTTP/1.1 100 Continue\r\n\r\n";
+                        if !matches!((&self.stream).write(go), Ok(n) if n == go.len()) {
+                            self.stage = Stage::Done;
+                        }
+                    }
+                    Ok(Progress::Done(request)) => self.stage = Stage::Complete(request),
+                    Err(reject) => self.refuse(now, &reject),
+                }
+            }
+            Stage::Refusing {
+                answer,
+                sent,
+                linger,
+            } => match (&self.stream).write(&answer[*sent..]) {
+                Ok(n) => {
+                    *sent += n;
+                    if *sent == answer.len() {
+                        let _ = self.stream.shutdown(Shutdown::Write);
+                        self.stage = if *linger {
+                            Stage::Lingering(LINGER_BYTES)
+                        } else {
+                            Stage::Done
+                        };
+                    }
+                }
+                Err(e) if would_block(&e) => {}
+                Err(_) => self.stage = Stage::Done,
+            },
+            Stage::Lingering(left) => {
+                let mut sink = [0u8; 16 * 1024];
+                loop {
+                    match (&self.stream).read(&mut sink) {
+                        Ok(n) if n > 0 && n < *left => *left -= n,
+                        Err(e) if would_block(&e) => break,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        // The end, an error, or enough.
+                        _ => {
+                            self.stage = Stage::Done;
+                            break;
+                        }
+                    }
+                }
+            }
+            Stage::Complete(_) | Stage::Done => {}
+        }
+    }
+
+    /// Answers a request that could not be read, if anyone listens.
+    fn refuse(&mut self, now: Instant, reject: &Reject) {
+        match reject.response() {
+            // Part of the request may be unread: linger.
+            Some(response) => self.answer(now, response, true),
+            None => self.stage = Stage::Done,
+        }
+    }
+
+    /// Starts writing a small answer from the loop.
+    fn answer(&mut self, now: Instant, response: Response, linger: bool) {
+        let mut answer = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = response.write_to(&mut answer, true, super::http::Version::Http11);
+        self.deadline = now + LINGER;
+        self.stage = Stage::Refusing {
+            answer,
+            sent: 0,
+            linger,
+        };
     }
 }
 
-fn worker(
-    jobs: &Mutex<Receiver<TcpStream>>,
-    admitted: &AtomicUsize,
-    config: &Config,
-    handler: &Handler,
-) {
+fn would_block(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::WouldBlock
+}
+
+/// Reads what has come on a non-blocking `stream`, a slice at most, into `incoming`.
+fn read_some(
+    stream: &TcpStream,
+    incoming: &mut Incoming,
+    limits: &Limits,
+) -> Result<Progress, Reject> {
+    let mut chunk = [0u8; 16 * 1024];
+    let mut taken = 0;
+    while taken < READ_SLICE {
+        let n = match (&*stream).read(&mut chunk) {
+            Ok(0) => return Err(incoming.end()),
+            Ok(n) => n,
+            Err(e) if would_block(&e) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Reject::Io(e)),
+        };
+        taken += n;
+        match incoming.push(&chunk[..n], limits)? {
+            Progress::More => {}
+            done => return Ok(done),
+        }
+    }
+    Ok(Progress::More)
+}
+
+fn worker(jobs: &Mutex<Receiver<Job>>, config: &Config, handler: &Handler) {
     loop {
         let next = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
-        let stream = match next {
-            Ok(s) => s,
-            Err(_) => return,
-        };
-        let admission = Admission(admitted);
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| {
-            serve(&stream, config, handler, admission)
-        }));
+        let Ok(job) = next else { return };
+        let _ = panic::catch_unwind(AssertUnwindSafe(|| serve(job, config, handler)));
+        os::trim_allocator();
     }
 }
 
-/// Reads one request from `stream`, answers it and closes the connection. The
-/// connection's admission is given back once the answer is ready, before it is sent: a
-/// client that connects again as soon as it has its answer must find the place free.
-fn serve(stream: &TcpStream, config: &Config, handler: &Handler, admission: Admission) {
-    let _ = stream.set_nodelay(true);
-    let deadline = Instant::now() + config.read_timeout;
-    let mut proceed = || {
-        let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-        let mut out = stream;
-        let _ = out.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
-    };
-    let read = http::read_request(
-        &mut DeadlineReader::new(stream, deadline),
-        &config.limits,
-        &mut proceed,
-    );
-    let (response, with_body, consumed) = match read {
-        Ok(request) => (
-            respond(&request, config, handler),
-            request.method != Method::Head,
-            true,
-        ),
-        Err(reject) => match reject.response() {
-            Some(r) => (r, true, false),
-            None => return,
-        },
-    };
-    drop(admission);
-    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-    let mut out = stream;
-    let _ = response.write_to(&mut out, with_body);
-    close(stream, !consumed);
-}
-
-/// Ends the connection after the response. When part of the request was left unread
-/// (a refused body), closing at once would reset the connection and could destroy the
-/// answer before the client reads it, so the rest is read and dropped first, briefly
-/// and up to a bound.
-fn close(stream: &TcpStream, drain: bool) {
-    let _ = stream.shutdown(Shutdown::Write);
-    if !drain {
+/// Answers one complete request and closes the connection.
+fn serve(job: Job, config: &Config, handler: &Handler) {
+    let Job { stream, request } = job;
+    let response = respond(&request, config, handler);
+    let (with_body, version) = (request.method != Method::Head, request.version);
+    // The request's memory goes before the answer is written, however long that takes.
+    drop(request);
+    if stream.set_nonblocking(false).is_err() {
         return;
     }
-    let deadline = Instant::now() + Duration::from_millis(250);
-    let mut reader = DeadlineReader::new(stream, deadline);
-    let mut sink = [0u8; 8192];
-    let mut left = 1usize << 20;
-    while left > 0 {
-        match reader.read(&mut sink) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => left = left.saturating_sub(n),
-        }
+    let mut out = DeadlineWriter::new(&stream, Instant::now() + WRITE_TIME);
+    if response.write_to(&mut out, with_body, version).is_ok() {
+        let _ = stream.shutdown(Shutdown::Write);
     }
 }
 
@@ -216,28 +498,6 @@ pub fn is_local_name(host: &str) -> bool {
     };
     name.eq_ignore_ascii_case("localhost")
         || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-/// The overflow service: reads what the client sent (briefly, so closing does not
-/// reset the connection under the answer), answers 503 and closes.
-fn reject_busy(stream: TcpStream) {
-    let deadline = Instant::now() + REJECT_READ;
-    let mut reader = DeadlineReader::new(&stream, deadline);
-    let mut seen = Vec::new();
-    let mut chunk = [0u8; 2048];
-    while seen.len() < 16 * 1024 && !seen.windows(4).any(|w| w == b"\r\n\r\n") {
-        match reader.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => seen.extend_from_slice(&chunk[..n]),
-        }
-    }
-    let response = Response::error(503, "the server is busy; try again".to_string())
-        .with_header("Retry-After", "1");
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let mut out = &stream;
-    let _ = response.write_to(&mut out, true);
-    let _ = out.flush();
-    let _ = stream.shutdown(Shutdown::Write);
 }
 
 #[cfg(test)]

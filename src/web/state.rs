@@ -15,6 +15,11 @@ use crate::judge::verdict_line;
 use crate::tools::explain;
 use std::fmt;
 
+/// The most moves a game may have in a request: twice the most commands a judge input
+/// has (1000), and far more than a game on the board takes. It bounds what one request
+/// costs (the game with every move's sentence is built in memory); beyond it, 413.
+pub const MAX_MOVES: usize = 2000;
+
 /// A request the API refuses, with its status and message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
@@ -30,6 +35,14 @@ impl ApiError {
         ApiError {
             status: 400,
             message: message.into(),
+        }
+    }
+
+    /// The 413 for a game of `moves` moves, more than [`MAX_MOVES`].
+    pub fn too_long(moves: usize) -> ApiError {
+        ApiError {
+            status: 413,
+            message: format!("the game has {moves} moves; the server takes at most {MAX_MOVES}"),
         }
     }
 }
@@ -106,7 +119,8 @@ pub fn square_from(value: Option<&Json>, name: &str) -> Result<Square, ApiError>
 }
 
 /// Reads `start` (notation; the start position when absent) and `moves` (an array of
-/// `[xs, ys, xt, yt]`; none when absent) from a request body and replays the moves.
+/// `[xs, ys, xt, yt]`, at most [`MAX_MOVES`]; none when absent) from a request body and
+/// replays the moves.
 /// With `describe`, each move gets its `trace` sentence (the state needs it; a look-up
 /// of legal targets does not).
 pub fn replay(body: &Json, describe: bool) -> Result<Replayed, ApiError> {
@@ -125,6 +139,9 @@ pub fn replay(body: &Json, describe: bool) -> Result<Replayed, ApiError> {
         Some(Json::Arr(items)) => items.as_slice(),
         Some(_) => return Err(ApiError::bad("moves: expected an array")),
     };
+    if list.len() > MAX_MOVES {
+        return Err(ApiError::too_long(list.len()));
+    }
     let mut game = Game::from_board(start.clone());
     let mut played = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
@@ -358,6 +375,23 @@ mod tests {
         assert_eq!(
             square_from(Some(&body("[10, 0]")), "from").unwrap_err(),
             ApiError::bad("from: (10, 0) is off the board")
+        );
+    }
+
+    #[test]
+    fn a_game_beyond_the_limit_is_refused_with_413() {
+        let cycle = ["[0,1,2,2]", "[9,1,7,2]", "[2,2,0,1]", "[7,2,9,1]"];
+        let game = |n: usize| {
+            let moves: Vec<&str> = (0..n).map(|i| cycle[i % 4]).collect();
+            body(&format!(r#"{{"moves":[{}]}}"#, moves.join(",")))
+        };
+        let r = replay(&game(MAX_MOVES), false).expect("a game at the limit");
+        assert_eq!(r.played.len(), MAX_MOVES);
+        let e = replay(&game(MAX_MOVES + 1), true).unwrap_err();
+        assert_eq!(e.status, 413);
+        assert_eq!(
+            e.message,
+            "the game has 2001 moves; the server takes at most 2000"
         );
     }
 }

@@ -2,7 +2,9 @@
 //! time is capped, at most a few searches run at once (503 beyond), and each runs on a
 //! thread of its own while the request waits with a hard deadline. Should the search
 //! ever overrun its clock, the client still gets an answer in time, and the late search
-//! keeps its slot until it ends, so overruns cannot pile up.
+//! keeps its slot until it ends, so overruns cannot pile up. A search that ends frees
+//! its slot before its answer goes out, so one client asking again and again never
+//! finds the computer busy.
 
 use crate::engine::level::{self, Strength};
 use crate::engine::search::{Context, Engine, Limits, Report};
@@ -120,8 +122,12 @@ impl Thinker {
         let spawned = thread::Builder::new()
             .name("serve-think".to_string())
             .spawn(move || {
-                let _slot = slot;
-                let _ = tx.send(search(&board, time, strength));
+                // The slot is given back before the report is sent (and by the guard if
+                // the search panics): a client that asks again as soon as it has its
+                // answer must find it free.
+                let report = search(&board, time, strength);
+                drop(slot);
+                let _ = tx.send(report);
             });
         if spawned.is_err() {
             return Err(ThinkError::Failed);
@@ -154,6 +160,26 @@ mod tests {
         assert!(report.best.is_some());
         assert_eq!(Thinker::clamp(Duration::from_secs(999)), MAX_THINK);
         assert_eq!(Thinker::clamp(Duration::ZERO), MIN_THINK);
+    }
+
+    /// A search that ends at once, as one does when a captain can be taken.
+    fn instant(_: &Board, _: Duration, _: Strength) -> Report {
+        Report {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            seldepth: 0,
+        }
+    }
+
+    #[test]
+    fn a_finished_search_frees_its_slot_before_it_answers() {
+        let thinker = Thinker::with_search(1, GRACE, instant);
+        for i in 0..2000 {
+            let answer = thinker.think(&Board::start(), Duration::ZERO, Strength::FULL);
+            assert!(answer.is_ok(), "request {i}: {answer:?}");
+        }
     }
 
     // A search that never returns until the test lets it: stands for an engine whose

@@ -53,9 +53,15 @@ fn collect<R: Read + Send + 'static>(mut source: R) -> mpsc::Receiver<String> {
 impl Server {
     /// Starts `duckchess serve --port 0 ARGS` and waits for its address.
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .args(["serve", "--port", "0"])
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_duckchess"));
+        command.args(["serve", "--port", "0"]).args(args);
+        Server::start_command(command)
+    }
+
+    /// Starts `command`, a `duckchess serve` that prints its address first (through a
+    /// shell, say), and waits for its address.
+    pub fn start_command(mut command: Command) -> Server {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -94,6 +100,20 @@ impl Server {
             wait(&mut self.child, PATIENCE).expect("the server stops at the end of its input");
         let stderr = self.stderr.recv_timeout(PATIENCE).unwrap_or_default();
         (status, stderr)
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A line of the server's `/proc/PID/status` (Linux), such as `VmRSS`, in kB.
+    pub fn status_kb(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status
+            .lines()
+            .find(|l| l.split(':').next() == Some(field))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// Whether the process is still running.
@@ -147,7 +167,7 @@ impl Answer {
 }
 
 /// Parses a whole response (the server closes every connection, so the response is
-/// everything read until the end).
+/// everything read until the end); a chunked body is put together.
 pub fn parse_answer(raw: &[u8]) -> Answer {
     let end = raw
         .windows(4)
@@ -161,14 +181,47 @@ pub fn parse_answer(raw: &[u8]) -> Answer {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("bad status line {status_line:?}"));
-    let headers = lines
+    let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
+    let body = &raw[end + 4..];
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
     Answer {
         status,
+        body: if chunked {
+            dechunk(body)
+        } else {
+            body.to_vec()
+        },
         headers,
-        body: raw[end + 4..].to_vec(),
+    }
+}
+
+/// The body of a chunked answer, checked to the last, empty chunk: a truncated answer
+/// fails the test.
+pub fn dechunk(mut raw: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    loop {
+        let line_end = raw
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .unwrap_or_else(|| panic!("a chunk without its size line"));
+        let size = std::str::from_utf8(&raw[..line_end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s, 16).ok())
+            .unwrap_or_else(|| panic!("a bad chunk size {:?}", &raw[..line_end]));
+        raw = &raw[line_end + 2..];
+        if size == 0 {
+            assert_eq!(raw, b"\r\n", "the answer ends after its last chunk");
+            return body;
+        }
+        assert!(raw.len() >= size + 2, "a truncated chunk");
+        body.extend_from_slice(&raw[..size]);
+        assert_eq!(&raw[size..size + 2], b"\r\n", "a chunk ends with CRLF");
+        raw = &raw[size + 2..];
     }
 }
 

@@ -63,7 +63,7 @@ pub const SPEC: Spec = Spec {
     ],
     about: "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed with its process group after --timeout; --cmd is split into words as
+killed after --timeout as 'duckchess test' kills it; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
 first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
@@ -72,8 +72,10 @@ for it: the first differing line, the command, expected and actual, what
 differs, why the judge decides as it does, and the board. A failure that does
 not reproduce is reported as flaky, with the original case kept.
 
-Budget: --time (default 60 s; it covers shrinking too) and/or --cases. With
---cases alone there is no clock: the same seed gives the same result. Shrinking:
+Budget: --time (default 60 s) and/or --cases. --time covers the whole run,
+reruns and shrinking included: no run starts after it, so stress ends at most one
+--timeout later, however slow the program. With --cases alone there is no
+clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
 then commands removed (delta debugging) until removing any one makes it pass.
@@ -103,7 +105,7 @@ A progress line goes to stderr on a terminal; stdout gets only the result.",
         Opt::valued(
             "--time",
             "SECONDS",
-            "stop after this long, shrinking included (default 60 unless only --cases is given)",
+            "stop after this long, shrinking included; a run under way may take up to --timeout more (default 60 unless only --cases is given)",
         ),
         Opt::valued("--cases", "N", "stop after N cases"),
         Opt::valued(
@@ -276,10 +278,21 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         return cli::fail("stress", &why);
     }
     let searched = s.started.elapsed();
+    // What a search on one job would have tried: for a failure, the cases up to it (more
+    // jobs also run some past it), so the summary is the same for any --jobs.
+    let (tested, commands) = match found.first {
+        Some((index, _)) => (
+            index + 1,
+            (0..=index)
+                .map(|i| generate::case(&s.recipe, i).0.len() as u64)
+                .sum(),
+        ),
+        None => (found.tested, commands.load(Ordering::Relaxed)),
+    };
     let tried = format!(
         "{} ({}) in {:.1} s; seed {}",
-        cli::plural(found.tested, "case"),
-        cli::plural(commands.load(Ordering::Relaxed), "command"),
+        cli::plural(tested, "case"),
+        cli::plural(commands, "command"),
         searched.as_secs_f64(),
         s.recipe.seed
     );
@@ -294,10 +307,14 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         cli::plural(case.len() as u64, "command"),
     )];
     // Does it fail again, the same way? (Its standard error is kept this time, for the
-    // report.)
+    // report.) No run starts once the time is up.
     let mut judged = judged;
-    let mut again = 0;
+    let (mut again, mut reran) = (0, 0);
     for _ in 0..REPEATS - 1 {
+        if s.budget.spent() {
+            break;
+        }
+        reran += 1;
         if let Some(j) = oracle.judged(&case, Stderr::Keep) {
             if j.trial.fails_like(&judged.trial) {
                 again += 1;
@@ -305,12 +322,23 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
             }
         }
     }
-    if again < REPEATS - 1 {
+    if again < reran {
         lines.push(format!(
-            "flaky: it failed again on {again} of {} more runs (undefined behaviour or \
-             timing?); the original case is kept",
-            REPEATS - 1
+            "flaky: it failed again on {again} of {reran} more runs (undefined behaviour or \
+             timing?); the original case is kept"
         ));
+        return finish(s, oracle, &lines, &case, judged);
+    }
+    if reran < REPEATS - 1 {
+        lines.push(if reran == 0 {
+            "not shrunk: the time ran out before it could run again".to_string()
+        } else {
+            format!(
+                "not shrunk: the time ran out after {reran} of {} more runs (it failed again \
+                 on each)",
+                REPEATS - 1
+            )
+        });
         return finish(s, oracle, &lines, &case, judged);
     }
     progress.show(&format!(
@@ -320,25 +348,24 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let shrink_started = Instant::now();
     // Keep time to run the shrunk case again at the end.
     let reserve = judged.trial.elapsed.max(Duration::from_millis(5)) * (REPEATS as u32 + 1);
-    let shrinker = Shrinker {
-        oracle,
-        jobs: s.jobs,
-        budget: Budget {
-            deadline: s
-                .budget
-                .deadline
-                .map(|d| d.checked_sub(reserve).unwrap_or(d)),
-        },
-        max_runs: oracle.runs() + SHRINK_RUNS,
-        reroute: true,
+    let budget = Budget {
+        deadline: s
+            .budget
+            .deadline
+            .map(|d| d.checked_sub(reserve).unwrap_or(d)),
     };
-    let runs_before = oracle.runs();
+    let shrinker = Shrinker::new(oracle, s.jobs, budget, oracle.runs() + SHRINK_RUNS, true);
     let shrunk = shrinker.shrink(case.clone(), judged.trial);
     progress.clear();
-    // The shrunk case must fail every time too; its last run goes in the report.
+    // The shrunk case must fail every time too; its last run goes in the report. Within
+    // the time left: the shrinking kept some for this.
     let mut last = None;
-    let mut failed = 0;
+    let (mut failed, mut ran) = (0, 0);
     for _ in 0..REPEATS {
+        if s.budget.spent() {
+            break;
+        }
+        ran += 1;
         if let Some(j) = oracle.judged(&shrunk.case, Stderr::Keep) {
             if j.trial.fails_like(&judged.trial) {
                 failed += 1;
@@ -347,22 +374,39 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         }
     }
     let last = match last {
-        Some(j) if failed == REPEATS => j,
+        Some(j) if failed == ran => j,
+        _ if ran == 0 => {
+            lines.push(if shrunk.case == case {
+                "not shrunk: the time ran out".to_string()
+            } else {
+                format!(
+                    "not shrunk: the time ran out before the shrunk case of {} could run \
+                     again; the original case is kept",
+                    cli::plural(shrunk.case.len() as u64, "command")
+                )
+            });
+            return finish(s, oracle, &lines, &case, judged);
+        }
         _ => {
             lines.push(format!(
-                "flaky: the shrunk case of {} failed on {failed} of {REPEATS} runs (undefined \
+                "flaky: the shrunk case of {} failed on {failed} of {ran} runs (undefined \
                  behaviour or timing?); the original case is kept",
                 cli::plural(shrunk.case.len() as u64, "command")
             ));
             return finish(s, oracle, &lines, &case, judged);
         }
     };
+    let runs = if ran == REPEATS {
+        format!("{REPEATS} of {REPEATS} runs")
+    } else {
+        format!("{ran} of {ran} runs (the time ran out before {REPEATS})")
+    };
     lines.push(format!(
-        "shrunk from {} to {} in {:.1} s ({}){}; it fails {REPEATS} of {REPEATS} runs",
+        "shrunk from {} to {} in {:.1} s ({} tried){}; it fails {runs}",
         case.len(),
         cli::plural(shrunk.case.len() as u64, "command"),
         shrink_started.elapsed().as_secs_f64(),
-        cli::plural(oracle.runs() - runs_before, "run"),
+        cli::plural(shrunk.tries, "case"),
         if shrunk.minimal {
             ", 1-minimal"
         } else {
@@ -373,19 +417,37 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
 }
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
-/// status of a failed write).
+/// status of a failed write). A case that cannot be saved is not lost: the report and
+/// the case itself (however long) are printed all the same, then the error.
 fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: Judged) -> u8 {
     let answer_path = match s.save.strip_suffix(".in") {
         Some(stem) => format!("{stem}.ans"),
         None => format!("{}.ans", s.save),
     };
     let input = case.to_bytes();
-    if let Err(e) = std::fs::write(&s.save, &input) {
-        return cli::fail("stress", &format!("cannot write {}: {e}", s.save));
-    }
-    if let Err(e) = std::fs::write(&answer_path, case.answer()) {
-        return cli::fail("stress", &format!("cannot write {answer_path}: {e}"));
-    }
+    // What was saved, in words; the error, if a file could not be written; whether the
+    // input was.
+    let (saved, unsaved, input_saved) = match std::fs::write(&s.save, &input) {
+        Err(e) => (
+            format!(
+                "not saved: {} cannot be written (the error follows); the case is below",
+                s.save
+            ),
+            Some(format!("cannot write {}: {e}", s.save)),
+            false,
+        ),
+        Ok(()) => match std::fs::write(&answer_path, case.answer()) {
+            Err(e) => (
+                format!(
+                    "saved: {}; not saved: {answer_path} cannot be written (the error follows)",
+                    s.save
+                ),
+                Some(format!("cannot write {answer_path}: {e}")),
+                true,
+            ),
+            Ok(()) => (format!("saved: {} and {answer_path}", s.save), None, true),
+        },
+    };
     let elapsed = judged.run.elapsed();
     let outcome = diagnose::judge_run(
         judged.run,
@@ -399,15 +461,20 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         text.push_str(l);
         text.push('\n');
     }
-    text.push_str(&format!("saved: {} and {answer_path}\n", s.save));
+    text.push_str(&saved);
+    text.push('\n');
     text.push_str(&diagnose::report(
         &s.save,
         &outcome,
         elapsed,
         explain::stdout_color(),
     ));
-    if case.len() <= PRINTED {
-        text.push_str(&format!("the case ({}):\n", s.save));
+    if case.len() <= PRINTED || !input_saved {
+        if input_saved {
+            text.push_str(&format!("the case ({}):\n", s.save));
+        } else {
+            text.push_str("the case:\n");
+        }
         for l in String::from_utf8_lossy(&input).lines() {
             text.push_str("    ");
             text.push_str(l);
@@ -416,7 +483,11 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     }
     let mut out = io::stdout().lock();
     let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    match cli::output_status("stress", written) {
+    let status = cli::output_status("stress", written);
+    if let Some(error) = unsaved {
+        return cli::fail("stress", &error);
+    }
+    match status {
         EXIT_OK => EXIT_FAILURE,
         status => status,
     }

@@ -13,6 +13,7 @@ use crate::tools::diagnose::Kind;
 use crate::tools::stress::case::{Case, Line};
 use crate::tools::stress::route;
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A shrunk case.
 #[derive(Clone, Debug)]
@@ -23,6 +24,9 @@ pub struct Shrunk {
     pub trial: Trial,
     /// Removing any one command makes it pass (or fail differently).
     pub minimal: bool,
+    /// The candidate cases a search on one job runs to get there: the same for any
+    /// number of jobs (more jobs also run candidates past the one that is kept).
+    pub tries: u64,
 }
 
 /// Shrinks failing cases against one program.
@@ -37,9 +41,31 @@ pub struct Shrinker<'a> {
     pub max_runs: u64,
     /// Whether to try shorter routes to the same events ([`super::route`]).
     pub reroute: bool,
+    /// Candidates run so far, counted as one job would run them.
+    tries: AtomicU64,
 }
 
-impl Shrinker<'_> {
+impl<'a> Shrinker<'a> {
+    /// A shrinker of `oracle`'s failures, on `jobs` threads within `budget` and
+    /// `max_runs` runs of the program in all; `reroute` tries shorter games to the same
+    /// events.
+    pub fn new(
+        oracle: &'a dyn Tester,
+        jobs: usize,
+        budget: Budget,
+        max_runs: u64,
+        reroute: bool,
+    ) -> Shrinker<'a> {
+        Shrinker {
+            oracle,
+            jobs,
+            budget,
+            max_runs,
+            reroute,
+            tries: AtomicU64::new(0),
+        }
+    }
+
     fn exhausted(&self) -> bool {
         self.budget.spent() || self.oracle.runs() >= self.max_runs
     }
@@ -55,6 +81,9 @@ impl Shrinker<'_> {
         if self.exhausted() || count == 0 {
             return None;
         }
+        // Which candidates were run, so that the count can leave out those that a
+        // parallel search ran past the lowest failing one.
+        let ran: Vec<AtomicBool> = (0..count).map(|_| AtomicBool::new(false)).collect();
         let found = run::first(
             self.jobs,
             count as u64,
@@ -64,11 +93,18 @@ impl Shrinker<'_> {
                     return None;
                 }
                 let case = make(i as usize)?;
+                ran[i as usize].store(true, Ordering::Relaxed);
                 let trial = self.oracle.trial(&case)?;
                 trial.fails_like(like).then_some((case, trial))
             },
             None,
         );
+        let upto = found.first.as_ref().map_or(count, |(i, _)| *i as usize + 1);
+        let tries = ran[..upto]
+            .iter()
+            .filter(|r| r.load(Ordering::Relaxed))
+            .count();
+        self.tries.fetch_add(tries as u64, Ordering::Relaxed);
         found
             .first
             .map(|(i, (case, trial))| (i as usize, case, trial))
@@ -117,6 +153,7 @@ impl Shrinker<'_> {
             case,
             trial,
             minimal,
+            tries: self.tries.load(Ordering::Relaxed),
         }
     }
 
@@ -264,7 +301,6 @@ mod tests {
     use crate::tools::gen;
     use crate::tools::stress::case::Cmd;
     use crate::tools::stress::generate::{self, Mode, Recipe};
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
 
     /// A stand-in for a program: the judge's answer, changed by `bug`.
@@ -338,13 +374,7 @@ mod tests {
     }
 
     fn shrinker(tester: &dyn Tester, reroute: bool) -> Shrinker<'_> {
-        Shrinker {
-            oracle: tester,
-            jobs: 2,
-            budget: Budget { deadline: None },
-            max_runs: 50_000,
-            reroute,
-        }
+        Shrinker::new(tester, 2, Budget { deadline: None }, 50_000, reroute)
     }
 
     /// Whether removing any one command makes `case` pass.

@@ -1,0 +1,290 @@
+//! The few system services that `std` does not offer, each behind a small safe function:
+//! waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit
+//! (`getrlimit(2)`, `setrlimit(2)`), and handing freed memory back to the system
+//! (glibc's `mallopt(3)` and `malloc_trim(3)`). The runner of programs under test waits
+//! on their pipes with it, the server on its sockets.
+//!
+//! Elsewhere each falls back to something plain: readiness by trying (every descriptor
+//! is reported ready after a short sleep, and the non-blocking read says whether it
+//! was), no known limit, and the allocator as it is.
+
+use std::io;
+use std::time::Duration;
+
+/// What to wait for on a socket, and what came.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ready {
+    /// Bytes to read, or the end of the stream.
+    pub read: bool,
+    /// Room to write.
+    pub write: bool,
+    /// An error or a hang-up: the next read or write says which.
+    pub broken: bool,
+}
+
+/// A pipe or socket to watch: its descriptor, what to wait for, and what came.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    fd: i32,
+    /// What to wait for.
+    pub want: Ready,
+    /// What `wait` found.
+    pub got: Ready,
+}
+
+impl Watch {
+    /// Watches `source` (a pipe, a socket) for `want`.
+    #[cfg(unix)]
+    pub fn new(source: &impl std::os::fd::AsRawFd, want: Ready) -> Watch {
+        Watch {
+            fd: source.as_raw_fd(),
+            want,
+            got: Ready::default(),
+        }
+    }
+
+    /// Watches `source` (a pipe, a socket) for `want`.
+    #[cfg(not(unix))]
+    pub fn new<S>(_source: &S, want: Ready) -> Watch {
+        Watch {
+            fd: -1,
+            want,
+            got: Ready::default(),
+        }
+    }
+}
+
+#[cfg(unix)]
+mod unix {
+    use super::{Ready, Watch};
+    use std::io;
+    use std::time::Duration;
+
+    /// `struct pollfd`.
+    #[repr(C)]
+    struct PollFd {
+        fd: i32,
+        events: i16,
+        revents: i16,
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    type Nfds = std::ffi::c_ulong;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    type Nfds = std::ffi::c_uint;
+
+    // The same numbers on every Unix.
+    const POLLIN: i16 = 0x1;
+    const POLLOUT: i16 = 0x4;
+    const POLLERR: i16 = 0x8;
+    const POLLHUP: i16 = 0x10;
+    const POLLNVAL: i16 = 0x20;
+
+    /// `struct rlimit`: `rlim_t` is 64 bits on every 64-bit Unix we build for.
+    #[repr(C)]
+    struct RLimit {
+        cur: u64,
+        max: u64,
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    const RLIMIT_NOFILE: i32 = 7;
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    const RLIMIT_NOFILE: i32 = 8;
+
+    unsafe extern "C" {
+        fn poll(fds: *mut PollFd, nfds: Nfds, timeout: i32) -> i32;
+        fn getrlimit(resource: i32, limit: *mut RLimit) -> i32;
+        fn setrlimit(resource: i32, limit: *const RLimit) -> i32;
+    }
+
+    pub fn wait(watches: &mut [Watch], timeout: Option<Duration>) -> io::Result<usize> {
+        let mut fds: Vec<PollFd> = watches
+            .iter()
+            .map(|w| PollFd {
+                fd: w.fd,
+                events: if w.want.read { POLLIN } else { 0 }
+                    | if w.want.write { POLLOUT } else { 0 },
+                revents: 0,
+            })
+            .collect();
+        // Rounded up, so that a deadline 0.3 ms away is not a busy loop of 0 ms waits.
+        let ms = timeout.map_or(-1, |t| {
+            i32::try_from(t.as_micros().div_ceil(1000)).unwrap_or(i32::MAX)
+        });
+        // SAFETY: `fds` is a live, exclusively borrowed array of `fds.len()` pollfd
+        // structures laid out as the C struct; poll(2) writes only their `revents`.
+        let n = unsafe { poll(fds.as_mut_ptr(), fds.len() as Nfds, ms) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                return Ok(0);
+            }
+            return Err(e);
+        }
+        for (w, p) in watches.iter_mut().zip(&fds) {
+            w.got = Ready {
+                read: p.revents & POLLIN != 0,
+                write: p.revents & POLLOUT != 0,
+                broken: p.revents & (POLLERR | POLLHUP | POLLNVAL) != 0,
+            };
+        }
+        Ok(n as usize)
+    }
+
+    pub fn raise_descriptor_limit() -> Option<u64> {
+        let mut limit = RLimit { cur: 0, max: 0 };
+        // SAFETY: getrlimit(2) fills the struct we own; it has the C layout.
+        if unsafe { getrlimit(RLIMIT_NOFILE, &mut limit) } != 0 {
+            return None;
+        }
+        if limit.cur < limit.max {
+            let raised = RLimit {
+                cur: limit.max,
+                max: limit.max,
+            };
+            // SAFETY: setrlimit(2) only reads the struct we own. Raising the soft limit
+            // up to the hard one needs no privilege; if it fails, the old one stands.
+            if unsafe { setrlimit(RLIMIT_NOFILE, &raised) } == 0 {
+                return Some(raised.cur);
+            }
+        }
+        Some(limit.cur)
+    }
+}
+
+/// Waits until one of `watches` is ready or `timeout` passes (`None`: no timeout), and
+/// sets each one's `got`. Returns how many are ready (0 on a timeout or a signal).
+pub fn wait(watches: &mut [Watch], timeout: Option<Duration>) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        unix::wait(watches, timeout)
+    }
+    #[cfg(not(unix))]
+    {
+        // Readiness by trying: a short sleep, then everything is "ready" and the
+        // non-blocking calls find out.
+        std::thread::sleep(timeout.map_or(Duration::from_millis(5), |t| {
+            t.min(Duration::from_millis(5))
+        }));
+        for w in watches.iter_mut() {
+            w.got = w.want;
+        }
+        Ok(watches.len())
+    }
+}
+
+/// Raises the soft limit on open descriptors to the hard limit, and returns the soft
+/// limit now in force (`None` where it is not known).
+pub fn raise_descriptor_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        unix::raise_descriptor_limit()
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc {
+    unsafe extern "C" {
+        fn mallopt(param: i32, value: i32) -> i32;
+        fn malloc_trim(pad: usize) -> i32;
+    }
+
+    const M_TRIM_THRESHOLD: i32 = -1;
+    const M_MMAP_THRESHOLD: i32 = -3;
+    const M_ARENA_MAX: i32 = -8;
+
+    pub fn tune() {
+        // SAFETY: mallopt(3) takes two integers; it is called before the server starts
+        // its threads. Two arenas instead of eight per core: each arena keeps memory
+        // freed into it. A fixed mmap threshold: glibc otherwise raises it after every
+        // large block freed, and later large blocks then come from (and stay in) an
+        // arena. A fixed trim threshold: the top of a heap goes back past 1 MB free.
+        unsafe {
+            mallopt(M_ARENA_MAX, 2);
+            mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+            mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+        }
+    }
+
+    pub fn trim() {
+        // SAFETY: malloc_trim(3) takes an integer and is thread-safe (it locks each arena).
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
+/// Sets the allocator up for a long-running server whose requests may each allocate a
+/// few megabytes: freed memory should go back to the system, not stay with the thread
+/// that freed it. Call once, before starting threads.
+pub fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    glibc::tune();
+}
+
+/// Hands the allocator's free memory back to the system (the pages in the middle of its
+/// heaps too, which it would otherwise keep).
+pub fn trim_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    glibc::trim();
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::net::{TcpListener, TcpStream};
+
+    #[test]
+    fn poll_sees_a_connection_and_bytes() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let read = Ready {
+            read: true,
+            ..Ready::default()
+        };
+        let mut watches = [Watch::new(&listener, read)];
+        assert_eq!(
+            wait(&mut watches, Some(Duration::from_millis(30))).unwrap(),
+            0
+        );
+        assert!(!watches[0].got.read, "nobody connected yet");
+        let mut client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        assert_eq!(
+            wait(&mut watches, Some(Duration::from_secs(10))).unwrap(),
+            1
+        );
+        assert!(watches[0].got.read);
+        let (server, _) = listener.accept().unwrap();
+        let both = Ready {
+            read: true,
+            write: true,
+            ..Ready::default()
+        };
+        let mut watches = [Watch::new(&server, both)];
+        wait(&mut watches, Some(Duration::from_secs(10))).unwrap();
+        assert_eq!(
+            (watches[0].got.read, watches[0].got.write),
+            (false, true),
+            "room to write, nothing to read yet"
+        );
+        client.write_all(b"x").unwrap();
+        wait(&mut watches, Some(Duration::from_secs(10))).unwrap();
+        assert!(watches[0].got.read);
+    }
+
+    #[test]
+    fn the_descriptor_limit_is_known() {
+        let limit = raise_descriptor_limit().expect("a limit on Unix");
+        assert!(limit >= 3, "{limit}");
+        assert_eq!(
+            raise_descriptor_limit(),
+            Some(limit),
+            "raising twice is a no-op"
+        );
+    }
+}

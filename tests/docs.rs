@@ -1,0 +1,534 @@
+//! Every example in the documentation runs, and shows what the program prints.
+//!
+//! README.md and every `docs/*.md` are read; each fenced block that holds `$ COMMAND`
+//! lines is an example, run command by command, and what each command prints (standard
+//! output and standard error together, in the order written) must be what the page
+//! shows. The rules for writers (docs/architecture.md repeats them):
+//!
+//! - `$ ` starts a command; a line ending in `\` goes on with the next line.
+//! - The lines up to the next `$ ` (or the end of the block) are what it prints.
+//! - A line `...` stands for any number of lines, none included; `...` inside a line
+//!   stands for any text (a time, a speed). Elide only what changes from run to run.
+//! - `duckchess` is the binary under test; `cargo run --release --` means the same.
+//! - Each block runs in bash in a fresh folder with links to the repository's
+//!   `samples`, `tests`, `scripts`, `src` and `docs`, so relative paths work and nothing
+//!   is written into the repository; commands of one block share the folder.
+//! - `127.0.0.1:5380` is a `duckchess serve` started for the block (on a free port).
+//! - `official/` is the contest's data, linked from `../shared/official/duckchess`
+//!   beside the repository; a block that uses it is skipped, with a note, without it.
+//!
+//! Besides the examples: every option of every subcommand's help appears in the
+//! subcommand's guide, every subcommand is in the README's table, the README stays a
+//! front door (at most 12 KB), and the pages read as documentation, not as a log.
+
+mod common;
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// The repository's root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every documentation page: the README, then the guides in name order.
+fn pages() -> Vec<PathBuf> {
+    let mut guides: Vec<PathBuf> = fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    guides.sort();
+    let mut all = vec![root().join("README.md")];
+    all.extend(guides);
+    all
+}
+
+/// One command of an example and what the page says it prints.
+#[derive(Debug, Clone)]
+struct Step {
+    /// The command as bash reads it (continuation lines joined).
+    command: String,
+    /// The lines the page shows.
+    expected: Vec<String>,
+}
+
+/// One example block.
+#[derive(Debug, Clone)]
+struct Example {
+    /// Where the block starts: `docs/x.md:12`.
+    place: String,
+    steps: Vec<Step>,
+}
+
+/// The example blocks of one page's text.
+fn examples(name: &str, text: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((n, line)) = lines.next() {
+        let fence = line.trim_start();
+        if !fence.starts_with("```") {
+            continue;
+        }
+        let indent = line.len() - fence.len();
+        let mut block = Vec::new();
+        for (_, l) in lines.by_ref() {
+            if l.trim_start().starts_with("```") {
+                break;
+            }
+            // Lines of a block inside a list item carry the fence's indentation.
+            let cut = l.len() - l.trim_start().len();
+            block.push(&l[cut.min(indent)..]);
+        }
+        let steps = steps(&block);
+        if !steps.is_empty() {
+            found.push(Example {
+                place: format!("{name}:{}", n + 1),
+                steps,
+            });
+        }
+    }
+    found
+}
+
+/// The commands of a block and what each prints.
+fn steps(block: &[&str]) -> Vec<Step> {
+    let mut steps: Vec<Step> = Vec::new();
+    let mut lines = block.iter();
+    while let Some(line) = lines.next() {
+        if let Some(first) = line.strip_prefix("$ ") {
+            let mut command = first.to_string();
+            while command.ends_with('\\') {
+                command.pop();
+                match lines.next() {
+                    Some(more) => command.push_str(more.trim_start()),
+                    None => break,
+                }
+            }
+            steps.push(Step {
+                command,
+                expected: Vec::new(),
+            });
+        } else if let Some(step) = steps.last_mut() {
+            step.expected.push(line.trim_end().to_string());
+        }
+    }
+    steps
+}
+
+/// Whether one line of output matches one line of the page (`...` is any text).
+fn line_matches(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split("...").collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &text[first.len()..];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+/// Whether the output `actual` matches the page's `expected` lines (a line `...` is
+/// any number of lines).
+fn matches(expected: &[String], actual: &[String]) -> bool {
+    fn go(e: &[String], a: &[String], failed: &mut HashSet<(usize, usize)>) -> bool {
+        let key = (e.len(), a.len());
+        if failed.contains(&key) {
+            return false;
+        }
+        let ok = match e.first() {
+            None => a.is_empty(),
+            Some(l) if l == "..." => (0..=a.len()).any(|k| go(&e[1..], &a[k..], failed)),
+            Some(l) => a
+                .first()
+                .is_some_and(|x| line_matches(l, x) && go(&e[1..], &a[1..], failed)),
+        };
+        if !ok {
+            failed.insert(key);
+        }
+        ok
+    }
+    go(expected, actual, &mut HashSet::new())
+}
+
+/// A program the examples need, or why it is missing: under CI that fails the test,
+/// elsewhere the block is skipped.
+fn tool(name: &str) -> bool {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{name} is required under CI (.ci/run installs it)"
+        );
+    }
+    found
+}
+
+/// The contest's data beside the repository, if it is there.
+fn official() -> Option<PathBuf> {
+    let dir = root().join("../shared/official/duckchess");
+    dir.is_dir()
+        .then(|| dir.canonicalize().expect("canonical path"))
+}
+
+/// A server for a block's `curl` commands; stopped when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+            .args(["serve", "--port", "0"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("serve prints its address");
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server { child, address }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh folder for one block, with links to the repository's folders.
+fn workspace(n: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duckchess-docs-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    for name in ["samples", "tests", "scripts", "src", "docs"] {
+        std::os::unix::fs::symlink(root().join(name), dir.join(name)).expect("link");
+    }
+    if let Some(data) = official() {
+        std::os::unix::fs::symlink(data, dir.join("official")).expect("link");
+    }
+    dir
+}
+
+/// Runs one command of an example in `dir`: its output lines (both streams, trailing
+/// spaces dropped), or why it could not run.
+fn run(command: &str, dir: &Path) -> Vec<String> {
+    let bin = Path::new(env!("CARGO_BIN_EXE_duckchess"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let command = command.replace("cargo run --release --", "duckchess");
+    let mut child = Command::new("timeout")
+        .args(["-k", "5", "300", "bash", "-c"])
+        .arg(format!("{{ {command}\n}} 2>&1"))
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("CARGO_TERM_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("bash starts");
+    let mut out = Vec::new();
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_end(&mut out)
+        .expect("output");
+    let _ = child.wait();
+    String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn every_example_prints_what_its_page_shows() {
+    let mut failures = Vec::new();
+    let (mut ran, mut skipped) = (0, 0);
+    for (n, example) in pages()
+        .iter()
+        .flat_map(|page| {
+            let name = page.strip_prefix(root()).expect("in the repository");
+            let text = fs::read_to_string(page).expect("readable page");
+            examples(&name.display().to_string(), &text)
+        })
+        .enumerate()
+    {
+        let all: String = example.steps.iter().map(|s| s.command.as_str()).collect();
+        let needs = |word: &str| all.contains(word);
+        let missing = [("g++", "g++"), ("curl ", "curl")]
+            .iter()
+            .find(|(word, name)| needs(word) && !tool(name));
+        if let Some((_, name)) = missing {
+            println!("note: {} needs {name}; skipped", example.place);
+            skipped += 1;
+            continue;
+        }
+        if needs("official/") && official().is_none() {
+            println!(
+                "note: {} needs the contest's data in ../shared/official/duckchess; skipped",
+                example.place
+            );
+            skipped += 1;
+            continue;
+        }
+        let dir = workspace(n);
+        let server = needs("127.0.0.1:5380").then(Server::start);
+        for step in &example.steps {
+            let command = match &server {
+                Some(s) => step.command.replace("127.0.0.1:5380", &s.address),
+                None => step.command.clone(),
+            };
+            let actual = run(&command, &dir);
+            ran += 1;
+            if !matches(&step.expected, &actual) {
+                failures.push(format!(
+                    "{}: $ {}\n--- the page shows:\n{}\n--- the program prints:\n{}\n",
+                    example.place,
+                    step.command,
+                    step.expected.join("\n"),
+                    actual.join("\n")
+                ));
+            }
+        }
+        drop(server);
+        let _ = fs::remove_dir_all(&dir);
+    }
+    println!("{ran} commands run, {skipped} blocks skipped");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A parser that finds nothing would pass everything.
+    assert!(ran >= 30, "only {ran} example commands found");
+}
+
+#[test]
+fn the_matcher_elides_only_what_is_marked() {
+    let lines = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
+    let out = lines("a\nb\ntime: 1.134 s, 134375211 nodes/s\nc");
+    assert!(matches(&lines("a\nb\ntime: ... s, ... nodes/s\nc"), &out));
+    assert!(matches(&lines("a\n...\nc"), &out));
+    assert!(matches(&lines("...\nc"), &out));
+    assert!(matches(&lines("a\n...\nb\n...\nc"), &out));
+    assert!(matches(&lines("a\nb\n...\n...\nc"), &out));
+    // A changed line, a missing line, an extra line: each fails.
+    assert!(!matches(&lines("a\nB\n...\nc"), &out));
+    assert!(!matches(&lines("a\nb\nc"), &out));
+    assert!(!matches(&lines("a\n...\nc\nd"), &out));
+    assert!(!matches(
+        &lines("a\nb\ntime: ... s, ... nodes/s\nc\n..."),
+        &lines("a")
+    ));
+    assert!(line_matches(
+        "found in ... s; seed 1",
+        "found in 0.3 s; seed 1"
+    ));
+    assert!(!line_matches(
+        "found in ... s; seed 1",
+        "found in 0.3 s; seed 2"
+    ));
+    assert!(line_matches("......", "x"));
+    assert!(!line_matches("ab...ba", "aba"));
+}
+
+#[test]
+fn commands_and_their_output_are_read_from_blocks() {
+    let page = "text\n\n```\n$ printf 'a\\n' \\\n    | cat\na\n$ true\n```\n\n- item\n\n  ```\n  $ echo b\n  b\n  ```\n\n```\nnot an example\n```\n";
+    let found = examples("page.md", page);
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].place, "page.md:3");
+    assert_eq!(found[0].steps[0].command, "printf 'a\\n' | cat");
+    assert_eq!(found[0].steps[0].expected, ["a"]);
+    assert!(found[0].steps[1].expected.is_empty());
+    assert_eq!(found[1].steps[0].command, "echo b");
+    assert_eq!(found[1].steps[0].expected, ["b"]);
+}
+
+/// Which guide documents each subcommand.
+fn guide(sub: &str) -> &'static str {
+    match sub {
+        "judge" => "docs/rules.md",
+        "test" | "stress" | "trace" => "docs/contestants.md",
+        "gen" | "validate" | "bundle" | "audit" => "docs/setters.md",
+        "perft" | "play" | "arena" | "uci" | "match" | "fit" => "docs/engine.md",
+        "serve" => "docs/serve.md",
+        "chase" => "docs/chase.md",
+        other => panic!("no guide for subcommand {other:?}: add it to this table"),
+    }
+}
+
+/// The subcommands the top-level help lists.
+fn subcommands() -> Vec<String> {
+    let top = common::stdout(&common::run(&["--help"], b""));
+    top.split("\nsubcommands (")
+        .nth(1)
+        .expect("the top-level help lists the subcommands")
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn every_option_in_a_help_is_in_its_guide() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README");
+    for sub in subcommands() {
+        let page = guide(&sub);
+        let text = fs::read_to_string(root().join(page)).expect("guide");
+        let help = common::stdout(&common::run(&[&sub, "--help"], b""));
+        let options = help
+            .split("\noptions:\n")
+            .nth(1)
+            .expect("options")
+            .split("\n\n")
+            .next()
+            .unwrap_or("");
+        for line in options.lines().filter(|l| l.starts_with("  -")) {
+            for name in line
+                .split_whitespace()
+                .take_while(|w| w.starts_with('-'))
+                .map(|w| w.trim_end_matches(','))
+                .filter(|w| w.starts_with("--") && *w != "--help")
+            {
+                assert!(
+                    text.contains(&format!("`{name}")) || text.contains(&format!(" {name} ")),
+                    "{page} does not mention {sub}'s option {name}"
+                );
+            }
+        }
+        assert!(
+            readme.contains(&format!("`{sub}`")),
+            "the README's table lacks {sub}"
+        );
+        assert!(
+            readme.contains(page.trim_start_matches("./")),
+            "the README does not link {page}"
+        );
+    }
+}
+
+#[test]
+fn the_readme_is_a_front_door() {
+    let size = fs::metadata(root().join("README.md"))
+        .expect("README")
+        .len();
+    assert!(size <= 12 * 1024, "README.md is {size} bytes, over 12 KB");
+}
+
+/// The anchors of a page's headings, as GitHub makes them: lower case, spaces to
+/// hyphens, other punctuation dropped.
+fn anchors(text: &str) -> HashSet<String> {
+    let mut fenced = false;
+    let mut found = HashSet::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        found.insert(slug);
+    }
+    found
+}
+
+#[test]
+fn pages_read_as_documentation_not_as_a_log() {
+    for page in pages() {
+        let text = fs::read_to_string(&page).expect("page");
+        let lower = text.to_lowercase();
+        for phrase in [
+            "issue 1",
+            "issue 2",
+            "issue 3",
+            "issue 4",
+            "issue 5",
+            "issue 6",
+            "issue 7",
+            "issue 8",
+            "issue 9",
+            "issue #",
+            "this change",
+            "before this",
+            "this session",
+            "todo",
+        ] {
+            assert!(
+                !lower.contains(phrase),
+                "{}: {phrase:?} reads as a development log",
+                page.display()
+            );
+        }
+        // The front door points at nothing outside the repository: a user's clone has
+        // nothing beside it (the maintainers' pages may say where the tests look).
+        if page.ends_with("README.md") {
+            assert!(!text.contains("../shared"), "{}", page.display());
+        }
+        // Links to other pages, their headings and images resolve.
+        for link in text.split("](").skip(1) {
+            let target = link.split(')').next().unwrap_or("");
+            if target.contains("://") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let linked = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().expect("folder").join(file)
+            };
+            assert!(
+                linked.exists(),
+                "{}: the link {target} leads nowhere",
+                page.display()
+            );
+            if !anchor.is_empty() {
+                let headings = anchors(&fs::read_to_string(&linked).expect("linked page"));
+                assert!(
+                    headings.contains(anchor),
+                    "{}: the link {target} names no heading of {}",
+                    page.display(),
+                    linked.display()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! `duckchess match` against hostile opponents, stand-ins written here as shell scripts
+//! (or `yes`): one that floods its output before or after the handshake, one that
+//! prints an overlong line, one that leaves children behind, one that hangs until the
+//! match is interrupted. Every wait of the match is bounded, its memory stays flat, and
+//! nothing an engine started outlives it. Wall-time bounds are generous; the figures
+//! are in the report of the work, not asserted here.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
+/// The most a match may hold, in kB of resident memory, against any opponent.
+const PEAK_KB: u64 = 64 * 1024;
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("match-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Writes an executable shell script and returns its path.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}")).expect("write the script");
+    let made = Command::new("chmod")
+        .args(["+x", &path.to_string_lossy()])
+        .status()
+        .expect("chmod runs");
+    assert!(made.success());
+    path.to_string_lossy().into_owned()
+}
+
+/// The stand-in engine's UCI loop: `uci` and `isready` answered, `go` handled by
+/// `on_go`, `quit` obeyed.
+fn engine_loop(on_go: &str) -> String {
+    format!(
+        "while read -r line; do\n  case \"$line\" in\n    uci) echo 'id name stub'; \
+         echo uciok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n    quit) exit 0;;\n  \
+         esac\ndone\n"
+    )
+}
+
+/// The peak resident memory of process `pid` so far, in kB (Linux).
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// What a bounded match run gave: exit code, standard output and error, peak memory.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    peak_kb: u64,
+    took: Duration,
+}
+
+/// Runs `match` with `args`, watching its peak memory; kills it (and fails) past
+/// `limit` of wall time or [`PEAK_KB`] of memory.
+fn bounded_match(args: &[&str], limit: Duration) -> Run {
+    let started = Instant::now();
+    let mut child = Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("match starts");
+    let mut out = child.stdout.take().expect("piped");
+    let mut err = child.stderr.take().expect("piped");
+    let reader = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = out.read_to_string(&mut text);
+        text
+    });
+    let err_reader = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    let mut peak = 0;
+    let status = loop {
+        if let Some(kb) = peak_kb(child.id()) {
+            peak = peak.max(kb);
+        }
+        if let Some(status) = child.try_wait().expect("wait works") {
+            break status;
+        }
+        let over = started.elapsed() > limit || peak > PEAK_KB;
+        if over {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "match still running after {:?} with a peak of {peak} kB",
+                started.elapsed()
+            );
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code(),
+        stdout: reader.join().expect("stdout read"),
+        stderr: err_reader.join().expect("stderr read"),
+        peak_kb: peak,
+        took: started.elapsed(),
+    }
+}
+
+/// Whether process `pid` has ended (gone, or a zombie waiting for its parent).
+fn ended(pid: &str) -> bool {
+    fs::read_to_string(format!("/proc/{}/stat", pid.trim())).map_or(true, |s| s.contains(") Z "))
+}
+
+/// Asserts that every process in `pids` ends within a second; kills survivors first,
+/// so that a failing test leaves nothing running.
+fn assert_all_ended(pids: &[String], what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < deadline && !pids.iter().all(|p| ended(p)) {
+        thread::sleep(Duration::from_millis(10));
+    }
+    let survivors: Vec<&String> = pids.iter().filter(|p| !ended(p)).collect();
+    for pid in &survivors {
+        let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
+    }
+    assert!(survivors.is_empty(), "{what}: {survivors:?} still running");
+}
+
+/// The pids stand-ins wrote to `file`, one a line, once `count` are there; `None`
+/// after ten seconds.
+fn wait_for_pids(file: &Path, count: usize) -> Option<Vec<String>> {
+    for _ in 0..1000 {
+        if let Ok(text) = fs::read_to_string(file) {
+            let pids: Vec<String> = text.lines().map(str::to_string).collect();
+            if pids.len() >= count && text.ends_with('\n') {
+                return Some(pids);
+            }
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+#[test]
+fn an_opponent_that_floods_before_the_handshake_fails_it_in_time_and_flat_memory() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc memory check is Linux only; skipping");
+        return;
+    }
+    let run = bounded_match(
+        &[
+            "--opponent",
+            "yes garbage",
+            "--movetime",
+            "20",
+            "--openings",
+            "1",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "duckchess: match: yes garbage: no uciok within 5 s\n"
+    );
+    assert!(run.took >= Duration::from_secs(5), "{:?}", run.took);
+    assert!(run.peak_kb < PEAK_KB, "{} kB", run.peak_kb);
+}
+
+#[test]
+fn an_opponent_that_floods_while_thinking_loses_on_time_in_flat_memory() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc memory check is Linux only; skipping");
+        return;
+    }
+    let dir = scratch("flood");
+    let flood = script(
+        &dir,
+        "flood.sh",
+        &engine_loop("yes 'info depth 1 score cp 0 nodes 1 time 1 pv a1a2'"),
+    );
+    let run = bounded_match(
+        &["--opponent", &flood, "--movetime", "20", "--openings", "1"],
+        Duration::from_secs(40),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let games: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(games.len(), 2, "{}", run.stdout);
+    for game in games {
+        assert!(
+            game.contains(": engine wins (stub: no bestmove within 1020 ms) after "),
+            "{game}"
+        );
+    }
+    assert!(run.peak_kb < PEAK_KB, "{} kB", run.peak_kb);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_overlong_line_is_a_protocol_error() {
+    let dir = scratch("long");
+    // 70,000 characters on one line, in answer to 'uci'.
+    let long = script(
+        &dir,
+        "long.sh",
+        "read -r line\nprintf 'id name %070000d\\n' 0\necho uciok\nsleep 30\n",
+    );
+    let started = Instant::now();
+    let out = Command::new(BIN)
+        .args(["match", "--opponent", &long, "--openings", "1"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("duckchess: match: {long}: a line longer than 65536 bytes\n")
+    );
+    // Not the 30 s the stand-in sleeps: its group is ended.
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_match_ends_what_an_opponent_started() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    let dir = scratch("children");
+    let pids = dir.join("pids");
+    // Two children left behind: one that ends on TERM, one that ignores it. The
+    // stand-in itself plays an illegal move, so each game ends at once.
+    let body = format!(
+        "sleep 1000 &\necho $! >> '{p}'\nsh -c \"trap '' TERM; exec sleep 1000\" &\n\
+         echo $! >> '{p}'\n{}",
+        engine_loop("echo 'bestmove z9z9'"),
+        p = pids.display()
+    );
+    let stub = script(&dir, "children.sh", &body);
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--opponent",
+            &stub,
+            "--openings",
+            "1",
+            "--movetime",
+            "20",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("engine: wins 2, losses 0, draws 0"),
+        "{stdout}"
+    );
+    let left = wait_for_pids(&pids, 2).expect("the stand-in started its children");
+    assert_all_ended(&left, "children of the opponent after the match");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_match_ends_the_engines_and_their_children() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    let dir = scratch("interrupt");
+    let pids = dir.join("pids");
+    // An engine that starts a child, and asked to move waits for it: for ever. Both
+    // players are this one, so the first 'go' hangs whoever is red.
+    let body = format!(
+        "echo $$ >> '{p}'\nsleep 1000 &\necho $! >> '{p}'\n{}",
+        engine_loop("wait"),
+        p = pids.display()
+    );
+    let stub = script(&dir, "hang.sh", &body);
+    let mut child: Child = Command::new(BIN)
+        .args(["match", "--engine", &stub, "--opponent", &stub])
+        .args(["--openings", "1", "--movetime", "60000"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("match starts");
+    let Some(running) = wait_for_pids(&pids, 4) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let started = fs::read_to_string(&pids).unwrap_or_default();
+        let started: Vec<String> = started.lines().map(str::to_string).collect();
+        assert_all_ended(&started, "stand-ins of a match that did not start");
+        panic!("the stand-ins did not start");
+    };
+    // Both handshakes done: the match is waiting for the first move.
+    thread::sleep(Duration::from_millis(300));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait works") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            assert_all_ended(&running, "after a match that ignored the interrupt");
+            panic!("match did not end on the interrupt");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    assert_all_ended(&running, "the opponent and its child after the interrupt");
+    assert_eq!(status.code(), Some(130));
+    let _ = fs::remove_dir_all(&dir);
+}
