@@ -8,12 +8,13 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 15] = [
+const SUBCOMMANDS: [Entry; 16] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
     (&tools::test::SPEC, tools::test::cli),
     (&tools::stress::SPEC, tools::stress::cli),
+    (&tools::audit::SPEC, tools::audit::cli),
     (&tools::trace::SPEC, tools::trace::cli),
     (&tools::bundle::SPEC, tools::bundle::cli),
     (&engine::perft::SPEC, engine::perft::cli),
@@ -35,7 +36,7 @@ usage: duckchess [< FILE]              the judge on standard input
        duckchess --version";
 
 const EXIT: &str = "0 success, 1 bad input or failure, 2 usage error,\n             \
-                    3 invalid input (validate)";
+                    3 invalid input (validate, audit)";
 
 fn find(name: &str) -> Option<&'static Entry> {
     SUBCOMMANDS.iter().find(|(spec, _)| spec.name == name)

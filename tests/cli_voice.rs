@@ -44,6 +44,7 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             ],
             b"",
         ),
+        "audit" => (vec!["audit", "tests/fixtures/witness"], b""),
         "trace" => (vec!["trace"], b"1\n0 3 1 2\n"),
         "bundle" => (vec!["bundle"], b""),
         "perft" => (vec!["perft", "2"], b""),

@@ -285,7 +285,11 @@ fn everything_gen_writes_validates() {
 /// The same through the binaries, as a setter would run them.
 #[test]
 fn gen_output_validates_through_the_binary() {
-    for mode in ["official", "legal", "endgame", "check", "big"] {
+    // Every generator of the one list, stress's steering modes included.
+    for mode in [
+        "official", "legal", "endgame", "check", "big", "decisive", "captains", "attacks",
+        "invalid", "blocked",
+    ] {
         let generated = common::run(&["gen", "--seed", "42", "--mode", mode], b"");
         assert_eq!(generated.status.code(), Some(0));
         let out = validate(&[], &generated.stdout);

@@ -87,7 +87,7 @@ fn words(text: &str, width: usize) -> Vec<String> {
 
 /// Breaks `text` into lines of at most `width` columns at spaces (never inside a short
 /// quoted example); a word longer than the width stands on a line of its own.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in words(text, width) {

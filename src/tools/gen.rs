@@ -10,14 +10,31 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square, COLS, ROWS};
 use crate::judge::rules::{self, Move};
+use crate::tools::audit::suite;
 use crate::tools::rng::Rng;
+use crate::tools::stress::games::Writer;
 use std::fmt;
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::str::FromStr;
 
-/// The kinds of input `gen` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The one list of input generators, shared by `gen`, `stress` and `gen --suite`: `gen`'s
+/// own modes, which write a game command by command with fixed odds, and `stress`'s,
+/// which steer a game towards situations ([`crate::tools::stress::games`]). Their help is
+/// [`modes_help!`], beside this list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
+    /// Short decisive games: a captain falls within some 10-40 plies, then a few
+    /// commands after the end.
+    Decisive,
+    /// The captains walk towards each other; what stands between them steps aside.
+    Captains,
+    /// Checks by every kind of piece, blocked and discovered.
+    Attacks,
+    /// Every kind of invalid command, among legal moves.
+    Invalid,
+    /// Moves and attacks through a taken blocking square.
+    Blocked,
     /// The contest's own mix: about 7% fully random commands; otherwise a random occupied
     /// square of either colour, moved by its piece's rule 20% of the time, else not.
     Official,
@@ -33,8 +50,13 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 5] = [
+    /// Every mode, in the order the help lists them (and `stress` draws them).
+    pub const ALL: [Mode; 10] = [
+        Mode::Decisive,
+        Mode::Captains,
+        Mode::Attacks,
+        Mode::Invalid,
+        Mode::Blocked,
         Mode::Official,
         Mode::Legal,
         Mode::Endgame,
@@ -45,6 +67,11 @@ impl Mode {
     /// The mode's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
+            Mode::Decisive => "decisive",
+            Mode::Captains => "captains",
+            Mode::Attacks => "attacks",
+            Mode::Invalid => "invalid",
+            Mode::Blocked => "blocked",
             Mode::Official => "official",
             Mode::Legal => "legal",
             Mode::Endgame => "endgame",
@@ -52,7 +79,38 @@ impl Mode {
             Mode::Big => "big",
         }
     }
+
+    /// Whether the mode steers its game by what each move does (`stress`'s own modes,
+    /// written by [`Writer`]) rather than by fixed odds.
+    pub fn steers(self) -> bool {
+        matches!(
+            self,
+            Mode::Decisive | Mode::Captains | Mode::Attacks | Mode::Invalid | Mode::Blocked
+        )
+    }
 }
+
+/// The modes as the help of `gen` and `stress` lists them, in the order of [`Mode::ALL`]
+/// (a test keeps the two in step).
+macro_rules! modes_help {
+    () => {
+        "  decisive  short decisive games: a captain falls within some 10-40 plies, then
+            a few commands after the end
+  captains  the captains walk towards each other; what stands between them
+            steps aside
+  attacks   every kind of piece giving check; checks blocked and discovered
+  invalid   every kind of invalid command, among legal moves
+  blocked   moves and attacks through a taken blocking square
+  official  the contest's mix: 7% random commands, otherwise a random piece of
+            either side moved by its rule 20% of the time
+  legal     80-95% legal moves with captures and checks, long games
+  endgame   a game that ends by a captain capture, then more commands
+  check     prefers moves that make check (own captain into attack too)
+  big       a game that never ends, about half legal moves (throughput)
+"
+    };
+}
+pub(crate) use modes_help;
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -69,7 +127,8 @@ impl FromStr for Mode {
             .copied()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
-                format!("unknown mode {s:?}; expected official, legal, endgame, check or big")
+                let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+                format!("unknown mode {s:?}; expected {}", names.join(", "))
             })
     }
 }
@@ -234,19 +293,25 @@ fn chosen_move(rng: &mut Rng, board: &Board, prefs: Prefs) -> Option<Move> {
     rng.pick(&others)
 }
 
-/// Writes a judge input of `q` commands in `mode` from `seed` to `out`.
+/// Writes a judge input of `q` commands in `mode` from `seed` to `out`, command by
+/// command (memory does not grow with `q`).
 pub fn generate<W: Write>(seed: u64, q: u64, mode: Mode, out: &mut W) -> io::Result<()> {
     let mut rng = Rng::new(seed ^ 0x6475_636B_6368_6573); // "duckches": seeds 0 and 1 differ well
+    writeln!(out, "{q}")?;
+    if mode.steers() {
+        return Writer::new(&mut rng, false).play_each(mode, q, |c| {
+            writeln!(out, "{} {} {} {}", c[0], c[1], c[2], c[3])
+        });
+    }
     let mut game = Game::new();
     let legal_rate = match mode {
         Mode::Legal => 0.80 + 0.15 * (rng.below(1001) as f64 / 1000.0),
         Mode::Check => 0.85,
         Mode::Big => 0.5,
-        Mode::Endgame | Mode::Official => 0.9,
+        _ => 0.9,
     };
     // Endgame: an ordinary opening, then both sides go for the captain.
     let hunt_from = q / 10 + rng.below(q / 2 + 1);
-    writeln!(out, "{q}")?;
     for i in 0..q {
         let legal = match mode {
             Mode::Official => None,
@@ -275,7 +340,8 @@ pub fn generate<W: Write>(seed: u64, q: u64, mode: Mode, out: &mut W) -> io::Res
                 };
                 chosen_move(&mut rng, game.board(), prefs)
             }
-            Mode::Endgame => {
+            // Endgame (the steering modes are written above).
+            _ => {
                 let hunting = i >= hunt_from;
                 let prefs = Prefs {
                     finish: hunting,
@@ -304,40 +370,72 @@ pub const MAX_Q: u64 = 1_000_000_000;
 /// The command line of `gen`.
 pub const SPEC: Spec = Spec {
     name: "gen",
-    summary: "write a seeded judge input",
-    usage: &["--seed S [--q N] [--mode M]"],
-    about: "\
+    summary: "write a seeded judge input, or a strong test set (--suite)",
+    usage: &[
+        "--seed S [--q N] [--mode M]",
+        "--suite DIR [--seed S] [--files N]",
+    ],
+    about: concat!(
+        "\
 The same arguments always give the same bytes. Coordinates always stay within
 0..=9 and 0..=8, one command a line, as the official data does.
 
-modes:
-  official  the contest's mix (default): 7% random commands, otherwise a random
-            piece of either side moved by its rule 20% of the time
-  legal     80-95% legal moves with captures and checks, long games
-  endgame   a game that ends by a captain capture, then more commands
-  check     prefers moves that make check (own captain into attack too)
-  big       a game that never ends, about half legal moves (throughput)",
+modes (--mode; default official):
+",
+        modes_help!(),
+        "
+--suite DIR writes a compact test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
+... (each valid under 'duckchess validate', Q = 1000, answers from the judge)
+and suite.txt, which says what each file has and which mistakes of the
+'duckchess audit' catalogue it kills. Every mistake is killed, usually by the
+first file alone: one game written by a greedy search that keeps the
+continuation killing the most mistakes still alive, with a stretch of invalid
+commands of every kind, and its end followed by commands after the end. Room
+permitting, the longest legal game follows (1000 legal moves). DIR is created
+when missing; an existing DIR may hold only files a suite writes (N.in, N.ans,
+suite.txt), which are replaced: anything else makes gen refuse."
+    ),
     options: &[
         Opt::valued(
             "--seed",
             "S",
-            "required; any integer from 0 to 18446744073709551615",
+            "any integer from 0 to 18446744073709551615; required without --suite (default 1 with it)",
         ),
         Opt::valued(
             "--q",
             "N",
             "number of commands (default 1000; up to 1000000000)",
         ),
-        Opt::valued("--mode", "M", "official, legal, endgame, check or big"),
+        Opt::valued("--mode", "M", "one of the modes above (default official)"),
+        Opt::valued("--suite", "DIR", "write a test set into DIR instead"),
+        Opt::valued(
+            "--files",
+            "N",
+            "at most N files in the suite (default 10; from 1 to 100)",
+        ),
     ],
-    conflicts: &[],
-    exit: "0 success, 1 I/O error, 2 usage error",
+    conflicts: &[("--suite", "--q"), ("--suite", "--mode")],
+    exit: "0 success, 1 I/O error, a DIR with other files, or a mistake that\n             \
+           survives the suite, 2 usage error",
 };
+
+/// The largest `--files`.
+pub const MAX_FILES: u64 = 100;
 
 /// The `gen` subcommand.
 pub fn cli(args: &[String]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
+        if let Some(dir) = parsed.value("--suite") {
+            let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
+            let files = parsed
+                .int("--files", 1, MAX_FILES)?
+                .map_or(suite::DEFAULT_FILES, |n| n as usize);
+            return Ok(write_suite(Path::new(dir), seed, files));
+        }
+        if parsed.flag("--files") {
+            return Err("--files N goes with --suite DIR".to_string());
+        }
         let seed = parsed
             .int("--seed", 0, u64::MAX)?
             .ok_or("--seed S is required")?;
@@ -353,4 +451,72 @@ pub fn cli(args: &[String]) -> u8 {
             generate(seed, q, mode, &mut out).and_then(|()| out.flush()),
         ))
     })
+}
+
+/// `gen --suite`: writes the suite and says what it wrote; returns the exit status.
+fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let written = match suite::write(dir, seed, files, jobs) {
+        Ok(w) => w,
+        Err(e) => return cli::fail("gen", &e.to_string()),
+    };
+    let commands: usize = written.files.iter().map(|f| f.cmds.len()).sum();
+    let total = crate::tools::audit::catalogue::Mistake::ALL.len();
+    let text = format!(
+        "wrote {} ({}) and suite.txt to {}: {} of {total} mistakes killed\n",
+        cli::plural(written.files.len() as u64, "file"),
+        cli::plural(commands as u64, "command"),
+        dir.display(),
+        total - written.survivors.len()
+    );
+    let mut out = io::stdout().lock();
+    let status = cli::output_status(
+        "gen",
+        out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+    );
+    if written.survivors.is_empty() {
+        return status;
+    }
+    let names: Vec<&str> = written.survivors.iter().map(|m| m.name()).collect();
+    cli::fail(
+        "gen",
+        &format!(
+            "{} the suite: {} (try another --seed or more --files)",
+            match names.len() {
+                1 => "1 mistake survives".to_string(),
+                n => format!("{n} mistakes survive"),
+            },
+            names.join(", ")
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_modes_help_lists_every_mode_in_order() {
+        let listed: Vec<&str> = modes_help!()
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(listed, names);
+        for m in Mode::ALL {
+            assert_eq!(m.name().parse::<Mode>(), Ok(m));
+        }
+    }
+
+    #[test]
+    fn a_steering_mode_streams_the_game_stress_writes() {
+        // `gen --mode attacks` is the game of stress's writer, command for command.
+        let mut bytes = Vec::new();
+        generate(3, 200, Mode::Attacks, &mut bytes).expect("a Vec");
+        let mut rng = Rng::new(3 ^ 0x6475_636B_6368_6573);
+        let case = Writer::new(&mut rng, false).play(Mode::Attacks, 200);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        assert_eq!(text.as_bytes(), &case.to_bytes()[..]);
+    }
 }

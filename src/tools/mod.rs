@@ -11,6 +11,7 @@
 //! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
 //! nothing here uses the engine or the chase solver.
 
+pub mod audit;
 pub mod bundle;
 pub mod compare;
 pub mod diagnose;

@@ -97,7 +97,6 @@ struct Scored {
 pub struct Writer<'r> {
     rng: &'r mut Rng,
     game: Game,
-    lines: Vec<Line>,
     messy: bool,
 }
 
@@ -107,18 +106,22 @@ impl<'r> Writer<'r> {
         Writer {
             rng,
             game: Game::new(),
-            lines: Vec::new(),
             messy,
+        }
+    }
+
+    /// A writer that goes on from `game` (its commands continue that game), drawing from
+    /// `rng`, within the official constraints.
+    pub fn continuing(rng: &'r mut Rng, game: Game) -> Writer<'r> {
+        Writer {
+            rng,
+            game,
+            messy: false,
         }
     }
 
     fn board(&self) -> &Board {
         self.game.board()
-    }
-
-    fn push(&mut self, c: Cmd) {
-        let _ = self.game.play(c[0], c[1], c[2], c[3]);
-        self.lines.push(Line::plain(c));
     }
 
     /// The legal moves, each with what it does.
@@ -157,7 +160,24 @@ impl<'r> Writer<'r> {
     }
 
     /// Plays `q` commands in `mode`.
-    pub fn play(mut self, mode: Mode, q: u64) -> Case {
+    pub fn play(self, mode: Mode, q: u64) -> Case {
+        let mut lines = Vec::new();
+        let written: Result<(), std::convert::Infallible> = self.play_each(mode, q, |c| {
+            lines.push(Line::plain(c));
+            Ok(())
+        });
+        let Ok(()) = written;
+        Case { lines }
+    }
+
+    /// Plays `q` commands in `mode`, handing each to `emit` as it is played (so a long
+    /// game needs no memory); stops at the first error `emit` returns.
+    pub fn play_each<E>(
+        mut self,
+        mode: Mode,
+        q: u64,
+        mut emit: impl FnMut(Cmd) -> Result<(), E>,
+    ) -> Result<(), E> {
         // Per case: the kind of piece the attacks mode favours.
         let focus = PieceKind::ALL[self.rng.index(7)];
         let invalid_rate = match mode {
@@ -166,33 +186,28 @@ impl<'r> Writer<'r> {
             _ => 0.06,
         };
         for _ in 0..q {
-            if self.board().is_over() {
-                let c = self.after_the_end();
-                self.push(c);
-                continue;
-            }
-            if self.rng.chance(invalid_rate) {
-                let c = self.invalid(mode);
-                self.push(c);
-                continue;
-            }
-            let moves = self.scored();
-            let chosen = match mode {
-                Mode::Decisive => self.decisive(&moves),
-                Mode::Captains => self.captains(&moves),
-                Mode::Attacks => self.attacks(&moves, focus),
-                Mode::Blocked => self.blocked(&moves),
-                _ => self.pick(&moves, |s| !s.wins || moves.len() == 1),
-            };
-            match chosen.or_else(|| self.pick(&moves, |_| true)) {
-                Some(m) => self.push(cmd(m.from, m.to)),
-                None => {
-                    let c = self.invalid(mode);
-                    self.push(c);
+            let c = if self.board().is_over() {
+                self.after_the_end()
+            } else if self.rng.chance(invalid_rate) {
+                self.invalid(mode)
+            } else {
+                let moves = self.scored();
+                let chosen = match mode {
+                    Mode::Decisive => self.decisive(&moves),
+                    Mode::Captains => self.captains(&moves),
+                    Mode::Attacks => self.attacks(&moves, focus),
+                    Mode::Blocked => self.blocked(&moves),
+                    _ => self.pick(&moves, |s| !s.wins || moves.len() == 1),
+                };
+                match chosen.or_else(|| self.pick(&moves, |_| true)) {
+                    Some(m) => cmd(m.from, m.to),
+                    None => self.invalid(mode),
                 }
-            }
+            };
+            let _ = self.game.play(c[0], c[1], c[2], c[3]);
+            emit(c)?;
         }
-        Case { lines: self.lines }
+        Ok(())
     }
 
     /// Both sides go for the enemy captain.
@@ -393,7 +408,7 @@ impl<'r> Writer<'r> {
     /// An invalid command of a random kind: an empty source, the opponent's piece, a
     /// move against the rule, onto an own piece, through a blocking square, onto itself,
     /// or random; off the board too with `--messy`.
-    fn invalid(&mut self, mode: Mode) -> Cmd {
+    pub fn invalid(&mut self, mode: Mode) -> Cmd {
         let board = self.board().clone();
         let side = board.side_to_move();
         let pieces = |color: Color| -> Vec<Square> {

@@ -21,74 +21,8 @@ use crate::tools::gen;
 use crate::tools::rng::Rng;
 use crate::tools::stress::case::{Case, Cmd, Layout};
 use crate::tools::stress::games::Writer;
-use std::fmt;
-use std::str::FromStr;
 
-/// What a case is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// One of `gen`'s modes.
-    Gen(gen::Mode),
-    /// Short decisive games and commands after their end.
-    Decisive,
-    /// The captains walk towards each other.
-    Captains,
-    /// Checks by every kind, blocked and discovered.
-    Attacks,
-    /// Every kind of invalid command.
-    Invalid,
-    /// Blocked moves and blocked attacks.
-    Blocked,
-}
-
-impl Mode {
-    /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 10] = [
-        Mode::Decisive,
-        Mode::Captains,
-        Mode::Attacks,
-        Mode::Invalid,
-        Mode::Blocked,
-        Mode::Gen(gen::Mode::Official),
-        Mode::Gen(gen::Mode::Legal),
-        Mode::Gen(gen::Mode::Endgame),
-        Mode::Gen(gen::Mode::Check),
-        Mode::Gen(gen::Mode::Big),
-    ];
-
-    /// The mode's name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Gen(m) => m.name(),
-            Mode::Decisive => "decisive",
-            Mode::Captains => "captains",
-            Mode::Attacks => "attacks",
-            Mode::Invalid => "invalid",
-            Mode::Blocked => "blocked",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Mode, String> {
-        Mode::ALL
-            .iter()
-            .copied()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
-                format!("unknown mode {s:?}; expected all, {}", names.join(", "))
-            })
-    }
-}
+pub use crate::tools::gen::Mode;
 
 /// What the search asks for.
 #[derive(Clone, Copy, Debug)]
@@ -111,9 +45,10 @@ pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
         .mode
         .unwrap_or_else(|| Mode::ALL[rng.index(Mode::ALL.len())]);
     let q = length(&mut rng, index, recipe.max_q);
-    let mut case = match mode {
-        Mode::Gen(m) => from_gen(rng.next_u64(), q, m),
-        _ => Writer::new(&mut rng, recipe.messy).play(mode, q),
+    let mut case = if mode.steers() {
+        Writer::new(&mut rng, recipe.messy).play(mode, q)
+    } else {
+        from_gen(rng.next_u64(), q, mode)
     };
     if recipe.messy {
         for line in &mut case.lines {
@@ -141,7 +76,7 @@ fn length(rng: &mut Rng, index: u64, max_q: u64) -> u64 {
 }
 
 /// A case written by `gen`.
-fn from_gen(seed: u64, q: u64, mode: gen::Mode) -> Case {
+fn from_gen(seed: u64, q: u64, mode: Mode) -> Case {
     let mut bytes = Vec::new();
     // Writing to memory cannot fail.
     let _ = gen::generate(seed, q, mode, &mut bytes);

@@ -25,6 +25,7 @@ pub mod shrink;
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::tools::diagnose::{self, Kind};
 use crate::tools::explain;
+use crate::tools::gen::modes_help;
 use crate::tools::process::{split_command, Stderr};
 use case::Case;
 use generate::{Mode, Recipe};
@@ -61,7 +62,8 @@ pub const SPEC: Spec = Spec {
     usage: &[
         "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy] [--ignore-whitespace] [--ascii]",
     ],
-    about: "\
+    about: concat!(
+        "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
 killed after --timeout as 'duckchess test' kills it; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
@@ -85,17 +87,12 @@ Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
 correct solution may rely on them. --messy goes beyond, as the judge's lenient input contract allows.
 Short cases come first, longer ones as the run goes on.
 
-modes (--mode; default all, mixed):
-  decisive  short decisive games: a captain falls within some 10-40 plies, then
-            a few commands after the end
-  captains  the captains walk towards each other; what stands between them
-            steps aside
-  attacks   every kind of piece giving check; checks blocked and discovered
-  invalid   every kind of invalid command, among legal moves
-  blocked   moves and attacks through a taken blocking square
-  official, legal, endgame, check, big: as 'duckchess gen' writes them
-
-A progress line goes to stderr on a terminal; stdout gets only the result.",
+modes (--mode; default all, mixed; 'duckchess gen' writes the same):
+",
+        modes_help!(),
+        "
+A progress line goes to stderr on a terminal; stdout gets only the result."
+    ),
     options: &[
         Opt::valued(
             "--cmd",

@@ -298,7 +298,6 @@ mod tests {
     use crate::judge::game::Game;
     use crate::judge::rules;
     use crate::tools::compare::compare;
-    use crate::tools::gen;
     use crate::tools::stress::case::Cmd;
     use crate::tools::stress::generate::{self, Mode, Recipe};
     use std::time::Duration;
@@ -426,7 +425,7 @@ mod tests {
             // gen's endgame mode: a long game, then the hunt for a captain.
             let recipe = Recipe {
                 seed,
-                mode: Some(Mode::Gen(gen::Mode::Endgame)),
+                mode: Some(Mode::Endgame),
                 max_q: 1000,
                 messy: false,
             };
@@ -460,7 +459,7 @@ mod tests {
         for seed in 0..6 {
             let recipe = Recipe {
                 seed,
-                mode: Some(Mode::Gen(gen::Mode::Endgame)),
+                mode: Some(Mode::Endgame),
                 max_q: 1000,
                 messy: false,
             };

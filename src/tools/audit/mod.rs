@@ -1,0 +1,504 @@
+//! `duckchess audit`: how strong is a test set? Every mistake of a catalogue of plausible
+//! ones is played on every input by a mutant judge, in process; a mistake that answers
+//! some input differently from the judge is killed, one that answers all of them alike
+//! survives, and the setter learns what the data lets through.
+//!
+//! Before that, every input must pass `validate`'s strict rules and every answer file
+//! must agree with the judge: a wrong answer file is the worst bug a setter can ship.
+//!
+//! - [`catalogue`]: the mistakes, their sentences, rules and witnesses.
+//! - [`mutant`]: the mutant judge that plays them.
+//! - [`witness`]: finding and shrinking a witness for a mistake.
+//! - [`suite`]: `gen --suite`, a compact test set that kills them all.
+
+pub mod catalogue;
+pub mod mutant;
+pub mod suite;
+pub mod witness;
+
+use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::judge;
+use crate::tools::compare::Comparator;
+use crate::tools::process::Feed;
+use crate::tools::test::{self, Reference};
+use crate::tools::validate::{self, ValidateError, DEFAULT_MAX_Q};
+use catalogue::{Group, Mistake};
+use mutant::{Answer, Cmd};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
+
+/// The largest input file read (a valid one, `Q <= 1000`, is under 9 KB).
+const MAX_INPUT: u64 = 1 << 20;
+
+/// One input of the test set, checked and judged.
+#[derive(Clone, Debug)]
+pub struct Test {
+    /// The input's path as shown in reports.
+    pub name: String,
+    /// Its commands.
+    pub cmds: Vec<Cmd>,
+    /// The judge's answers to them.
+    pub expected: Vec<Answer>,
+}
+
+impl Test {
+    /// A test of `cmds` named `name`.
+    pub fn new(name: String, cmds: Vec<Cmd>) -> Test {
+        let expected = mutant::judge_answers(&cmds);
+        Test {
+            name,
+            cmds,
+            expected,
+        }
+    }
+}
+
+/// What is wrong with a test set before any mistake is tried.
+#[derive(Debug)]
+pub enum Problem {
+    /// A file that cannot be read.
+    Unreadable(PathBuf, String),
+    /// An input that breaks the strict format.
+    Invalid(PathBuf, validate::FormatError),
+    /// An answer file that disagrees with the judge on a line.
+    WrongAnswer {
+        /// The answer file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: u64,
+        /// The command that line answers, when there is one.
+        command: Option<Cmd>,
+        /// The judge's line (`None`: the judge has no such line).
+        expected: Option<String>,
+        /// The file's line (`None`: the file has no such line).
+        found: Option<String>,
+    },
+}
+
+impl Problem {
+    /// The exit status it calls for: 3 for bad data, 1 for a file that cannot be read.
+    pub fn status(&self) -> u8 {
+        match self {
+            Problem::Unreadable(..) => EXIT_FAILURE,
+            _ => EXIT_INVALID,
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Unreadable(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            Problem::Invalid(p, e) => write!(f, "{}: {e}", p.display()),
+            Problem::WrongAnswer {
+                path,
+                line,
+                command,
+                expected,
+                found,
+            } => {
+                write!(f, "{}: line {line}", path.display())?;
+                if let Some([a, b, c, d]) = command {
+                    write!(f, " (command {a} {b} {c} {d})")?;
+                }
+                // The lines come escaped already (control characters shown).
+                match (expected, found) {
+                    (Some(e), Some(x)) => {
+                        write!(f, ": the judge answers \"{e}\", the file has \"{x}\"")
+                    }
+                    (Some(e), None) => {
+                        write!(f, ": the judge answers \"{e}\", the file ends before it")
+                    }
+                    (None, Some(x)) => {
+                        write!(f, ": the file has \"{x}\" after the judge's last line")
+                    }
+                    (None, None) => write!(f, ": the file differs from the judge's output"),
+                }
+            }
+        }
+    }
+}
+
+/// Parses an input that `validate` accepted: `Q`, then `Q` commands.
+fn parse(bytes: &[u8]) -> Vec<Cmd> {
+    let text = String::from_utf8_lossy(bytes);
+    let numbers: Vec<i64> = text
+        .split_ascii_whitespace()
+        .skip(1)
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    numbers
+        .chunks_exact(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect()
+}
+
+/// Loads one case of `test::collect`: validates its input, judges it, and compares its
+/// answer file (if any) with the judge's output. A note is pushed for an answer file
+/// that differs in whitespace only.
+pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
+    let unreadable = |p: &Path, e: &dyn fmt::Display| Problem::Unreadable(p.into(), e.to_string());
+    let Feed::File(input) = &case.input else {
+        // `test::collect` makes files only; built-in samples are not audited.
+        return Err(unreadable(Path::new(&case.name), &"not a file"));
+    };
+    let file = File::open(input).map_err(|e| unreadable(input, &e))?;
+    match validate::validate(file, DEFAULT_MAX_Q) {
+        Ok(_) => {}
+        Err(ValidateError::Format(e)) => return Err(Problem::Invalid(input.clone(), e)),
+        Err(ValidateError::Read(e)) => return Err(unreadable(input, &e)),
+    }
+    let bytes = cli::read_small_file(&input.to_string_lossy(), MAX_INPUT)
+        .map_err(|e| unreadable(input, &e))?;
+    let test = Test::new(input.display().to_string(), parse(&bytes));
+    let Reference::File(answer) = &case.answer else {
+        return Ok(test);
+    };
+    let mut output = Vec::new();
+    // A valid input is always answered in full.
+    let _ = judge::run(&bytes[..], &mut output);
+    let source = File::open(answer).map_err(|e| unreadable(answer, &e))?;
+    // The answer file is the expected side, streamed: any size, flat memory.
+    let mut comparator = Comparator::new(source);
+    let _ = comparator.write_all(&output);
+    let compared = comparator.finish();
+    if let Some(e) = compared.expected_error {
+        return Err(unreadable(answer, &e));
+    }
+    if let Some(d) = compared.difference {
+        let line = |l: Option<&crate::tools::compare::Line>| l.map(|l| l.shown());
+        return Err(Problem::WrongAnswer {
+            path: answer.clone(),
+            line: d.line + 1,
+            command: test.cmds.get(d.line as usize).copied(),
+            expected: line(d.actual.first()),
+            found: line(d.expected.first()),
+        });
+    }
+    if let Some(what) = compared.whitespace {
+        notes.push(format!(
+            "note: {} differs from the judge's output only in whitespace ({what}); a judge \
+             that compares byte for byte rejects every solution",
+            answer.display()
+        ));
+    }
+    Ok(test)
+}
+
+/// For each of `mistakes` (rows) and each test (columns), the first command (from 0) on
+/// which the mistake answers differently from the judge, if any. Mistakes are shared out
+/// among `jobs` threads; the result does not depend on them.
+pub fn matrix(tests: &[Test], mistakes: &[Mistake], jobs: usize) -> Vec<Vec<Option<usize>>> {
+    let row = |m: Mistake| -> Vec<Option<usize>> {
+        tests
+            .iter()
+            .map(|t| mutant::first_difference(m, &t.cmds, &t.expected))
+            .collect()
+    };
+    let jobs = jobs.clamp(1, mistakes.len().max(1));
+    if jobs == 1 {
+        return mistakes.iter().map(|&m| row(m)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<Vec<Option<usize>>>> = Mutex::new(vec![Vec::new(); mistakes.len()]);
+    thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = mistakes.get(i) else { break };
+                let r = row(m);
+                if let Ok(mut rows) = rows.lock() {
+                    rows[i] = r;
+                }
+            });
+        }
+    });
+    rows.into_inner().unwrap_or_default()
+}
+
+/// `text` filled to 80 columns: the first line starts with `first`, the others with
+/// `rest`.
+fn filled(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let lines = help::wrap(text, help::WIDTH - rest.len().max(first.len()));
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The mistakes in report order: by name.
+fn sorted_mistakes() -> Vec<Mistake> {
+    let mut all = Mistake::ALL.to_vec();
+    all.sort_by_key(|m| m.name());
+    all
+}
+
+/// The judge's line for an answer.
+fn line_of(answer: &Answer) -> String {
+    match answer {
+        Some(m) => judge::verdict_line(&Ok(*m)),
+        None => "Invalid command".to_string(),
+    }
+}
+
+/// How `mistake`'s witness shows it, for the report: the input, indented, and the
+/// first command on which the mistake answers differently, with both answers.
+fn witness_text(mistake: Mistake) -> String {
+    let input = mistake.witness();
+    let cmds = parse(input.as_bytes());
+    let mut text = format!(
+        "  witness ({}):\n",
+        cli::plural(cmds.len() as u64, "command")
+    );
+    for line in input.lines() {
+        text.push_str(&format!("    {line}\n"));
+    }
+    let expected = mutant::judge_answers(&cmds);
+    let got = mutant::answers(Some(mistake), &cmds);
+    if let Some(i) = (0..cmds.len()).find(|&i| got[i] != expected[i]) {
+        let [a, b, c, d] = cmds[i];
+        text.push_str(&format!(
+            "  command {} ({a} {b} {c} {d}):\n    the judge:    {}\n    this mistake: {}\n",
+            i + 1,
+            line_of(&expected[i]),
+            line_of(&got[i])
+        ));
+    }
+    text
+}
+
+/// The report of an audit: the count, each survivor with its witness, what each test
+/// kills, the redundant tests, and with `with_matrix` the matrix.
+pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize) {
+    let mistakes = sorted_mistakes();
+    let kills = matrix(tests, &mistakes, jobs);
+    let killed: Vec<bool> = kills
+        .iter()
+        .map(|r| r.iter().any(Option::is_some))
+        .collect();
+    let survivors: Vec<Mistake> = mistakes
+        .iter()
+        .zip(&killed)
+        .filter(|(_, &k)| !k)
+        .map(|(&m, _)| m)
+        .collect();
+    let commands: usize = tests.iter().map(|t| t.cmds.len()).sum();
+    let mut out = format!(
+        "audited {} ({}) against {}: killed {} of {}",
+        cli::plural(tests.len() as u64, "test"),
+        cli::plural(commands as u64, "command"),
+        cli::plural(mistakes.len() as u64, "mistake"),
+        mistakes.len() - survivors.len(),
+        mistakes.len()
+    );
+    if survivors.is_empty() {
+        out.push_str(", none survives\n");
+    } else {
+        out.push_str(&format!(", {} survive\n", survivors.len()));
+        out.push_str(
+            "\nsurvivors, each with its witness: an input on which it answers differently\n\
+             ('duckchess audit --witness NAME' prints it):\n",
+        );
+        for &m in &survivors {
+            out.push_str(&format!("\n{m}\n"));
+            out.push_str(&filled(m.sentence(), "  ", "  "));
+            out.push_str(&filled(m.rule(), "  rule: ", "        "));
+            out.push_str(&witness_text(m));
+        }
+    }
+    // Per test: what it kills, and what no other test kills.
+    let width = tests.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    let digits = tests.len().to_string().len();
+    out.push_str("\ntests (kills: mistakes it kills; alone: those no other test kills):\n");
+    let mut redundant = Vec::new();
+    for (j, t) in tests.iter().enumerate() {
+        let kills_it = |r: &Vec<Option<usize>>| r[j].is_some();
+        let count = kills.iter().filter(|r| kills_it(r)).count();
+        let alone = kills
+            .iter()
+            .filter(|r| kills_it(r) && r.iter().filter(|k| k.is_some()).count() == 1)
+            .count();
+        out.push_str(&format!(
+            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>2}  alone {:>2}\n",
+            j + 1,
+            t.name,
+            t.cmds.len(),
+            count,
+            alone
+        ));
+        if alone == 0 && tests.len() > 1 {
+            redundant.push(t.name.as_str());
+        }
+    }
+    if !redundant.is_empty() {
+        out.push_str(&filled(
+            &format!(
+                "redundant (kills nothing that the other tests do not): {}",
+                redundant.join(", ")
+            ),
+            "",
+            "  ",
+        ));
+    }
+    if with_matrix {
+        let name_width = mistakes.iter().map(|m| m.name().len()).max().unwrap_or(0);
+        out.push_str(&format!(
+            "\nmatrix (x: the test kills the mistake; columns: the tests above):\n  {:name_width$} ",
+            ""
+        ));
+        for j in 0..tests.len() {
+            out.push_str(&format!(" {:>digits$}", j + 1));
+        }
+        out.push('\n');
+        for (m, row) in mistakes.iter().zip(&kills) {
+            out.push_str(&format!("  {:name_width$} ", m.name()));
+            for k in row {
+                out.push_str(&format!(
+                    " {:>digits$}",
+                    if k.is_some() { "x" } else { "." }
+                ));
+            }
+            out.push('\n');
+        }
+    }
+    (out, survivors.len())
+}
+
+/// The catalogue as `--list` prints it: each group, then its mistakes with their
+/// sentences and rules.
+pub fn catalogue_text() -> String {
+    let mut out = format!(
+        "{} in {} groups\n",
+        cli::plural(Mistake::ALL.len() as u64, "mistake"),
+        Group::ALL.len()
+    );
+    for group in Group::ALL {
+        out.push_str(&format!("\n{}:\n", group.title()));
+        for m in Mistake::ALL.iter().filter(|m| m.group() == group) {
+            out.push_str(&format!("  {m}\n"));
+            out.push_str(&filled(m.sentence(), "    ", "    "));
+            out.push_str(&filled(m.rule(), "    rule: ", "          "));
+        }
+    }
+    out
+}
+
+/// The command line of `audit`.
+pub const SPEC: Spec = Spec {
+    name: "audit",
+    summary: "measure how many plausible mistakes a test set catches",
+    usage: &["[PATH...] [--matrix]", "--witness NAME", "--list"],
+    about: "\
+Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans), as
+'duckchess test' pairs them (default: the current directory). First every input
+must follow the official format exactly ('duckchess validate') and every answer
+file must agree with the built-in judge; the first differing line is named with
+the judge's line and the file's. Then every mistake of the catalogue ('--list':
+a forgotten blocking square, a xiangqi rule, check reported for the wrong side,
+moves after the end, an output slip, ...) is played on every input by a mutant
+judge, in process: a mistake that answers some input differently from the judge
+is killed by it.
+
+The report: 'killed K of M'; each surviving mistake with what it does, the rule
+it breaks, and its witness (a small input that kills it, with the line where it
+answers differently); for each test how many mistakes it kills and how many no
+other test kills; the redundant tests, which kill nothing the others do not;
+with --matrix, which test kills which mistake. 'duckchess gen --suite DIR'
+writes a test set that kills them all.",
+    options: &[
+        Opt::flag("--matrix", "also print which test kills which mistake"),
+        Opt::valued(
+            "--witness",
+            "NAME",
+            "print the witness input of the mistake NAME and stop",
+        ),
+        Opt::flag(
+            "--list",
+            "print the catalogue: every mistake, what it does, the rule it breaks",
+        ),
+    ],
+    conflicts: &[
+        ("--witness", "--list"),
+        ("--witness", "--matrix"),
+        ("--list", "--matrix"),
+    ],
+    exit: "0 every mistake killed, 1 some survive (or an I/O error), 2 usage error,\n             \
+           3 an invalid input or a wrong answer file",
+};
+
+/// Prints `text` on standard output for `audit`.
+fn print(text: &str) -> u8 {
+    let mut out = io::stdout().lock();
+    cli::output_status(
+        "audit",
+        out.write_all(text.as_bytes()).and_then(|()| out.flush()),
+    )
+}
+
+/// The `audit` subcommand; returns the exit status.
+pub fn cli(args: &[String]) -> u8 {
+    cli::run(&SPEC, args, |parsed| {
+        if let Some(name) = parsed.value("--witness") {
+            parsed.no_operands()?;
+            let m = Mistake::from_name(name).ok_or_else(|| {
+                format!("--witness: no mistake {name:?} in the catalogue ('--list' lists them)")
+            })?;
+            return Ok(print(m.witness()));
+        }
+        if parsed.flag("--list") {
+            parsed.no_operands()?;
+            return Ok(print(&catalogue_text()));
+        }
+        let paths = if parsed.operands.is_empty() {
+            vec![".".to_string()]
+        } else {
+            parsed.operands.clone()
+        };
+        Ok(audit(&paths, parsed.flag("--matrix")))
+    })
+}
+
+/// Audits the test set under `paths`; returns the exit status.
+fn audit(paths: &[String], with_matrix: bool) -> u8 {
+    let mut notes = Vec::new();
+    let collected = test::collect(paths, &mut notes);
+    for note in &notes {
+        cli::say("audit", note);
+    }
+    let cases = match collected {
+        Ok(cases) => cases,
+        Err(e) => return cli::fail("audit", &e.to_string()),
+    };
+    let mut tests = Vec::new();
+    let mut status = EXIT_OK;
+    let mut notes = Vec::new();
+    for case in &cases {
+        match load(case, &mut notes) {
+            Ok(t) => tests.push(t),
+            Err(problem) => {
+                cli::say("audit", &problem.to_string());
+                status = status.max(problem.status());
+            }
+        }
+    }
+    for note in &notes {
+        cli::say("audit", note);
+    }
+    if status != EXIT_OK {
+        return status;
+    }
+    let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+    let (text, survivors) = report(&tests, with_matrix, jobs);
+    match print(&text) {
+        EXIT_OK if survivors > 0 => EXIT_FAILURE,
+        status => status,
+    }
+}

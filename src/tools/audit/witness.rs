@@ -1,0 +1,122 @@
+//! Witnesses: for each mistake, a small input on which its mutant answers differently
+//! from the judge. Found by playing `stress`'s generated cases (every mode, short ones
+//! first) against the mutant in process, then shrunk by `stress`'s own shrinker (cut
+//! after the first difference, a shorter route to what matters, delta debugging) with
+//! the mutant standing in for the program under test.
+//!
+//! The witnesses are kept as fixtures (`tests/fixtures/witness/NAME.in` with the judge's
+//! `NAME.ans`); [`find`] is how a maintainer makes them again:
+//! `UPDATE_WITNESSES=1 cargo test --test audit every_witness` finds and shrinks every
+//! witness, writes both files, and removes those of mistakes no longer in the catalogue
+//! (a new mistake needs an empty `NAME.in` first, since the binary builds them in).
+
+use super::catalogue::Mistake;
+use super::mutant::{self, Cmd};
+use crate::tools::diagnose::Kind;
+use crate::tools::stress::case::Case;
+use crate::tools::stress::generate::{self, Recipe};
+use crate::tools::stress::run::{self, Budget, Tester, Trial};
+use crate::tools::stress::shrink::Shrinker;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The mutant of one mistake as the program under test: a wrong answer at its first
+/// difference from the judge.
+pub struct MutantTester {
+    /// The mistake it makes.
+    pub mistake: Mistake,
+    runs: AtomicU64,
+}
+
+impl MutantTester {
+    /// A tester for `mistake`.
+    pub fn new(mistake: Mistake) -> MutantTester {
+        MutantTester {
+            mistake,
+            runs: AtomicU64::new(0),
+        }
+    }
+
+    /// The first command (from 0) the mutant answers differently, if any.
+    pub fn difference(&self, cmds: &[Cmd]) -> Option<usize> {
+        mutant::first_difference(self.mistake, cmds, &mutant::judge_answers(cmds))
+    }
+}
+
+impl Tester for MutantTester {
+    fn trial(&self, case: &Case) -> Option<Trial> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let line = self.difference(&case.cmds());
+        Some(Trial {
+            kind: if line.is_some() {
+                Kind::WrongAnswer
+            } else {
+                Kind::Accepted
+            },
+            line: line.map(|l| l as u64),
+            elapsed: Duration::ZERO,
+        })
+    }
+
+    fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+}
+
+/// How hard [`find`] tries.
+#[derive(Clone, Copy, Debug)]
+pub struct Effort {
+    /// The seed of the generated cases.
+    pub seed: u64,
+    /// At most this many generated cases are tried.
+    pub cases: u64,
+    /// At most this many runs of the mutant while shrinking.
+    pub shrink_runs: u64,
+    /// Parallel runs.
+    pub jobs: usize,
+}
+
+impl Default for Effort {
+    fn default() -> Effort {
+        Effort {
+            seed: 1,
+            cases: 200_000,
+            shrink_runs: 20_000,
+            jobs: 2,
+        }
+    }
+}
+
+/// A shrunk input that exposes `mistake`, and the number of generated cases tried
+/// before one did; `None` when none of them did. Deterministic for a seed, whatever
+/// the jobs.
+pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
+    let tester = MutantTester::new(mistake);
+    let recipe = Recipe {
+        seed: effort.seed,
+        mode: None,
+        max_q: 1000,
+        messy: false,
+    };
+    let budget = Budget { deadline: None };
+    let found = run::first(
+        effort.jobs,
+        effort.cases,
+        budget,
+        |i| {
+            let (case, _) = generate::case(&recipe, i);
+            let trial = tester.trial(&case)?;
+            (trial.kind == Kind::WrongAnswer).then_some((case, trial))
+        },
+        None,
+    );
+    let (index, (case, trial)) = found.first?;
+    let shrinker = Shrinker::new(
+        &tester,
+        effort.jobs,
+        budget,
+        tester.runs() + effort.shrink_runs,
+        true,
+    );
+    Some((shrinker.shrink(case, trial).case, index + 1))
+}
