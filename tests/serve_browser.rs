@@ -1,14 +1,24 @@
 //! `duckchess serve` in a real browser: headless Chromium driven through chromedriver
-//! over WebDriver (plain HTTP and JSON, so the client below is std only). The test opens
-//! the page, clicks a piece and checks the target marks, clicks a target and checks the
-//! judge's line in the move list, tries an invalid move, plays to a capture, undoes,
-//! reloads from the address, lets the computer move, loads a saved game, and replays a
-//! judge input opened as a file, stepping through it.
+//! over WebDriver (plain HTTP and JSON, so the client below is std only).
+//!
+//! - One game: click a piece and check the target marks, click a target and check the
+//!   judge's line in the move list, try an invalid move, play to a capture, undo,
+//!   reload from the address, let the computer move, load a saved game, and replay a
+//!   judge input opened as a file, stepping through it.
+//! - The layout at 1280x800, 800x600 and 390x844: the board, the side to move and the
+//!   move controls on the screen without scrolling sideways, the panel beside or under
+//!   the board, the replay's current line with the board, and every colour pair of
+//!   the page at WCAG AA contrast.
+//! - A whole move by keyboard, with what a screen reader is told on the way.
+//! - The letters the page switches to by itself on a machine without a Chinese font
+//!   (the fonts hidden from Chromium by a fontconfig file), and the Chinese names
+//!   where the machine has such a font.
 //!
 //! Skips with a note when Chromium or chromedriver is missing, except under CI, which
-//! installs both (`.ci/run`). It saves two screenshots, `serve.png` (a game) and
-//! `serve-replay.png` (a replay), in `DUCKCHESS_SCREENSHOTS` (a folder; the test's
-//! temporary folder by default): `scripts/screenshot-serve.sh` makes `docs/` that way.
+//! installs both (`.ci/run`). It saves its screenshots (`serve.png`, `serve-replay.png`,
+//! `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`) in
+//! `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
+//! `scripts/screenshot-serve.sh` makes `docs/` that way.
 
 mod serve_common;
 
@@ -38,8 +48,15 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
+        Browser::start_with(&[])
+    }
+
+    /// A browser whose Chromium runs with `env` added to its environment (chromedriver
+    /// passes its own on).
+    fn start_with(env: &[(&str, &Path)]) -> Browser {
         let mut driver = Command::new(CHROMEDRIVER)
             .arg("--port=0")
+            .envs(env.iter().map(|&(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -63,8 +80,10 @@ impl Browser {
             .ok()
             .flatten()
             .expect("chromedriver tells its port");
+        static PROFILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PROFILES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let profile =
-            std::env::temp_dir().join(format!("duckchess-chromium-{}", std::process::id()));
+            std::env::temp_dir().join(format!("duckchess-chromium-{}-{n}", std::process::id()));
         let _ = fs::remove_dir_all(&profile);
         let mut browser = Browser {
             driver,
@@ -235,6 +254,54 @@ impl Browser {
         out
     }
 
+    /// Presses `keys` (WebDriver key codes or characters) one after the other on the
+    /// element that has the focus.
+    fn keys(&self, keys: &[&str]) {
+        let mut actions = Vec::new();
+        for key in keys {
+            for kind in ["keyDown", "keyUp"] {
+                actions.push(Json::obj([
+                    ("type", Json::str(kind)),
+                    ("value", Json::str(*key)),
+                ]));
+            }
+        }
+        let body = Json::obj([(
+            "actions",
+            Json::Arr(vec![Json::obj([
+                ("type", Json::str("key")),
+                ("id", Json::str("keyboard")),
+                ("actions", Json::Arr(actions)),
+            ])]),
+        )]);
+        self.call("POST", &self.at("/actions"), Some(&body));
+        self.idle();
+    }
+
+    /// Makes the page's viewport `width` x `height` CSS pixels, as a phone's or a small
+    /// window's would be.
+    fn viewport(&self, width: i64, height: i64) {
+        let params = Json::obj([
+            ("width", Json::int(width)),
+            ("height", Json::int(height)),
+            ("deviceScaleFactor", Json::int(1)),
+            ("mobile", Json::Bool(width < 600)),
+        ]);
+        let body = Json::obj([
+            ("cmd", Json::str("Emulation.setDeviceMetricsOverride")),
+            ("params", params),
+        ]);
+        self.call("POST", &self.at("/goog/cdp/execute"), Some(&body));
+    }
+
+    /// The result of `code` (a JS expression) as text.
+    fn eval_text(&self, code: &str) -> String {
+        self.script(&format!("return String({code});"))
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
     fn screenshot(&self, path: &Path) {
         let v = self.call("GET", &self.at("/screenshot"), None);
         let png = base64(v.as_str().expect("base64 text"));
@@ -329,6 +396,57 @@ fn base64(text: &str) -> Vec<u8> {
     out
 }
 
+/// Key codes of WebDriver.
+const TAB: &str = "\u{E004}";
+const ENTER: &str = "\u{E007}";
+const ESCAPE: &str = "\u{E00C}";
+const LEFT: &str = "\u{E012}";
+const UP: &str = "\u{E013}";
+const RIGHT: &str = "\u{E014}";
+
+/// Where the screenshots go.
+fn shots() -> PathBuf {
+    std::env::var_os("DUCKCHESS_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")))
+}
+
+/// Whether the machine has a font for the Chinese names, as fontconfig sees it.
+fn machine_has_cjk_font() -> bool {
+    Command::new("fc-list")
+        .args([":lang=zh-cn", "family"])
+        .output()
+        .map(|o| !String::from_utf8_lossy(&o.stdout).trim().is_empty())
+        .unwrap_or(false)
+}
+
+/// A fontconfig file that offers Chromium every font of the machine but those that
+/// can draw Chinese (or Japanese or Korean): a machine without a CJK font, wherever
+/// the test runs.
+fn fonts_without_cjk(dir: &Path) -> PathBuf {
+    let patterns: String = ["zh-cn", "zh-tw", "zh-hk", "ja", "ko"]
+        .iter()
+        .map(|lang| {
+            format!(
+                "      <pattern><patelt name=\"lang\"><string>{lang}</string></patelt></pattern>\n"
+            )
+        })
+        .collect();
+    let text = format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"urn:fontconfig:fonts.dtd\">\n\
+         <fontconfig>\n  <include ignore_missing=\"yes\">/etc/fonts/fonts.conf</include>\n\
+         \x20 <selectfont>\n    <rejectfont>\n{patterns}    </rejectfont>\n  </selectfont>\n\
+         </fontconfig>\n"
+    );
+    let path = dir.join(format!("fonts-without-cjk-{}.conf", std::process::id()));
+    fs::write(&path, text).expect("the fontconfig file is written");
+    path
+}
+
+/// The game of the screenshots: a few moves in, a capture made, the red horse to be
+/// selected.
+const SHOWN_GAME: &str = "#moves=0122.9172.3444.6454.4454.6253";
+
 fn browser_present() -> bool {
     let present = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
     if !present {
@@ -356,6 +474,23 @@ fn play_and_replay_in_a_browser() {
     let browser = Browser::start();
     browser.open(&server.url);
     browser.until("document.body.dataset.ready === '1'");
+
+    // The page knows whether this machine can draw the Chinese names: letters by
+    // themselves, with a note, exactly when it cannot.
+    let letters = browser.script("return document.getElementById('letters').checked;");
+    let note_shown = browser.script("return !document.getElementById('font-note').hidden;");
+    let cjk = machine_has_cjk_font();
+    assert_eq!(
+        letters,
+        Json::Bool(!cjk),
+        "letters by themselves: a CJK font here is {cjk}"
+    );
+    assert_eq!(note_shown, Json::Bool(!cjk));
+    if !cjk {
+        // The person may still ask for the Chinese names (drawn as boxes here): the
+        // rest of this test checks them in the page.
+        browser.click("#letters");
+    }
 
     // The start position, in Chinese names and the two colours.
     assert_eq!(browser.count("#board .piece"), 32);
@@ -459,9 +594,7 @@ fn play_and_replay_in_a_browser() {
 
     // Select a piece so the screenshot shows the target marks.
     browser.click_square(2, 2);
-    let shots = std::env::var_os("DUCKCHESS_SCREENSHOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    let shots = shots();
     browser.screenshot(&shots.join("serve.png"));
 
     // Load a saved game through the file picker.
@@ -522,6 +655,375 @@ fn play_and_replay_in_a_browser() {
     let _ = fs::remove_file(saved);
     let _ = fs::remove_file(input);
     drop(browser);
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// Every colour pair of the page that carries meaning, from the computed colours: text
+/// against its background (4.5:1), and the pieces, the marks on the board, the grid
+/// and the borders of the controls against theirs (3:1). Returns the failures, one a
+/// line. Disabled controls are exempt, as WCAG has it.
+const CONTRAST_CHECK: &str = r#"
+const parse = (text) => {
+  const m = /rgba?\(([^)]+)\)/.exec(text || '');
+  if (!m) return null;
+  const v = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+  return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 };
+};
+const lum = (c) => {
+  const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+};
+const ratio = (a, b) => {
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+};
+const over = (top, under) => ({
+  r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+  b: top.b * top.a + under.b * (1 - top.a), a: 1,
+});
+const background = (el) => {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+  }
+  let bg = { r: 255, g: 255, b: 255, a: 1 };
+  for (const c of layers.reverse()) bg = over(c, bg);
+  return bg;
+};
+const shown = (e) => {
+  const r = e.getBoundingClientRect();
+  return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.sr-only');
+};
+const name = (e) => e.id ? '#' + e.id : (e.className && e.className.baseVal !== undefined ? e.className.baseVal : e.className) || e.tagName;
+const failures = [];
+const need = (what, fg, bg, min) => {
+  if (!fg || !bg) return;
+  const r = ratio(fg, bg);
+  if (r < min) failures.push(`${what}: ${r.toFixed(2)} < ${min}`);
+};
+for (const e of document.querySelectorAll('body *')) {
+  if (e.closest('svg') || !shown(e) || e.closest(':disabled')) continue;
+  const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const style = getComputedStyle(e);
+  if (own || e.tagName === 'SELECT') {
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const large = size >= 24 || (size >= 18.66 && bold);
+    need(`text of ${name(e)} "${e.textContent.trim().slice(0, 20)}"`, parse(style.color), background(e), large ? 3 : 4.5);
+  }
+  if (['BUTTON', 'SELECT', 'TEXTAREA', 'INPUT'].includes(e.tagName) && !e.classList.contains('link')
+      && e.type !== 'checkbox' && e.type !== 'file') {
+    const outside = background(e.parentElement);
+    const fill = background(e);
+    // A control stands out by its border, or by a fill of its own.
+    if (ratio(fill, outside) < 3) need(`border of ${name(e)}`, parse(style.borderTopColor), outside, 3);
+  }
+}
+const svg = document.getElementById('board');
+const paper = parse(getComputedStyle(svg.querySelector('.wood')).fill);
+const fill = (e) => parse(getComputedStyle(e).fill);
+const stroke = (e) => parse(getComputedStyle(e).stroke);
+for (const t of svg.querySelectorAll('.labels text')) need('coordinate label', fill(t), paper, 4.5);
+for (const g of svg.querySelectorAll('.piece')) {
+  const disc = g.querySelector('.disc');
+  const base = fill(disc).a > 0 ? fill(disc) : paper;
+  need(`glyph of ${g.dataset.piece} on ${g.dataset.x},${g.dataset.y}`, fill(g.querySelector('text')), base, 4.5);
+  const edge = ratio(base, paper) >= 3 ? base : stroke(disc);
+  need(`disc of ${g.dataset.piece}`, edge, paper, 3);
+}
+for (const m of svg.querySelectorAll('.marker')) need('side marker', fill(m), paper, 4.5);
+for (const cls of ['target', 'selected', 'tried', 'checked', 'highlight', 'cursor']) {
+  for (const e of svg.querySelectorAll('.' + cls)) need(cls, stroke(e), paper, 3);
+}
+for (const l of svg.querySelectorAll('.grid line')) { need('grid line', stroke(l), paper, 3); break; }
+for (const c of document.querySelectorAll('.chip.red, .chip.blue')) {
+  if (shown(c)) need('turn marker', parse(getComputedStyle(c).color), background(c), 4.5);
+}
+return failures.join('\n');
+"#;
+
+/// The problems of the layout at this size: what is not on the screen, a page wider
+/// than the screen, the panel neither beside nor under the board.
+const LAYOUT_CHECK: &str = r#"
+const problems = [];
+const box = (id) => document.getElementById(id).getBoundingClientRect();
+const inView = (id) => {
+  const r = box(id);
+  if (r.width < 1 || r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+    problems.push(`${id} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} is not on the ${innerWidth}x${innerHeight} screen`);
+  }
+};
+if (document.documentElement.scrollWidth > innerWidth) {
+  problems.push(`the page is ${document.documentElement.scrollWidth} px wide on a ${innerWidth} px screen`);
+}
+for (const id of ARGS) inView(id);
+return problems.join('\n');
+"#;
+
+#[test]
+fn the_layout_follows_the_screen() {
+    if !browser_present() {
+        return;
+    }
+    let server = Server::start(&[]);
+    let browser = Browser::start();
+    let sample =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"))
+            .unwrap();
+    let mut report = Vec::new();
+    for (width, height) in [(1280, 800), (800, 600), (390, 844)] {
+        let size = format!("{width}x{height}");
+        browser.viewport(width, height);
+        browser.open("about:blank");
+        browser.open(&format!("{}{SHOWN_GAME}", server.url));
+        browser.until("document.body.dataset.ready === '1'");
+        browser.idle();
+        browser.click_square(2, 2);
+        assert_eq!(
+            browser.squares(".target").len(),
+            4,
+            "{size}: the horse's targets"
+        );
+        let compact = width < 1000;
+        assert_eq!(
+            browser.script("return document.body.classList.contains('compact');"),
+            Json::Bool(compact),
+            "{size}: the drawing"
+        );
+        // The board, the side to move (the marker beside the board, or before the
+        // status under a compact one) and the move controls, all on the screen.
+        let marker = if compact {
+            "turn-marker"
+        } else {
+            "side-marker"
+        };
+        let ids = ["board", "status", marker, "new", "undo", "resign", "ai-now"];
+        let check = LAYOUT_CHECK.replace("ARGS", &format!("{ids:?}"));
+        let problems = browser.eval_text(&format!("(() => {{ {check} }})()"));
+        assert_eq!(problems, "", "{size}");
+        let beside = browser.script(
+            "const b = document.getElementById('table').getBoundingClientRect(); \
+             const a = document.querySelector('aside').getBoundingClientRect(); \
+             return a.left >= b.right ? 'beside' : a.top >= b.bottom ? 'under' : 'overlapping';",
+        );
+        let expected = if width < 600 { "under" } else { "beside" };
+        assert_eq!(beside, Json::str(expected), "{size}: the panel");
+        let square = browser
+            .script("return Math.floor(document.getElementById('sq-4-4').getBoundingClientRect().width);")
+            .as_int()
+            .unwrap_or(0);
+        let button = browser
+            .script("return Math.round(document.getElementById('undo').getBoundingClientRect().height);")
+            .as_int()
+            .unwrap_or(0);
+        let label = browser.eval_text(
+            "Math.round(parseFloat(document.querySelector('.labels').getAttribute('font-size')) * \
+             document.getElementById('board').getBoundingClientRect().width / \
+             document.getElementById('board').viewBox.baseVal.width)",
+        );
+        report.push(format!(
+            "{size}: squares {square} px, buttons {button} px tall, labels {label} px"
+        ));
+        assert!(
+            label.parse::<i64>().unwrap_or(0) >= 12,
+            "{size}: labels {label} px"
+        );
+        if width < 600 {
+            // A phone: the squares as wide as nine columns allow, the controls for a
+            // finger, and the move list starting on the screen.
+            assert!(square >= 40, "{size}: squares {square} px");
+            assert!(button >= 44, "{size}: buttons {button} px tall");
+            let list_top = browser
+                .script("return document.getElementById('moves').getBoundingClientRect().top < innerHeight;");
+            assert_eq!(
+                list_top,
+                Json::Bool(true),
+                "{size}: the move list starts on the screen"
+            );
+        }
+        let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+        assert_eq!(contrast, "", "{size}: contrast");
+        browser.screenshot(&shots().join(format!("serve-{size}.png")));
+
+        // The replay: its current command's line stays on the screen with the board.
+        browser.click("#tab-replay");
+        browser.script(&format!(
+            "document.getElementById('replay-text').value = {};",
+            Json::str(sample.as_str())
+        ));
+        browser.click("#replay-run");
+        browser.until("document.querySelectorAll('#replay-steps li').length === 18");
+        for _ in 0..5 {
+            browser.click("#replay-next");
+        }
+        assert_eq!(browser.text("#replay-line"), "red guard;NA;no;no");
+        let ids = [
+            "board",
+            "replay-current",
+            "replay-next",
+            "replay-prev",
+            "status",
+        ];
+        let check = LAYOUT_CHECK.replace("ARGS", &format!("{ids:?}"));
+        let problems = browser.eval_text(&format!("(() => {{ {check} }})()"));
+        assert_eq!(problems, "", "{size}: replay");
+        let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+        assert_eq!(contrast, "", "{size}: contrast in the replay");
+        browser.click("#tab-game");
+    }
+    println!("{}", report.join("\n"));
+    drop(browser);
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+#[test]
+fn a_whole_move_by_keyboard() {
+    if !browser_present() {
+        return;
+    }
+    let server = Server::start(&[]);
+    let browser = Browser::start();
+    browser.open(&server.url);
+    browser.until("document.body.dataset.ready === '1'");
+    let said = |b: &Browser| b.text("#announce");
+    let label = |b: &Browser, x: u8, y: u8| {
+        b.eval_text(&format!(
+            "document.getElementById('sq-{x}-{y}').getAttribute('aria-label')"
+        ))
+    };
+
+    // The first Tab reaches the board, which shows its cursor on the red captain.
+    browser.keys(&[TAB]);
+    assert_eq!(browser.eval_text("document.activeElement.id"), "board");
+    assert_eq!(
+        browser.eval_text("getComputedStyle(document.querySelector('#board .keys')).display"),
+        "inline"
+    );
+    assert_eq!(
+        browser.eval_text("document.getElementById('board').getAttribute('aria-activedescendant')"),
+        "sq-0-4"
+    );
+    assert!(
+        said(&browser).starts_with("red captain on 0, 4; legal targets 1, 4."),
+        "{}",
+        said(&browser)
+    );
+
+    // Left three times: the red horse and its one target.
+    browser.keys(&[LEFT, LEFT, LEFT]);
+    assert_eq!(said(&browser), "red horse on 0, 1; legal targets 2, 2");
+    assert_eq!(
+        label(&browser, 0, 1),
+        "red horse on 0, 1; legal targets 2, 2"
+    );
+    browser.keys(&[ENTER]);
+    assert_eq!(browser.squares(".selected"), vec!["0,1"]);
+    assert_eq!(browser.squares(".target"), vec!["2,2"]);
+    assert!(said(&browser).ends_with("; selected"), "{}", said(&browser));
+
+    // Up twice and right once, onto the target; Enter moves there.
+    browser.keys(&[UP, UP, RIGHT]);
+    assert_eq!(
+        said(&browser),
+        "empty square 2, 2; the red horse can move here"
+    );
+    browser.keys(&[ENTER]);
+    browser.until("document.querySelectorAll('#moves li').length === 1");
+    assert_eq!(browser.text("#moves li .line"), "red horse;NA;no;no");
+    assert_eq!(browser.text("#status"), "blue to move");
+    assert!(
+        said(&browser).starts_with("red horse (0, 1) -> (2, 2)"),
+        "{}",
+        said(&browser)
+    );
+    assert_eq!(
+        label(&browser, 2, 2),
+        "red horse on 2, 2; last move",
+        "the horse's new square"
+    );
+
+    // Blue's guard: two targets, named in order; Escape drops the selection.
+    browser.keys(&[UP, UP, UP, UP, UP, UP, UP, RIGHT]);
+    let guard = said(&browser);
+    assert!(
+        guard == "blue guard on 9, 3; legal targets 8, 2 and 8, 4"
+            || guard == "blue guard on 9, 3; legal targets 8, 4 and 8, 2",
+        "{guard}"
+    );
+    browser.keys(&[" "]);
+    assert_eq!(browser.squares(".selected"), vec!["9,3"]);
+    browser.keys(&[ESCAPE]);
+    assert_eq!(browser.count(".selected"), 0);
+    assert_eq!(said(&browser), "selection cancelled");
+
+    // The replay buttons have names for assistive technology.
+    for (id, name) in [
+        ("replay-first", "first: the start position"),
+        ("replay-prev", "previous command"),
+        ("replay-next", "next command"),
+        ("replay-last", "last command"),
+    ] {
+        let shown = browser.eval_text(&format!(
+            "document.getElementById('{id}').getAttribute('aria-label')"
+        ));
+        assert_eq!(shown, name);
+    }
+    drop(browser);
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+#[test]
+fn letters_by_themselves_without_a_chinese_font() {
+    if !browser_present() {
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let config = fonts_without_cjk(&dir);
+    let server = Server::start(&[]);
+    let browser = Browser::start_with(&[("FONTCONFIG_FILE", config.as_path())]);
+    browser.open(&format!("{}#moves=3444.6454.4454", server.url));
+    browser.until("document.body.dataset.ready === '1'");
+    browser.idle();
+
+    assert_eq!(
+        browser.script("return document.getElementById('letters').checked;"),
+        Json::Bool(true),
+        "letters by themselves"
+    );
+    let note = browser.text("#font-note");
+    assert_eq!(
+        note,
+        "(no font for the Chinese names on this machine: letters shown)"
+    );
+    assert_eq!(
+        browser.eval_text(
+            "document.querySelector('.piece[data-x=\"0\"][data-y=\"0\"] text').textContent"
+        ),
+        "R"
+    );
+    assert_eq!(browser.text("#side-marker"), "blue");
+    assert_eq!(browser.text("#lost-blue"), "s");
+    // The Chinese decorations of the buttons and the title are gone, not boxes.
+    assert_eq!(
+        browser.eval_text("getComputedStyle(document.querySelector('#new .zh-deco')).display"),
+        "none"
+    );
+    assert_eq!(browser.text("#new"), "New game");
+    let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+    assert_eq!(contrast, "", "contrast with letters");
+
+    // The person may still choose the Chinese names; the note says what they will get.
+    browser.click("#letters");
+    assert_eq!(
+        browser.text("#font-note"),
+        "(no font for the Chinese names on this machine: they may show as boxes)"
+    );
+    assert_eq!(browser.text("#side-marker"), "蓝");
+    drop(browser);
+    let _ = fs::remove_file(config);
     let (status, _) = server.stop();
     assert!(status.success());
 }

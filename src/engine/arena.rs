@@ -1,11 +1,13 @@
-//! The arena: plays whole games between two kinds of player (the search engine, a
-//! uniformly random mover, a greedy capturer) and keeps the score. Every move goes
+//! The arena: plays whole games between two kinds of player (the search engine at full
+//! strength or at a [`Level`], a uniformly random mover, a greedy capturer) and keeps
+//! the score. Every move goes
 //! through [`Game::play`], so the arena also checks that the players only ever choose
 //! moves the judge accepts. Not on the judge path.
 
 use crate::cli::{self, Opt, Parsed, Spec};
 use crate::engine::eval;
-use crate::engine::search::{self, Engine, Limits};
+use crate::engine::level::{self, Level, Strength, LEVELS};
+use crate::engine::search::{self, Context, Engine, Limits};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind};
@@ -29,26 +31,24 @@ pub enum Kind {
     Random,
     /// The most valuable capture (the captain above all), else a random move.
     Greedy,
+    /// The search at a playing strength (`level1` to `level8`; the last is `ai`),
+    /// its random choices seeded by the game.
+    Level(Level),
 }
 
-impl Kind {
+impl fmt::Display for Kind {
     /// The name used on the command line.
-    pub fn name(self) -> &'static str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::Ai => "ai",
-            Kind::Random => "random",
-            Kind::Greedy => "greedy",
+            Kind::Ai => f.write_str("ai"),
+            Kind::Random => f.write_str("random"),
+            Kind::Greedy => f.write_str("greedy"),
+            Kind::Level(l) => write!(f, "level{l}"),
         }
     }
 }
 
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A player kind that is not `ai`, `random` or `greedy`.
+/// A player kind that is not `ai`, `random`, `greedy` or a level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownKind(pub String);
 
@@ -56,7 +56,7 @@ impl fmt::Display for UnknownKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown player {:?}: expected ai, random or greedy",
+            "unknown player {:?}: expected ai, random, greedy or level1 to level{LEVELS}",
             self.0
         )
     }
@@ -72,7 +72,11 @@ impl FromStr for Kind {
             "ai" => Ok(Kind::Ai),
             "random" => Ok(Kind::Random),
             "greedy" => Ok(Kind::Greedy),
-            _ => Err(UnknownKind(s.to_string())),
+            _ => s
+                .strip_prefix("level")
+                .and_then(|n| n.parse::<Level>().ok())
+                .map(Kind::Level)
+                .ok_or_else(|| UnknownKind(s.to_string())),
         }
     }
 }
@@ -83,21 +87,20 @@ pub struct Player {
     limits: Limits,
     engine: Option<Engine>,
     rng: Rng,
+    seed: u64,
 }
 
 impl Player {
-    /// A player of `kind`; the engine searches within `limits`, the others draw their
-    /// random numbers from `seed`.
+    /// A player of `kind`; the engine at full strength searches within `limits`, the
+    /// others draw their random numbers from `seed` (a weakened level: the seed of its
+    /// game, see [`level::move_seed`]).
     pub fn new(kind: Kind, limits: Limits, seed: u64) -> Player {
         Player {
             kind,
             limits,
-            engine: if kind == Kind::Ai {
-                Some(Engine::new())
-            } else {
-                None
-            },
+            engine: None,
             rng: Rng::new(seed),
+            seed,
         }
     }
 
@@ -118,6 +121,29 @@ impl Player {
             }
             Kind::Random => self.rng.pick(&rules::legal_moves(board)),
             Kind::Greedy => greedy(board, &mut self.rng),
+            Kind::Level(level) => {
+                let strength = Strength {
+                    level,
+                    seed: self.seed,
+                };
+                // A weakened level brings its own small engine; only the full one
+                // keeps a table from move to move.
+                let engine = self.engine.get_or_insert_with(|| {
+                    Engine::with_hash(if level.is_full() { search::NEW_MB } else { 1 })
+                });
+                // A weakened level plays by nodes alone, not by the clock: the same
+                // games on every machine, however busy.
+                let limits = if level.is_full() {
+                    self.limits
+                } else {
+                    Limits {
+                        time: None,
+                        soft: None,
+                        ..self.limits
+                    }
+                };
+                level::search(engine, board, strength, limits, Context::default()).best
+            }
         }
     }
 }
@@ -291,14 +317,25 @@ pub const SPEC: Spec = Spec {
     summary: "play games between computer players and keep the score",
     usage: &["--red KIND --blue KIND [--games N] [--think MS | --depth D] [--seed S] [--opening PLIES] [--quiet]"],
     about: "\
-KIND is ai (the alpha-beta search), random (uniform legal moves) or greedy (the
-most valuable capture, else a random move). One line per game ('game 3: red (ai)
+KIND is ai (the alpha-beta search), random (uniform legal moves), greedy (the most
+valuable capture, else a random move) or level1 to level8 (the search at a playing
+strength: level1 a beginner who blunders pieces, level8 the same as ai; the levels
+below 8 search a fixed number of nodes and make mistakes drawn from the game's
+seed, so their games are the same on every machine). One line per game ('game 3: red (ai)
 wins after 41 moves'), then 'red wins W, blue wins B, draws D'. A game that reaches
 300 moves (both sides counted) without a captain capture is a draw, and so is a
 side left without a move.",
     options: &[
-        Opt::valued("--red", "KIND", "who plays red: ai, random or greedy"),
-        Opt::valued("--blue", "KIND", "who plays blue: ai, random or greedy"),
+        Opt::valued(
+            "--red",
+            "KIND",
+            "who plays red: ai, random, greedy or level1 to level8",
+        ),
+        Opt::valued(
+            "--blue",
+            "KIND",
+            "who plays blue: ai, random, greedy or level1 to level8",
+        ),
         Opt::valued(
             "--games",
             "N",
@@ -307,7 +344,8 @@ side left without a move.",
         Opt::valued(
             "--think",
             "MS",
-            "ai thinking time per move in milliseconds (default 100)",
+            "ai (and level8) thinking time per move in milliseconds\n\
+             (default 100)",
         ),
         Opt::valued(
             "--depth",
@@ -350,7 +388,9 @@ pub fn cli(args: &[String]) -> u8 {
         parsed.no_operands()?;
         let kind = |name: &str| -> Result<Kind, String> {
             match parsed.value(name) {
-                None => Err(format!("missing {name} KIND (ai, random or greedy)")),
+                None => Err(format!(
+                    "missing {name} KIND (ai, random, greedy or level1 to level{LEVELS})"
+                )),
                 Some(v) => v.parse().map_err(|e: UnknownKind| format!("{name}: {e}")),
             }
         };

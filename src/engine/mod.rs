@@ -3,7 +3,8 @@
 //! ([`search`] drives iterative deepening over [`alphabeta`], with the transposition
 //! table of [`tt`] and the exchange evaluation of [`see`]), perft ([`perft`]), games
 //! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
-//! format ([`saved`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
+//! format ([`saved`]), playing strengths from a beginner to the full engine
+//! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
 //! through [`uciclient`]), whose records fit the piece values ([`fit`]).
 //!
@@ -16,6 +17,7 @@ pub mod arena;
 pub mod clock;
 pub mod eval;
 pub mod fit;
+pub mod level;
 pub mod matchrun;
 pub mod mobility;
 pub mod notation;

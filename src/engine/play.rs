@@ -7,8 +7,9 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::arena::{limits_option, MAX_MOVES};
+use crate::engine::level::{self, Level, Strength};
 use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
-use crate::engine::search::{Engine, Limits};
+use crate::engine::search::{self, Context, Engine, Limits};
 use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
@@ -41,8 +42,11 @@ impl Controller {
 pub struct Options {
     /// Who plays red and blue, indexed by [`Color::index`].
     pub players: [Controller; 2],
-    /// How long or deep the computer thinks per move.
+    /// How long or deep the computer thinks per move (at full strength; a weakened
+    /// level searches its own number of nodes).
     pub limits: Limits,
+    /// How strong the computer plays, and the seed of its choices.
+    pub strength: Strength,
     /// The position the game starts from.
     pub start: Board,
     /// How the board is drawn.
@@ -192,7 +196,7 @@ impl<W: Write> Session<W> {
                 self.halt = Some(Halt::MoveLimit);
                 return self.show(&[]);
             }
-            let report = self.engine.search(self.game.board(), self.options.limits);
+            let report = self.think();
             let m = match report.best {
                 Some(m) => m,
                 None => {
@@ -227,6 +231,32 @@ impl<W: Write> Session<W> {
             }
         }
         Ok(())
+    }
+
+    /// The computer's search for the side to move. A weakened level plays by nodes
+    /// alone, so that a game with the same seed and the same moves is the same game.
+    fn think(&mut self) -> search::Report {
+        let strength = self.options.strength;
+        let limits = if strength.level.is_full() {
+            self.options.limits
+        } else {
+            Limits {
+                time: None,
+                soft: None,
+                ..self.options.limits
+            }
+        };
+        let context = Context {
+            moves_played: self.moves.len() as u32,
+            ..Context::default()
+        };
+        level::search(
+            &mut self.engine,
+            self.game.board(),
+            strength,
+            limits,
+            context,
+        )
     }
 
     fn prompt(&mut self) -> io::Result<()> {
@@ -507,8 +537,19 @@ pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> i
         out: output,
     };
     let players = session.options.players;
+    let strength = session.options.strength;
+    let level = if players.contains(&Controller::Ai) && !strength.level.is_full() {
+        format!(
+            "; the computer at level {} ({}), seed {}",
+            strength.level,
+            strength.level.name(),
+            strength.seed
+        )
+    } else {
+        String::new()
+    };
     session.say(&format!(
-        "duck chess: red {}, blue {} (type help for the commands)",
+        "duck chess: red {}, blue {}{level} (type help for the commands)",
         players[0].name(),
         players[1].name()
     ))?;
@@ -538,9 +579,7 @@ pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> i
 pub const SPEC: Spec = Spec {
     name: "play",
     summary: "play at the terminal, against a person or the computer",
-    usage: &[
-        "[--red human|ai] [--blue human|ai] [--think MS | --depth D] [--from POSITION] [--ascii]",
-    ],
+    usage: &["[--red human|ai] [--blue human|ai] [--level N] [--seed S] [--think MS | --depth D] [--from POSITION] [--ascii]"],
     about: "\
 Commands at the prompt:
   xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
@@ -554,6 +593,12 @@ Commands at the prompt:
   save FILE     save the game; load FILE loads a saved game or a judge input
   board, help, quit
 
+The computer plays at --level 1 (a beginner who blunders pieces) to 8 (the full
+engine, the default). Levels 1-7 search a fixed number of nodes and make mistakes
+on purpose, more and larger ones the lower the level; their random choices come
+from --seed (shown at the start), so the same seed and the same moves replay the
+same game. --think and --depth apply to level 8.
+
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
 both sides ai the computer plays a whole game (a draw after 300 moves). The end of
@@ -565,6 +610,17 @@ replays it.",
     options: &[
         Opt::valued("--red", "WHO", "who plays red: human (default) or ai"),
         Opt::valued("--blue", "WHO", "who plays blue: human (default) or ai"),
+        Opt::valued(
+            "--level",
+            "N",
+            "the computer's strength, 1 (beginner) to 8 (full, the default)",
+        ),
+        Opt::valued(
+            "--seed",
+            "S",
+            "the seed of a weakened computer's choices (default: from the\n\
+             clock, and shown)",
+        ),
         Opt::valued(
             "--think",
             "MS",
@@ -597,6 +653,14 @@ pub fn cli(args: &[String]) -> u8 {
         };
         let players = [who("--red")?, who("--blue")?];
         let limits = limits_option(parsed, 1000)?;
+        let level = match parsed.value("--level") {
+            None => Level::FULL,
+            Some(text) => text.parse().map_err(|e| format!("--level: {e}"))?,
+        };
+        let seed = match parsed.int("--seed", 0, u64::MAX)? {
+            Some(s) => s,
+            None => clock_seed(),
+        };
         let start = match parsed.value("--from") {
             None => Board::start(),
             Some(text) => text.parse().map_err(|e| format!("--from: {e}"))?,
@@ -604,6 +668,7 @@ pub fn cli(args: &[String]) -> u8 {
         let options = Options {
             players,
             limits,
+            strength: Strength { level, seed },
             start,
             style: Style::for_stdout(parsed.flag("--ascii")),
             echo: !io::stdin().is_terminal(),
@@ -615,4 +680,12 @@ pub fn cli(args: &[String]) -> u8 {
             run(options, stdin.lock(), io::BufWriter::new(stdout.lock())),
         ))
     })
+}
+
+/// A seed for a session that names none: from the clock, small enough to type back.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    crate::tools::rng::Rng::new(nanos).next_u64() % 1_000_000
 }

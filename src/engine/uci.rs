@@ -8,6 +8,7 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::clock::{self, Clock};
+use crate::engine::level::{self, Strength, UciStrength};
 use crate::engine::notation::{self, move_name};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
@@ -41,12 +42,12 @@ pub const SPEC: Spec = Spec {
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
-Ponder), position startpos|fen FEN [moves M...], go (searchmoves, ponder,
-movetime, wtime btime winc binc movestogo, depth, nodes, mate, infinite), stop,
-ponderhit, quit, and d (the position as an info string). Squares are a1..i10:
-file a-i is column y 0-8, rank 1-10 is row x 0-9; e4e5 moves (3, 4) to (4, 4).
-A FEN is the position notation with w or r (red) or b (blue) to move,
-optionally followed by '- - 0 1'.
+Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo), position
+startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
+winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
+(the position as an info string). Squares are a1..i10: file a-i is column y 0-8,
+rank 1-10 is row x 0-9; e4e5 moves (3, 4) to (4, 4). A FEN is the position
+notation with w or r (red) or b (blue) to move, optionally followed by '- - 0 1'.
 
 Every go gets exactly one bestmove, within its time limit, with a legal move
 when there is one (else 'bestmove 0000'); 'go depth' is also capped at 8,000,000
@@ -127,6 +128,7 @@ struct Session {
     position: Position,
     overhead: Duration,
     running: Option<Running>,
+    strength: UciStrength,
 }
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
@@ -138,6 +140,7 @@ pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
         position: Position::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
+        strength: UciStrength::default(),
     };
     let mut line = Vec::new();
     loop {
@@ -308,6 +311,12 @@ impl Session {
                 }
             }
         };
+        if let Some(result) = self.strength.set(&name, &value) {
+            if let Err(e) = result {
+                send(&format!("info string {e}"));
+            }
+            return;
+        }
         match name.as_str() {
             "hash" => {
                 if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
@@ -421,6 +430,12 @@ impl Session {
         let history = p.history.clone();
         let moves_played = p.moves_played;
         let (infinite, ponder) = (request.infinite, request.ponder);
+        // A weakened level's choices are seeded by the position alone: the same game
+        // brings the same answers.
+        let strength = Strength {
+            level: self.strength.level(),
+            seed: 0,
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let ponderhit = Arc::new(AtomicBool::new(false));
         let (flag, hit) = (Arc::clone(&stop), Arc::clone(&ponderhit));
@@ -443,8 +458,14 @@ impl Session {
             };
             // A search that fails still answers: with a legal move if there is one.
             let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                let report = engine.search_in(&board, limits, context);
-                (report, engine.line().to_vec())
+                let report = level::search(&mut engine, &board, strength, limits, context);
+                // A weakened level searches apart from the engine: its line is its move.
+                let line = if strength.level.is_full() {
+                    engine.line().to_vec()
+                } else {
+                    report.best.into_iter().collect()
+                };
+                (report, line)
             }));
             let (mut report, line) = match searched {
                 Ok(found) => found,
@@ -528,6 +549,9 @@ fn identify() {
     ));
     send("option name Clear Hash type button");
     send("option name Ponder type check default false");
+    for line in UciStrength::options() {
+        send(&line);
+    }
     // The evaluation weights and search parameters, for tuning by self-play.
     for w in eval::WEIGHTS.iter().skip(1).chain(&alphabeta::KNOBS) {
         send(&format!(

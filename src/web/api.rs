@@ -6,7 +6,7 @@
 //! | `/api/state` | `{start, moves}` | the game (see [`state_json`]) |
 //! | `/api/targets` | `{start, moves, from: [x, y]}` | `{from, targets, reason}` |
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
-//! | `/api/ai` | `{start, moves, think: ms}` | `{move, think}` (the time used, clamped) |
+//! | `/api/ai` | `{start, moves, think: ms, level, seed}` | `{move, think, level}` (the time used, clamped) |
 //! | `/api/replay` | a judge input (text) | see [`replay::replay`] (streamed) |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
@@ -24,6 +24,7 @@ use super::json::Json;
 use super::replay;
 use super::state::{self, move_json, square_from, state_json, ApiError};
 use super::think::{ThinkError, Thinker};
+use crate::engine::level::{Level, Strength, LEVELS};
 use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;
 use crate::judge::rules;
@@ -144,11 +145,12 @@ impl Api {
                 .as_int()
                 .ok_or_else(|| ApiError::bad("think: expected milliseconds"))?,
         };
+        let strength = strength(&body)?;
         let game = state::replay(&body, false)?;
         let time = Thinker::clamp(Duration::from_millis(ms.max(0) as u64));
         let report = self
             .thinker
-            .think(game.game.board(), time)
+            .think(game.game.board(), time, strength)
             .map_err(|e| ApiError {
                 status: match e {
                     ThinkError::Failed => 500,
@@ -161,6 +163,7 @@ impl Api {
         Ok(json(Json::obj([
             ("move", report.best.map_or(Json::Null, move_json)),
             ("think", Json::int(time.as_millis() as i64)),
+            ("level", Json::int(i64::from(strength.level.number()))),
         ])))
     }
 
@@ -196,6 +199,27 @@ impl Api {
         let game = state::replay(&parse(body)?, false)?;
         Ok(Response::ok(TEXT, save_text(&game.start, &game.moves())))
     }
+}
+
+/// The computer's strength a request asks for: `level` 1 to 8 (8, the full engine,
+/// when absent) and the game's `seed` for a weakened level's choices (0 when absent).
+fn strength(body: &Json) -> Result<Strength, ApiError> {
+    let level = match body.get("level") {
+        None | Some(Json::Null) => Level::FULL,
+        Some(v) => v
+            .as_int()
+            .and_then(|n| u64::try_from(n).ok())
+            .and_then(Level::new)
+            .ok_or_else(|| ApiError::bad(format!("level: expected 1 to {LEVELS}")))?,
+    };
+    let seed = match body.get("seed") {
+        None | Some(Json::Null) => 0,
+        Some(v) => v
+            .as_int()
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| ApiError::bad("seed: expected a whole number, 0 or more"))?,
+    };
+    Ok(Strength { level, seed })
 }
 
 fn parse(body: &[u8]) -> Result<Json, ApiError> {
@@ -321,6 +345,41 @@ mod tests {
         let v = body_json(r);
         assert_eq!(v.get("move").unwrap().to_string(), "[9,0,9,3]", "{v}");
         assert_eq!(v.get("think").and_then(Json::as_int), Some(5000));
+    }
+
+    #[test]
+    fn the_computer_plays_at_a_level_with_a_seed() {
+        let api = Api::new(1);
+        let ask = |level: &str, seed: &str| {
+            post(
+                &api,
+                "/api/ai",
+                &format!(r#"{{"moves":[[3,4,4,4]],"think":50,"level":{level},"seed":{seed}}}"#),
+            )
+        };
+        let chosen = |r: Response| {
+            assert_eq!(r.status, 200);
+            let v = body_json(r);
+            assert_eq!(v.get("level").and_then(Json::as_int), Some(1));
+            v.get("move").unwrap().to_string()
+        };
+        // The same seed, the same move; other seeds, other moves.
+        assert_eq!(chosen(ask("1", "5")), chosen(ask("1", "5")));
+        let moves: std::collections::BTreeSet<String> =
+            (0..8).map(|s| chosen(ask("1", &s.to_string()))).collect();
+        assert!(moves.len() > 1, "{moves:?}");
+        for (level, seed) in [
+            ("0", "1"),
+            ("9", "1"),
+            ("\"x\"", "1"),
+            ("1", "-1"),
+            ("1", "0.5"),
+        ] {
+            let r = ask(level, seed);
+            assert_eq!(r.status, 400, "level {level}, seed {seed}");
+        }
+        let refused = ask("9", "1").into_bytes();
+        assert!(String::from_utf8_lossy(&refused).contains("level: expected 1 to 8"));
     }
 
     #[test]

@@ -52,13 +52,16 @@ pub const SPEC: Spec = Spec {
     usage: &["[--port N] [--host ADDR] [--workers N] [--read-timeout SECONDS]"],
     about: "\
 Serves a page with the board on http://127.0.0.1:5380/ and prints the address to
-open. Click a piece to see its legal targets, click a target to move; play the
-computer as either side, undo, flip the board, switch between Chinese names and
-letters, load and save games (the format of 'play save', through the browser), and
-replay a judge input step by step with the judge's line and the reason for each
-verdict. Every rule is decided by the server, with the judge's code; the page only
-shows the answers. The game travels in the page's address (after '#'), so a reload
-or a copied link restores it.
+open. Click a piece to see its legal targets, click a target to move, or play by
+keyboard (Tab to the board, arrow keys, Enter, Escape); play the computer as either
+side at a level from 1 (a beginner) to 8 (full strength), undo, flip the board,
+switch between Chinese names and letters (letters by themselves where no font can
+draw the names), load and save games (the format of 'play save', through the
+browser), and replay a judge input step by step with the judge's line and the
+reason for each verdict. The page fits any screen, a phone's too. Every rule is
+decided by the server, with the judge's code; the page only shows the answers. The
+game travels in the page's address (after '#'), so a reload or a copied link
+restores it.
 
 The server reads and writes no file. It answers on loopback only unless --host
 says otherwise. Each connection carries one request, which must arrive within the

@@ -3,8 +3,8 @@
 //! [`Game::play`] (an illegal one is refused with the judge's reason); writing it gives
 //! the page everything it shows, each fact computed here by the judge's rules: the
 //! pieces, the side to move, check and the attacked captains, the end of the game, the
-//! judge's line and the `trace` sentence of every move, the captured pieces, and which
-//! pieces can move.
+//! judge's line and the `trace` sentence of every move, the captured pieces, which
+//! pieces can move and where.
 
 use super::json::Json;
 use crate::judge::board::Board;
@@ -263,6 +263,12 @@ pub fn state_json(r: &Replayed) -> Json {
             "movable",
             Json::Arr(movable.into_iter().map(square_json).collect()),
         ),
+        // Every legal move of the side to move: the page names each piece's targets
+        // for a screen reader without asking again.
+        (
+            "legal",
+            Json::Arr(legal.into_iter().map(move_json).collect()),
+        ),
     ])
 }
 
@@ -288,6 +294,9 @@ mod tests {
             Some("blue captain (9, 4) -> (8, 4)")
         );
         assert_eq!(state.get("side").and_then(Json::as_str), Some("red"));
+        let legal = state.get("legal").and_then(Json::as_array).unwrap();
+        assert_eq!(legal.len(), rules::legal_moves(r.game.board()).len());
+        assert!(legal.iter().any(|m| m.to_string() == "[0,1,2,2]"));
         assert_eq!(state.get("last").and_then(ints::<4>), Some([9, 4, 8, 4]));
         assert_eq!(
             state.get("position").and_then(Json::as_str),
@@ -326,6 +335,7 @@ mod tests {
             r#"{"red":[],"blue":["k"]}"#
         );
         assert_eq!(state.get("movable").unwrap().to_string(), "[]");
+        assert_eq!(state.get("legal").unwrap().to_string(), "[]");
     }
 
     #[test]

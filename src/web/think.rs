@@ -6,7 +6,8 @@
 //! its slot before its answer goes out, so one client asking again and again never
 //! finds the computer busy.
 
-use crate::engine::search::{Engine, Limits, Report};
+use crate::engine::level::{self, Strength};
+use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -44,12 +45,20 @@ impl fmt::Display for ThinkError {
     }
 }
 
-/// A search: the position and the time it may take.
-pub type SearchFn = fn(&Board, Duration) -> Report;
+/// A search: the position, the time it may take, and how strong it plays.
+pub type SearchFn = fn(&Board, Duration, Strength) -> Report;
 
-/// The real search: a fresh engine per request, so no request sees another's game.
-pub fn engine_search(board: &Board, time: Duration) -> Report {
-    Engine::new().search(board, Limits::time(time))
+/// The real search: a fresh engine per request, so no request sees another's game. A
+/// weakened level plays by its node budget, not by the clock, so that the same seed
+/// brings the same game however busy the server is; the deadline of
+/// [`Thinker::think`] still bounds it.
+pub fn engine_search(board: &Board, time: Duration, strength: Strength) -> Report {
+    if strength.level.is_full() {
+        return Engine::new().search(board, Limits::time(time));
+    }
+    let mut engine = Engine::with_hash(1);
+    let limits = Limits::nodes(u64::MAX);
+    level::search(&mut engine, board, strength, limits, Context::default())
 }
 
 /// Runs searches under the limits.
@@ -90,8 +99,14 @@ impl Thinker {
         time.clamp(MIN_THINK, MAX_THINK)
     }
 
-    /// Searches `board` for `time` (clamped) and returns the report, or why not.
-    pub fn think(&self, board: &Board, time: Duration) -> Result<Report, ThinkError> {
+    /// Searches `board` for `time` (clamped) at `strength` and returns the report, or
+    /// why not.
+    pub fn think(
+        &self,
+        board: &Board,
+        time: Duration,
+        strength: Strength,
+    ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
         let taken = self
             .running
@@ -110,7 +125,7 @@ impl Thinker {
                 // The slot is given back before the report is sent (and by the guard if
                 // the search panics): a client that asks again as soon as it has its
                 // answer must find it free.
-                let report = search(&board, time);
+                let report = search(&board, time, strength);
                 drop(slot);
                 let _ = tx.send(report);
             });
@@ -140,7 +155,7 @@ mod tests {
     fn a_real_search_answers() {
         let thinker = Thinker::new(1);
         let report = thinker
-            .think(&Board::start(), Duration::from_millis(20))
+            .think(&Board::start(), Duration::from_millis(20), Strength::FULL)
             .expect("a move");
         assert!(report.best.is_some());
         assert_eq!(Thinker::clamp(Duration::from_secs(999)), MAX_THINK);
@@ -148,7 +163,7 @@ mod tests {
     }
 
     /// A search that ends at once, as one does when a captain can be taken.
-    fn instant(_: &Board, _: Duration) -> Report {
+    fn instant(_: &Board, _: Duration, _: Strength) -> Report {
         Report {
             best: None,
             score: 0,
@@ -162,7 +177,7 @@ mod tests {
     fn a_finished_search_frees_its_slot_before_it_answers() {
         let thinker = Thinker::with_search(1, GRACE, instant);
         for i in 0..2000 {
-            let answer = thinker.think(&Board::start(), Duration::ZERO);
+            let answer = thinker.think(&Board::start(), Duration::ZERO, Strength::FULL);
             assert!(answer.is_ok(), "request {i}: {answer:?}");
         }
     }
@@ -171,11 +186,11 @@ mod tests {
     // clock failed. The gate is global because a `SearchFn` is a plain function.
     static GATE: Mutex<Option<mpsc::Receiver<()>>> = Mutex::new(None);
 
-    fn stuck(board: &Board, _: Duration) -> Report {
+    fn stuck(board: &Board, _: Duration, strength: Strength) -> Report {
         if let Some(rx) = GATE.lock().unwrap().take() {
             let _ = rx.recv();
         }
-        engine_search(board, MIN_THINK)
+        engine_search(board, MIN_THINK, strength)
     }
 
     #[test]
@@ -185,12 +200,15 @@ mod tests {
         let thinker = Thinker::with_search(1, Duration::from_millis(50), stuck);
         let board = Board::start();
         assert!(matches!(
-            thinker.think(&board, Duration::ZERO),
+            thinker.think(&board, Duration::ZERO, Strength::FULL),
             Err(ThinkError::Late(_))
         ));
         // The stuck search still holds the only slot.
         assert_eq!(thinker.running(), 1);
-        assert_eq!(thinker.think(&board, Duration::ZERO), Err(ThinkError::Busy));
+        assert_eq!(
+            thinker.think(&board, Duration::ZERO, Strength::FULL),
+            Err(ThinkError::Busy)
+        );
         release.send(()).unwrap();
         // Once it ends, the slot is free again (bounded wait: the thread only has a
         // 10 ms search left).

@@ -2,25 +2,56 @@
 // line, check and end of game comes from the server (/api/*), which runs the judge's
 // own code. The game is the start position plus the list of moves; it lives in the
 // address after '#', so a reload or a copied link restores it.
+//
+// For people: the board follows the screen (two drawings, a roomy one like the toy's
+// and a compact one for small screens), plays by keyboard (a cursor moved by the arrow
+// keys) with a spoken description of every square, and turns the Chinese names into
+// letters by itself on a machine that cannot draw them.
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const START = 'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r';
 const CHINESE = { K: '王', G: '士', E: '象', H: '马', R: '车', D: '鸭', S: '兵' };
 const NAMES = { K: 'captain', G: 'guard', E: 'elephant', H: 'horse', R: 'car', D: 'duck', S: 'soldier' };
-// Board geometry (SVG units): spacing between lines and the top-left intersection.
-const STEP = 60, LEFT = 80, TOP = 70;
+// Every Chinese character the page shows: all must be drawable, or letters are used.
+const ZH_GLYPHS = '王士象马车鸭兵红蓝胜新降鸭棋';
+// The side markers of the toy, and their words in letters mode.
+const MARKS = { red: '红', blue: '蓝', wins: '胜' };
+// The level the computer plays at until the person picks another.
+const DEFAULT_LEVEL = '3';
+
+// The two drawings of the board (SVG units; 60 between lines). The roomy one is the
+// toy's: coordinates on three sides and the side marker on the right. The compact one
+// keeps only what a small screen needs room for: row numbers in a narrow gutter,
+// column numbers below, and the side marker moves under the board.
+const WIDE = {
+  name: 'wide', width: 640, height: 700, left: 80, top: 70, step: 60,
+  rowLabelX: 28, colLabelY: [24, 70 + 540 + 48], markerX: 605,
+};
+const COMPACT = {
+  name: 'compact', width: 560, height: 630, left: 50, top: 32, step: 60,
+  rowLabelX: 11, colLabelY: [32 + 540 + 42], markerX: null,
+};
+// The roomy drawing is used when it can be at least this wide on the screen (px).
+const WIDE_MIN_PX = 560;
+// Coordinate labels are never smaller than this on the screen (px).
+const LABEL_PX = 13;
 
 const $ = (id) => document.getElementById(id);
 
-// What the page holds: the game (start, moves, resignation), the server's answer about
-// it, the selection, and the view.
-const game = { start: START, moves: [], resigned: null, state: null };
+// What the page holds: the game (start, moves, resignation, the seed of the computer's
+// choices), the server's answer about it, the selection, and the view.
+const game = { start: START, moves: [], resigned: null, seed: newSeed(), state: null };
 const ui = {
-  selected: null, targets: [], flipped: false, letters: false, tab: 'game',
-  paused: false, generation: 0, pending: 0, scheduled: false,
+  selected: null, targets: [], flipped: false, letters: false, cjk: true, tab: 'game',
+  paused: false, generation: 0, pending: 0, scheduled: false, geometry: WIDE,
+  cursor: [0, 4], pointer: false,
 };
 const replay = { steps: [], index: 0, invalid: [] };
+
+function newSeed() {
+  return Math.floor(Math.random() * 1e9);
+}
 
 // ---- talking to the server -------------------------------------------------------
 
@@ -58,11 +89,14 @@ function writeFragment() {
   if (game.moves.length) parts.push('moves=' + game.moves.map((m) => m.join('')).join('.'));
   if (game.start !== START) parts.push('start=' + encodeURIComponent(game.start));
   if (game.resigned) parts.push('resigned=' + game.resigned);
+  // The seed rides along once there is a game to restore, so that a reload or a link
+  // brings the same answers from a weakened computer.
+  if (parts.length) parts.push('seed=' + game.seed);
   history.replaceState(null, '', parts.length ? '#' + parts.join('&') : location.pathname);
 }
 
 function readFragment() {
-  const found = { start: START, moves: [], resigned: null };
+  const found = { start: START, moves: [], resigned: null, seed: null };
   for (const part of location.hash.replace(/^#/, '').split('&')) {
     const [key, value] = part.split('=');
     if (key === 'moves' && value) {
@@ -71,9 +105,56 @@ function readFragment() {
       found.start = decodeURIComponent(value);
     } else if (key === 'resigned' && (value === 'red' || value === 'blue')) {
       found.resigned = value;
+    } else if (key === 'seed' && /^\d{1,15}$/.test(value || '')) {
+      found.seed = Number(value);
     }
   }
   return found;
+}
+
+// ---- fonts ----------------------------------------------------------------------------
+
+// Whether this machine can draw every Chinese character the page uses. A character no
+// font has is drawn as the "missing glyph" (a box, or nothing), the same picture as a
+// code point that is no character at all; a real glyph differs from it.
+function cjkDrawable() {
+  let context;
+  try {
+    const canvas = document.createElement('canvas');
+    canvas.width = 48;
+    canvas.height = 48;
+    context = canvas.getContext('2d', { willReadFrequently: true });
+  } catch (e) {
+    context = null;
+  }
+  if (!context) return true; // cannot tell: trust the fonts
+  const family = getComputedStyle(document.documentElement).getPropertyValue('--cjk');
+  const picture = (text) => {
+    context.clearRect(0, 0, 48, 48);
+    context.font = `40px ${family}`;
+    context.fillStyle = '#000';
+    context.textBaseline = 'middle';
+    context.fillText(text, 4, 24);
+    return context.getImageData(0, 0, 48, 48).data;
+  };
+  const missing = picture('\uFFFF');
+  const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+  return [...ZH_GLYPHS].every((ch) => !same(picture(ch), missing));
+}
+
+// Letters when the person chose them, or, until they choose, when the machine has no
+// font for the Chinese names; the note beside the box says which.
+function applyLetters() {
+  const chosen = localStorage.getItem('duckchess.letters');
+  ui.letters = chosen === '1' || (chosen !== '0' && !ui.cjk);
+  $('letters').checked = ui.letters;
+  document.body.classList.toggle('no-cjk', !ui.cjk);
+  document.body.classList.toggle('letters-on', ui.letters);
+  const note = $('font-note');
+  note.hidden = ui.cjk;
+  note.textContent = ui.letters
+    ? '(no font for the Chinese names on this machine: letters shown)'
+    : '(no font for the Chinese names on this machine: they may show as boxes)';
 }
 
 // ---- drawing ------------------------------------------------------------------------
@@ -85,55 +166,81 @@ function el(name, attrs, parent) {
   return node;
 }
 
+// The drawing that suits the window: the roomy one when it can be wide enough.
+function pickGeometry() {
+  const style = getComputedStyle(document.documentElement);
+  const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
+  const under = parseFloat(style.getPropertyValue('--under')) || 0;
+  const width = document.documentElement.clientWidth - 2 * pad;
+  const height = window.innerHeight - under - 2 * pad;
+  const wide = Math.min(width, height * WIDE.width / WIDE.height);
+  return wide >= WIDE_MIN_PX ? WIDE : COMPACT;
+}
+
+function applyGeometry() {
+  const g = pickGeometry();
+  ui.geometry = g;
+  document.documentElement.style.setProperty('--aspect', String(g.width / g.height));
+  document.body.classList.toggle('compact', g === COMPACT);
+  $('board').setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+}
+
 // The point of square (x, y): row 9 at the top unless the board is flipped.
 function point(x, y) {
+  const g = ui.geometry;
   const col = ui.flipped ? 8 - y : y;
   const row = ui.flipped ? x : 9 - x;
-  return [LEFT + col * STEP, TOP + row * STEP];
+  return [g.left + col * g.step, g.top + row * g.step];
 }
 
 function drawGrid(svg) {
-  el('rect', { class: 'wood', x: 0, y: 0, width: 640, height: 700 }, svg);
-  const right = LEFT + 8 * STEP, bottom = TOP + 9 * STEP;
-  el('rect', { class: 'frame', x: LEFT - 8, y: TOP - 8, width: 8 * STEP + 16, height: 9 * STEP + 16 }, svg);
+  const g = ui.geometry;
+  el('rect', { class: 'wood', x: 0, y: 0, width: g.width, height: g.height }, svg);
+  const right = g.left + 8 * g.step, bottom = g.top + 9 * g.step;
+  el('rect', { class: 'frame', x: g.left - 8, y: g.top - 8, width: 8 * g.step + 16, height: 9 * g.step + 16 }, svg);
   const grid = el('g', { class: 'grid' }, svg);
   for (let r = 0; r < 10; r++) {
-    el('line', { x1: LEFT, y1: TOP + r * STEP, x2: right, y2: TOP + r * STEP }, grid);
+    el('line', { x1: g.left, y1: g.top + r * g.step, x2: right, y2: g.top + r * g.step }, grid);
   }
   for (let c = 0; c < 9; c++) {
-    const x = LEFT + c * STEP;
+    const x = g.left + c * g.step;
     if (c === 0 || c === 8) {
-      el('line', { x1: x, y1: TOP, x2: x, y2: bottom }, grid);
+      el('line', { x1: x, y1: g.top, x2: x, y2: bottom }, grid);
     } else {
       // The middle band between rows 4 and 5 has no inner lines, as on the toy.
-      el('line', { x1: x, y1: TOP, x2: x, y2: TOP + 4 * STEP }, grid);
-      el('line', { x1: x, y1: TOP + 5 * STEP, x2: x, y2: bottom }, grid);
+      el('line', { x1: x, y1: g.top, x2: x, y2: g.top + 4 * g.step }, grid);
+      el('line', { x1: x, y1: g.top + 5 * g.step, x2: x, y2: bottom }, grid);
     }
   }
-  const labels = el('g', { class: 'labels' }, svg);
+  // Labels at least LABEL_PX on the screen, however small the board is drawn.
+  const scale = (svg.clientWidth || g.width) / g.width;
+  const size = Math.max(15, LABEL_PX / scale);
+  const labels = el('g', { class: 'labels', 'aria-hidden': 'true', 'font-size': size.toFixed(1) }, svg);
   for (let x = 0; x < 10; x++) {
     const [, py] = point(x, 0);
-    el('text', { x: 28, y: py }, labels).textContent = x;
+    el('text', { x: g.rowLabelX, y: py }, labels).textContent = x;
   }
   for (let y = 0; y < 9; y++) {
     const [px] = point(0, y);
-    el('text', { x: px, y: 24 }, labels).textContent = y;
-    el('text', { x: px, y: bottom + 48 }, labels).textContent = y;
+    for (const ly of g.colLabelY) el('text', { x: px, y: ly }, labels).textContent = y;
   }
 }
 
 function glyph(letter) {
-  const upper = letter.toUpperCase();
-  return ui.letters ? letter : CHINESE[upper];
+  return ui.letters ? letter : CHINESE[letter.toUpperCase()];
 }
 
 function colorOf(letter) {
   return letter === letter.toUpperCase() ? 'red' : 'blue';
 }
 
+function nameOf(letter) {
+  return `${colorOf(letter)} ${NAMES[letter.toUpperCase()]}`;
+}
+
 function brackets(parent, x, y, cls) {
   const [px, py] = point(x, y);
-  const h = 25, a = 10;
+  const h = 27, a = 10;
   const d = [
     `M${px - h},${py - h + a}V${py - h}H${px - h + a}`,
     `M${px + h - a},${py - h}H${px + h}V${py - h + a}`,
@@ -172,6 +279,8 @@ function startPieces() {
   return startCache || [];
 }
 
+const same = (a, x, y) => a[0] === x && a[1] === y;
+
 function draw() {
   const svg = $('board');
   svg.textContent = '';
@@ -181,26 +290,25 @@ function draw() {
   if (view.last) {
     for (const [x, y] of [view.last.slice(0, 2), view.last.slice(2)]) {
       const [px, py] = point(x, y);
-      el('rect', { class: 'last', x: px - 27, y: py - 27, width: 54, height: 54, rx: 6, 'data-x': x, 'data-y': y }, under);
+      el('rect', { class: 'last', x: px - 29, y: py - 29, width: 58, height: 58, rx: 6, 'data-x': x, 'data-y': y }, under);
     }
   }
   for (const [x, y] of view.checked) {
     const [px, py] = point(x, y);
     el('circle', { class: 'checked', cx: px, cy: py, r: 29, 'data-x': x, 'data-y': y }, under);
   }
-  const pieces = el('g', { class: 'pieces' + (ui.letters ? ' letters' : '') }, svg);
-  const onLast = (x, y) => view.last && ((view.last[0] === x && view.last[1] === y) || (view.last[2] === x && view.last[3] === y));
+  const pieces = el('g', { class: 'pieces' + (ui.letters ? ' letters' : ''), 'aria-hidden': 'true' }, svg);
   for (const [x, y, letter] of view.pieces) {
     const [px, py] = point(x, y);
+    // Red pieces are rings, blue ones filled discs: the side shows in the shape too,
+    // not only in the colour.
     const g = el('g', { class: `piece ${colorOf(letter)}`, 'data-x': x, 'data-y': y, 'data-piece': letter }, pieces);
-    // The disc hides the grid lines under the name; on the last move's square it takes
-    // that square's colour.
-    el('circle', { class: onLast(x, y) ? 'disc on-last' : 'disc', cx: px, cy: py, r: 24 }, g);
-    const t = el('text', { x: px, y: py }, g);
+    el('circle', { class: 'disc', cx: px, cy: py, r: 24 }, g);
+    const t = el('text', { x: px, y: py + (ui.letters ? 1 : 0) }, g);
     t.textContent = glyph(letter);
-    el('title', {}, g).textContent = `${colorOf(letter)} ${NAMES[letter.toUpperCase()]} (${x}, ${y})`;
+    el('title', {}, g).textContent = `${nameOf(letter)} (${x}, ${y})`;
   }
-  const over = el('g', { class: 'over' }, svg);
+  const over = el('g', { class: 'over', 'aria-hidden': 'true' }, svg);
   for (const [x, y] of view.highlight) {
     const [px, py] = point(x, y);
     el('circle', { class: 'highlight', cx: px, cy: py, r: 27, 'data-x': x, 'data-y': y }, over);
@@ -212,32 +320,104 @@ function draw() {
     if (ui.selected) brackets(over, ui.selected[0], ui.selected[1], 'selected');
     for (const [x, y] of ui.targets) brackets(over, x, y, 'target');
   }
-  drawSide(svg, view.side);
+  drawSide(svg);
+  // The keyboard's cursor: a dark square with a white one inside, seen on any piece.
+  const keys = el('g', { class: 'keys', 'aria-hidden': 'true' }, svg);
+  const [cx, cy] = point(ui.cursor[0], ui.cursor[1]);
+  el('rect', { class: 'cursor', x: cx - 30, y: cy - 30, width: 60, height: 60, rx: 4 }, keys);
+  el('rect', { class: 'cursor-inner', x: cx - 26.5, y: cy - 26.5, width: 53, height: 53, rx: 3 }, keys);
   const hits = el('g', { class: 'hits' }, svg);
   for (let x = 0; x < 10; x++) {
     for (let y = 0; y < 9; y++) {
       const [px, py] = point(x, y);
-      const r = el('rect', { class: 'hit', x: px - 30, y: py - 30, width: 60, height: 60, 'data-x': x, 'data-y': y }, hits);
-      r.addEventListener('click', () => clicked(x, y));
+      const r = el('rect', {
+        class: 'hit', id: `sq-${x}-${y}`, role: 'button', 'aria-label': squareLabel(x, y),
+        x: px - 30, y: py - 30, width: 60, height: 60, 'data-x': x, 'data-y': y,
+      }, hits);
+      r.addEventListener('click', () => {
+        ui.cursor = [x, y];
+        clicked(x, y);
+      });
     }
   }
+  svg.setAttribute('aria-activedescendant', `sq-${ui.cursor[0]}-${ui.cursor[1]}`);
 }
 
-// The marker of the side to move, as the toy has it: 红 or 蓝 beside that side's home
-// rows; 胜 beside the winner when the game is over.
-function drawSide(svg, side) {
+// The side marker, as the toy has it: 红 or 蓝 beside that side's home rows, 胜 beside
+// the winner when the game is over; in letters mode the words. The compact drawing
+// has no room beside the board: the marker goes under it, before the status.
+function marker() {
   const s = game.state;
-  let color = side, text = side === 'red' ? '红' : '蓝';
-  if (ui.tab === 'game' && s && (s.over || game.resigned)) {
-    color = s.winner || (game.resigned === 'red' ? 'blue' : 'red');
-    text = '胜';
+  if (ui.tab !== 'game' || !s) return null;
+  if (s.over || game.resigned) {
+    const color = s.winner || (game.resigned === 'red' ? 'blue' : 'red');
+    return { color, text: ui.letters ? 'wins' : MARKS.wins };
   }
-  if (!color || ui.tab !== 'game') return;
-  const home = color === 'red' ? 0 : 9;
-  const [, py] = point(home < 5 ? 1 : 8, 0);
-  const t = el('text', { class: `marker ${color}`, id: 'side-marker', x: 605, y: py, 'data-side': color }, svg);
-  t.textContent = text;
+  return { color: s.side, text: ui.letters ? s.side : MARKS[s.side] };
 }
+
+function drawSide(svg) {
+  const m = marker();
+  const chip = $('turn-marker');
+  chip.textContent = m ? m.text : '';
+  chip.className = m ? `chip ${m.color}${ui.letters ? '' : ' zh'}` : 'chip';
+  const g = ui.geometry;
+  if (!m || g.markerX === null) return;
+  const home = m.color === 'red' ? 1 : 8;
+  const [, py] = point(home, 0);
+  const t = el('text', {
+    class: `marker ${m.color}${ui.letters ? ' word' : ''}`, id: 'side-marker',
+    x: g.markerX, y: py, 'data-side': m.color, 'aria-hidden': 'true',
+  }, svg);
+  t.textContent = m.text;
+}
+
+// ---- words for a screen reader --------------------------------------------------------
+
+// "2, 2", "2, 2 and 2, 0", "1, 0, 2, 2 and 2, 0".
+function squares(list) {
+  const names = list.map(([x, y]) => `${x}, ${y}`);
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+// The legal targets of the piece on (x, y), from the server's list of legal moves.
+function legalFrom(x, y) {
+  const s = game.state;
+  if (!s || !s.legal || game.resigned) return [];
+  return s.legal.filter((m) => m[0] === x && m[1] === y).map((m) => [m[2], m[3]]);
+}
+
+// What a screen reader says of square (x, y): the piece and, when it may move now,
+// its legal targets; the selection and the marks on the square.
+function squareLabel(x, y) {
+  const view = shown();
+  const found = view.pieces.find((p) => p[0] === x && p[1] === y);
+  let text = found ? `${nameOf(found[2])} on ${x}, ${y}` : `empty square ${x}, ${y}`;
+  const s = game.state;
+  if (ui.tab === 'game' && s && found && colorOf(found[2]) === s.side && playable()) {
+    const targets = legalFrom(x, y);
+    text += targets.length ? `; legal targets ${squares(targets)}` : '; no legal move';
+  }
+  if (ui.tab === 'game' && ui.selected) {
+    const [sx, sy] = ui.selected;
+    if (sx === x && sy === y) {
+      text += '; selected';
+    } else if (ui.targets.some((t) => same(t, x, y))) {
+      const mover = view.pieces.find((p) => p[0] === sx && p[1] === sy);
+      const who = mover ? `the ${nameOf(mover[2])}` : 'the selected piece';
+      text += found ? `; ${who} can take it` : `; ${who} can move here`;
+    }
+  }
+  if (view.last && (same(view.last, x, y) || same(view.last.slice(2), x, y))) text += '; last move';
+  if (view.checked.some((c) => same(c, x, y))) text += '; attacked';
+  return text;
+}
+
+function announce(text) {
+  $('announce').textContent = text;
+}
+
+// ---- the page -------------------------------------------------------------------------
 
 function pieceName(letter) {
   return glyph(letter);
@@ -245,7 +425,8 @@ function pieceName(letter) {
 
 function render() {
   draw();
-  $('lost').hidden = ui.tab !== 'game';
+  $('under-game').hidden = ui.tab !== 'game';
+  $('under-replay').hidden = ui.tab !== 'replay';
   if (ui.tab === 'replay') {
     const step = replay.index > 0 ? replay.steps[replay.index - 1] : null;
     let status = 'red to move';
@@ -295,7 +476,7 @@ function render() {
       const piece = document.createElement('span');
       piece.className = 'lost-piece ' + side;
       piece.textContent = pieceName(letter);
-      piece.title = `${side} ${NAMES[letter.toUpperCase()]}`;
+      piece.title = nameOf(letter);
       span.appendChild(piece);
     }
   }
@@ -349,6 +530,7 @@ async function clicked(x, y) {
         ui.selected = null;
         ui.targets = [];
         draw();
+        announce('selection cancelled');
         return;
       }
       const own = game.state.pieces.some(([px, py, l]) => px === x && py === y && colorOf(l) === game.state.side);
@@ -370,6 +552,7 @@ async function clicked(x, y) {
       say(answer.targets.length ? '' : 'this piece has no legal move');
     }
     draw();
+    announce(answer.reason || squareLabel(x, y));
   } catch (e) {
     say(e.message, true);
   }
@@ -384,18 +567,27 @@ async function play(move) {
   if (answer.legal) {
     say('');
     setGame(answer.state, null);
+    // The status line speaks for itself (it is a live region): say the move.
+    announce(answer.text);
   } else {
     ui.selected = null;
     ui.targets = [];
     say(`${move.join(' ')}: ${answer.line}: ${answer.text.replace(/^invalid: /, '')}`);
     draw();
+    announce($('message').textContent);
   }
+}
+
+function level() {
+  return Number($('level').value);
 }
 
 async function computerMove() {
   const generation = ui.generation;
   render();
-  const answer = await api('/api/ai', gameBody({ think: Number($('think').value) }));
+  const answer = await api('/api/ai', gameBody({
+    think: Number($('think').value), level: level(), seed: game.seed,
+  }));
   if (generation !== ui.generation) return;
   if (!answer.move) {
     say('the computer has no move');
@@ -470,6 +662,54 @@ function readFile(input) {
   });
 }
 
+// ---- the keyboard ----------------------------------------------------------------------
+
+// Arrow keys move the cursor as the board is seen (up is up, flipped or not), Enter or
+// Space does what a click on the cursor's square does, Escape drops the selection.
+function boardKey(e) {
+  const steps = { ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const board = $('board');
+  board.classList.add('kbd');
+  if (e.key in steps) {
+    e.preventDefault();
+    let [dx, dy] = steps[e.key];
+    if (ui.flipped) [dx, dy] = [-dx, -dy];
+    const x = Math.max(0, Math.min(9, ui.cursor[0] + dx));
+    const y = Math.max(0, Math.min(8, ui.cursor[1] + dy));
+    ui.cursor = [x, y];
+    draw();
+    announce(squareLabel(x, y));
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    if (ui.tab === 'game') clicked(ui.cursor[0], ui.cursor[1]);
+  } else if (e.key === 'Escape') {
+    if (ui.selected) {
+      e.preventDefault();
+      ui.selected = null;
+      ui.targets = [];
+      draw();
+      announce('selection cancelled');
+    }
+  }
+}
+
+function wireBoard() {
+  const board = $('board');
+  board.addEventListener('keydown', boardKey);
+  board.addEventListener('pointerdown', () => {
+    ui.pointer = true;
+    board.classList.remove('kbd');
+  });
+  // Reached by Tab (not by a click): show the cursor and say where it is.
+  board.addEventListener('focus', () => {
+    if (!ui.pointer) {
+      board.classList.add('kbd');
+      announce(`${squareLabel(ui.cursor[0], ui.cursor[1])}. ${$('board-help').textContent.replace(/\s+/g, ' ').trim()}`);
+    }
+    ui.pointer = false;
+  });
+}
+
 // ---- replaying a judge input ---------------------------------------------------------
 
 async function runReplay() {
@@ -497,10 +737,15 @@ async function runReplay() {
     a.className = 'link';
     a.dataset.index = n;
     a.textContent = n;
+    a.setAttribute('aria-label', `command ${n}`);
     a.addEventListener('click', () => goTo(n));
     inv.append(a, ' ');
   }
   goTo(0);
+  // On a small screen the input was typed below the board: bring the board back, with
+  // the step buttons and the current command under it.
+  const table = $('table').getBoundingClientRect();
+  if (table.top < 0) window.scrollBy(0, table.top);
 }
 
 function goTo(n) {
@@ -514,7 +759,10 @@ function goTo(n) {
   $('replay-current').className = step ? (step.legal ? 'legal' : 'invalid') : '';
   $('replay-goto').value = replay.index;
   for (const li of $('replay-steps').children) {
-    li.classList.toggle('current', Number(li.dataset.index) === replay.index);
+    const current = Number(li.dataset.index) === replay.index;
+    li.classList.toggle('current', current);
+    if (current) li.setAttribute('aria-current', 'step');
+    else li.removeAttribute('aria-current');
   }
   // Scroll the list alone (scrollIntoView would scroll the page too).
   const list = $('replay-steps');
@@ -525,10 +773,12 @@ function goTo(n) {
 
 function showTab(tab) {
   ui.tab = tab;
-  $('tab-game').classList.toggle('on', tab === 'game');
-  $('tab-replay').classList.toggle('on', tab === 'replay');
-  $('panel-game').hidden = tab !== 'game';
-  $('panel-replay').hidden = tab !== 'replay';
+  for (const name of ['game', 'replay']) {
+    const button = $('tab-' + name);
+    button.classList.toggle('on', tab === name);
+    button.setAttribute('aria-selected', String(tab === name));
+    $('panel-' + name).hidden = tab !== name;
+  }
   render();
 }
 
@@ -541,8 +791,17 @@ function guard(action) {
   };
 }
 
+// The thinking time matters at full strength only: the weaker levels count nodes.
+function showThink() {
+  $('think-label').hidden = level() !== 8;
+}
+
 function wire() {
-  $('new').addEventListener('click', guard(() => { ui.paused = false; return load(START, [], null); }));
+  $('new').addEventListener('click', guard(() => {
+    ui.paused = false;
+    game.seed = newSeed();
+    return load(START, [], null);
+  }));
   $('undo').addEventListener('click', guard(undo));
   $('resign').addEventListener('click', guard(() => {
     ui.generation++;
@@ -558,14 +817,18 @@ function wire() {
   for (const side of ['red', 'blue']) {
     $('player-' + side).addEventListener('change', () => { ui.paused = false; render(); maybeComputer(); });
   }
+  $('level').addEventListener('change', () => {
+    localStorage.setItem('duckchess.level', $('level').value);
+    showThink();
+  });
   $('flip').addEventListener('click', () => {
     ui.flipped = !ui.flipped;
     localStorage.setItem('duckchess.flipped', ui.flipped ? '1' : '');
     draw();
   });
   $('letters').addEventListener('change', () => {
-    ui.letters = $('letters').checked;
-    localStorage.setItem('duckchess.letters', ui.letters ? '1' : '');
+    localStorage.setItem('duckchess.letters', $('letters').checked ? '1' : '0');
+    applyLetters();
     render();
   });
   $('save').addEventListener('click', guard(saveGame));
@@ -593,30 +856,54 @@ function wire() {
   $('replay-go').addEventListener('click', () => goTo(Number($('replay-goto').value)));
   $('replay-goto').addEventListener('keydown', (e) => { if (e.key === 'Enter') goTo(Number($('replay-goto').value)); });
   document.addEventListener('keydown', (e) => {
-    if (ui.tab !== 'replay' || e.target.tagName === 'TEXTAREA' || e.target.tagName === 'INPUT') return;
+    const target = e.target;
+    if (ui.tab !== 'replay' || target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' ||
+        target.tagName === 'SELECT' || target.id === 'board') return;
     if (e.key === 'ArrowLeft') goTo(replay.index - 1);
     if (e.key === 'ArrowRight') goTo(replay.index + 1);
   });
   window.addEventListener('hashchange', guard(() => {
     const f = readFragment();
+    if (f.seed !== null) game.seed = f.seed;
     return load(f.start, f.moves, f.resigned);
   }));
+  let resizing = 0;
+  window.addEventListener('resize', () => {
+    cancelAnimationFrame(resizing);
+    resizing = requestAnimationFrame(() => {
+      applyGeometry();
+      draw();
+    });
+  });
+  wireBoard();
 }
 
 async function main() {
   document.body.dataset.busy = '0';
   ui.flipped = localStorage.getItem('duckchess.flipped') === '1';
-  ui.letters = localStorage.getItem('duckchess.letters') === '1';
-  $('letters').checked = ui.letters;
+  ui.cjk = cjkDrawable();
+  applyLetters();
+  $('level').value = localStorage.getItem('duckchess.level') || DEFAULT_LEVEL;
+  if (!$('level').value) $('level').value = DEFAULT_LEVEL;
+  showThink();
+  applyGeometry();
   wire();
   const fresh = await api('/api/state', {});
   startCache = fresh.pieces;
   const f = readFragment();
+  if (f.seed !== null) game.seed = f.seed;
   try {
     await load(f.start, f.moves, f.resigned);
   } catch (e) {
     setGame(fresh, null);
     say(`the game in the address cannot be restored: ${e.message}`, true);
+  }
+  // The cursor starts on the captain of the side to move.
+  const s = game.state;
+  const captain = s && s.pieces.find(([, , l]) => l === (s.side === 'red' ? 'K' : 'k'));
+  if (captain) {
+    ui.cursor = [captain[0], captain[1]];
+    draw();
   }
   document.body.dataset.ready = '1';
 }
