@@ -453,6 +453,39 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
     assert!(rows >= Mistake::ALL.len());
 }
 
+/// The UCI options the engine offers and the `go` words it reads: every one is named in
+/// `duckchess uci --help` and in the engine's guide (one list, both places).
+#[test]
+fn every_uci_option_and_go_word_is_in_the_help_and_the_guide() {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = words(&common::stdout(&common::run(&["uci", "--help"], b"")));
+    let guide = words(&fs::read_to_string(root().join("docs/engine.md")).expect("guide"));
+    let handshake = common::stdout(&common::run(&["uci"], b"uci\nquit\n"));
+    let options: Vec<&str> = handshake
+        .lines()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .filter_map(|l| l.split(" type ").next())
+        .collect();
+    assert!(options.len() >= 20, "{handshake}");
+    for name in options {
+        assert!(
+            help.contains(name),
+            "uci --help does not name the option {name:?}"
+        );
+        assert!(
+            guide.contains(&format!("`{name}`")),
+            "docs/engine.md does not name the option {name:?}"
+        );
+    }
+    for word in duckchess::engine::uci::GO_WORDS {
+        assert!(help.contains(word), "uci --help does not name go {word}");
+        assert!(
+            guide.contains(&format!("`{word}")),
+            "docs/engine.md does not name go {word}"
+        );
+    }
+}
+
 #[test]
 fn the_readme_is_a_front_door() {
     let size = fs::metadata(root().join("README.md"))

@@ -42,7 +42,10 @@ pub const SPEC: Spec = Spec {
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
-Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo), position
+Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo; and for
+tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
+Duck, Value Soldier, Mobility, Pressure, Tempo, Escape, Reduction, Futility,
+Quiet Checks, Improving), position
 startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
 winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
 (the position as an info string). Squares are a1..i10: file a-i is column y 0-8,
@@ -608,7 +611,8 @@ struct Go {
 }
 
 /// The words a `go` command knows; `searchmoves` takes the words up to the next one.
-const GO_WORDS: [&str; 12] = [
+/// (The help and docs/engine.md name every one; a test holds them to it.)
+pub const GO_WORDS: [&str; 12] = [
     "searchmoves",
     "ponder",
     "wtime",
