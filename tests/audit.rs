@@ -495,45 +495,9 @@ const PLANTED: [(&str, &str); 10] = [
 /// (in CI, where `.ci/run` installs g++, a missing compiler is a failure).
 fn planted() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let gpp = Command::new("g++")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !gpp {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("audit-planted");
-        fs::create_dir_all(&dir).expect("a folder");
-        let source = root().join("tests/fixtures/stress/solution.cpp");
-        // Two at a time: the machine has two cores and other work.
-        for pair in PLANTED.chunks(2) {
-            let children: Vec<_> = pair
-                .iter()
-                .map(|(bug, _)| {
-                    Command::new("g++")
-                        .args(["-O2", "-o"])
-                        .arg(dir.join(bug))
-                        .arg(&source)
-                        .arg(format!("-DBUG_{bug}"))
-                        .spawn()
-                        .expect("g++ starts")
-                })
-                .collect();
-            for mut c in children {
-                assert!(c.wait().expect("g++ runs").success(), "g++ failed");
-            }
-        }
-        Some(dir)
-    });
-    if dir.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "g++ is missing; CI must install it (apt-get install g++)"
-        );
-        println!("note: g++ is not installed; skipping");
-    }
-    dir.as_deref()
+    let bugs: Vec<&str> = PLANTED.iter().map(|(bug, _)| *bug).collect();
+    DIR.get_or_init(|| common::planted(&bugs, "the planted programs"))
+        .as_deref()
 }
 
 /// Whether `program`'s output on `input` differs from `answer`.

@@ -90,18 +90,11 @@ fn prefix(sub: &str) -> String {
 
 /// The options an options section lists, each with its names (`-o`, `--output`).
 fn options_of(help: &str) -> Vec<Vec<String>> {
-    let section = help
-        .split("\noptions:\n")
-        .nth(1)
-        .expect("an options section")
-        .split("\n\n")
-        .next()
-        .unwrap_or("");
-    section
-        .lines()
-        .filter(|l| l.starts_with("  -"))
-        .map(|l| {
-            l.split_whitespace()
+    option_entries(help)
+        .iter()
+        .map(|entry| {
+            entry[0]
+                .split_whitespace()
                 .take_while(|w| w.starts_with('-'))
                 .map(|w| w.trim_end_matches(',').to_string())
                 .collect::<Vec<_>>()

@@ -5,6 +5,8 @@
 //! crate's own binary must never be flagged. Every run is seeded and bounded by
 //! `--cases`, never by the clock.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -12,7 +14,6 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SOURCE: &str = "tests/fixtures/stress/solution.cpp";
 
 /// The planted mistakes, with what the report must say about the first differing line.
 const BUGS: [(&str, &[&str]); 10] = [
@@ -55,70 +56,15 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The compiled fixtures (`correct` and one per bug), compiled once per test run into
-/// the target's temporary folder (again only when the source is newer), or `None`
-/// without g++.
-fn programs() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let gpp = Command::new("g++")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !gpp {
-            return None;
-        }
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("stress-fixtures");
-        fs::create_dir_all(&dir).expect("fixture dir");
-        let source_time = fs::metadata(SOURCE)
-            .and_then(|m| m.modified())
-            .expect("the fixture source");
-        let names: Vec<&str> = std::iter::once("correct")
-            .chain(BUGS.iter().map(|(b, _)| *b))
-            .collect();
-        // Two at a time: the machine has two cores and other work.
-        for pair in names.chunks(2) {
-            let handles: Vec<_> = pair
-                .iter()
-                .map(|&name| {
-                    let out = dir.join(name);
-                    let fresh = fs::metadata(&out)
-                        .and_then(|m| m.modified())
-                        .is_ok_and(|t| t > source_time);
-                    let mut cmd = Command::new("g++");
-                    cmd.args(["-O2", "-o"]).arg(&out).arg(SOURCE);
-                    if name != "correct" {
-                        cmd.arg(format!("-DBUG_{name}"));
-                    }
-                    std::thread::spawn(move || {
-                        if !fresh {
-                            let o = cmd.output().expect("g++ runs");
-                            assert!(o.status.success(), "g++ failed: {}", text(&o.stderr));
-                        }
-                    })
-                })
-                .collect();
-            for h in handles {
-                h.join().expect("compiled");
-            }
-        }
-        Some(dir)
-    })
-    .as_deref()
-}
-
-/// The fixtures, or a printed note and `None` (in CI, where `.ci/run` installs g++, a
-/// missing compiler is a failure).
+/// The compiled fixtures (`correct` and one per bug), compiled once per test run, or
+/// `None` with a note (in CI, where `.ci/run` installs g++, a missing compiler is a
+/// failure).
 fn fixtures(test: &str) -> Option<&'static Path> {
-    let dir = programs();
-    if dir.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "g++ is missing; CI must install it (apt-get install g++)"
-        );
-        println!("note: g++ is not installed; skipping {test}");
-    }
-    dir
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let names: Vec<&str> = std::iter::once("correct")
+        .chain(BUGS.iter().map(|(b, _)| *b))
+        .collect();
+    DIR.get_or_init(|| common::planted(&names, test)).as_deref()
 }
 
 fn stress(args: &[&str]) -> Output {
@@ -491,19 +437,6 @@ fn an_interrupt_ends_the_programs_under_test_too() {
     let _ = fs::remove_dir_all(&work);
 }
 
-/// Whether `setsid` (util-linux) is here; in CI it must be.
-fn has_setsid(test: &str) -> bool {
-    let here = Command::new("setsid")
-        .arg("true")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !here {
-        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
-        println!("note: setsid is not installed; skipping {test}");
-    }
-    here
-}
-
 #[test]
 fn the_time_budget_holds_however_slow_the_program() {
     let work = scratch("budget");
@@ -555,7 +488,7 @@ fn the_time_budget_holds_however_slow_the_program() {
 
 #[test]
 fn a_child_that_leaves_the_group_cannot_stall_the_search() {
-    if !has_setsid("a_child_that_leaves_the_group_cannot_stall_the_search") {
+    if !common::has_setsid("a_child_that_leaves_the_group_cannot_stall_the_search") {
         return;
     }
     let work = scratch("setsid");

@@ -2,6 +2,8 @@
 //! with the game diagnosis, RE by status and by signal, TLE) with small `sh` scripts as
 //! the program under test, whitespace handling, and the usage errors.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -374,20 +376,6 @@ fn usage_and_setup_errors() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// Whether `setsid` (util-linux) is here to start a process that leaves its group; in
-/// CI it must be.
-fn has_setsid(test: &str) -> bool {
-    let here = Command::new("setsid")
-        .arg("true")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !here {
-        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
-        println!("note: setsid is not installed; skipping {test}");
-    }
-    here
-}
-
 /// A line of `sh` that starts `sleep SECONDS` in a session of its own (out of reach of
 /// a kill of the program's group) holding the program's pipes, its pid written to
 /// `pid_file`.
@@ -417,7 +405,7 @@ fn gone(pid_file: &Path) -> bool {
 
 #[test]
 fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
-    if !has_setsid("a_child_that_leaves_the_group_cannot_stretch_the_time_limit") {
+    if !common::has_setsid("a_child_that_leaves_the_group_cannot_stretch_the_time_limit") {
         return;
     }
     let dir = scratch("setsid-tle");
@@ -444,7 +432,7 @@ fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
 
 #[test]
 fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
-    if !has_setsid("a_program_that_exits_is_not_held_up_by_what_it_left_running") {
+    if !common::has_setsid("a_program_that_exits_is_not_held_up_by_what_it_left_running") {
         return;
     }
     let dir = scratch("setsid-exit");

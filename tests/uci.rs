@@ -5,6 +5,7 @@
 mod common;
 
 use duckchess::engine::notation::parse_move;
+use duckchess::engine::uci::GO_WORDS;
 use duckchess::judge::board::Board;
 use duckchess::judge::rules;
 
@@ -468,20 +469,6 @@ fn searchmoves_restricts_the_root_and_ignores_illegal_moves() {
 
 /// A random `go` line of the fuzz test: known words, numbers of every shape, moves.
 fn random_go(rng: &mut duckchess::tools::rng::Rng) -> String {
-    const WORDS: [&str; 12] = [
-        "searchmoves",
-        "ponder",
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "depth",
-        "nodes",
-        "mate",
-        "movetime",
-        "infinite",
-    ];
     const ODD: [&str; 14] = [
         "18446744073709551615",
         "18446744073709551616",
@@ -501,7 +488,7 @@ fn random_go(rng: &mut duckchess::tools::rng::Rng) -> String {
     let mut line = String::from("go");
     for _ in 0..rng.below(8) {
         let word = match rng.below(4) {
-            0 | 1 => WORDS[rng.index(WORDS.len())].to_string(),
+            0 | 1 => GO_WORDS[rng.index(GO_WORDS.len())].to_string(),
             2 => rng.below(3000).to_string(),
             _ => ODD[rng.index(ODD.len())].to_string(),
         };

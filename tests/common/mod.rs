@@ -193,3 +193,77 @@ pub fn reference_moves(board: &Board) -> Vec<(Square, Square)> {
     }
     out
 }
+
+/// The C++ solution written from the rules, whose `-DBUG_NAME` switches each plant one
+/// mistake (for `stress` and `audit` to find).
+pub const SOLUTION: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/stress/solution.cpp"
+);
+
+/// The folder holding [`SOLUTION`] compiled once for each of `variants` (`correct` as it
+/// is, else a `BUG_` switch name such as `HORSE_LEG`), each named after its variant; a
+/// program is compiled again only when the source is newer. `None` without g++, with a
+/// note naming `test`; under CI (where `.ci/run` installs g++) a missing g++ fails.
+pub fn planted(variants: &[&str], test: &str) -> Option<std::path::PathBuf> {
+    let gpp = Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !gpp {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "g++ is missing; CI must install it (apt-get install g++)"
+        );
+        println!("note: g++ is not installed; skipping {test}");
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("planted");
+    std::fs::create_dir_all(&dir).expect("a folder for the programs");
+    let source_time = std::fs::metadata(SOLUTION)
+        .and_then(|m| m.modified())
+        .expect("the solution's source");
+    // Two at a time: the machine may have two cores and other work.
+    for pair in variants.chunks(2) {
+        let children: Vec<_> = pair
+            .iter()
+            .filter_map(|&name| {
+                let out = dir.join(name);
+                let fresh = std::fs::metadata(&out)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t > source_time);
+                if fresh {
+                    return None;
+                }
+                // Written aside and moved in whole, so that no run ever starts a
+                // half-written program.
+                let part = dir.join(format!("{name}.part{}", std::process::id()));
+                let mut cmd = Command::new("g++");
+                cmd.args(["-O2", "-o"]).arg(&part).arg(SOLUTION);
+                if name != "correct" {
+                    cmd.arg(format!("-DBUG_{name}"));
+                }
+                Some((cmd.spawn().expect("g++ starts"), part, out))
+            })
+            .collect();
+        for (mut child, part, out) in children {
+            assert!(child.wait().expect("g++ runs").success(), "g++ failed");
+            std::fs::rename(&part, &out).expect("the program moved in");
+        }
+    }
+    Some(dir)
+}
+
+/// Whether `setsid` (util-linux) is here to start a process that leaves its process
+/// group; `false` with a note naming `test`, and under CI a failure.
+pub fn has_setsid(test: &str) -> bool {
+    let here = Command::new("setsid")
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !here {
+        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
+        println!("note: setsid is not installed; skipping {test}");
+    }
+    here
+}
