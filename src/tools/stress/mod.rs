@@ -31,8 +31,10 @@ use case::Case;
 use generate::{Mode, Recipe};
 use run::{Budget, Judged, Oracle};
 use shrink::Shrinker;
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The default budget of a run, in seconds.
@@ -214,6 +216,41 @@ pub fn cli(args: &[String]) -> u8 {
     })
 }
 
+/// The commands of the cases run so far, kept so that the summary can count those up to
+/// the failing case as one job would have run them, in memory that does not grow with the
+/// run: the sum over the cases below a watermark, the cases run past it (as many as run
+/// while a slow one holds it back), and the sums through each failing case.
+#[derive(Default)]
+struct Ledger {
+    /// Every case below this has been run.
+    watermark: u64,
+    /// Their commands.
+    below: u64,
+    /// Cases run at or above the watermark: their commands and whether they failed.
+    ahead: BTreeMap<u64, (u64, bool)>,
+    /// For each failing case the watermark has passed, the commands of the cases through it.
+    failures: BTreeMap<u64, u64>,
+}
+
+impl Ledger {
+    /// Case `index` of `commands` commands has run.
+    fn done(&mut self, index: u64, commands: u64, failed: bool) {
+        self.ahead.insert(index, (commands, failed));
+        while let Some((commands, failed)) = self.ahead.remove(&self.watermark) {
+            self.below += commands;
+            if failed {
+                self.failures.insert(self.watermark, self.below);
+            }
+            self.watermark += 1;
+        }
+    }
+
+    /// The commands of cases `0..=index`, once all of them have run.
+    fn through(&self, index: u64) -> Option<u64> {
+        self.failures.get(&index).copied()
+    }
+}
+
 /// A seed from the clock and the process id, for runs without `--seed`.
 fn clock_seed() -> u64 {
     let nanos = SystemTime::now()
@@ -255,6 +292,7 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
             tested as f64 / secs.max(1e-9)
         ));
     };
+    let ledger = Mutex::new(Ledger::default());
     let found = run::first(
         s.jobs,
         s.cases.unwrap_or(u64::MAX),
@@ -266,7 +304,11 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
             let Some(judged) = oracle.judged(&case, Stderr::Discard) else {
                 return Some(None);
             };
-            (judged.trial.kind != Kind::Accepted).then_some(Some((case, mode, judged)))
+            let failed = judged.trial.kind != Kind::Accepted;
+            if let Ok(mut l) = ledger.lock() {
+                l.done(i, case.len() as u64, failed);
+            }
+            failed.then_some(Some((case, mode, judged)))
         },
         Some(&mut show),
     );
@@ -277,13 +319,13 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let searched = s.started.elapsed();
     // What a search on one job would have tried: for a failure, the cases up to it (more
     // jobs also run some past it), so the summary is the same for any --jobs.
-    let (tested, commands) = match found.first {
-        Some((index, _)) => (
-            index + 1,
-            (0..=index)
-                .map(|i| generate::case(&s.recipe, i).0.len() as u64)
-                .sum(),
-        ),
+    let through = |index| ledger.lock().ok().and_then(|l| l.through(index));
+    let (tested, commands) = match found
+        .first
+        .as_ref()
+        .and_then(|(i, _)| Some((*i, through(*i)?)))
+    {
+        Some((index, commands)) => (index + 1, commands),
         None => (found.tested, commands.load(Ordering::Relaxed)),
     };
     let tried = format!(
@@ -487,5 +529,27 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     match status {
         EXIT_OK => EXIT_FAILURE,
         status => status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ledger;
+
+    #[test]
+    fn the_ledger_counts_through_a_failure_whatever_the_order() {
+        let mut l = Ledger::default();
+        // Cases finish out of order; case 3 fails, then case 6 (past it) fails too.
+        for (i, n, failed) in [(1, 10, false), (3, 30, true), (0, 5, false), (6, 60, true)] {
+            l.done(i, n, failed);
+        }
+        assert_eq!(l.through(3), None, "case 2 has not run yet");
+        l.done(2, 20, false);
+        assert_eq!(l.through(3), Some(65));
+        assert_eq!(l.through(6), None, "cases 4 and 5 have not run");
+        l.done(5, 50, false);
+        l.done(4, 40, false);
+        assert_eq!(l.through(6), Some(215));
+        assert!(l.ahead.is_empty(), "nothing is kept past the watermark");
     }
 }
