@@ -5,6 +5,8 @@
 //! nothing an engine started outlives it. Wall-time bounds are generous; the figures
 //! are in the report of the work, not asserted here.
 
+mod common;
+
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -271,6 +273,43 @@ fn the_match_ends_what_an_opponent_started() {
     );
     let left = wait_for_pids(&pids, 2).expect("the stand-in started its children");
     assert_all_ended(&left, "children of the opponent after the match");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
+    if !cfg!(target_os = "linux") || !common::has_setsid("the setsid helper test") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    let dir = scratch("setsid");
+    let pids = dir.join("pids");
+    // A helper in a session of its own (out of reach of a kill of the engine's group)
+    // that holds the engine's output open; the engine plays an illegal move, so each
+    // game ends at once and the engine is ended and started again.
+    let body = format!(
+        "setsid sh -c 'echo $$ >> \"{p}\"; exec sleep 1000' &\n{}",
+        engine_loop("echo 'bestmove z9z9'"),
+        p = pids.display()
+    );
+    let stub = script(&dir, "setsid.sh", &body);
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--opponent",
+            &stub,
+            "--openings",
+            "1",
+            "--movetime",
+            "20",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let left = wait_for_pids(&pids, 1).expect("the stand-in started its helper");
+    assert_all_ended(&left, "setsid helpers of the opponent after the match");
     let _ = fs::remove_dir_all(&dir);
 }
 

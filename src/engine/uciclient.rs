@@ -13,7 +13,7 @@
 
 use crate::tools::group;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -52,6 +52,22 @@ pub struct Client {
     lines: Receiver<Output>,
     /// Keeps the group known to the interrupt handler while the engine runs.
     _tracked: group::Tracked,
+    /// Our ends of the engine's pipes, as the system names them (see
+    /// [`group::pipe_names`]).
+    pipes: Vec<String>,
+}
+
+/// The system's names of our ends of an engine's pipes.
+#[cfg(unix)]
+fn pipe_names(stdin: &ChildStdin, stdout: &ChildStdout) -> Vec<String> {
+    use std::os::unix::io::AsRawFd;
+    group::pipe_names(&[stdin.as_raw_fd(), stdout.as_raw_fd()])
+}
+
+/// No names elsewhere.
+#[cfg(not(unix))]
+fn pipe_names(_stdin: &ChildStdin, _stdout: &ChildStdout) -> Vec<String> {
+    Vec::new()
 }
 
 /// The most options kept from the handshake, and the longest name kept of each: enough
@@ -194,9 +210,12 @@ impl Client {
         let (mut child, tracked) = group::spawn_tracked_gentle(&mut spawn)
             .map_err(|e| fail(Fault::Start(e.to_string())))?;
         let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            group::terminate_group(&mut child, GRACE);
+            group::terminate_group(&mut child, GRACE, &[]);
             return Err(fail(Fault::Start("no pipes".into())));
         };
+        // Named now, while they are surely ours: at the end, what still holds them from
+        // outside the engine's group (a helper it started with setsid) is ended too.
+        let pipes = pipe_names(&stdin, &stdout);
         let (tx, lines) = mpsc::sync_channel(READ_AHEAD);
         thread::spawn(move || read_lines(stdout, tx));
         let (input, queue) = mpsc::sync_channel::<String>(WRITE_AHEAD);
@@ -217,6 +236,7 @@ impl Client {
             input: Some(input),
             lines,
             _tracked: tracked,
+            pipes,
         };
         client.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -351,6 +371,6 @@ impl Drop for Client {
             }
             thread::sleep(Duration::from_millis(5));
         }
-        group::terminate_group(&mut self.child, GRACE);
+        group::terminate_group(&mut self.child, GRACE, &self.pipes);
     }
 }

@@ -171,48 +171,88 @@ mod unix {
         command.process_group(0);
     }
 
+    /// Our ends of a program's pipes as the system names them (`pipe:[INODE]` on
+    /// Linux): taken while the descriptors are surely the program's, so that a later
+    /// sweep for what holds them cannot mistake a descriptor number used again by then.
+    /// Empty elsewhere.
+    pub fn pipe_names(fds: &[i32]) -> Vec<String> {
+        #[cfg(target_os = "linux")]
+        {
+            strays::pipe_names(fds)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = fds;
+            Vec::new()
+        }
+    }
+
+    /// Kills, on Linux, the processes outside the program's group `group` that descend
+    /// from `root` (a program not yet reaped) or hold one of the pipes `names`, in a few
+    /// rounds so that what they start meanwhile goes too. `killed` gathers them.
+    fn kill_strays(
+        mut root: Option<i32>,
+        group: Option<i32>,
+        names: &[String],
+        killed: &mut Vec<i32>,
+    ) {
+        #[cfg(not(target_os = "linux"))]
+        let _ = (&mut root, group, names, &killed);
+        for _ in 0..ROUNDS {
+            #[cfg(target_os = "linux")]
+            let mut found = strays::find(root.take(), group, names);
+            #[cfg(not(target_os = "linux"))]
+            let mut found: Vec<i32> = Vec::new();
+            found.retain(|p| !killed.contains(p));
+            if found.is_empty() {
+                break;
+            }
+            for &stray in &found {
+                // SAFETY: kill(2) takes plain integers; each pid was found a moment ago
+                // descending from the unreaped program or holding a pipe only the
+                // program's side can hold.
+                unsafe {
+                    kill(stray, SIGKILL);
+                }
+            }
+            killed.extend(found);
+        }
+    }
+
     /// Kills the program's whole group and the program; on Linux also the processes
     /// that descend from it (when `running`: it has not been reaped, so its pid still
     /// names it) and those holding one of `pipes` (our ends of its pipes), in a few
     /// rounds so that what they start meanwhile goes too.
     pub fn kill_all(child: &mut Child, running: bool, pipes: &[i32]) {
         let pid = i32::try_from(child.id()).ok();
+        let names = pipe_names(pipes);
+        // Found before the kill, while the program's pid still names it.
+        let mut killed: Vec<i32> = Vec::new();
         #[cfg(target_os = "linux")]
-        let (mut root, names) = (pid.filter(|_| running), strays::pipe_names(pipes));
+        let first = strays::find(pid.filter(|_| running), pid, &names);
         #[cfg(not(target_os = "linux"))]
-        let _ = (running, pipes);
+        let first: Vec<i32> = Vec::new();
+        if let Some(pid) = pid {
+            // SAFETY: kill(2) takes plain integers and touches no memory of ours; a
+            // negative pid names the process group, which `isolate` made equal to the
+            // child's pid.
+            unsafe {
+                kill(-pid, SIGKILL);
+            }
+        }
+        // Does nothing once the child is reaped: std knows.
+        let _ = child.kill();
+        for &stray in &first {
+            // SAFETY: as in `kill_strays`.
+            unsafe {
+                kill(stray, SIGKILL);
+            }
+        }
+        killed.extend(first);
         // A process killed once cannot start another; it may still show its pipes for
         // a moment while it goes.
-        let mut killed: Vec<i32> = Vec::new();
-        for round in 0..ROUNDS {
-            #[cfg(target_os = "linux")]
-            let mut found = strays::find(root.take(), pid, &names);
-            #[cfg(not(target_os = "linux"))]
-            let mut found: Vec<i32> = Vec::new();
-            found.retain(|p| !killed.contains(p));
-            if round == 0 {
-                if let Some(pid) = pid {
-                    // SAFETY: kill(2) takes plain integers and touches no memory of ours;
-                    // a negative pid names the process group, which `isolate` made equal
-                    // to the child's pid.
-                    unsafe {
-                        kill(-pid, SIGKILL);
-                    }
-                }
-                // Does nothing once the child is reaped: std knows.
-                let _ = child.kill();
-            }
-            if found.is_empty() {
-                break;
-            }
-            for &stray in &found {
-                // SAFETY: as above; each pid was found a moment ago descending from the
-                // unreaped child or holding a pipe only the child's side can hold.
-                unsafe {
-                    kill(stray, SIGKILL);
-                }
-            }
-            killed.extend(found);
+        if !killed.is_empty() {
+            kill_strays(None, pid, &names, &mut killed);
         }
     }
 
@@ -230,9 +270,11 @@ mod unix {
     }
 
     /// Ends the program's whole group politely and reaps the program: TERM to the
-    /// group, then KILL to whatever is left of it after `grace`. Returns at once when
-    /// the group is already empty.
-    pub fn terminate_group(child: &mut Child, grace: Duration) {
+    /// group, then KILL to whatever is left of it after `grace`; then, on Linux, kills
+    /// what still holds one of the pipes `pipes` (see [`pipe_names`]) from outside the
+    /// group, such as a helper the program started with `setsid`. Returns at once when
+    /// the group is already empty and nothing holds the pipes.
+    pub fn terminate_group(child: &mut Child, grace: Duration, pipes: &[String]) {
         let Ok(pid) = i32::try_from(child.id()) else {
             let _ = child.kill();
             let _ = child.wait();
@@ -265,6 +307,7 @@ mod unix {
         }
         let _ = child.kill();
         let _ = child.wait();
+        kill_strays(None, Some(pid), pipes, &mut Vec::new());
     }
 
     /// How many times [`kill_all`] looks again for processes holding the pipes.
@@ -286,9 +329,9 @@ mod unix {
                 .collect()
         }
 
-        /// The processes (other than us, and outside process group `group`, which a
-        /// kill of the group ends) that descend from `root` or hold a pipe named in
-        /// `pipes`. Processes we may not look into are passed over: we could not kill
+        /// The processes (other than us and our own children, and outside process group
+        /// `group`, which a kill of the group ends) that descend from `root` or hold a
+        /// pipe named in `pipes`. Processes we may not look into are passed over: we could not kill
         /// them either.
         pub fn find(root: Option<i32>, group: Option<i32>, pipes: &[String]) -> Vec<i32> {
             let own = std::process::id() as i32;
@@ -315,10 +358,14 @@ mod unix {
                     }
                 }
                 if !pipes.is_empty() && holds(pid, pipes) {
-                    let in_group = ids
-                        .or_else(|| parent_and_group(pid))
-                        .is_some_and(|(_, g)| Some(g) == group);
-                    if !in_group {
+                    let ids = ids.or_else(|| parent_and_group(pid));
+                    let in_group = ids.is_some_and(|(_, g)| Some(g) == group);
+                    // A child of ours holds the pipes only between its fork and its exec
+                    // (they close on exec): it is a program another job is starting, not
+                    // a stray of this one. Strays descend from the program or have been
+                    // handed to init.
+                    let starting = ids.is_some_and(|(parent, _)| parent == own);
+                    if !in_group && !starting {
                         found.push(pid);
                     }
                 }
@@ -395,7 +442,8 @@ mod unix {
 
 #[cfg(unix)]
 pub use unix::{
-    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+    end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle, terminate_group,
+    Tracked,
 };
 
 #[cfg(not(unix))]
@@ -416,9 +464,14 @@ mod other {
     pub fn end_group(_: &Child) {}
 
     /// Kills the program and reaps it.
-    pub fn terminate_group(child: &mut Child, _grace: Duration) {
+    pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
         let _ = child.kill();
         let _ = child.wait();
+    }
+
+    /// No names to give.
+    pub fn pipe_names(_fds: &[i32]) -> Vec<String> {
+        Vec::new()
     }
 
     /// Nothing to track.
@@ -437,5 +490,6 @@ mod other {
 
 #[cfg(not(unix))]
 pub use other::{
-    end_group, isolate, kill_all, spawn_tracked, spawn_tracked_gentle, terminate_group, Tracked,
+    end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle, terminate_group,
+    Tracked,
 };
