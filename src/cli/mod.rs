@@ -177,7 +177,7 @@ pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8
 
 /// Reads a whole small file of at most `limit` bytes; the error says what is wrong
 /// (the caller names the path).
-pub fn read_small_file(path: &str, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_small_file(path: impl AsRef<std::path::Path>, limit: u64) -> Result<Vec<u8>, String> {
     let file = File::open(path).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if meta.is_dir() {

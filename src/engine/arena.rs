@@ -111,40 +111,34 @@ impl Player {
 
     /// The move this player chooses, or `None` when the side to move has none.
     pub fn choose(&mut self, board: &Board) -> Option<Move> {
-        match self.kind {
-            Kind::Ai => {
-                let limits = self.limits;
-                self.engine
-                    .get_or_insert_with(Engine::new)
-                    .search(board, limits)
-                    .best
+        // `ai` is the full level by its old name: one way to play it.
+        let level = match self.kind {
+            Kind::Random => return self.rng.pick(&rules::legal_moves(board)),
+            Kind::Greedy => return greedy(board, &mut self.rng),
+            Kind::Ai => Level::FULL,
+            Kind::Level(level) => level,
+        };
+        let strength = Strength {
+            level,
+            seed: self.seed,
+        };
+        // A weakened level brings its own small engine; only the full one keeps a table
+        // from move to move.
+        let engine = self.engine.get_or_insert_with(|| {
+            Engine::with_hash(if level.is_full() { search::NEW_MB } else { 1 })
+        });
+        // A weakened level plays by nodes alone, not by the clock: the same games on
+        // every machine, however busy.
+        let limits = if level.is_full() {
+            self.limits
+        } else {
+            Limits {
+                time: None,
+                soft: None,
+                ..self.limits
             }
-            Kind::Random => self.rng.pick(&rules::legal_moves(board)),
-            Kind::Greedy => greedy(board, &mut self.rng),
-            Kind::Level(level) => {
-                let strength = Strength {
-                    level,
-                    seed: self.seed,
-                };
-                // A weakened level brings its own small engine; only the full one
-                // keeps a table from move to move.
-                let engine = self.engine.get_or_insert_with(|| {
-                    Engine::with_hash(if level.is_full() { search::NEW_MB } else { 1 })
-                });
-                // A weakened level plays by nodes alone, not by the clock: the same
-                // games on every machine, however busy.
-                let limits = if level.is_full() {
-                    self.limits
-                } else {
-                    Limits {
-                        time: None,
-                        soft: None,
-                        ..self.limits
-                    }
-                };
-                level::search(engine, board, strength, limits, Context::default()).best
-            }
-        }
+        };
+        level::search(engine, board, strength, limits, Context::default()).best
     }
 }
 

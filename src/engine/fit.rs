@@ -185,11 +185,11 @@ fn check_ending(board: &Board, count: usize, ending: &Ending) -> Result<(), Stri
             ))
         }
         Some(_) => {
-            let board_says = match result {
-                Some(Color::Red) => "red won",
-                Some(Color::Blue) => "blue won",
-                None => "a draw",
-            };
+            let board_says = result_words(match result {
+                Some(Color::Red) => 1.0,
+                Some(Color::Blue) => 0.0,
+                None => 0.5,
+            });
             if board_says == said {
                 Ok(())
             } else {

@@ -47,7 +47,9 @@ pub struct Profile {
     /// (material and activity, no reply considered); `d` above 1 is a search of
     /// `d - 1` plies (and captures to quiet) from there.
     pub depth: u32,
-    /// The most positions it visits for one move, all root moves together.
+    /// The most positions its search visits for one move, all root moves together. (On
+    /// a move where it makes a mistake, the quick look that scores the root moves has a
+    /// budget of its own, [`LOOK_NODES`] a root move.)
     pub nodes: u64,
     /// How many of its moves in a hundred are mistakes.
     pub mistakes: u64,

@@ -164,11 +164,6 @@ impl Incoming {
         Incoming::default()
     }
 
-    /// Whether any byte has come.
-    pub fn started(&self) -> bool {
-        !self.buf.is_empty()
-    }
-
     /// The memory held for the request so far, in bytes.
     pub fn held(&self) -> usize {
         self.buf.capacity()

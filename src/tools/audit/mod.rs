@@ -153,8 +153,7 @@ pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem>
         Err(ValidateError::Format(e)) => return Err(Problem::Invalid(input.clone(), e)),
         Err(ValidateError::Read(e)) => return Err(unreadable(input, &e)),
     }
-    let bytes = cli::read_small_file(&input.to_string_lossy(), MAX_INPUT)
-        .map_err(|e| unreadable(input, &e))?;
+    let bytes = cli::read_small_file(input, MAX_INPUT).map_err(|e| unreadable(input, &e))?;
     let test = Test::new(input.display().to_string(), parse(&bytes));
     let Reference::File(answer) = &case.answer else {
         return Ok(test);
@@ -302,7 +301,10 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
     if survivors.is_empty() {
         out.push_str(", none survives\n");
     } else {
-        out.push_str(&format!(", {} survive\n", survivors.len()));
+        out.push_str(&match survivors.len() {
+            1 => ", 1 survives\n".to_string(),
+            n => format!(", {n} survive\n"),
+        });
         out.push_str(
             "\nsurvivors, each with its witness: an input on which it answers differently\n\
              ('duckchess audit --witness NAME' prints it):\n",

@@ -683,30 +683,10 @@ pub struct Written {
     pub summary: String,
 }
 
-/// Wraps `words` (joined by ", ") into lines of at most 80 columns, each starting with
-/// `indent`.
+/// `words` joined by ", " and filled into lines of at most 80 columns, each starting
+/// with `indent`.
 fn wrapped(words: &[&str], indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::from(indent);
-    for (i, w) in words.iter().enumerate() {
-        let piece = if i + 1 < words.len() {
-            format!("{w},")
-        } else {
-            (*w).to_string()
-        };
-        if line.len() > indent.len() && line.len() + 1 + piece.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line = String::from(indent);
-        }
-        if line.len() > indent.len() {
-            line.push(' ');
-        }
-        line.push_str(&piece);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
+    super::filled(&words.join(", "), indent, indent)
 }
 
 /// The text of `suite.txt`: how it was made, and for each file its commands, what it
