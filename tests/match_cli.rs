@@ -235,6 +235,20 @@ fn an_overlong_line_is_a_protocol_error() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// The output of a match of one opening at 20 ms a move against `opponent`, which must
+/// end with status 0.
+fn one_opening_against(opponent: &str) -> String {
+    let out = Command::new(BIN)
+        .args(["match", "--opponent", opponent])
+        .args(["--openings", "1", "--movetime", "20"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    stdout
+}
+
 #[test]
 fn the_match_ends_what_an_opponent_started() {
     if !cfg!(target_os = "linux") {
@@ -252,21 +266,7 @@ fn the_match_ends_what_an_opponent_started() {
         p = pids.display()
     );
     let stub = script(&dir, "children.sh", &body);
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--opponent",
-            &stub,
-            "--openings",
-            "1",
-            "--movetime",
-            "20",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .expect("match runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let stdout = one_opening_against(&stub);
     assert!(
         stdout.contains("engine: wins 2, losses 0, draws 0"),
         "{stdout}"
@@ -278,8 +278,11 @@ fn the_match_ends_what_an_opponent_started() {
 
 #[test]
 fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
-    if !cfg!(target_os = "linux") || !common::has_setsid("the setsid helper test") {
+    if !cfg!(target_os = "linux") {
         println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    if !common::has_setsid("the setsid helper test") {
         return;
     }
     let dir = scratch("setsid");
@@ -293,21 +296,7 @@ fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
         p = pids.display()
     );
     let stub = script(&dir, "setsid.sh", &body);
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--opponent",
-            &stub,
-            "--openings",
-            "1",
-            "--movetime",
-            "20",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .expect("match runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    one_opening_against(&stub);
     let left = wait_for_pids(&pids, 1).expect("the stand-in started its helper");
     assert_all_ended(&left, "setsid helpers of the opponent after the match");
     let _ = fs::remove_dir_all(&dir);
