@@ -11,7 +11,8 @@
 #       perft 1-4 from the start position in both programs: the variant file agrees
 #       with our rules when the counts are equal (43, 1849, 80066, 3466638)
 #   FSF=/path/to/fairy-stockfish scripts/match.sh fsf [MATCH OPTIONS]
-#       e.g. --movetime 100 --openings 10, or --clock 60+0.6
+#       e.g. --movetime 100 --openings 10, or --clock 60+0.6; at time odds,
+#       --movetime 100 --opponent-movetime 1000 (Fairy-Stockfish thinks ten times as long)
 #   scripts/match.sh self OLD_DUCKCHESS_BINARY [MATCH OPTIONS]
 #       the current build against an older one
 #
@@ -98,7 +99,7 @@ self)
     "$bin" match --opponent "$old uci" "$@"
     ;;
 *)
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

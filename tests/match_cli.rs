@@ -358,3 +358,47 @@ fn an_interrupted_match_ends_the_engines_and_their_children() {
     assert_eq!(status.code(), Some(130));
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn time_odds_give_the_opponent_its_own_time_a_move() {
+    let dir = scratch("odds");
+    let seen = dir.join("go");
+    // An opponent that notes each go and answers with an illegal move (so loses).
+    let opponent = script(
+        &dir,
+        "noting",
+        &engine_loop(&format!(
+            "echo \"$line\" >>'{}'; echo 'bestmove a1a1'",
+            seen.display()
+        )),
+    );
+    let out = Command::new(BIN)
+        .args(["match", "--opponent", &opponent, "--openings", "1"])
+        .args(["--movetime", "20", "--opponent-movetime", "60"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("1 opening, 20 ms a move against 60 ms"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine: wins 2, losses 0"), "{stdout}");
+    let gos = fs::read_to_string(&seen).expect("the opponent was asked to move");
+    assert_eq!(gos.lines().collect::<Vec<_>>(), ["go movetime 60"; 2]);
+    // Time odds are for a time a move: with a clock they are refused.
+    let refused = common::run(
+        &[
+            "match",
+            "--opponent",
+            &opponent,
+            "--clock",
+            "1+0",
+            "--opponent-movetime",
+            "60",
+        ],
+        b"",
+    );
+    assert_eq!(refused.status.code(), Some(2));
+}

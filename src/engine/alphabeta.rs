@@ -12,6 +12,7 @@
 use crate::engine::eval::{eval_mut, eval_within, value, Weight, MATE};
 use crate::engine::mobility;
 use crate::engine::see::see;
+use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
@@ -89,6 +90,11 @@ pub(crate) struct Search<'a> {
     pub ponder: Option<(&'a AtomicBool, Option<Duration>)>,
     /// When the `ponderhit` was seen, once it was.
     pub hit_at: Option<Instant>,
+    /// Profiling builds ([`stats::ON`]): a sampled check of a pruning decision is under
+    /// way (no other is started inside it), and the ply whose node is searched again
+    /// without its static pruning.
+    checking: bool,
+    unpruned_ply: Option<usize>,
 }
 
 /// What `make` must remember to be undone.
@@ -173,6 +179,8 @@ impl<'a> Search<'a> {
             root_moves: Vec::new(),
             ponder: None,
             hit_at: None,
+            checking: false,
+            unpruned_ply: None,
         }
     }
 
@@ -455,11 +463,17 @@ impl<'a> Search<'a> {
         if depth <= 0 {
             return self.quiesce(ply, alpha, beta, EVASIONS, 0);
         }
+        if threatened {
+            stats::add(Counter::ExtendThreat);
+        }
+        stats::node_at(depth);
         let pv = beta - alpha > 1;
 
         let entry = self.tt.probe(self.hash);
         let tt_move = entry.and_then(|e| e.best);
+        stats::add(Counter::TtProbes);
         if let Some(e) = entry {
+            stats::add(Counter::TtHits);
             if !pv && ply > 0 && e.depth as i32 >= depth {
                 let score = tt::from_tt(e.score, ply);
                 let usable = match e.bound {
@@ -468,6 +482,7 @@ impl<'a> Search<'a> {
                     Bound::Upper => score <= alpha,
                 };
                 if usable {
+                    stats::add(Counter::TtCuts);
                     return score;
                 }
             }
@@ -494,13 +509,18 @@ impl<'a> Search<'a> {
             }
             _ => true,
         };
-        if let Some(eval) = static_eval.filter(|_| !pv && beta.abs() < MATE_BOUND) {
+        let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
+        if let Some(eval) = static_eval.filter(|_| static_prune) {
             // So far ahead that a few quiet plies will not bring it back.
             if depth <= 5 && eval - KNOBS[FUTILITY].get() * depth >= beta {
+                if stats::ON {
+                    self.check_node(Counter::Rfp, depth, ply, beta, null_ok);
+                }
                 return eval;
             }
             // Even passing keeps the score above beta: the real moves will too.
             if null_ok && depth >= 3 && eval >= beta && self.has_pieces(side) {
+                stats::add(Counter::NullTried);
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let saved = self.make_null();
                 self.path[ply + 1] = None;
@@ -510,6 +530,9 @@ impl<'a> Search<'a> {
                     return 0;
                 }
                 if score >= beta {
+                    if stats::ON {
+                        self.check_node(Counter::NullCut, depth, ply, beta, null_ok);
+                    }
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
@@ -539,29 +562,41 @@ impl<'a> Search<'a> {
             // moves at shallow depth (hardly ever best), quiet moves that cannot bring
             // a hopeless score back, and, near the horizon, moves that lose material
             // in the exchange on their square.
-            let prune = !pv
-                && !threatened
-                && i > 0
-                && best > -MATE_BOUND
-                && (late
-                    && depth <= 6
-                    && i >= ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize
-                    || late
-                        && depth <= 2
-                        && static_eval
-                            .is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha)
-                    || depth <= SEE_DEPTH
-                        && (ordinary || order < ORDER_COUNTER && !quiet)
-                        && *attacked.get_or_insert_with(|| {
-                            mobility::attack_map(&self.board, side.opponent())
-                        }) & (1u128 << m.to.bit())
-                            != 0
-                        && see(&self.board, m)
-                            < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth);
+            let may_prune = !pv && !threatened && i > 0 && best > -MATE_BOUND;
+            let lmp = may_prune
+                && late
+                && depth <= 6
+                && i >= ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+            let futile = may_prune
+                && !lmp
+                && late
+                && depth <= 2
+                && static_eval.is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha);
+            let losing = may_prune
+                && !lmp
+                && !futile
+                && depth <= SEE_DEPTH
+                && (ordinary || order < ORDER_COUNTER && !quiet)
+                && *attacked
+                    .get_or_insert_with(|| mobility::attack_map(&self.board, side.opponent()))
+                    & (1u128 << m.to.bit())
+                    != 0
+                && see(&self.board, m) < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth;
+            let prune = lmp || futile || losing;
             let undo = self.make(m);
             self.path[ply + 1] = Some(m);
             let checks = (prune || late && depth >= 3) && self.threatens_captain();
             if prune && !checks {
+                if stats::ON {
+                    let kind = if lmp {
+                        Counter::Lmp
+                    } else if futile {
+                        Counter::Futility
+                    } else {
+                        Counter::SeePrune
+                    };
+                    self.check_move(kind, depth, ply, alpha);
+                }
                 self.unmake(m, undo);
                 continue;
             }
@@ -577,8 +612,20 @@ impl<'a> Search<'a> {
                 -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
             } else {
                 let mut s = -self.negamax(depth - 1 - reduce, ply + 1, -alpha - 1, -alpha, true);
+                if stats::ON && reduce > 0 {
+                    stats::add(Counter::Reduced);
+                    stats::add_n(Counter::ReducedPlies, reduce as u64);
+                    if s > alpha {
+                        stats::add(Counter::Researched);
+                    } else if !self.stopped {
+                        self.check_move(Counter::ReducedLow, depth, ply, alpha);
+                    }
+                }
                 if s > alpha && reduce > 0 {
                     s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
+                    if s > alpha {
+                        stats::add(Counter::ResearchHeld);
+                    }
                 }
                 if s > alpha && s < beta {
                     s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, true);
@@ -601,6 +648,13 @@ impl<'a> Search<'a> {
                 alpha = score;
             }
             if alpha >= beta {
+                if stats::ON {
+                    stats::add(Counter::FailHigh);
+                    stats::add_n(Counter::FailHighIndexSum, i as u64);
+                    if i == 0 {
+                        stats::add(Counter::FailHighFirst);
+                    }
+                }
                 if quiet {
                     let k = &mut self.killers[ply];
                     if k[0] != Some(m) {
@@ -666,6 +720,7 @@ impl<'a> Search<'a> {
             Ok(s) => s,
             Err(score) => return score,
         };
+        stats::add(Counter::QNodes);
         if self.moves_played + ply as u32 >= MOVE_LIMIT {
             return 0;
         }
@@ -751,6 +806,56 @@ impl<'a> Search<'a> {
         }
         self.buffers[ply] = list;
         best.max(-MATE)
+    }
+
+    /// Profiling builds: counts a node pruned by its static evaluation or a null move
+    /// (`kind`), and on a sample searches it again without that pruning, counting
+    /// the next two counters (checked, wrong) when the search does not hold `beta`.
+    fn check_node(&mut self, kind: Counter, depth: i32, ply: usize, beta: i32, null_ok: bool) {
+        stats::add(kind);
+        if self.checking || !stats::sampled(kind) {
+            return;
+        }
+        let (checked, wrong) = match kind {
+            Counter::Rfp => (Counter::RfpChecked, Counter::RfpWrong),
+            _ => (Counter::NullChecked, Counter::NullWrong),
+        };
+        self.checking = true;
+        self.unpruned_ply = Some(ply);
+        let score = self.negamax(depth, ply, beta - 1, beta, null_ok);
+        self.unpruned_ply = None;
+        self.checking = false;
+        if !self.stopped {
+            stats::add(checked);
+            if score < beta {
+                stats::add(wrong);
+            }
+        }
+    }
+
+    /// Profiling builds: counts a move (made on the board) that was pruned or reduced
+    /// (`kind`), and on a sample searches it at full depth, counting the next counter
+    /// (wrong) when it would have raised `alpha`.
+    fn check_move(&mut self, kind: Counter, depth: i32, ply: usize, alpha: i32) {
+        stats::add(kind);
+        if self.checking || !stats::sampled(kind) {
+            return;
+        }
+        let (checked, wrong) = match kind {
+            Counter::Lmp => (Counter::LmpChecked, Counter::LmpWrong),
+            Counter::Futility => (Counter::FutilityChecked, Counter::FutilityWrong),
+            Counter::SeePrune => (Counter::SeeChecked, Counter::SeeWrong),
+            _ => (Counter::ReducedLowChecked, Counter::ReducedLowWrong),
+        };
+        self.checking = true;
+        let score = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
+        self.checking = false;
+        if !self.stopped {
+            stats::add(checked);
+            if score > alpha {
+                stats::add(wrong);
+            }
+        }
     }
 
     /// The principal variation from the current position, read from the table.

@@ -46,8 +46,9 @@ const MOVETIME_GRACE: Duration = Duration::from_millis(1000);
 /// How the engines are timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
-    /// A fixed time per move.
-    PerMove(Duration),
+    /// A fixed time per move: the engine under test's, then the opponent's (the same,
+    /// or more for a match at time odds).
+    PerMove(Duration, Duration),
     /// A clock per side: the initial time and the increment per move.
     Clock(Duration, Duration),
 }
@@ -179,7 +180,7 @@ fn play(
     }
     let mut left = match control {
         Control::Clock(t, _) => [t, t],
-        Control::PerMove(_) => [Duration::ZERO; 2],
+        Control::PerMove(..) => [Duration::ZERO; 2],
     };
     loop {
         let n = moves.len() as u32;
@@ -205,11 +206,14 @@ fn play(
         let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
         let position = format!("position startpos moves {}", list.join(" "));
         let (go, allowed, timeout) = match control {
-            Control::PerMove(t) => (
-                format!("go movetime {}", t.as_millis()),
-                t,
-                t + MOVETIME_GRACE,
-            ),
+            Control::PerMove(mine, theirs) => {
+                let t = if p == 0 { mine } else { theirs };
+                (
+                    format!("go movetime {}", t.as_millis()),
+                    t,
+                    t + MOVETIME_GRACE,
+                )
+            }
             Control::Clock(_, inc) => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
@@ -260,7 +264,7 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS [--opponent-movetime MS] | --clock S+INC] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -293,6 +297,11 @@ the average depth, nodes per second and the longest overrun of the time given.",
             "fixed time per move in milliseconds (default 100)",
         ),
         Opt::valued(
+            "--opponent-movetime",
+            "MS",
+            "the opponent's time per move (default: --movetime), for time odds",
+        ),
+        Opt::valued(
             "--clock",
             "S+INC",
             "a clock instead: S seconds each plus INC seconds a move",
@@ -309,7 +318,10 @@ the average depth, nodes per second and the longest overrun of the time given.",
         ),
         Opt::flag("--quiet", "only the summary"),
     ],
-    conflicts: &[("--movetime", "--clock")],
+    conflicts: &[
+        ("--movetime", "--clock"),
+        ("--opponent-movetime", "--clock"),
+    ],
     exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
            error, 130 interrupted",
 };
@@ -358,7 +370,11 @@ pub fn cli(args: &[String]) -> u8 {
             Some(c) => clock(c)?,
             None => {
                 let ms = parsed.int("--movetime", 1, 3_600_000)?.unwrap_or(100);
-                Control::PerMove(Duration::from_millis(ms))
+                let odds = parsed.int("--opponent-movetime", 1, 3_600_000)?;
+                Control::PerMove(
+                    Duration::from_millis(ms),
+                    Duration::from_millis(odds.unwrap_or(ms)),
+                )
             }
         };
         let count = parsed.int("--openings", 1, 1000)?.unwrap_or(10) as usize;
@@ -429,7 +445,13 @@ fn run_match(
         names[1],
         cli::plural(openings.len() as u64, "opening"),
         match control {
-            Control::PerMove(t) => format!("{} ms a move", t.as_millis()),
+            Control::PerMove(mine, theirs) if mine == theirs =>
+                format!("{} ms a move", mine.as_millis()),
+            Control::PerMove(mine, theirs) => format!(
+                "{} ms a move against {} ms",
+                mine.as_millis(),
+                theirs.as_millis()
+            ),
             Control::Clock(t, i) =>
                 format!("{:.1} s + {:.2} s a move", t.as_secs_f64(), i.as_secs_f64()),
         }

@@ -1,7 +1,8 @@
 //! The game engine and what plays with it: the static evaluation ([`eval`], counting
 //! moves with [`mobility`], which also generates the search's moves), the search
 //! ([`search`] drives iterative deepening over [`alphabeta`], with the transposition
-//! table of [`tt`] and the exchange evaluation of [`see`]), perft ([`perft`]), games
+//! table of [`tt`] and the exchange evaluation of [`see`]; [`stats`] profiles its tree in
+//! a build made for it), perft ([`perft`]), games
 //! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
 //! format ([`saved`]), playing strengths from a beginner to the full engine
 //! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
@@ -26,6 +27,7 @@ pub mod play;
 pub mod saved;
 pub mod search;
 pub mod see;
+pub mod stats;
 pub mod tt;
 pub mod uci;
 pub mod uciclient;

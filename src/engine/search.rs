@@ -13,6 +13,7 @@ pub use crate::engine::tt::MAX_PLY;
 
 use crate::engine::alphabeta::{Search, HISTORY_LEN};
 use crate::engine::eval::{eval_mut, value};
+use crate::engine::stats;
 use crate::engine::tt::{self, Table, MATE_BOUND};
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
@@ -324,6 +325,7 @@ impl Engine {
             }
         };
         let mut line = Vec::new();
+        let mut iterations = Vec::new();
 
         for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
             s.root_best = None;
@@ -349,6 +351,9 @@ impl Engine {
             report.depth = depth;
             report.seldepth = report.seldepth.max(s.seldepth as u32);
             report.nodes = s.nodes;
+            if stats::ON {
+                iterations.push(format!("{depth}:{}", s.nodes));
+            }
             if let Some(best) = report.best {
                 line = s.pv(best, depth as usize + 4);
                 if let Some(notify) = on_iteration.as_mut() {
@@ -380,6 +385,10 @@ impl Engine {
             }
         }
         self.line = line;
+        if stats::ON {
+            eprintln!("stats: iterations {}", iterations.join(" "));
+            eprintln!("stats: {}", stats::report().replace('\n', "\nstats: "));
+        }
         report
     }
 }

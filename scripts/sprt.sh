@@ -1,0 +1,124 @@
+#!/bin/sh
+# A sequential probability ratio test (SPRT, as Stockfish's fishtest runs one) between
+# a candidate engine and a base engine in self-play: game pairs (one opening, each
+# engine red once) until the evidence says the candidate is at least ELO1 better
+# (H1: accept the change) or at most ELO0 (H0: reject it), or MAX pairs are played.
+#
+# usage: scripts/sprt.sh [OPTIONS]
+#   --candidate BIN      the candidate duckchess binary (default: this build)
+#   --base BIN           the base duckchess binary (default: the candidate binary)
+#   --candidate-options LIST, --base-options LIST
+#                        UCI options of each ('Name=Value;Name=Value'), e.g. the same
+#                        binary against itself with one option changed
+#   --movetime MS        time a move for both (default 25)
+#   --elo0 E0 --elo1 E1  the hypotheses' Elo bounds (default 0 and 10)
+#   --max N              the most game pairs (default 2000)
+#   --jobs J             matches at once (default 2; each match keeps one core busy)
+#   --seed S             the first opening seed (default 1000; pair k plays seed S+k)
+#   --out FILE           the results, one line a pair (default: a new file in /tmp)
+#
+# Both engines get 'Move Overhead' 2 (the match's own grace covers the rest). The
+# openings are those `duckchess match --openings 1 --seed S` picks with the base
+# binary, so a test of a change plays the same openings as any other test. The
+# statistic is the pentanomial one (each pair's score in quarters), with the usual
+# approximation LLR = N ((m - s0)^2 - (m - s1)^2) / (2 v), m and v the mean and
+# variance of a pair's score and s0, s1 the scores the two bounds stand for; the test
+# stops at LLR -2.94 or +2.94 (5% error each way), after 30 pairs at least.
+set -eu
+cd "$(dirname "$0")/.."
+candidate= base= copts= bopts= movetime=25 elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --candidate) candidate=$2 ;;
+    --base) base=$2 ;;
+    --candidate-options) copts=$2 ;;
+    --base-options) bopts=$2 ;;
+    --movetime) movetime=$2 ;;
+    --elo0) elo0=$2 ;;
+    --elo1) elo1=$2 ;;
+    --max) max=$2 ;;
+    --jobs) jobs=$2 ;;
+    --seed) seed=$2 ;;
+    --out) out=$2 ;;
+    *)
+        sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+        exit 2
+        ;;
+    esac
+    shift 2
+done
+if [ -z "$candidate" ]; then
+    cargo build --release --quiet
+    candidate=$(pwd)/${CARGO_TARGET_DIR:-target}/release/duckchess
+fi
+base=${base:-$candidate}
+out=${out:-$(mktemp /tmp/sprt.XXXXXX)}
+stop=$out.stop
+rm -f "$stop"
+: >>"$out"
+
+# The LLR and a summary of the pairs in $out.
+summary() {
+    awk -v e0="$elo0" -v e1="$elo1" -v max="$max" '
+    { n++; s = ($2 + $4 / 2) / 2; sum += s; sq += s * s; w += $2; l += $3; d += $4; p[s * 4]++ }
+    END {
+        if (n == 0) { print "0 pairs"; exit }
+        # The variance is floored (a few pairs can look alike by chance), and no verdict
+        # comes before 30 pairs.
+        m = sum / n; v = sq / n - m * m; if (v < 0.01) v = 0.01
+        s0 = 1 / (1 + 10 ^ (-e0 / 400)); s1 = 1 / (1 + 10 ^ (-e1 / 400))
+        llr = n * ((m - s0) ^ 2 - (m - s1) ^ 2) / (2 * v)
+        margin = 1.96 * sqrt(v / n)
+        elo = (m <= 0 || m >= 1) ? "beyond measure" : sprintf("%+.1f", -400 * log(1 / m - 1) / log(10))
+        lo = m - margin; hi = m + margin
+        elolo = (lo <= 0) ? -999 : -400 * log(1 / lo - 1) / log(10)
+        elohi = (hi >= 1) ? 999 : -400 * log(1 / hi - 1) / log(10)
+        verdict = (n >= 30 && llr >= 2.94) ? "H1 accepted" : (n >= 30 && llr <= -2.94) ? "H0 accepted" : (n >= max) ? "inconclusive" : "running"
+        printf "%d pairs, %d-%d-%d, pairs %d %d %d %d %d, score %.1f%% +- %.1f%%, Elo %s [%+.0f, %+.0f], LLR %.2f (%+.2f), %s\n", \
+            n, w, l, d, p[0], p[1], p[2], p[3], p[4], 100 * m, 100 * margin, elo, elolo, elohi, llr, 2.94, verdict
+    }' "$out"
+}
+
+worker() {
+    k=$1
+    while [ "$k" -lt "$max" ] && [ ! -e "$stop" ]; do
+        s=$((seed + k))
+        result=$("$base" match --quiet --openings 1 --seed "$s" --movetime "$movetime" \
+            --engine "$candidate uci" --engine-options "Move Overhead=2;$copts" \
+            --opponent "$base uci" --opponent-options "Move Overhead=2;$bopts" |
+            sed -n 's/^engine: wins \([0-9]*\), losses \([0-9]*\), draws \([0-9]*\).*/\1 \2 \3/p')
+        [ -n "$result" ] || { echo "pair $s: no result" >&2; k=$((k + jobs)); continue; }
+        echo "$s $result" >>"$out"
+        line=$(summary)
+        case $line in
+        *accepted* | *inconclusive*) : >"$stop" ;;
+        esac
+        k=$((k + jobs))
+    done
+}
+
+echo "sprt: $candidate [$copts] against $base [$bopts], $movetime ms a move, Elo [$elo0, $elo1], at most $max pairs; results in $out"
+j=0 pids=
+while [ "$j" -lt "$jobs" ]; do
+    worker "$j" &
+    pids="$pids $!"
+    j=$((j + 1))
+done
+running() {
+    for pid in $pids; do
+        kill -0 "$pid" 2>/dev/null && return 0
+    done
+    return 1
+}
+last=
+while [ ! -e "$stop" ] && running; do
+    sleep 10
+    line=$(summary)
+    if [ "$line" != "$last" ]; then
+        echo "$line"
+        last=$line
+    fi
+done
+wait
+summary
+rm -f "$stop"
