@@ -10,7 +10,7 @@
 //! captain is attacked is searched one ply deeper.
 
 use crate::engine::eval::{eval_mut, eval_within, value, Weight, MATE};
-use crate::engine::mobility;
+use crate::engine::mobility::{self, AttackFilter};
 use crate::engine::see::see;
 use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
@@ -551,6 +551,8 @@ impl<'a> Search<'a> {
         let mut best = -MATE - 1;
         let mut best_move = None;
         let mut attacked: Option<u128> = None;
+        let mut filter: Option<AttackFilter> = None;
+        let theirs = self.board.captain(side.opponent()).unwrap_or(mine);
         let mut quiets_tried = [None; 32];
         let mut quiet_count = 0;
         for (i, &(m, order)) in list.iter().enumerate() {
@@ -583,9 +585,21 @@ impl<'a> Search<'a> {
                     != 0
                 && see(&self.board, m) < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth;
             let prune = lmp || futile || losing;
-            let undo = self.make(m);
+            // Only a move the filter lets through can attack the captain: the others
+            // are pruned without being made.
+            let may_attack = (prune || late && depth >= 3) && {
+                let f = filter.get_or_insert_with(|| AttackFilter::new(&self.board, side, theirs));
+                self.board
+                    .piece_at(m.from)
+                    .is_some_and(|p| f.may_attack(p.kind, m.from.bit(), m.to.bit()))
+            };
+            let undo = if prune && !may_attack && !stats::ON {
+                continue;
+            } else {
+                self.make(m)
+            };
             self.path[ply + 1] = Some(m);
-            let checks = (prune || late && depth >= 3) && self.threatens_captain();
+            let checks = may_attack && self.threatens_captain();
             if prune && !checks {
                 if stats::ON {
                     let kind = if lmp {
@@ -751,6 +765,7 @@ impl<'a> Search<'a> {
         for &(m, _) in list.iter() {
             if checks && self.board.is_empty(m.to) {
                 let undo = self.make(m);
+                self.path[ply + 1] = Some(m);
                 let threat = self.threatens_captain();
                 let score = if threat {
                     -self.quiesce(ply + 1, -beta, -alpha, next, qply + 1)
@@ -789,6 +804,7 @@ impl<'a> Search<'a> {
                 }
             }
             let undo = self.make(m);
+            self.path[ply + 1] = Some(m);
             let score = -self.quiesce(ply + 1, -beta, -alpha, next, qply + 1);
             self.unmake(m, undo);
             if self.stopped {

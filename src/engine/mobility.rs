@@ -247,6 +247,58 @@ pub fn count(board: &Board, side: Color, target: Square) -> (i32, i32) {
     (moves as i32, near as i32)
 }
 
+/// A quick test of which moves may attack a captain: a move of `side` that attacks the
+/// captain once played either lands where a piece of its kind reaches the captain from
+/// (blocks ignored) or leaves a square that blocks one of `side`'s pieces from it. The
+/// search asks it before making a move that is pruned unless it attacks the captain,
+/// so that most such moves are not made at all.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackFilter {
+    land: [u128; 7],
+    open: u128,
+}
+
+impl AttackFilter {
+    /// The filter for `side`'s moves against the captain on `target`.
+    pub fn new(board: &Board, side: Color, target: Square) -> AttackFilter {
+        let t = target.bit() as usize;
+        let lines = car_reach(t as u32, 0);
+        let mut land = [0u128; 7];
+        let mut open = 0u128;
+        for kind in PieceKind::ALL {
+            let k = kind.index();
+            if kind == PieceKind::Car {
+                land[k] = lines;
+                if board.mask(side, kind) & lines != 0 {
+                    open |= lines;
+                }
+                continue;
+            }
+            land[k] = LEAP_MASKS[k][t];
+            // The leaps are symmetric: a piece on a square of LEAP_MASKS[k][t] has a
+            // leap onto `t`, whose blocking squares are those a move may clear.
+            let mut pieces = board.mask(side, kind) & LEAP_MASKS[k][t];
+            while pieces != 0 {
+                let s = pieces.trailing_zeros() as usize;
+                pieces &= pieces - 1;
+                for step in &TABLE.steps[k][s][..TABLE.count[k][s] as usize] {
+                    if step.to as usize == t {
+                        open |= step.blocks;
+                    }
+                }
+            }
+        }
+        AttackFilter { land, open }
+    }
+
+    /// Whether moving a `kind` from bit `from` to bit `to` may attack the captain; when
+    /// false, it surely does not.
+    #[inline]
+    pub fn may_attack(&self, kind: PieceKind, from: u32, to: u32) -> bool {
+        (self.land[kind.index()] >> to | self.open >> from) & 1 != 0
+    }
+}
+
 /// The squares a car on bit `s` reaches: along each line up to and including the first
 /// occupied square.
 #[inline]
@@ -331,6 +383,41 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn the_attack_filter_lets_every_attacking_move_through() {
+        let (mut attacking, mut filtered) = (0, 0);
+        for b in random_positions(13, 300) {
+            if b.is_over() {
+                continue;
+            }
+            let side = b.side_to_move();
+            let target = b.captain(side.opponent()).unwrap();
+            if rules::is_attacked(&b, target, side) {
+                continue;
+            }
+            let filter = AttackFilter::new(&b, side, target);
+            for m in rules::legal_moves(&b) {
+                let kind = b.piece_at(m.from).unwrap().kind;
+                let may = filter.may_attack(kind, m.from.bit(), m.to.bit());
+                let mut after = b.clone();
+                after.make_move(m.from, m.to);
+                if m.to == target {
+                    continue;
+                }
+                if rules::is_attacked(&after, target, side) {
+                    attacking += 1;
+                    assert!(may, "{b} {m:?}");
+                } else if !may {
+                    filtered += 1;
+                }
+            }
+        }
+        assert!(
+            attacking > 100 && filtered > 10_000,
+            "{attacking} {filtered}"
+        );
     }
 
     #[test]
