@@ -16,6 +16,8 @@
 #   --jobs J             matches at once (default 2; each match keeps one core busy)
 #   --seed S             the first opening seed (default 1000; pair k plays seed S+k)
 #   --out FILE           the results, one line a pair (default: a new file in /tmp)
+#   --record FILE        append every game to FILE.J, J the job (match --record),
+#                        e.g. for fit
 #
 # Both engines get 'Move Overhead' 2 (the match's own grace covers the rest). The
 # openings are those `duckchess match --openings 1 --seed S` picks with the base
@@ -26,7 +28,7 @@
 # stops at LLR -2.94 or +2.94 (5% error each way), after 30 pairs at least.
 set -eu
 cd "$(dirname "$0")/.."
-candidate= base= copts= bopts= movetime=25 elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out=
+candidate= base= copts= bopts= movetime=25 elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out= record=
 while [ $# -gt 0 ]; do
     case $1 in
     --candidate) candidate=$2 ;;
@@ -40,8 +42,9 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2 ;;
     --seed) seed=$2 ;;
     --out) out=$2 ;;
+    --record) record=$2 ;;
     *)
-        sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -81,9 +84,14 @@ summary() {
 
 worker() {
     k=$1
+    recording=
+    if [ -n "$record" ]; then
+        recording="--record $record.$1"
+    fi
     while [ "$k" -lt "$max" ] && [ ! -e "$stop" ]; do
         s=$((seed + k))
-        result=$("$base" match --quiet --openings 1 --seed "$s" --movetime "$movetime" \
+        # shellcheck disable=SC2086 # $recording is a list of options
+        result=$("$base" match --quiet --openings 1 --seed "$s" --movetime "$movetime" $recording \
             --engine "$candidate uci" --engine-options "Move Overhead=2;$copts" \
             --opponent "$base uci" --opponent-options "Move Overhead=2;$bopts" |
             sed -n 's/^engine: wins \([0-9]*\), losses \([0-9]*\), draws \([0-9]*\).*/\1 \2 \3/p')
@@ -91,7 +99,7 @@ worker() {
         echo "$s $result" >>"$out"
         line=$(summary)
         case $line in
-        *accepted* | *inconclusive*) : >"$stop" ;;
+        *accepted* | *inconclusive*) [ -e "$stop" ] || echo "$line" >"$stop" ;;
         esac
         k=$((k + jobs))
     done
@@ -120,5 +128,9 @@ while [ ! -e "$stop" ] && running; do
     fi
 done
 wait
+# The verdict where the test stopped (a pair still running then is counted after it).
+if [ -s "$stop" ]; then
+    echo "stopped at: $(cat "$stop")"
+fi
 summary
 rm -f "$stop"
