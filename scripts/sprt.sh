@@ -11,6 +11,8 @@
 #                        UCI options of each ('Name=Value;Name=Value'), e.g. the same
 #                        binary against itself with one option changed
 #   --movetime MS        time a move for both (default 25)
+#   --nodes N            N nodes a move for both instead: games that do not depend on
+#                        the machine's load (for changes that keep the speed)
 #   --elo0 E0 --elo1 E1  the hypotheses' Elo bounds (default 0 and 10)
 #   --max N              the most game pairs (default 2000)
 #   --jobs J             matches at once (default 2; each match keeps one core busy)
@@ -28,7 +30,7 @@
 # stops at LLR -2.94 or +2.94 (5% error each way), after 30 pairs at least.
 set -eu
 cd "$(dirname "$0")/.."
-candidate= base= copts= bopts= movetime=25 elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out= record=
+candidate= base= copts= bopts= movetime=25 nodes= elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out= record=
 while [ $# -gt 0 ]; do
     case $1 in
     --candidate) candidate=$2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
     --candidate-options) copts=$2 ;;
     --base-options) bopts=$2 ;;
     --movetime) movetime=$2 ;;
+    --nodes) nodes=$2 ;;
     --elo0) elo0=$2 ;;
     --elo1) elo1=$2 ;;
     --max) max=$2 ;;
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2 ;;
     --record) record=$2 ;;
     *)
-        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -82,6 +85,11 @@ summary() {
     }' "$out"
 }
 
+control="--movetime $movetime"
+if [ -n "$nodes" ]; then
+    control="--nodes $nodes"
+fi
+
 worker() {
     k=$1
     recording=
@@ -90,8 +98,8 @@ worker() {
     fi
     while [ "$k" -lt "$max" ] && [ ! -e "$stop" ]; do
         s=$((seed + k))
-        # shellcheck disable=SC2086 # $recording is a list of options
-        result=$("$base" match --quiet --openings 1 --seed "$s" --movetime "$movetime" $recording \
+        # shellcheck disable=SC2086 # $control and $recording are lists of options
+        result=$("$base" match --quiet --openings 1 --seed "$s" $control $recording \
             --engine "$candidate uci" --engine-options "Move Overhead=2;$copts" \
             --opponent "$base uci" --opponent-options "Move Overhead=2;$bopts" |
             sed -n 's/^engine: wins \([0-9]*\), losses \([0-9]*\), draws \([0-9]*\).*/\1 \2 \3/p')
@@ -105,7 +113,7 @@ worker() {
     done
 }
 
-echo "sprt: $candidate [$copts] against $base [$bopts], $movetime ms a move, Elo [$elo0, $elo1], at most $max pairs; results in $out"
+echo "sprt: $candidate [$copts] against $base [$bopts], ${control#--}, Elo [$elo0, $elo1], at most $max pairs; results in $out"
 j=0 pids=
 while [ "$j" -lt "$jobs" ]; do
     worker "$j" &

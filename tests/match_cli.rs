@@ -360,7 +360,7 @@ fn an_interrupted_match_ends_the_engines_and_their_children() {
 }
 
 #[test]
-fn time_odds_give_the_opponent_its_own_time_a_move() {
+fn time_odds_give_the_opponent_its_own_time_a_move_and_nodes_replace_time() {
     let dir = scratch("odds");
     let seen = dir.join("go");
     // An opponent that notes each go and answers with an illegal move (so loses).
@@ -387,6 +387,18 @@ fn time_odds_give_the_opponent_its_own_time_a_move() {
     assert!(stdout.contains("engine: wins 2, losses 0"), "{stdout}");
     let gos = fs::read_to_string(&seen).expect("the opponent was asked to move");
     assert_eq!(gos.lines().collect::<Vec<_>>(), ["go movetime 60"; 2]);
+    // A node count a move instead of a time.
+    fs::remove_file(&seen).expect("the notes of the first match");
+    let out = Command::new(BIN)
+        .args(["match", "--opponent", &opponent, "--openings", "1"])
+        .args(["--nodes", "500"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1 opening, 500 nodes a move"), "{stdout}");
+    let gos = fs::read_to_string(&seen).expect("the opponent was asked to move");
+    assert_eq!(gos.lines().collect::<Vec<_>>(), ["go nodes 500"; 2]);
     // Time odds are for a time a move: with a clock they are refused.
     let refused = common::run(
         &[

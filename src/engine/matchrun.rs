@@ -42,6 +42,8 @@ const BALANCED: i32 = 40;
 const CLOCK_GRACE: Duration = Duration::from_millis(100);
 /// How much past a fixed time per move an engine may answer before it forfeits.
 const MOVETIME_GRACE: Duration = Duration::from_millis(1000);
+/// How long an engine may think on a move of [`Control::Nodes`].
+pub const NODES_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the engines are timed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +51,10 @@ pub enum Control {
     /// A fixed time per move: the engine under test's, then the opponent's (the same,
     /// or more for a match at time odds).
     PerMove(Duration, Duration),
+    /// A number of nodes a move for both (`go nodes`): games that do not depend on
+    /// the machine's speed or load, for self-play tests. An engine that takes longer
+    /// than [`NODES_TIMEOUT`] for a move forfeits.
+    Nodes(u64),
     /// A clock per side: the initial time and the increment per move.
     Clock(Duration, Duration),
 }
@@ -180,7 +186,7 @@ fn play(
     }
     let mut left = match control {
         Control::Clock(t, _) => [t, t],
-        Control::PerMove(..) => [Duration::ZERO; 2],
+        Control::PerMove(..) | Control::Nodes(_) => [Duration::ZERO; 2],
     };
     loop {
         let n = moves.len() as u32;
@@ -214,6 +220,7 @@ fn play(
                     t + MOVETIME_GRACE,
                 )
             }
+            Control::Nodes(n) => (format!("go nodes {n}"), NODES_TIMEOUT, NODES_TIMEOUT),
             Control::Clock(_, inc) => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
@@ -264,7 +271,7 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS [--opponent-movetime MS] | --clock S+INC] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -306,6 +313,11 @@ the average depth, nodes per second and the longest overrun of the time given.",
             "S+INC",
             "a clock instead: S seconds each plus INC seconds a move",
         ),
+        Opt::valued(
+            "--nodes",
+            "N",
+            "N nodes a move instead (go nodes; 10 s at most a move)",
+        ),
         Opt::valued("--openings", "N", "number of openings (default 10)"),
         Opt::valued("--plies", "P", "moves in each opening (default 4)"),
         Opt::valued("--seed", "S", "seed of the openings (default 1)"),
@@ -321,6 +333,9 @@ the average depth, nodes per second and the longest overrun of the time given.",
     conflicts: &[
         ("--movetime", "--clock"),
         ("--opponent-movetime", "--clock"),
+        ("--nodes", "--clock"),
+        ("--nodes", "--movetime"),
+        ("--nodes", "--opponent-movetime"),
     ],
     exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
            error, 130 interrupted",
@@ -366,9 +381,11 @@ pub fn cli(args: &[String]) -> u8 {
                 format!("{} uci", me.display())
             }
         };
-        let control = match parsed.value("--clock") {
-            Some(c) => clock(c)?,
-            None => {
+        let nodes = parsed.int("--nodes", 1, 1_000_000_000)?;
+        let control = match (parsed.value("--clock"), nodes) {
+            (Some(c), _) => clock(c)?,
+            (None, Some(n)) => Control::Nodes(n),
+            (None, None) => {
                 let ms = parsed.int("--movetime", 1, 3_600_000)?.unwrap_or(100);
                 let odds = parsed.int("--opponent-movetime", 1, 3_600_000)?;
                 Control::PerMove(
@@ -452,6 +469,7 @@ fn run_match(
                 mine.as_millis(),
                 theirs.as_millis()
             ),
+            Control::Nodes(n) => format!("{n} nodes a move"),
             Control::Clock(t, i) =>
                 format!("{:.1} s + {:.2} s a move", t.as_secs_f64(), i.as_secs_f64()),
         }
