@@ -21,6 +21,7 @@
 #   --record FILE        append every game to FILE.J, J the job (match --record),
 #                        e.g. for fit
 #
+# To stop a test early, create the file OUT.stop: each job ends after its pair.
 # Both engines get 'Move Overhead' 2 (the match's own grace covers the rest). The
 # openings are those `duckchess match --openings 1 --seed S` picks with the base
 # binary, so a test of a change plays the same openings as any other test. The
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2 ;;
     --record) record=$2 ;;
     *)
-        sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -61,6 +62,7 @@ base=${base:-$candidate}
 out=${out:-$(mktemp /tmp/sprt.XXXXXX)}
 stop=$out.stop
 rm -f "$stop"
+trap 'touch "$stop"' INT TERM
 : >>"$out"
 
 # The LLR and a summary of the pairs in $out.
