@@ -24,9 +24,6 @@ use std::time::{Duration, Instant};
 /// capture is a draw.
 pub const MOVE_LIMIT: u32 = 300;
 
-/// How many times in a row one quiescence line may answer an attack on its captain with
-/// every move rather than only captures.
-const EVASIONS: u32 = 2;
 /// The longest capture sequence the quiescence search follows past the horizon: what
 /// keeps a board full of mutual attacks from exploding the search.
 const QUIESCENCE_PLIES: usize = 12;
@@ -95,6 +92,9 @@ pub(crate) struct Search<'a> {
     /// without its static pruning.
     checking: bool,
     unpruned_ply: Option<usize>,
+    /// The move left out at each ply while a singular extension tests whether the
+    /// table move is the only good one.
+    excluded: [Option<Move>; MAX_PLY + 2],
 }
 
 /// What `make` must remember to be undone.
@@ -115,8 +115,11 @@ fn slot(m: Move) -> usize {
 /// and of the move itself (how well a move has answered that reply).
 const FROM_TO: usize = SQUARE_SLOTS * SQUARE_SLOTS;
 const PIECE_SQUARES: usize = 14 * 90;
+/// The follow-up history comes last: indexed like the continuation history, by the
+/// side's own move before (two plies back) and the move itself.
+const FOLLOW_UP: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
 /// The length of the history array a [`Search`] works with.
-pub(crate) const HISTORY_LEN: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
+pub(crate) const HISTORY_LEN: usize = FOLLOW_UP + PIECE_SQUARES * PIECE_SQUARES;
 
 /// The continuation-history row of `piece` arriving on `to`.
 #[inline]
@@ -130,16 +133,43 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 4] = [
-    Weight::new("Reduction", 220, 100, 1000),
+pub static KNOBS: [Weight; 17] = [
+    Weight::new("Reduction", 220, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
     Weight::new("Improving", 1, 0, 1),
+    Weight::new("X Late", 3, 1, 10),
+    Weight::new("X Null Div", 4, 1, 10),
+    Weight::new("X RFP Depth", 5, 0, 12),
+    Weight::new("X Threat", 1, 0, 1),
+    Weight::new("X Hist Div", 100, 10, 1000),
+    Weight::new("X PV Less", 1, 0, 3),
+    Weight::new("X Follow", 0, 0, 1),
+    Weight::new("X Evasions", 2, 0, 4),
+    Weight::new("X Razor", 0, 0, 2000),
+    Weight::new("X Asp", 40, 5, 200),
+    Weight::new("X Bad Capt", 0, 0, 3),
+    Weight::new("X Singular", 0, 0, 30),
+    Weight::new("X SE Margin", 3, 0, 100),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
 const QUIET_CHECKS: usize = 2;
 const IMPROVING: usize = 3;
+const X_LATE: usize = 4;
+const X_NULL_DIV: usize = 5;
+const X_RFP_DEPTH: usize = 6;
+const X_THREAT: usize = 7;
+const X_HIST_DIV: usize = 8;
+const X_PV_LESS: usize = 9;
+const X_FOLLOW: usize = 10;
+const X_EVASIONS: usize = 11;
+const X_RAZOR: usize = 12;
+/// The first aspiration window's half width (read by the iterative deepening).
+pub(crate) const X_ASP: usize = 13;
+const X_BAD_CAPT: usize = 14;
+const X_SINGULAR: usize = 15;
+const X_SE_MARGIN: usize = 16;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -181,6 +211,7 @@ impl<'a> Search<'a> {
             hit_at: None,
             checking: false,
             unpruned_ply: None,
+            excluded: [None; MAX_PLY + 2],
         }
     }
 
@@ -344,18 +375,38 @@ impl<'a> Search<'a> {
         Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES + piece_square(piece, m.to))
     }
 
-    /// The history of quiet move `m` at the node of `ply`: from-to and continuation,
-    /// each within [`HISTORY_MAX`].
+    /// The follow-up history index of `m` at the node of `ply`, after the side's own
+    /// move two plies before (none near the root, after a pass, or when that piece was
+    /// taken since).
+    #[inline]
+    fn follow_index(&self, ply: usize, m: Move) -> Option<usize> {
+        if KNOBS[X_FOLLOW].get() == 0 || ply < 2 {
+            return None;
+        }
+        let own = self.path[ply - 1]?;
+        let before = self.board.piece_at(own.to)?;
+        let piece = self.board.piece_at(m.from)?;
+        if before.color != piece.color {
+            return None;
+        }
+        Some(FOLLOW_UP + piece_square(before, own.to) * PIECE_SQUARES + piece_square(piece, m.to))
+    }
+
+    /// The history of quiet move `m` at the node of `ply`: from-to, continuation and
+    /// follow-up, each within [`HISTORY_MAX`].
     #[inline]
     fn quiet_history(&self, ply: usize, m: Move) -> i32 {
-        self.history[slot(m)] + self.cont_index(ply, m).map_or(0, |i| self.history[i])
+        self.history[slot(m)]
+            + self.cont_index(ply, m).map_or(0, |i| self.history[i])
+            + self.follow_index(ply, m).map_or(0, |i| self.history[i])
     }
 
     /// Moves the history scores of `m` at the node of `ply` by `bonus`, less the more
     /// extreme they already are, so that they stay within [`HISTORY_MAX`].
     fn update_history(&mut self, ply: usize, m: Move, bonus: i32) {
         let cont = self.cont_index(ply, m);
-        for i in std::iter::once(slot(m)).chain(cont) {
+        let follow = self.follow_index(ply, m);
+        for i in std::iter::once(slot(m)).chain(cont).chain(follow) {
             let h = &mut self.history[i];
             *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
             *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -380,6 +431,14 @@ impl<'a> Search<'a> {
             let before = board.piece_at(prev.to)?;
             Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
         });
+        let side = board.side_to_move();
+        let follow_row = (KNOBS[X_FOLLOW].get() != 0 && ply >= 2)
+            .then(|| self.path[ply - 1])
+            .flatten()
+            .and_then(|own| {
+                let before = board.piece_at(own.to).filter(|p| p.color == side)?;
+                Some(FOLLOW_UP + piece_square(before, own.to) * PIECE_SQUARES)
+            });
         let mut attacked: Option<u128> = None;
         mobility::for_each_move(board, captures_only, |m| {
             let victim = board.piece_at(m.to);
@@ -412,11 +471,16 @@ impl<'a> Search<'a> {
             } else if counter == Some(m) {
                 ORDER_COUNTER
             } else {
-                let cont = match (cont_row, board.piece_at(m.from)) {
+                let piece = board.piece_at(m.from);
+                let cont = match (cont_row, piece) {
                     (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
                     _ => 0,
                 };
-                history[slot(m)] + cont
+                let follow = match (follow_row, piece) {
+                    (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
+                    _ => 0,
+                };
+                history[slot(m)] + cont + follow
             };
             list.push((m, score));
         });
@@ -455,26 +519,27 @@ impl<'a> Search<'a> {
         // An attacked captain must be answered: look one ply further so that the
         // answer is not left to the horizon.
         let threatened = rules::is_attacked(&self.board, mine, side.opponent());
-        let depth = if threatened && ply < MAX_PLY / 2 {
+        let depth = if threatened && ply < MAX_PLY / 2 && KNOBS[X_THREAT].get() != 0 {
             depth + 1
         } else {
             depth
         };
         if depth <= 0 {
-            return self.quiesce(ply, alpha, beta, EVASIONS, 0);
+            return self.quiesce(ply, alpha, beta, KNOBS[X_EVASIONS].get() as u32, 0);
         }
         if threatened {
             stats::add(Counter::ExtendThreat);
         }
         stats::node_at(depth);
         let pv = beta - alpha > 1;
+        let excluded = self.excluded[ply];
 
         let entry = self.tt.probe(self.hash);
         let tt_move = entry.and_then(|e| e.best);
         stats::add(Counter::TtProbes);
         if let Some(e) = entry {
             stats::add(Counter::TtHits);
-            if !pv && ply > 0 && e.depth as i32 >= depth {
+            if !pv && ply > 0 && e.depth as i32 >= depth && excluded.is_none() {
                 let score = tt::from_tt(e.score, ply);
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -490,7 +555,7 @@ impl<'a> Search<'a> {
 
         // Without a table move this node was never searched well: search it a ply
         // shallower (its result will order the moves next time).
-        let depth = if tt_move.is_none() && depth >= 4 && !threatened {
+        let depth = if tt_move.is_none() && depth >= 4 && !threatened && excluded.is_none() {
             depth - 1
         } else {
             depth
@@ -509,10 +574,19 @@ impl<'a> Search<'a> {
             }
             _ => true,
         };
-        let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
+        let static_prune =
+            !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply) && excluded.is_none();
         if let Some(eval) = static_eval.filter(|_| static_prune) {
+            // So far behind that only a capture could help: the quiescence search says.
+            let razor = KNOBS[X_RAZOR].get();
+            if razor > 0 && depth <= 2 && eval + razor * depth < alpha {
+                let score = self.quiesce(ply, alpha, alpha + 1, KNOBS[X_EVASIONS].get() as u32, 0);
+                if score <= alpha {
+                    return score;
+                }
+            }
             // So far ahead that a few quiet plies will not bring it back.
-            if depth <= 5 && eval - KNOBS[FUTILITY].get() * depth >= beta {
+            if depth <= KNOBS[X_RFP_DEPTH].get() && eval - KNOBS[FUTILITY].get() * depth >= beta {
                 if stats::ON {
                     self.check_node(Counter::Rfp, depth, ply, beta, null_ok);
                 }
@@ -521,7 +595,7 @@ impl<'a> Search<'a> {
             // Even passing keeps the score above beta: the real moves will too.
             if null_ok && depth >= 3 && eval >= beta && self.has_pieces(side) {
                 stats::add(Counter::NullTried);
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / KNOBS[X_NULL_DIV].get() + ((eval - beta) / 200).min(3);
                 let saved = self.make_null();
                 self.path[ply + 1] = None;
                 let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -534,6 +608,41 @@ impl<'a> Search<'a> {
                         self.check_node(Counter::NullCut, depth, ply, beta, null_ok);
                     }
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Singular extension: when every move but the table move falls well short of
+        // its score, searched half as deep, the table move is the only one and is
+        // searched a ply deeper; when even another move holds beta, the node fails high.
+        let mut singular = 0;
+        let se_depth = KNOBS[X_SINGULAR].get();
+        if let (Some(e), Some(m), true) = (
+            entry,
+            tt_move,
+            se_depth > 0 && ply > 0 && depth >= se_depth && excluded.is_none() && !threatened,
+        ) {
+            let tt_score = tt::from_tt(e.score, ply);
+            if e.depth as i32 >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND
+            {
+                let singular_beta = tt_score - KNOBS[X_SE_MARGIN].get() * depth;
+                self.excluded[ply] = Some(m);
+                let score = self.negamax(
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = 1;
+                    stats::add(Counter::ExtendOther);
+                } else if singular_beta >= beta {
+                    return singular_beta;
                 }
             }
         }
@@ -556,10 +665,13 @@ impl<'a> Search<'a> {
         let mut quiets_tried = [None; 32];
         let mut quiet_count = 0;
         for (i, &(m, order)) in list.iter().enumerate() {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = self.board.is_empty(m.to);
             // Killers and the countermove are neither reduced nor pruned.
             let ordinary = quiet && order < ORDER_COUNTER;
-            let late = ordinary && i >= 3 && !threatened;
+            let late = ordinary && i >= KNOBS[X_LATE].get() as usize && !threatened;
             // Moves that may be skipped, unless they attack the captain: late quiet
             // moves at shallow depth (hardly ever best), quiet moves that cannot bring
             // a hopeless score back, and, near the horizon, moves that lose material
@@ -587,7 +699,13 @@ impl<'a> Search<'a> {
             let prune = lmp || futile || losing;
             // Only a move the filter lets through can attack the captain: the others
             // are pruned without being made.
-            let may_attack = (prune || late && depth >= 3) && {
+            let bad_capture = !quiet
+                && order < ORDER_COUNTER
+                && i >= 3
+                && !threatened
+                && !pv
+                && KNOBS[X_BAD_CAPT].get() > 0;
+            let may_attack = (prune || (late || bad_capture) && depth >= 3) && {
                 let f = filter.get_or_insert_with(|| AttackFilter::new(&self.board, side, theirs));
                 self.board
                     .piece_at(m.from)
@@ -615,15 +733,21 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mut reduce = 0;
+            if bad_capture && depth >= 3 && !checks {
+                reduce = KNOBS[X_BAD_CAPT].get().min(depth - 2);
+            }
             if late && depth >= 3 && !checks {
                 // Less for moves that often refuted others, more for the rest.
                 let h = self.quiet_history(ply, m);
-                reduce =
-                    reduction(depth, i) - i32::from(pv) - h / HISTORY_MAX + i32::from(!improving);
+                reduce = reduction(depth, i)
+                    - i32::from(pv) * KNOBS[X_PV_LESS].get()
+                    - h * 100 / KNOBS[X_HIST_DIV].get() / HISTORY_MAX
+                    + i32::from(!improving);
                 reduce = reduce.clamp(0, depth - 2);
             }
+            let extend = if Some(m) == tt_move { singular } else { 0 };
             let score = if i == 0 {
-                -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
+                -self.negamax(depth - 1 + extend, ply + 1, -beta, -alpha, true)
             } else {
                 let mut s = -self.negamax(depth - 1 - reduce, ply + 1, -alpha - 1, -alpha, true);
                 if stats::ON && reduce > 0 {
@@ -703,6 +827,9 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
+        if excluded.is_some() {
+            return best; // a result without the best move is not the node's
+        }
         self.tt.store(
             self.hash,
             Entry {

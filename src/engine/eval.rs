@@ -68,13 +68,14 @@ impl Weight {
 const MOBILITY: usize = 7;
 const PRESSURE: usize = 8;
 const TEMPO: usize = 9;
-const ESCAPE: usize = 10;
+/// The first of the weights of [`Terms`], in their order.
+const TERMS_AT: usize = 10;
 
 /// The evaluation weights: the material of each kind (the captain's slot unused), then
 /// centipawns per available move (mobility), per move that lands next to the opposing
-/// captain (pressure on it), for having the move, and per safe square a captain lacks
-/// of two (escape).
-pub static WEIGHTS: [Weight; 11] = [
+/// captain (pressure on it), for having the move, and the weights of the
+/// [`Terms`] in their order.
+pub static WEIGHTS: [Weight; TERMS_AT + TERMS] = [
     Weight::new("Value Captain", 0, 0, 0),
     Weight::new("Value Guard", VALUES[1], 0, 2000),
     Weight::new("Value Elephant", VALUES[2], 0, 2000),
@@ -86,7 +87,41 @@ pub static WEIGHTS: [Weight; 11] = [
     Weight::new("Pressure", 10, 0, 200),
     Weight::new("Tempo", 10, 0, 200),
     Weight::new("Escape", 0, 0, 500),
+    Weight::new("Checks", 0, -500, 500),
+    Weight::new("Hanging", 0, -500, 500),
+    Weight::new("Threats", 0, -500, 500),
+    Weight::new("Captain Advance", 0, -500, 500),
+    Weight::new("Captain Center", 0, -500, 500),
+    Weight::new("Car Xray", 0, -500, 500),
 ];
+
+/// The number of [`Terms`].
+pub const TERMS: usize = 7;
+const ESCAPE: usize = 0;
+const CHECKS: usize = 1;
+const HANGING: usize = 2;
+const THREATS: usize = 3;
+const ADVANCE: usize = 4;
+const CENTER: usize = 5;
+const XRAY: usize = 6;
+
+/// The positional terms of the evaluation beyond material, mobility and pressure, each
+/// the side to move's figure less the opponent's (so that a positive weight is good
+/// for whoever has the figure), in the order of their weights in [`WEIGHTS`]:
+///
+/// - escape: how far the opposing captain is short of two safe squares next to it (not
+///   held by its own pieces, not attacked), less the same of the own captain;
+/// - checks: moves that land where the moving kind reaches the opposing captain from
+///   (threats to take it next move);
+/// - hanging: the side's own pieces (captain aside) that are attacked and not
+///   defended, counted for the side to move only (negative: a minus for it);
+/// - threats: the same count for the opponent's pieces (positive for the side to
+///   move, which can take one of them now);
+/// - captain advance: how many rows the own captain stands from its home edge;
+/// - captain center: how many files the own captain stands from the nearer side edge;
+/// - car xray: opposing cars that would reach the own captain along a line but for one
+///   piece in between (negative for the side whose captain it is).
+pub type Terms = [i32; TERMS];
 
 /// The weight called `name` (case-insensitive), if any.
 pub fn weight(name: &str) -> Option<&'static Weight> {
@@ -143,37 +178,82 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
         score -= mop_up(board, side.opponent(), mine, theirs);
     }
-    let escape = WEIGHTS[ESCAPE].get();
-    if escape != 0 {
-        score += escape * (cramped(board, theirs, side) - cramped(board, mine, side.opponent()));
-    }
     if score - LAZY_MARGIN >= beta {
         return score - LAZY_MARGIN;
     }
     if score + LAZY_MARGIN <= alpha {
         return score + LAZY_MARGIN;
     }
-    score += activity(board, side, theirs);
-    score -= activity(board, side.opponent(), mine);
+    let (me, them, terms) = activity_terms(board, side, mine, theirs, false);
+    score += WEIGHTS[MOBILITY].get() * (me.moves - them.moves);
+    score += WEIGHTS[PRESSURE].get() * (me.near - them.near);
+    for (i, t) in terms.iter().enumerate() {
+        score += WEIGHTS[TERMS_AT + i].get() * t;
+    }
     score
 }
 
-/// How short the captain on `captain` is of two safe squares to step to (0 to 2): a
-/// captain with nowhere to go loses to the first attack it cannot block.
-fn cramped(board: &Board, captain: Square, enemy: Color) -> i32 {
-    let mut safe = 0;
-    for delta in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        if let Some(to) = captain.offset(delta) {
-            let own = board.piece_at(to).is_some_and(|p| p.color != enemy);
-            if !own && !rules::is_attacked(board, to, enemy) {
-                safe += 1;
-                if safe == 2 {
-                    return 0;
-                }
-            }
-        }
+/// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
+/// move (`side`, its captain on `mine`, the opponent's on `theirs`): every term when
+/// `all` is true, else only those whose weight is not 0.
+fn activity_terms(
+    board: &Board,
+    side: Color,
+    mine: Square,
+    theirs: Square,
+    all: bool,
+) -> (mobility::Activity, mobility::Activity, Terms) {
+    let other = side.opponent();
+    // A term whose weight is 0 is not computed (it would count for nothing).
+    let on = |term: usize| WEIGHTS[TERMS_AT + term].get() != 0 || all;
+    let me = mobility::activity(board, side, theirs, on(CHECKS));
+    let them = mobility::activity(board, other, mine, on(CHECKS));
+    let mut terms = [0; TERMS];
+    if on(ESCAPE) {
+        terms[ESCAPE] = cramped(theirs, them.own, me.attacks) - cramped(mine, me.own, them.attacks);
     }
-    2 - safe
+    terms[CHECKS] = me.checks - them.checks;
+    let captains = 1u128 << mine.bit() | 1u128 << theirs.bit();
+    if on(HANGING) {
+        terms[HANGING] = -((me.own & !captains & them.attacks & !me.attacks).count_ones() as i32);
+    }
+    if on(THREATS) {
+        terms[THREATS] = (them.own & !captains & me.attacks & !them.attacks).count_ones() as i32;
+    }
+    let home = |c: Color, s: Square| {
+        if c == Color::Red {
+            s.x() as i32
+        } else {
+            9 - s.x() as i32
+        }
+    };
+    terms[ADVANCE] = home(side, mine) - home(other, theirs);
+    let center = |s: Square| (s.y() as i32).min(8 - s.y() as i32);
+    terms[CENTER] = center(mine) - center(theirs);
+    if on(XRAY) {
+        let occupied = me.occupied;
+        terms[XRAY] = mobility::car_xrays(board, side, theirs, occupied) as i32
+            - mobility::car_xrays(board, other, mine, occupied) as i32;
+    }
+    (me, them, terms)
+}
+
+/// The [`Terms`] of `board` for its side to move, or `None` when a captain is gone.
+/// For fitting the weights of the terms on played games.
+pub fn terms(board: &Board) -> Option<Terms> {
+    let side = board.side_to_move();
+    let mine = board.captain(side)?;
+    let theirs = board.captain(side.opponent())?;
+    Some(activity_terms(board, side, mine, theirs, true).2)
+}
+
+/// How short the captain on `captain` is of two safe squares to step to (0 to 2), its
+/// own pieces on `own` and the enemy attacking `attacked`: a captain with nowhere to go
+/// loses to the first attack it cannot block.
+fn cramped(captain: Square, own: u128, attacked: u128) -> i32 {
+    let blocked = own | attacked;
+    let safe = (mobility::steps_of(captain) & !blocked).count_ones() as i32;
+    (2 - safe).max(0)
 }
 
 /// The material lead from which the hunt of [`mop_up`] starts.
@@ -216,13 +296,6 @@ fn mop_up(board: &Board, strong: Color, weak_captain: Square, strong_captain: Sq
         }
     }
     bonus
-}
-
-/// Mobility and pressure of `side`, aimed at the captain on `target`.
-#[inline]
-fn activity(board: &Board, side: Color, target: Square) -> i32 {
-    let (moves, near) = mobility::count(board, side, target);
-    WEIGHTS[MOBILITY].get() * moves + WEIGHTS[PRESSURE].get() * near
 }
 
 #[cfg(test)]

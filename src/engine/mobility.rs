@@ -154,6 +154,12 @@ static ZONES: [u128; 90] = {
     z
 };
 
+/// The squares a captain on `square` steps to (one step along a row or a column).
+#[inline]
+pub fn steps_of(square: Square) -> u128 {
+    LEAP_MASKS[PieceKind::Captain.index()][square.bit() as usize]
+}
+
 /// The squares (as a board mask) a `kind` on bit `s` reaches when `occupied` is the
 /// mask of every piece: the targets of its moves, own pieces' squares included.
 #[inline]
@@ -230,21 +236,81 @@ pub fn attack_map(board: &Board, side: Color) -> u128 {
 /// The number of legal moves of `side` on `board` (the game going on), and how many of
 /// them land next to (or on) `target`.
 pub fn count(board: &Board, side: Color, target: Square) -> (i32, i32) {
+    let a = activity(board, side, target, false);
+    (a.moves, a.near)
+}
+
+/// What the evaluation reads from one side's moves, found in one pass over its pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Activity {
+    /// Legal moves.
+    pub moves: i32,
+    /// Moves that land next to (or on) the opposing captain.
+    pub near: i32,
+    /// Moves that land where a piece of the mover's kind reaches the opposing captain
+    /// from (leaps' blocking squares ignored): the threats to take it next move.
+    pub checks: i32,
+    /// Every square the side's pieces reach, its own pieces' squares included (those
+    /// are defended).
+    pub attacks: u128,
+    /// The squares of the side's pieces.
+    pub own: u128,
+    /// The squares of every piece.
+    pub occupied: u128,
+}
+
+/// The [`Activity`] of `side` against the captain on `target` (its `checks` counted
+/// only when `checks` is true, else 0).
+pub fn activity(board: &Board, side: Color, target: Square, checks_too: bool) -> Activity {
     let (own, occupied) = occupancy(board, side);
     let free = !own;
-    let zone = ZONES[target.bit() as usize];
-    let (mut moves, mut near) = (0u32, 0u32);
+    let t = target.bit() as usize;
+    let zone = ZONES[t];
+    let (mut moves, mut near, mut checks) = (0u32, 0u32, 0u32);
+    let mut attacks = 0u128;
     for kind in PieceKind::ALL {
         let mut pieces = board.mask(side, kind);
+        if pieces == 0 {
+            continue;
+        }
+        let land = if !checks_too {
+            0
+        } else if kind == PieceKind::Car {
+            car_reach(t as u32, occupied)
+        } else {
+            LEAP_MASKS[kind.index()][t]
+        };
         while pieces != 0 {
             let s = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
-            let r = reach(kind, s, occupied) & free;
+            let all = reach(kind, s, occupied);
+            attacks |= all;
+            let r = all & free;
             moves += r.count_ones();
             near += (r & zone).count_ones();
+            checks += (r & land).count_ones();
         }
     }
-    (moves as i32, near as i32)
+    Activity {
+        moves: moves as i32,
+        near: near as i32,
+        checks: checks as i32,
+        attacks,
+        own,
+        occupied,
+    }
+}
+
+/// The enemy cars (of `enemy`) that would reach `target` along a line once the one
+/// piece between them is gone (`occupied`: the squares of every piece).
+pub fn car_xrays(board: &Board, enemy: Color, target: Square, occupied: u128) -> u32 {
+    let cars = board.mask(enemy, PieceKind::Car);
+    if cars == 0 {
+        return 0;
+    }
+    let t = target.bit();
+    let first = car_reach(t, occupied) & occupied;
+    (car_reach(t, occupied & !first) & cars & !first).count_ones()
 }
 
 /// A quick test of which moves may attack a captain: a move of `side` that attacks the

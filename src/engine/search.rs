@@ -400,7 +400,7 @@ fn aspiration(s: &mut Search, depth: i32, previous: i32) -> i32 {
     if depth < 5 || previous.abs() >= MATE_BOUND {
         return s.negamax(depth, 0, full.0, full.1, true);
     }
-    let mut delta = 40;
+    let mut delta = crate::engine::alphabeta::KNOBS[crate::engine::alphabeta::X_ASP].get();
     let (mut alpha, mut beta) = (previous - delta, previous + delta);
     loop {
         let score = s.negamax(depth, 0, alpha, beta, true);
