@@ -115,11 +115,8 @@ fn slot(m: Move) -> usize {
 /// and of the move itself (how well a move has answered that reply).
 const FROM_TO: usize = SQUARE_SLOTS * SQUARE_SLOTS;
 const PIECE_SQUARES: usize = 14 * 90;
-/// The follow-up history comes last: indexed like the continuation history, by the
-/// side's own move before (two plies back) and the move itself.
-const FOLLOW_UP: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
 /// The length of the history array a [`Search`] works with.
-pub(crate) const HISTORY_LEN: usize = FOLLOW_UP + PIECE_SQUARES * PIECE_SQUARES;
+pub(crate) const HISTORY_LEN: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
 
 /// The continuation-history row of `piece` arriving on `to`.
 #[inline]
@@ -133,7 +130,7 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 17] = [
+pub static KNOBS: [Weight; 16] = [
     Weight::new("Reduction", 220, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
@@ -144,7 +141,6 @@ pub static KNOBS: [Weight; 17] = [
     Weight::new("X Threat", 1, 0, 1),
     Weight::new("X Hist Div", 100, 10, 1000),
     Weight::new("X PV Less", 1, 0, 3),
-    Weight::new("X Follow", 0, 0, 1),
     Weight::new("X Evasions", 2, 0, 4),
     Weight::new("X Razor", 0, 0, 2000),
     Weight::new("X Asp", 40, 5, 200),
@@ -162,14 +158,13 @@ const X_RFP_DEPTH: usize = 6;
 const X_THREAT: usize = 7;
 const X_HIST_DIV: usize = 8;
 const X_PV_LESS: usize = 9;
-const X_FOLLOW: usize = 10;
-const X_EVASIONS: usize = 11;
-const X_RAZOR: usize = 12;
+const X_EVASIONS: usize = 10;
+const X_RAZOR: usize = 11;
 /// The first aspiration window's half width (read by the iterative deepening).
-pub(crate) const X_ASP: usize = 13;
-const X_BAD_CAPT: usize = 14;
-const X_SINGULAR: usize = 15;
-const X_SE_MARGIN: usize = 16;
+pub(crate) const X_ASP: usize = 12;
+const X_BAD_CAPT: usize = 13;
+const X_SINGULAR: usize = 14;
+const X_SE_MARGIN: usize = 15;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -375,38 +370,18 @@ impl<'a> Search<'a> {
         Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES + piece_square(piece, m.to))
     }
 
-    /// The follow-up history index of `m` at the node of `ply`, after the side's own
-    /// move two plies before (none near the root, after a pass, or when that piece was
-    /// taken since).
-    #[inline]
-    fn follow_index(&self, ply: usize, m: Move) -> Option<usize> {
-        if KNOBS[X_FOLLOW].get() == 0 || ply < 2 {
-            return None;
-        }
-        let own = self.path[ply - 1]?;
-        let before = self.board.piece_at(own.to)?;
-        let piece = self.board.piece_at(m.from)?;
-        if before.color != piece.color {
-            return None;
-        }
-        Some(FOLLOW_UP + piece_square(before, own.to) * PIECE_SQUARES + piece_square(piece, m.to))
-    }
-
-    /// The history of quiet move `m` at the node of `ply`: from-to, continuation and
-    /// follow-up, each within [`HISTORY_MAX`].
+    /// The history of quiet move `m` at the node of `ply`: from-to and continuation,
+    /// each within [`HISTORY_MAX`].
     #[inline]
     fn quiet_history(&self, ply: usize, m: Move) -> i32 {
-        self.history[slot(m)]
-            + self.cont_index(ply, m).map_or(0, |i| self.history[i])
-            + self.follow_index(ply, m).map_or(0, |i| self.history[i])
+        self.history[slot(m)] + self.cont_index(ply, m).map_or(0, |i| self.history[i])
     }
 
     /// Moves the history scores of `m` at the node of `ply` by `bonus`, less the more
     /// extreme they already are, so that they stay within [`HISTORY_MAX`].
     fn update_history(&mut self, ply: usize, m: Move, bonus: i32) {
         let cont = self.cont_index(ply, m);
-        let follow = self.follow_index(ply, m);
-        for i in std::iter::once(slot(m)).chain(cont).chain(follow) {
+        for i in std::iter::once(slot(m)).chain(cont) {
             let h = &mut self.history[i];
             *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
             *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -431,14 +406,6 @@ impl<'a> Search<'a> {
             let before = board.piece_at(prev.to)?;
             Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
         });
-        let side = board.side_to_move();
-        let follow_row = (KNOBS[X_FOLLOW].get() != 0 && ply >= 2)
-            .then(|| self.path[ply - 1])
-            .flatten()
-            .and_then(|own| {
-                let before = board.piece_at(own.to).filter(|p| p.color == side)?;
-                Some(FOLLOW_UP + piece_square(before, own.to) * PIECE_SQUARES)
-            });
         let mut attacked: Option<u128> = None;
         mobility::for_each_move(board, captures_only, |m| {
             let victim = board.piece_at(m.to);
@@ -471,16 +438,11 @@ impl<'a> Search<'a> {
             } else if counter == Some(m) {
                 ORDER_COUNTER
             } else {
-                let piece = board.piece_at(m.from);
-                let cont = match (cont_row, piece) {
+                let cont = match (cont_row, board.piece_at(m.from)) {
                     (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
                     _ => 0,
                 };
-                let follow = match (follow_row, piece) {
-                    (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
-                    _ => 0,
-                };
-                history[slot(m)] + cont + follow
+                history[slot(m)] + cont
             };
             list.push((m, score));
         });

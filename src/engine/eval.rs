@@ -75,7 +75,7 @@ const TERMS_AT: usize = 10;
 /// centipawns per available move (mobility), per move that lands next to the opposing
 /// captain (pressure on it), for having the move, and the weights of the
 /// [`Terms`] in their order.
-pub static WEIGHTS: [Weight; TERMS_AT + TERMS] = [
+pub static WEIGHTS: [Weight; TERMS_AT + TERMS + 12] = [
     Weight::new("Value Captain", 0, 0, 0),
     Weight::new("Value Guard", VALUES[1], 0, 2000),
     Weight::new("Value Elephant", VALUES[2], 0, 2000),
@@ -93,7 +93,25 @@ pub static WEIGHTS: [Weight; TERMS_AT + TERMS] = [
     Weight::new("Captain Advance", 0, -500, 500),
     Weight::new("Captain Center", 0, -500, 500),
     Weight::new("Car Xray", 0, -500, 500),
+    Weight::new("Advance Guard", 0, -200, 200),
+    Weight::new("Advance Elephant", 0, -200, 200),
+    Weight::new("Advance Horse", 0, -200, 200),
+    Weight::new("Advance Car", 0, -200, 200),
+    Weight::new("Advance Duck", 0, -200, 200),
+    Weight::new("Advance Soldier", 0, -200, 200),
+    Weight::new("Center Guard", 0, -200, 200),
+    Weight::new("Center Elephant", 0, -200, 200),
+    Weight::new("Center Horse", 0, -200, 200),
+    Weight::new("Center Car", 0, -200, 200),
+    Weight::new("Center Duck", 0, -200, 200),
+    Weight::new("Center Soldier", 0, -200, 200),
 ];
+
+/// The first of the weights of a piece's advance (rows from its own edge), kind by
+/// kind from the guard on.
+const ADVANCE_AT: usize = TERMS_AT + TERMS;
+/// The first of the weights of a piece's distance from the nearer side edge.
+const CENTER_AT: usize = ADVANCE_AT + 6;
 
 /// The number of [`Terms`].
 pub const TERMS: usize = 7;
@@ -166,13 +184,17 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
         (_, None) => return MATE,
     };
     let mut material = [0; 2];
+    let mut placement = 0;
     for kind in PieceKind::ALL {
         for color in Color::ALL {
-            material[color.index()] += board.mask(color, kind).count_ones() as i32 * value(kind);
+            let mask = board.mask(color, kind);
+            material[color.index()] += mask.count_ones() as i32 * value(kind);
+            let p = place(kind, color, mask);
+            placement += if color == side { p } else { -p };
         }
     }
     let (own, other) = (material[side.index()], material[side.opponent().index()]);
-    let mut score = WEIGHTS[TEMPO].get() + own - other;
+    let mut score = WEIGHTS[TEMPO].get() + own - other + placement;
     if own - other >= MOP_UP_LEAD && other <= MOP_UP_WEAK {
         score += mop_up(board, side, theirs, mine);
     } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
@@ -206,8 +228,15 @@ fn activity_terms(
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
     let on = |term: usize| WEIGHTS[TERMS_AT + term].get() != 0 || all;
-    let me = mobility::activity(board, side, theirs, on(CHECKS));
-    let them = mobility::activity(board, other, mine, on(CHECKS));
+    let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
+    let activity = match (on(CHECKS), attacks) {
+        (false, false) => mobility::activity::<false, false>,
+        (false, true) => mobility::activity::<false, true>,
+        (true, false) => mobility::activity::<true, false>,
+        (true, true) => mobility::activity::<true, true>,
+    };
+    let me = activity(board, side, theirs);
+    let them = activity(board, other, mine);
     let mut terms = [0; TERMS];
     if on(ESCAPE) {
         terms[ESCAPE] = cramped(theirs, them.own, me.attacks) - cramped(mine, me.own, them.attacks);
@@ -254,6 +283,32 @@ fn cramped(captain: Square, own: u128, attacked: u128) -> i32 {
     let blocked = own | attacked;
     let safe = (mobility::steps_of(captain) & !blocked).count_ones() as i32;
     (2 - safe).max(0)
+}
+
+/// The placement of `color`'s pieces of `kind` on `mask`: per row of advance from the
+/// own edge and per file away from the nearer side edge, at the weights of
+/// [`ADVANCE_AT`] and [`CENTER_AT`].
+#[inline]
+fn place(kind: PieceKind, color: Color, mut mask: u128) -> i32 {
+    if kind == PieceKind::Captain || mask == 0 {
+        return 0;
+    }
+    let (a, c) = (
+        WEIGHTS[ADVANCE_AT + kind.index() - 1].get(),
+        WEIGHTS[CENTER_AT + kind.index() - 1].get(),
+    );
+    if a == 0 && c == 0 {
+        return 0;
+    }
+    let mut sum = 0;
+    while mask != 0 {
+        let s = mask.trailing_zeros() as i32;
+        mask &= mask - 1;
+        let (x, y) = (s / 9, s % 9);
+        let advance = if color == Color::Red { x } else { 9 - x };
+        sum += a * advance + c * y.min(8 - y);
+    }
+    sum
 }
 
 /// The material lead from which the hunt of [`mop_up`] starts.

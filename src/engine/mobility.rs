@@ -236,7 +236,7 @@ pub fn attack_map(board: &Board, side: Color) -> u128 {
 /// The number of legal moves of `side` on `board` (the game going on), and how many of
 /// them land next to (or on) `target`.
 pub fn count(board: &Board, side: Color, target: Square) -> (i32, i32) {
-    let a = activity(board, side, target, false);
+    let a = activity::<false, false>(board, side, target);
     (a.moves, a.near)
 }
 
@@ -259,9 +259,14 @@ pub struct Activity {
     pub occupied: u128,
 }
 
-/// The [`Activity`] of `side` against the captain on `target` (its `checks` counted
-/// only when `checks` is true, else 0).
-pub fn activity(board: &Board, side: Color, target: Square, checks_too: bool) -> Activity {
+/// The [`Activity`] of `side` against the captain on `target`; its `checks` are
+/// counted only when `CHECKS` is true and its `attacks` only when `ATTACKS` is (else
+/// they are 0), so that the evaluation pays only for what it weighs.
+pub fn activity<const CHECKS: bool, const ATTACKS: bool>(
+    board: &Board,
+    side: Color,
+    target: Square,
+) -> Activity {
     let (own, occupied) = occupancy(board, side);
     let free = !own;
     let t = target.bit() as usize;
@@ -270,10 +275,7 @@ pub fn activity(board: &Board, side: Color, target: Square, checks_too: bool) ->
     let mut attacks = 0u128;
     for kind in PieceKind::ALL {
         let mut pieces = board.mask(side, kind);
-        if pieces == 0 {
-            continue;
-        }
-        let land = if !checks_too {
+        let land = if !CHECKS || pieces == 0 {
             0
         } else if kind == PieceKind::Car {
             car_reach(t as u32, occupied)
@@ -284,11 +286,15 @@ pub fn activity(board: &Board, side: Color, target: Square, checks_too: bool) ->
             let s = pieces.trailing_zeros() as usize;
             pieces &= pieces - 1;
             let all = reach(kind, s, occupied);
-            attacks |= all;
+            if ATTACKS {
+                attacks |= all;
+            }
             let r = all & free;
             moves += r.count_ones();
             near += (r & zone).count_ones();
-            checks += (r & land).count_ones();
+            if CHECKS {
+                checks += (r & land).count_ones();
+            }
         }
     }
     Activity {
