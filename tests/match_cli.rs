@@ -399,6 +399,18 @@ fn time_odds_give_the_opponent_its_own_time_a_move_and_nodes_replace_time() {
     assert!(stdout.contains("1 opening, 500 nodes a move"), "{stdout}");
     let gos = fs::read_to_string(&seen).expect("the opponent was asked to move");
     assert_eq!(gos.lines().collect::<Vec<_>>(), ["go nodes 500"; 2]);
+    // Node odds: each engine its own count.
+    fs::remove_file(&seen).expect("the notes of the second match");
+    let out = Command::new(BIN)
+        .args(["match", "--opponent", &opponent, "--openings", "1"])
+        .args(["--nodes", "500", "--opponent-nodes", "1500"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("500 nodes a move against 1500"), "{stdout}");
+    let gos = fs::read_to_string(&seen).expect("the opponent was asked to move");
+    assert_eq!(gos.lines().collect::<Vec<_>>(), ["go nodes 1500"; 2]);
     // Time odds are for a time a move: with a clock they are refused.
     let refused = common::run(
         &[
@@ -410,6 +422,12 @@ fn time_odds_give_the_opponent_its_own_time_a_move_and_nodes_replace_time() {
             "--opponent-movetime",
             "60",
         ],
+        b"",
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    // Node odds need a node count of the engine's own.
+    let refused = common::run(
+        &["match", "--opponent", &opponent, "--opponent-nodes", "60"],
         b"",
     );
     assert_eq!(refused.status.code(), Some(2));

@@ -51,10 +51,10 @@ pub enum Control {
     /// A fixed time per move: the engine under test's, then the opponent's (the same,
     /// or more for a match at time odds).
     PerMove(Duration, Duration),
-    /// A number of nodes a move for both (`go nodes`): games that do not depend on
-    /// the machine's speed or load, for self-play tests. An engine that takes longer
-    /// than [`NODES_TIMEOUT`] for a move forfeits.
-    Nodes(u64),
+    /// A number of nodes a move (`go nodes`), the engine under test's, then the
+    /// opponent's: games that do not depend on the machine's speed or load. An engine
+    /// that takes longer than [`NODES_TIMEOUT`] for a move forfeits.
+    Nodes(u64, u64),
     /// A clock per side: the initial time and the increment per move.
     Clock(Duration, Duration),
 }
@@ -186,7 +186,7 @@ fn play(
     }
     let mut left = match control {
         Control::Clock(t, _) => [t, t],
-        Control::PerMove(..) | Control::Nodes(_) => [Duration::ZERO; 2],
+        Control::PerMove(..) | Control::Nodes(..) => [Duration::ZERO; 2],
     };
     loop {
         let n = moves.len() as u32;
@@ -220,7 +220,11 @@ fn play(
                     t + MOVETIME_GRACE,
                 )
             }
-            Control::Nodes(n) => (format!("go nodes {n}"), NODES_TIMEOUT, NODES_TIMEOUT),
+            Control::Nodes(mine, theirs) => (
+                format!("go nodes {}", if p == 0 { mine } else { theirs }),
+                NODES_TIMEOUT,
+                NODES_TIMEOUT,
+            ),
             Control::Clock(_, inc) => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
@@ -271,7 +275,7 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS | --opponent-nodes N] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -318,6 +322,11 @@ the average depth, nodes per second and the longest overrun of the time given.",
             "N",
             "N nodes a move instead (go nodes; 10 s at most a move)",
         ),
+        Opt::valued(
+            "--opponent-nodes",
+            "N",
+            "the opponent's nodes a move (default: --nodes), for odds",
+        ),
         Opt::valued("--openings", "N", "number of openings (default 10)"),
         Opt::valued("--plies", "P", "moves in each opening (default 4)"),
         Opt::valued("--seed", "S", "seed of the openings (default 1)"),
@@ -336,6 +345,9 @@ the average depth, nodes per second and the longest overrun of the time given.",
         ("--nodes", "--clock"),
         ("--nodes", "--movetime"),
         ("--nodes", "--opponent-movetime"),
+        ("--opponent-nodes", "--clock"),
+        ("--opponent-nodes", "--movetime"),
+        ("--opponent-nodes", "--opponent-movetime"),
     ],
     exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
            error, 130 interrupted",
@@ -384,7 +396,13 @@ pub fn cli(args: &[String]) -> u8 {
         let nodes = parsed.int("--nodes", 1, 1_000_000_000)?;
         let control = match (parsed.value("--clock"), nodes) {
             (Some(c), _) => clock(c)?,
-            (None, Some(n)) => Control::Nodes(n),
+            (None, Some(n)) => {
+                let theirs = parsed.int("--opponent-nodes", 1, 1_000_000_000)?;
+                Control::Nodes(n, theirs.unwrap_or(n))
+            }
+            (None, None) if parsed.value("--opponent-nodes").is_some() => {
+                return Err("--opponent-nodes needs --nodes".into());
+            }
             (None, None) => {
                 let ms = parsed.int("--movetime", 1, 3_600_000)?.unwrap_or(100);
                 let odds = parsed.int("--opponent-movetime", 1, 3_600_000)?;
@@ -469,7 +487,8 @@ fn run_match(
                 mine.as_millis(),
                 theirs.as_millis()
             ),
-            Control::Nodes(n) => format!("{n} nodes a move"),
+            Control::Nodes(mine, theirs) if mine == theirs => format!("{mine} nodes a move"),
+            Control::Nodes(mine, theirs) => format!("{mine} nodes a move against {theirs}"),
             Control::Clock(t, i) =>
                 format!("{:.1} s + {:.2} s a move", t.as_secs_f64(), i.as_secs_f64()),
         }
