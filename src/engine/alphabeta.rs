@@ -130,7 +130,7 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 16] = [
+pub static KNOBS: [Weight; 17] = [
     Weight::new("Reduction", 220, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
@@ -147,6 +147,7 @@ pub static KNOBS: [Weight; 16] = [
     Weight::new("X Bad Capt", 0, 0, 3),
     Weight::new("X Singular", 0, 0, 30),
     Weight::new("X SE Margin", 3, 0, 100),
+    Weight::new("X Check Less", 0, 0, 5),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
@@ -165,6 +166,7 @@ pub(crate) const X_ASP: usize = 12;
 const X_BAD_CAPT: usize = 13;
 const X_SINGULAR: usize = 14;
 const X_SE_MARGIN: usize = 15;
+const X_CHECK_LESS: usize = 16;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -698,13 +700,15 @@ impl<'a> Search<'a> {
             if bad_capture && depth >= 3 && !checks {
                 reduce = KNOBS[X_BAD_CAPT].get().min(depth - 2);
             }
-            if late && depth >= 3 && !checks {
+            let check_less = KNOBS[X_CHECK_LESS].get();
+            if late && depth >= 3 && (!checks || check_less > 0) {
                 // Less for moves that often refuted others, more for the rest.
                 let h = self.quiet_history(ply, m);
                 reduce = reduction(depth, i)
                     - i32::from(pv) * KNOBS[X_PV_LESS].get()
                     - h * 100 / KNOBS[X_HIST_DIV].get() / HISTORY_MAX
-                    + i32::from(!improving);
+                    + i32::from(!improving)
+                    - if checks { check_less } else { 0 };
                 reduce = reduce.clamp(0, depth - 2);
             }
             let extend = if Some(m) == tt_move { singular } else { 0 };

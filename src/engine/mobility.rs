@@ -102,6 +102,93 @@ static LEAP_MASKS: [[u128; 90]; 7] = {
     m
 };
 
+/// For the kinds whose leaps are blocked on at most four distinct squares from a given
+/// square (all but the duck): those squares, and the reach for each way they can be
+/// occupied, so that [`reach`] is one look-up instead of a loop over the leaps.
+struct Fast {
+    /// The blocking squares' bits; `count` of them are used.
+    blocks: [[[u8; 4]; 90]; 7],
+    /// How many blocking squares; [`TOO_MANY`] when the leaps need the loop.
+    count: [[u8; 90]; 7],
+    /// The reach for each pattern of the blocking squares (bit i: `blocks[i]` occupied).
+    reach: [[[u128; 16]; 90]; 7],
+}
+
+const TOO_MANY: u8 = u8::MAX;
+
+const fn build_fast() -> Fast {
+    let mut f = Fast {
+        blocks: [[[0; 4]; 90]; 7],
+        count: [[TOO_MANY; 90]; 7],
+        reach: [[[0; 16]; 90]; 7],
+    };
+    let mut k = 0;
+    while k < 7 {
+        let mut s = 0;
+        while s < 90 {
+            // The distinct blocking squares of the leaps from s.
+            let mut squares = [0u8; 4];
+            let mut n = 0usize;
+            let mut fits = true;
+            let mut i = 0;
+            while i < TABLE.count[k][s] as usize {
+                let mut b = TABLE.steps[k][s][i].blocks;
+                while b != 0 {
+                    let bit = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    let mut seen = false;
+                    let mut j = 0;
+                    while j < n {
+                        if squares[j] == bit {
+                            seen = true;
+                        }
+                        j += 1;
+                    }
+                    if !seen {
+                        if n == 4 {
+                            fits = false;
+                        } else {
+                            squares[n] = bit;
+                            n += 1;
+                        }
+                    }
+                }
+                i += 1;
+            }
+            if fits && TABLE.count[k][s] > 0 {
+                f.blocks[k][s] = squares;
+                f.count[k][s] = n as u8;
+                let mut pattern = 0;
+                while pattern < 16 {
+                    let mut occupied = 0u128;
+                    let mut j = 0;
+                    while j < n {
+                        if pattern >> j & 1 != 0 {
+                            occupied |= 1u128 << squares[j];
+                        }
+                        j += 1;
+                    }
+                    let mut reach = 0u128;
+                    let mut i = 0;
+                    while i < TABLE.count[k][s] as usize {
+                        if occupied & TABLE.steps[k][s][i].blocks == 0 {
+                            reach |= 1u128 << TABLE.steps[k][s][i].to;
+                        }
+                        i += 1;
+                    }
+                    f.reach[k][s][pattern] = reach;
+                    pattern += 1;
+                }
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    f
+}
+
+static FAST: Fast = build_fast();
+
 /// The pieces among `pieces` (all of one `kind`) that reach bit `target` when
 /// `occupied` is the mask of every piece.
 #[inline]
@@ -168,6 +255,15 @@ pub fn reach(kind: PieceKind, s: usize, occupied: u128) -> u128 {
         return car_reach(s as u32, occupied);
     }
     let k = kind.index();
+    let n = FAST.count[k][s];
+    if n != TOO_MANY {
+        let blocks = &FAST.blocks[k][s];
+        let mut pattern = 0;
+        for (i, &b) in blocks.iter().enumerate().take(n as usize) {
+            pattern |= ((occupied >> b) as usize & 1) << i;
+        }
+        return FAST.reach[k][s][pattern];
+    }
     let mut reach = 0u128;
     for step in &TABLE.steps[k][s][..TABLE.count[k][s] as usize] {
         if occupied & step.blocks == 0 {
