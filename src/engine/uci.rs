@@ -349,11 +349,14 @@ impl Session {
             }
             "clear hash" => self.engine().clear(),
             _ => match eval::weight(&name).or_else(|| alphabeta::knob(&name)) {
-                Some(w) => {
-                    if let Some(v) = number(w.min as u64, w.max as u64) {
-                        w.set(v as i32);
-                    }
-                }
+                // Weights may be negative: read as signed numbers.
+                Some(w) => match value.parse::<i64>() {
+                    Ok(n) if (i64::from(w.min)..=i64::from(w.max)).contains(&n) => w.set(n as i32),
+                    _ => send(&format!(
+                        "info string setoption {name}: expected a number {} to {}, found {value:?}",
+                        w.min, w.max
+                    )),
+                },
                 None => send(&format!("info string unknown option {name:?}")),
             },
         }
