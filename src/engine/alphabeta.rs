@@ -303,7 +303,11 @@ impl<'a> Search<'a> {
         if self.tick(ply) {
             return Err(0);
         }
-        self.decided(ply)
+        let d = self.decided(ply);
+        if stats::ON && d.is_err() {
+            stats::add(Counter::Decided);
+        }
+        d
     }
 
     /// The side to move's own captain square while the game goes on normally; otherwise
@@ -620,6 +624,10 @@ impl<'a> Search<'a> {
             self.buffers[ply] = list;
             return 0; // stuck without a move: nobody can win from here
         }
+        if threatened && ply > 0 && !self.answers_only(mine, &mut list) {
+            self.buffers[ply] = list;
+            return -(MATE - ply as i32 - 2); // every move leaves the captain to be taken
+        }
         let original_alpha = alpha;
         let mut best = -MATE - 1;
         let mut best_move = None;
@@ -838,10 +846,13 @@ impl<'a> Search<'a> {
         let threatened = evasions > 0 && rules::is_attacked(&self.board, mine, side.opponent());
         let mut best = -MATE - 1;
         let mut stand = -MATE;
-        if !threatened {
+        if threatened {
+            stats::add(Counter::QEvasions);
+        } else {
             stand = eval_within(&mut self.board, alpha, beta);
             best = stand;
             if best >= beta {
+                stats::add(Counter::QStandCut);
                 return best;
             }
             alpha = alpha.max(best);
@@ -849,10 +860,14 @@ impl<'a> Search<'a> {
         // At the first ply past the horizon, quiet moves that attack the captain are
         // tried too: such a threat, often a fork, is this game's main tactic.
         let checks = !threatened && qply == 0 && KNOBS[QUIET_CHECKS].get() != 0;
-        let list = self.ordered(ply, !threatened && !checks, None);
+        let mut list = self.ordered(ply, !threatened && !checks, None);
         if list.is_empty() && threatened {
             self.buffers[ply] = list;
             return 0;
+        }
+        if threatened && !self.answers_only(mine, &mut list) {
+            self.buffers[ply] = list;
+            return -(MATE - ply as i32 - 2);
         }
         let next = if threatened { evasions - 1 } else { evasions };
         for &(m, _) in list.iter() {
@@ -965,6 +980,17 @@ impl<'a> Search<'a> {
                 stats::add(wrong);
             }
         }
+    }
+
+    /// Keeps in `list` only the moves that may answer the attack on the side to move's
+    /// captain (on `mine`): its own moves, and moves that take an attacker or land on
+    /// an attacker's path; the others would lose it at once. Returns whether any is
+    /// left.
+    fn answers_only(&self, mine: Square, list: &mut Vec<(Move, i32)>) -> bool {
+        let enemy = self.board.side_to_move().opponent();
+        let targets = mobility::evasion_targets(&self.board, enemy, mine);
+        list.retain(|(m, _)| m.from == mine || targets >> m.to.bit() & 1 != 0);
+        !list.is_empty()
     }
 
     /// The principal variation from the current position, read from the table.

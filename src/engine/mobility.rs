@@ -403,6 +403,36 @@ pub fn activity<const CHECKS: bool, const ATTACKS: bool>(
     }
 }
 
+/// Where a move other than the captain's must land to answer an attack on the captain
+/// on `captain` by `enemy`: the attackers' squares (to take one) and the squares their
+/// paths cross (to block one). A move of another piece that lands elsewhere leaves the
+/// captain attacked; one that lands here may still (two attackers, or a line it opens).
+pub fn evasion_targets(board: &Board, enemy: Color, captain: Square) -> u128 {
+    let (_, occupied) = occupancy(board, enemy);
+    let t = captain.bit() as usize;
+    let mut targets = 0u128;
+    for kind in PieceKind::ALL {
+        let mut found = attackers(kind, board.mask(enemy, kind), t, occupied);
+        targets |= found;
+        while found != 0 {
+            let s = found.trailing_zeros() as usize;
+            found &= found - 1;
+            if kind == PieceKind::Car {
+                // The squares between two pieces on one line: what each sees of the other.
+                targets |= car_reach(s as u32, occupied) & car_reach(t as u32, occupied);
+            } else {
+                let k = kind.index();
+                for step in &TABLE.steps[k][s][..TABLE.count[k][s] as usize] {
+                    if step.to as usize == t {
+                        targets |= step.blocks;
+                    }
+                }
+            }
+        }
+    }
+    targets
+}
+
 /// The enemy cars (of `enemy`) that would reach `target` along a line once the one
 /// piece between them is gone (`occupied`: the squares of every piece).
 pub fn car_xrays(board: &Board, enemy: Color, target: Square, occupied: u128) -> u32 {
@@ -586,6 +616,36 @@ mod tests {
             attacking > 100 && filtered > 10_000,
             "{attacking} {filtered}"
         );
+    }
+
+    #[test]
+    fn every_answer_to_an_attacked_captain_lands_on_an_evasion_target() {
+        let (mut attacked, mut answers) = (0, 0);
+        for b in random_positions(17, 600) {
+            if b.is_over() {
+                continue;
+            }
+            let side = b.side_to_move();
+            let captain = b.captain(side).unwrap();
+            let enemy = side.opponent();
+            if !rules::is_attacked(&b, captain, enemy)
+                || rules::is_attacked(&b, b.captain(enemy).unwrap(), side)
+            {
+                continue;
+            }
+            attacked += 1;
+            let targets = evasion_targets(&b, enemy, captain);
+            for m in rules::legal_moves(&b) {
+                let mut after = b.clone();
+                after.make_move(m.from, m.to);
+                let safe = !rules::is_attacked(&after, after.captain(side).unwrap(), enemy);
+                if safe && m.from != captain {
+                    answers += 1;
+                    assert!(targets >> m.to.bit() & 1 != 0, "{b} {m:?}");
+                }
+            }
+        }
+        assert!(attacked > 30 && answers > 30, "{attacked} {answers}");
     }
 
     #[test]

@@ -69,6 +69,12 @@ pub enum Counter {
     ReducedLow,
     ReducedLowChecked,
     ReducedLowWrong,
+    /// Quiescence nodes that answer an attacked captain with every move, and those
+    /// that stand pat at or above beta.
+    QEvasions,
+    QStandCut,
+    /// Nodes that end at once: the side to move can take the opposing captain.
+    Decided,
     /// Extensions: an attacked captain, and other kinds (a single good move).
     ExtendThreat,
     ExtendOther,
@@ -188,6 +194,12 @@ pub fn report() -> String {
         get(ReducedLow),
         get(ReducedLowWrong),
         get(ReducedLowChecked)
+    ));
+    out.push(format!(
+        "quiescence: evasion nodes {}, stand-pat cutoffs {}; nodes ended by a captain capture {}",
+        pct(get(QEvasions), q),
+        pct(get(QStandCut), q),
+        get(Decided)
     ));
     out.push(format!(
         "extensions: attacked captain {}, other {}",
