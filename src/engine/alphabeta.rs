@@ -92,9 +92,6 @@ pub(crate) struct Search<'a> {
     /// without its static pruning.
     checking: bool,
     unpruned_ply: Option<usize>,
-    /// The move left out at each ply while a singular extension tests whether the
-    /// table move is the only good one.
-    excluded: [Option<Move>; MAX_PLY + 2],
 }
 
 /// What `make` must remember to be undone.
@@ -130,8 +127,8 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 17] = [
-    Weight::new("Reduction", 220, 50, 1000),
+pub static KNOBS: [Weight; 12] = [
+    Weight::new("Reduction", 160, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
     Weight::new("Improving", 1, 0, 1),
@@ -142,12 +139,7 @@ pub static KNOBS: [Weight; 17] = [
     Weight::new("X Hist Div", 100, 10, 1000),
     Weight::new("X PV Less", 1, 0, 3),
     Weight::new("X Evasions", 2, 0, 4),
-    Weight::new("X Razor", 0, 0, 2000),
     Weight::new("X Asp", 40, 5, 200),
-    Weight::new("X Bad Capt", 0, 0, 3),
-    Weight::new("X Singular", 0, 0, 30),
-    Weight::new("X SE Margin", 3, 0, 100),
-    Weight::new("X Check Less", 0, 0, 5),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
@@ -160,13 +152,8 @@ const X_THREAT: usize = 7;
 const X_HIST_DIV: usize = 8;
 const X_PV_LESS: usize = 9;
 const X_EVASIONS: usize = 10;
-const X_RAZOR: usize = 11;
 /// The first aspiration window's half width (read by the iterative deepening).
-pub(crate) const X_ASP: usize = 12;
-const X_BAD_CAPT: usize = 13;
-const X_SINGULAR: usize = 14;
-const X_SE_MARGIN: usize = 15;
-const X_CHECK_LESS: usize = 16;
+pub(crate) const X_ASP: usize = 11;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -208,7 +195,6 @@ impl<'a> Search<'a> {
             hit_at: None,
             checking: false,
             unpruned_ply: None,
-            excluded: [None; MAX_PLY + 2],
         }
     }
 
@@ -500,14 +486,13 @@ impl<'a> Search<'a> {
         }
         stats::node_at(depth);
         let pv = beta - alpha > 1;
-        let excluded = self.excluded[ply];
 
         let entry = self.tt.probe(self.hash);
         let tt_move = entry.and_then(|e| e.best);
         stats::add(Counter::TtProbes);
         if let Some(e) = entry {
             stats::add(Counter::TtHits);
-            if !pv && ply > 0 && e.depth as i32 >= depth && excluded.is_none() {
+            if !pv && ply > 0 && e.depth as i32 >= depth {
                 let score = tt::from_tt(e.score, ply);
                 let usable = match e.bound {
                     Bound::Exact => true,
@@ -523,7 +508,7 @@ impl<'a> Search<'a> {
 
         // Without a table move this node was never searched well: search it a ply
         // shallower (its result will order the moves next time).
-        let depth = if tt_move.is_none() && depth >= 4 && !threatened && excluded.is_none() {
+        let depth = if tt_move.is_none() && depth >= 4 && !threatened {
             depth - 1
         } else {
             depth
@@ -542,17 +527,8 @@ impl<'a> Search<'a> {
             }
             _ => true,
         };
-        let static_prune =
-            !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply) && excluded.is_none();
+        let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
         if let Some(eval) = static_eval.filter(|_| static_prune) {
-            // So far behind that only a capture could help: the quiescence search says.
-            let razor = KNOBS[X_RAZOR].get();
-            if razor > 0 && depth <= 2 && eval + razor * depth < alpha {
-                let score = self.quiesce(ply, alpha, alpha + 1, KNOBS[X_EVASIONS].get() as u32, 0);
-                if score <= alpha {
-                    return score;
-                }
-            }
             // So far ahead that a few quiet plies will not bring it back.
             if depth <= KNOBS[X_RFP_DEPTH].get() && eval - KNOBS[FUTILITY].get() * depth >= beta {
                 if stats::ON {
@@ -580,41 +556,6 @@ impl<'a> Search<'a> {
             }
         }
 
-        // Singular extension: when every move but the table move falls well short of
-        // its score, searched half as deep, the table move is the only one and is
-        // searched a ply deeper; when even another move holds beta, the node fails high.
-        let mut singular = 0;
-        let se_depth = KNOBS[X_SINGULAR].get();
-        if let (Some(e), Some(m), true) = (
-            entry,
-            tt_move,
-            se_depth > 0 && ply > 0 && depth >= se_depth && excluded.is_none() && !threatened,
-        ) {
-            let tt_score = tt::from_tt(e.score, ply);
-            if e.depth as i32 >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND
-            {
-                let singular_beta = tt_score - KNOBS[X_SE_MARGIN].get() * depth;
-                self.excluded[ply] = Some(m);
-                let score = self.negamax(
-                    (depth - 1) / 2,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                    false,
-                );
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return 0;
-                }
-                if score < singular_beta {
-                    singular = 1;
-                    stats::add(Counter::ExtendOther);
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                }
-            }
-        }
-
         let mut list = self.ordered(ply, false, tt_move);
         if ply == 0 && !self.root_moves.is_empty() {
             let allowed = &self.root_moves;
@@ -637,9 +578,6 @@ impl<'a> Search<'a> {
         let mut quiets_tried = [None; 32];
         let mut quiet_count = 0;
         for (i, &(m, order)) in list.iter().enumerate() {
-            if Some(m) == excluded {
-                continue;
-            }
             let quiet = self.board.is_empty(m.to);
             // Killers and the countermove are neither reduced nor pruned.
             let ordinary = quiet && order < ORDER_COUNTER;
@@ -671,13 +609,7 @@ impl<'a> Search<'a> {
             let prune = lmp || futile || losing;
             // Only a move the filter lets through can attack the captain: the others
             // are pruned without being made.
-            let bad_capture = !quiet
-                && order < ORDER_COUNTER
-                && i >= 3
-                && !threatened
-                && !pv
-                && KNOBS[X_BAD_CAPT].get() > 0;
-            let may_attack = (prune || (late || bad_capture) && depth >= 3) && {
+            let may_attack = (prune || late && depth >= 3) && {
                 let f = filter.get_or_insert_with(|| AttackFilter::new(&self.board, side, theirs));
                 self.board
                     .piece_at(m.from)
@@ -705,23 +637,17 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mut reduce = 0;
-            if bad_capture && depth >= 3 && !checks {
-                reduce = KNOBS[X_BAD_CAPT].get().min(depth - 2);
-            }
-            let check_less = KNOBS[X_CHECK_LESS].get();
-            if late && depth >= 3 && (!checks || check_less > 0) {
+            if late && depth >= 3 && !checks {
                 // Less for moves that often refuted others, more for the rest.
                 let h = self.quiet_history(ply, m);
                 reduce = reduction(depth, i)
                     - i32::from(pv) * KNOBS[X_PV_LESS].get()
                     - h * 100 / KNOBS[X_HIST_DIV].get() / HISTORY_MAX
-                    + i32::from(!improving)
-                    - if checks { check_less } else { 0 };
+                    + i32::from(!improving);
                 reduce = reduce.clamp(0, depth - 2);
             }
-            let extend = if Some(m) == tt_move { singular } else { 0 };
             let score = if i == 0 {
-                -self.negamax(depth - 1 + extend, ply + 1, -beta, -alpha, true)
+                -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
             } else {
                 let mut s = -self.negamax(depth - 1 - reduce, ply + 1, -alpha - 1, -alpha, true);
                 if stats::ON && reduce > 0 {
@@ -801,9 +727,6 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        if excluded.is_some() {
-            return best; // a result without the best move is not the node's
-        }
         self.tt.store(
             self.hash,
             Entry {

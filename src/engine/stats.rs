@@ -6,7 +6,7 @@
 //! The counters exist only in a build made with the environment variable
 //! `DUCKCHESS_STATS` set (`DUCKCHESS_STATS=1 cargo build --release`, best with its own
 //! `CARGO_TARGET_DIR`): then [`ON`] is true, the search counts, and each search prints
-//! the running totals on standard error (`scripts/profile-search.sh` reads them). In
+//! the running totals on standard error (lines that start with `stats:`). In
 //! every other build [`ON`] is a false constant and every count, check and sample
 //! compiles to nothing. Not on the judge path.
 
@@ -75,12 +75,11 @@ pub enum Counter {
     QStandCut,
     /// Nodes that end at once: the side to move can take the opposing captain.
     Decided,
-    /// Extensions: an attacked captain, and other kinds (a single good move).
+    /// Full-width nodes extended because the side to move's captain is attacked.
     ExtendThreat,
-    ExtendOther,
 }
 
-const COUNTERS: usize = Counter::ExtendOther as usize + 1;
+const COUNTERS: usize = Counter::ExtendThreat as usize + 1;
 /// Remaining depths counted one by one; deeper ones share the last slot.
 pub const DEPTHS: usize = 32;
 
@@ -201,10 +200,6 @@ pub fn report() -> String {
         pct(get(QStandCut), q),
         get(Decided)
     ));
-    out.push(format!(
-        "extensions: attacked captain {}, other {}",
-        get(ExtendThreat),
-        get(ExtendOther)
-    ));
+    out.push(format!("extensions: attacked captain {}", get(ExtendThreat)));
     out.join("\n")
 }

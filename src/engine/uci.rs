@@ -45,7 +45,8 @@ isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
 Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo; and for
 tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
 Duck, Value Soldier, Mobility, Pressure, Tempo, Escape, Reduction, Futility,
-Quiet Checks, Improving), position
+Quiet Checks, Improving, the terms weighted 0 until fitted and experimental
+search knobs named 'X ...'), position
 startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
 winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
 (the position as an info string). Squares are a1..i10: file a-i is column y 0-8,
