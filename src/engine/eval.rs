@@ -206,7 +206,7 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     if score + LAZY_MARGIN <= alpha {
         return score + LAZY_MARGIN;
     }
-    let (me, them, terms) = activity_terms(board, side, mine, theirs, false);
+    let (me, them, terms) = activity_terms(board, side, mine, theirs);
     score += WEIGHTS[MOBILITY].get() * (me.moves - them.moves);
     score += WEIGHTS[PRESSURE].get() * (me.near - them.near);
     for (i, t) in terms.iter().enumerate() {
@@ -216,18 +216,17 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
 }
 
 /// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
-/// move (`side`, its captain on `mine`, the opponent's on `theirs`): every term when
-/// `all` is true, else only those whose weight is not 0.
+/// move (`side`, its captain on `mine`, the opponent's on `theirs`); a term whose
+/// weight is 0 is left at 0.
 fn activity_terms(
     board: &Board,
     side: Color,
     mine: Square,
     theirs: Square,
-    all: bool,
 ) -> (mobility::Activity, mobility::Activity, Terms) {
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
-    let on = |term: usize| WEIGHTS[TERMS_AT + term].get() != 0 || all;
+    let on = |term: usize| WEIGHTS[TERMS_AT + term].get() != 0;
     let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
     let activity = match (on(CHECKS), attacks) {
         (false, false) => mobility::activity::<false, false>,
@@ -265,15 +264,6 @@ fn activity_terms(
             - mobility::car_xrays(board, other, mine, occupied) as i32;
     }
     (me, them, terms)
-}
-
-/// The [`Terms`] of `board` for its side to move, or `None` when a captain is gone.
-/// For fitting the weights of the terms on played games.
-pub fn terms(board: &Board) -> Option<Terms> {
-    let side = board.side_to_move();
-    let mine = board.captain(side)?;
-    let theirs = board.captain(side.opponent())?;
-    Some(activity_terms(board, side, mine, theirs, true).2)
 }
 
 /// How short the captain on `captain` is of two safe squares to step to (0 to 2), its

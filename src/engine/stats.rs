@@ -200,6 +200,9 @@ pub fn report() -> String {
         pct(get(QStandCut), q),
         get(Decided)
     ));
-    out.push(format!("extensions: attacked captain {}", get(ExtendThreat)));
+    out.push(format!(
+        "extensions: attacked captain {}",
+        get(ExtendThreat)
+    ));
     out.join("\n")
 }

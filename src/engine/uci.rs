@@ -45,8 +45,12 @@ isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
 Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo; and for
 tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
 Duck, Value Soldier, Mobility, Pressure, Tempo, Escape, Reduction, Futility,
-Quiet Checks, Improving, the terms weighted 0 until fitted and experimental
-search knobs named 'X ...'), position
+Quiet Checks, Improving; evaluation terms weighted 0 until fitted: Checks,
+Hanging, Threats, Captain Advance, Captain Center, Car Xray, Advance Guard,
+Advance Elephant, Advance Horse, Advance Car, Advance Duck, Advance Soldier,
+Center Guard, Center Elephant, Center Horse, Center Car, Center Duck, Center
+Soldier; experimental search knobs: X Late, X Null Div, X RFP Depth, X Threat,
+X Hist Div, X PV Less, X Evasions, X Asp), position
 startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
 winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
 (the position as an info string). Squares are a1..i10: file a-i is column y 0-8,
