@@ -21,5 +21,6 @@ pub mod chase;
 pub mod cli;
 pub mod engine;
 pub mod judge;
+pub mod sys;
 pub mod tools;
 pub mod web;

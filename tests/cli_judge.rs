@@ -164,7 +164,7 @@ fn input_ending_early_is_an_error() {
 
 #[test]
 fn arbitrary_bytes_never_panic() {
-    let mut rng = duckchess::tools::rng::Rng::new(2019);
+    let mut rng = duckchess::sys::rng::Rng::new(2019);
     for round in 0..200 {
         let len = rng.below(300) as usize;
         let alphabet: &[u8] = if round % 2 == 0 {

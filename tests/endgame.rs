@@ -8,7 +8,7 @@ use duckchess::judge::board::Board;
 use duckchess::judge::piece::Color;
 use duckchess::judge::rules;
 use duckchess::tools::gen;
-use duckchess::tools::rng::Rng;
+use duckchess::sys::rng::Rng;
 use std::sync::atomic::AtomicBool;
 
 fn board(text: &str) -> Board {

@@ -468,7 +468,7 @@ fn searchmoves_restricts_the_root_and_ignores_illegal_moves() {
 }
 
 /// A random `go` line of the fuzz test: known words, numbers of every shape, moves.
-fn random_go(rng: &mut duckchess::tools::rng::Rng) -> String {
+fn random_go(rng: &mut duckchess::sys::rng::Rng) -> String {
     const ODD: [&str; 14] = [
         "18446744073709551615",
         "18446744073709551616",
@@ -502,7 +502,7 @@ fn random_go(rng: &mut duckchess::tools::rng::Rng) -> String {
 fn every_go_gets_exactly_one_bestmove() {
     // Seeded random 'go' lines, each followed by 'stop' and 'isready': between two
     // readyok there must be exactly one legal bestmove, and the whole run is bounded.
-    let mut rng = duckchess::tools::rng::Rng::new(2019);
+    let mut rng = duckchess::sys::rng::Rng::new(2019);
     let after = board("rhegkgehr/9/d7d/s1s1s1s1s/9/4S4/S1S3S1S/D7D/9/RHEGKGEHR b");
     let mut uci = Live::start();
     uci.send("position startpos moves e4e5");

@@ -12,7 +12,7 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind};
 use crate::judge::rules::{self, Move};
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;

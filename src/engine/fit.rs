@@ -581,7 +581,7 @@ fn report(samples: &Samples, skip: usize, model: &Fit, values: &[i32; KINDS]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::rng::Rng;
+    use crate::sys::rng::Rng;
 
     #[test]
     fn the_result_line_says_what_red_scored() {

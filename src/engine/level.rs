@@ -26,7 +26,7 @@ use crate::engine::tt::{hash_of, Table, MATE_BOUND};
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};

@@ -14,7 +14,7 @@ use crate::engine::uciclient::{Client, ClientError, Thought};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::time::Duration;

@@ -35,7 +35,7 @@ pub mod uciclient;
 /// them.
 #[cfg(test)]
 pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
-    let mut rng = crate::tools::rng::Rng::new(seed);
+    let mut rng = crate::sys::rng::Rng::new(seed);
     (0..count)
         .map(|_| crate::tools::gen::random_position(&mut rng, 150))
         .collect()

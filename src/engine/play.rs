@@ -687,5 +687,5 @@ fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    crate::tools::rng::Rng::new(nanos).next_u64() % 1_000_000
+    crate::sys::rng::Rng::new(nanos).next_u64() % 1_000_000
 }

@@ -770,7 +770,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_obvious_comparison_however_the_output_arrives() {
-        let mut rng = crate::tools::rng::Rng::new(5);
+        let mut rng = crate::sys::rng::Rng::new(5);
         let pieces: [&[u8]; 8] = [
             b"red car;NA;no;no",
             b"Invalid command",
@@ -782,7 +782,7 @@ mod tests {
             b"\n\n",
         ];
         for _ in 0..3000 {
-            let text = |rng: &mut crate::tools::rng::Rng| {
+            let text = |rng: &mut crate::sys::rng::Rng| {
                 let mut t = Vec::new();
                 for _ in 0..rng.below(12) {
                     t.extend_from_slice(pieces[rng.index(pieces.len())]);

@@ -11,7 +11,7 @@ use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square, COLS, ROWS};
 use crate::judge::rules::{self, Move};
 use crate::tools::audit::suite;
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use crate::tools::stress::games::Writer;
 use std::fmt;
 use std::io::{self, BufWriter, Write};

@@ -7,8 +7,8 @@
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
-use crate::tools::group;
-use crate::tools::pipes::{Event, Input, Pipes, Stream};
+use crate::sys::group;
+use crate::sys::pipes::{Event, Input, Pipes, Stream};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;

@@ -11,7 +11,7 @@
 //!   streamed).
 //! - [`server`]: the event loop that reads every request without a thread each, the
 //!   bounded worker pool, 503 for the overflow (waiting on sockets through
-//!   [`crate::tools::os`]).
+//!   [`crate::sys::os`]).
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline.

@@ -27,7 +27,7 @@
 //!   503; a handler that panics (a bug) answers 500 and the worker goes on.
 
 use super::http::{DeadlineWriter, Incoming, Limits, Method, Progress, Reject, Request, Response};
-use crate::tools::os::{self, Ready, Watch};
+use crate::sys::os::{self, Ready, Watch};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};

@@ -532,7 +532,7 @@ pub fn judge_answers(cmds: &[Cmd]) -> Vec<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::rng::Rng;
+    use crate::sys::rng::Rng;
     use crate::tools::stress::generate::{self, Recipe};
 
     #[test]

@@ -25,7 +25,7 @@ use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
 use crate::tools::gen::Mode;
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use crate::tools::stress::case::Case;
 use crate::tools::stress::games::Writer;
 use std::fmt;

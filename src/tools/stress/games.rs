@@ -9,7 +9,7 @@ use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
 use crate::tools::gen::{random_square, rule_targets};
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use crate::tools::stress::case::{Case, Cmd, Line};
 use crate::tools::stress::generate::Mode;
 use std::sync::OnceLock;

@@ -18,7 +18,7 @@
 
 use crate::judge::piece::{COLS, ROWS};
 use crate::tools::gen;
-use crate::tools::rng::Rng;
+use crate::sys::rng::Rng;
 use crate::tools::stress::case::{Case, Cmd, Layout};
 use crate::tools::stress::games::Writer;
 

@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_story_of_a_random_game_is_realized_legally() {
-        use crate::tools::rng::Rng;
+        use crate::sys::rng::Rng;
         let mut rng = Rng::new(11);
         let mut realized = 0;
         for _ in 0..60 {

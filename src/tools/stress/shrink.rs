@@ -400,7 +400,7 @@ mod tests {
             }
             lines
         });
-        let mut rng = crate::tools::rng::Rng::new(3);
+        let mut rng = crate::sys::rng::Rng::new(3);
         for _ in 0..5 {
             let mut cmds: Vec<Cmd> = (0..300)
                 .map(|_| [rng.below(10) as i64 + 4, 5, 5, rng.below(9) as i64])
