@@ -21,6 +21,7 @@ pub mod chase;
 pub mod cli;
 pub mod engine;
 pub mod judge;
+pub mod show;
 pub mod sys;
 pub mod tools;
 pub mod web;

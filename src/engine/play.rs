@@ -15,7 +15,7 @@ use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
-use crate::tools::render::{self, Marks, Style};
+use crate::show::render::{self, Marks, Style};
 use std::fs;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 

@@ -13,14 +13,9 @@
 
 pub mod audit;
 pub mod bundle;
-pub mod compare;
-pub mod diagnose;
-pub mod differs;
-pub mod explain;
 pub mod gen;
 pub mod judge;
 pub mod process;
-pub mod render;
 pub mod samples;
 pub mod stress;
 pub mod test;

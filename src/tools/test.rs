@@ -6,13 +6,13 @@
 //! through [`crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
 //! after `--timeout`), and compares the output with the answer as it streams (byte for
 //! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
-//! answer is explained in terms of the game by [`crate::tools::diagnose`]. The samples
+//! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
 //! are also built into the binary ([`crate::tools::samples`]).
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
-use crate::tools::compare::Comparator;
-use crate::tools::diagnose::{judge_run, report, Outcome};
-use crate::tools::explain;
+use crate::show::compare::Comparator;
+use crate::show::diagnose::{judge_run, report, Outcome};
+use crate::show::explain;
 use crate::tools::process::{self, builtin_answer, split_command, Feed, Runner};
 use crate::tools::samples::SAMPLES;
 use std::fmt;

@@ -29,7 +29,7 @@ use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
-use crate::tools::explain;
+use crate::show::explain;
 use std::io::Write;
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use super::state::{checked, move_json, pieces_json, square_json};
 use crate::judge::game::Game;
 use crate::judge::rules;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
-use crate::tools::explain::{self, Command};
+use crate::show::explain::{self, Command};
 use std::io::{self, Write};
 
 /// The most commands one replay shows; the official limit is 1000, and a bound keeps

@@ -12,7 +12,7 @@ use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
 use crate::judge::verdict_line;
-use crate::tools::explain;
+use crate::show::explain;
 use std::fmt;
 
 /// The most moves a game may have in a request: twice the most commands a judge input

@@ -18,7 +18,7 @@ pub mod witness;
 
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
-use crate::tools::compare::Comparator;
+use crate::show::compare::Comparator;
 use crate::tools::process::Feed;
 use crate::tools::test::{self, Reference};
 use crate::tools::validate::{self, ValidateError, DEFAULT_MAX_Q};
@@ -170,7 +170,7 @@ pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem>
         return Err(unreadable(answer, &e));
     }
     if let Some(d) = compared.difference {
-        let line = |l: Option<&crate::tools::compare::Line>| l.map(|l| l.shown());
+        let line = |l: Option<&crate::show::compare::Line>| l.map(|l| l.shown());
         return Err(Problem::WrongAnswer {
             path: answer.clone(),
             line: d.line + 1,

@@ -12,7 +12,7 @@
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
-use crate::tools::diagnose::Kind;
+use crate::show::diagnose::Kind;
 use crate::tools::stress::case::Case;
 use crate::tools::stress::generate::{self, Recipe};
 use crate::tools::stress::run::{self, Budget, Tester, Trial};

@@ -6,7 +6,7 @@
 //! built-in judge as the output streams ([`run`]), in parallel; stops at the first WA,
 //! RE or TLE; makes sure it reproduces; shrinks it ([`shrink`], with the game-aware
 //! shortening of [`route`]); saves it with the judge's answer; and explains it exactly as
-//! `test` explains a wrong answer ([`crate::tools::diagnose`]).
+//! `test` explains a wrong answer ([`crate::show::diagnose`]).
 //!
 //! - [`case`]: a case as commands, and its bytes.
 //! - [`generate`]: the modes and lengths of the cases.
@@ -23,8 +23,8 @@ pub mod run;
 pub mod shrink;
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
-use crate::tools::diagnose::{self, Kind};
-use crate::tools::explain;
+use crate::show::diagnose::{self, Kind};
+use crate::show::explain;
 use crate::tools::gen::modes_help;
 use crate::tools::process::{split_command, Stderr};
 use case::Case;

@@ -7,8 +7,8 @@
 //! the threads are scheduled: candidates are claimed in order, and once one fails, only
 //! the candidates before it are still run, so the lowest failing index is the answer.
 
-use crate::tools::compare::{Comparator, Compared};
-use crate::tools::diagnose::{self, Kind};
+use crate::show::compare::{Comparator, Compared};
+use crate::show::diagnose::{self, Kind};
 use crate::tools::process::{self, Feed, Run, Stderr};
 use crate::tools::stress::case::Case;
 use std::io;

@@ -9,7 +9,7 @@
 //! Candidates are tried in parallel through [`run::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
-use crate::tools::diagnose::Kind;
+use crate::show::diagnose::Kind;
 use crate::tools::stress::case::{Case, Line};
 use crate::tools::stress::route;
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
@@ -297,7 +297,7 @@ mod tests {
     use super::*;
     use crate::judge::game::Game;
     use crate::judge::rules;
-    use crate::tools::compare::compare;
+    use crate::show::compare::compare;
     use crate::tools::stress::case::Cmd;
     use crate::tools::stress::generate::{self, Mode, Recipe};
     use std::time::Duration;

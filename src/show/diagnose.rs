@@ -8,11 +8,11 @@ use crate::cli;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::tools::compare::{Compared, Difference, Line};
-use crate::tools::differs;
-use crate::tools::explain::{self, Command};
+use crate::show::compare::{Compared, Difference, Line};
+use crate::show::differs;
+use crate::show::explain::{self, Command};
 use crate::tools::process::{self, Feed, Rest, Run};
-use crate::tools::render::{self, Marks};
+use crate::show::render::{self, Marks};
 use std::time::Duration;
 
 /// How many lines of a failing program's standard error are shown.

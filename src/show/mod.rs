@@ -1,0 +1,7 @@
+//! Words and pictures.
+
+pub mod compare;
+pub mod diagnose;
+pub mod differs;
+pub mod explain;
+pub mod render;
