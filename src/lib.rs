@@ -20,6 +20,7 @@
 pub mod chase;
 pub mod cli;
 pub mod engine;
+pub mod generate;
 pub mod judge;
 pub mod show;
 pub mod sys;

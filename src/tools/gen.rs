@@ -12,7 +12,7 @@ use crate::judge::piece::{PieceKind, Square, COLS, ROWS};
 use crate::judge::rules::{self, Move};
 use crate::tools::audit::suite;
 use crate::sys::rng::Rng;
-use crate::tools::stress::games::Writer;
+use crate::generate::games::Writer;
 use std::fmt;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 /// The one list of input generators, shared by `gen`, `stress` and `gen --suite`: `gen`'s
 /// own modes, which write a game command by command with fixed odds, and `stress`'s,
-/// which steer a game towards situations ([`crate::tools::stress::games`]). Their help is
+/// which steer a game towards situations ([`crate::generate::games`]). Their help is
 /// [`modes_help!`], beside this list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {

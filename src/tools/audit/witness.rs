@@ -13,8 +13,8 @@
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
 use crate::show::diagnose::Kind;
-use crate::tools::stress::case::Case;
-use crate::tools::stress::generate::{self, Recipe};
+use crate::generate::case::Case;
+use crate::generate::recipe::{self, Recipe};
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
 use crate::tools::stress::shrink::Shrinker;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,7 +104,7 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
         effort.cases,
         budget,
         |i| {
-            let (case, _) = generate::case(&recipe, i);
+            let (case, _) = recipe::case(&recipe, i);
             let trial = tester.trial(&case)?;
             (trial.kind == Kind::WrongAnswer).then_some((case, trial))
         },

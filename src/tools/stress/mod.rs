@@ -15,9 +15,6 @@
 //! - [`shrink`]: cutting, delta debugging, pairs.
 //! - [`route`]: a shorter legal game to the same events.
 
-pub mod case;
-pub mod games;
-pub mod generate;
 pub mod route;
 pub mod run;
 pub mod shrink;
@@ -27,8 +24,8 @@ use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::tools::gen::modes_help;
 use crate::tools::process::{split_command, Stderr};
-use case::Case;
-use generate::{Mode, Recipe};
+use crate::generate::case::Case;
+use crate::generate::recipe::{self, Mode, Recipe};
 use run::{Budget, Judged, Oracle};
 use shrink::Shrinker;
 use std::collections::BTreeMap;
@@ -298,7 +295,7 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         s.cases.unwrap_or(u64::MAX),
         s.budget,
         |i| {
-            let (case, mode) = generate::case(&s.recipe, i);
+            let (case, mode) = recipe::case(&s.recipe, i);
             commands.fetch_add(case.len() as u64, Ordering::Relaxed);
             // A program that cannot be started ends the search too.
             let Some(judged) = oracle.judged(&case, Stderr::Discard) else {

@@ -13,7 +13,7 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Reach};
-use crate::tools::stress::case::Cmd;
+use crate::generate::case::Cmd;
 use std::collections::VecDeque;
 
 /// Something that happened in the game.

@@ -10,7 +10,7 @@
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::{self, Kind};
 use crate::tools::process::{self, Feed, Run, Stderr};
-use crate::tools::stress::case::Case;
+use crate::generate::case::Case;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

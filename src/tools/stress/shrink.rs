@@ -10,7 +10,7 @@
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
 use crate::show::diagnose::Kind;
-use crate::tools::stress::case::{Case, Line};
+use crate::generate::case::{Case, Line};
 use crate::tools::stress::route;
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -298,8 +298,8 @@ mod tests {
     use crate::judge::game::Game;
     use crate::judge::rules;
     use crate::show::compare::compare;
-    use crate::tools::stress::case::Cmd;
-    use crate::tools::stress::generate::{self, Mode, Recipe};
+    use crate::generate::case::Cmd;
+    use crate::generate::recipe::{self, Mode, Recipe};
     use std::time::Duration;
 
     /// A stand-in for a program: the judge's answer, changed by `bug`.
@@ -429,7 +429,7 @@ mod tests {
                 max_q: 1000,
                 messy: false,
             };
-            let (case, _) = generate::case(&recipe, 5000);
+            let (case, _) = recipe::case(&recipe, 5000);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };
@@ -463,7 +463,7 @@ mod tests {
                 max_q: 1000,
                 messy: false,
             };
-            let (case, _) = generate::case(&recipe, 5000);
+            let (case, _) = recipe::case(&recipe, 5000);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };

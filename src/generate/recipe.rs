@@ -19,8 +19,8 @@
 use crate::judge::piece::{COLS, ROWS};
 use crate::tools::gen;
 use crate::sys::rng::Rng;
-use crate::tools::stress::case::{Case, Cmd, Layout};
-use crate::tools::stress::games::Writer;
+use crate::generate::case::{Case, Cmd, Layout};
+use crate::generate::games::Writer;
 
 pub use crate::tools::gen::Mode;
 

@@ -10,8 +10,8 @@ use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
 use crate::tools::gen::{random_square, rule_targets};
 use crate::sys::rng::Rng;
-use crate::tools::stress::case::{Case, Cmd, Line};
-use crate::tools::stress::generate::Mode;
+use crate::generate::case::{Case, Cmd, Line};
+use crate::generate::recipe::Mode;
 use std::sync::OnceLock;
 
 /// For each kind, the fewest moves from one square to another on an empty board.

@@ -1,0 +1,5 @@
+//! The generators of judge inputs.
+
+pub mod case;
+pub mod games;
+pub mod recipe;
