@@ -6,8 +6,8 @@
 
 mod common;
 
+use duckchess::generate::{self, mode::Mode};
 use duckchess::tools::bundle::bundle;
-use duckchess::tools::gen::{generate, Mode};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -74,7 +74,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     for seed in 0..45 {
         for mode in Mode::ALL {
             let mut bytes = Vec::new();
-            generate(1000 + seed, 1000, mode, &mut bytes).expect("vec");
+            generate::input(1000 + seed, 1000, mode, &mut bytes).expect("vec");
             all.push((format!("gen --seed {} --mode {mode}", 1000 + seed), bytes));
         }
     }

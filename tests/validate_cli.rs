@@ -261,7 +261,7 @@ fn files_and_usage_errors() {
 /// above 1000 passes with `--max-q`.
 #[test]
 fn everything_gen_writes_validates() {
-    use duckchess::tools::gen::{generate, Mode};
+    use duckchess::generate::{self, mode::Mode};
     use duckchess::tools::validate::{validate, DEFAULT_MAX_Q};
     for mode in Mode::ALL {
         for seed in 0..24u64 {
@@ -269,7 +269,7 @@ fn everything_gen_writes_validates() {
             let q = [0, 1, 7, 1000][seed as usize % 4] + seed / 4;
             let q = q.min(DEFAULT_MAX_Q);
             let mut bytes = Vec::new();
-            generate(seed, q, mode, &mut bytes).expect("writing to a Vec");
+            generate::input(seed, q, mode, &mut bytes).expect("writing to a Vec");
             match validate(&bytes[..], DEFAULT_MAX_Q) {
                 Ok(n) => assert_eq!(n, q, "mode {mode}, seed {seed}"),
                 Err(e) => panic!("gen --mode {mode} --seed {seed} --q {q}: {e}"),
@@ -277,7 +277,7 @@ fn everything_gen_writes_validates() {
         }
     }
     let mut bytes = Vec::new();
-    generate(5, 3000, Mode::Big, &mut bytes).expect("writing to a Vec");
+    generate::input(5, 3000, Mode::Big, &mut bytes).expect("writing to a Vec");
     assert!(validate(&bytes[..], DEFAULT_MAX_Q).is_err());
     assert_eq!(validate(&bytes[..], 3000).ok(), Some(3000));
 }

@@ -37,6 +37,6 @@ pub mod uciclient;
 pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
     let mut rng = crate::sys::rng::Rng::new(seed);
     (0..count)
-        .map(|_| crate::tools::gen::random_position(&mut rng, 150))
+        .map(|_| crate::generate::position::random_position(&mut rng, 150))
         .collect()
 }

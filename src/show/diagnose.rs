@@ -11,8 +11,8 @@ use crate::judge::{self, Expected, JudgeError, Scanner};
 use crate::show::compare::{Compared, Difference, Line};
 use crate::show::differs;
 use crate::show::explain::{self, Command};
-use crate::tools::process::{self, Feed, Rest, Run};
 use crate::show::render::{self, Marks};
+use crate::tools::process::{self, Feed, Rest, Run};
 use std::time::Duration;
 
 /// How many lines of a failing program's standard error are shown.

@@ -532,8 +532,8 @@ pub fn judge_answers(cmds: &[Cmd]) -> Vec<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sys::rng::Rng;
     use crate::generate::recipe::{self, Recipe};
+    use crate::sys::rng::Rng;
 
     #[test]
     fn without_a_mistake_it_answers_as_the_judge_on_generated_games() {

@@ -21,13 +21,13 @@
 use super::catalogue::{Group, Mistake};
 use super::mutant::{Answer, Cmd, Mutant};
 use crate::cli;
+use crate::generate::case::Case;
+use crate::generate::games::Writer;
+use crate::generate::mode::Mode;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::tools::gen::Mode;
 use crate::sys::rng::Rng;
-use crate::generate::case::Case;
-use crate::generate::games::Writer;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -477,7 +477,7 @@ impl Search {
         board
             .pieces()
             .flat_map(|(from, _)| {
-                crate::tools::gen::rule_targets(board, from)
+                crate::generate::position::rule_targets(board, from)
                     .into_iter()
                     .map(move |to| vec![cmd_of(from, to)])
             })

@@ -12,9 +12,9 @@
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
-use crate::show::diagnose::Kind;
 use crate::generate::case::Case;
 use crate::generate::recipe::{self, Recipe};
+use crate::show::diagnose::Kind;
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
 use crate::tools::stress::shrink::Shrinker;
 use std::sync::atomic::{AtomicU64, Ordering};

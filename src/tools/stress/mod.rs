@@ -20,12 +20,13 @@ pub mod run;
 pub mod shrink;
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::generate::case::Case;
+use crate::generate::mode::modes_help;
+use crate::generate::mode::Mode;
+use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
-use crate::tools::gen::modes_help;
 use crate::tools::process::{split_command, Stderr};
-use crate::generate::case::Case;
-use crate::generate::recipe::{self, Mode, Recipe};
 use run::{Budget, Judged, Oracle};
 use shrink::Shrinker;
 use std::collections::BTreeMap;

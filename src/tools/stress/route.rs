@@ -9,11 +9,11 @@
 //!
 //! A piece is named by the square it starts on.
 
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Reach};
-use crate::generate::case::Cmd;
 use std::collections::VecDeque;
 
 /// Something that happened in the game.

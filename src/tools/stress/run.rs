@@ -7,10 +7,10 @@
 //! the threads are scheduled: candidates are claimed in order, and once one fails, only
 //! the candidates before it are still run, so the lowest failing index is the answer.
 
+use crate::generate::case::Case;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::{self, Kind};
 use crate::tools::process::{self, Feed, Run, Stderr};
-use crate::generate::case::Case;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -9,8 +9,8 @@
 //! Candidates are tried in parallel through [`run::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
-use crate::show::diagnose::Kind;
 use crate::generate::case::{Case, Line};
+use crate::show::diagnose::Kind;
 use crate::tools::stress::route;
 use crate::tools::stress::run::{self, Budget, Tester, Trial};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -295,11 +295,12 @@ impl<'a> Shrinker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::case::Cmd;
+    use crate::generate::mode::Mode;
+    use crate::generate::recipe::{self, Recipe};
     use crate::judge::game::Game;
     use crate::judge::rules;
     use crate::show::compare::compare;
-    use crate::generate::case::Cmd;
-    use crate::generate::recipe::{self, Mode, Recipe};
     use std::time::Duration;
 
     /// A stand-in for a program: the judge's answer, changed by `bug`.
