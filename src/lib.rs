@@ -23,6 +23,7 @@ pub mod engine;
 pub mod generate;
 pub mod judge;
 pub mod show;
+pub mod shrink;
 pub mod sys;
 pub mod tools;
 pub mod web;

@@ -15,8 +15,8 @@ use super::mutant::{self, Cmd};
 use crate::generate::case::Case;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::Kind;
-use crate::tools::stress::run::{self, Budget, Tester, Trial};
-use crate::tools::stress::shrink::Shrinker;
+use crate::shrink::search::{self, Budget, Tester, Trial};
+use crate::shrink::shrinker::Shrinker;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
         messy: false,
     };
     let budget = Budget { deadline: None };
-    let found = run::first(
+    let found = search::first(
         effort.jobs,
         effort.cases,
         budget,

@@ -15,9 +15,7 @@
 //! - [`shrink`]: cutting, delta debugging, pairs.
 //! - [`route`]: a shorter legal game to the same events.
 
-pub mod route;
-pub mod run;
-pub mod shrink;
+pub mod oracle;
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::generate::case::Case;
@@ -26,9 +24,10 @@ use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
+use crate::shrink::search::{self, Budget};
+use crate::shrink::shrinker::Shrinker;
 use crate::tools::process::{split_command, Stderr};
-use run::{Budget, Judged, Oracle};
-use shrink::Shrinker;
+use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -291,7 +290,7 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         ));
     };
     let ledger = Mutex::new(Ledger::default());
-    let found = run::first(
+    let found = search::first(
         s.jobs,
         s.cases.unwrap_or(u64::MAX),
         s.budget,

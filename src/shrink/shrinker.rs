@@ -6,13 +6,13 @@
 //! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
 //! single command, so the result is 1-minimal unless the budget ran out first.
 //!
-//! Candidates are tried in parallel through [`run::first`], which always settles on the
+//! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
+use super::route;
+use super::search::{self, Budget, Tester, Trial};
 use crate::generate::case::{Case, Line};
 use crate::show::diagnose::Kind;
-use crate::tools::stress::route;
-use crate::tools::stress::run::{self, Budget, Tester, Trial};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A shrunk case.
@@ -84,7 +84,7 @@ impl<'a> Shrinker<'a> {
         // Which candidates were run, so that the count can leave out those that a
         // parallel search ran past the lowest failing one.
         let ran: Vec<AtomicBool> = (0..count).map(|_| AtomicBool::new(false)).collect();
-        let found = run::first(
+        let found = search::first(
             self.jobs,
             count as u64,
             self.budget,

@@ -1,0 +1,5 @@
+//! Shrinking.
+
+pub mod route;
+pub mod search;
+pub mod shrinker;
