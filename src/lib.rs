@@ -18,6 +18,7 @@
 //! `src/main.rs` only picks the subcommand.
 
 pub mod chase;
+pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod generate;

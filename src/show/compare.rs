@@ -12,9 +12,9 @@
 //! The output is fed through [`Write`] (from a pipe, or from the built-in judge); the
 //! answer is pulled from any [`Read`] as far as the output needs it. Once the output is
 //! sure to differ and [`SETTLE`] more bytes have come, the comparator says it has seen
-//! enough ([`Sink::settled`]): a program that floods its output is not read forever.
+//! enough ([`Comparator::settled`]): a program that floods its output is not read
+//! forever.
 
-use crate::tools::process::Sink;
 use std::io::{self, Read, Write};
 
 /// Bytes of a line kept for the report; a longer line is shown cut.
@@ -230,6 +230,12 @@ pub struct Comparator<E> {
 }
 
 impl<E: Read> Comparator<E> {
+    /// The output differs beyond whitespace and has gone on for [`SETTLE`] bytes since
+    /// that was certain: the rest would only be counted.
+    pub fn settled(&self) -> bool {
+        self.since_certain >= SETTLE
+    }
+
     /// A comparison against the answer `source`.
     pub fn new(source: E) -> Comparator<E> {
         Comparator {
@@ -539,14 +545,6 @@ impl<E: Read> Write for Comparator<E> {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
-    }
-}
-
-impl<E: Read> Sink for Comparator<E> {
-    /// The output differs beyond whitespace and has gone on for [`SETTLE`] bytes since
-    /// that was certain: the rest would only be counted.
-    fn settled(&self) -> bool {
-        self.since_certain >= SETTLE
     }
 }
 

@@ -15,7 +15,6 @@ pub mod audit;
 pub mod bundle;
 pub mod gen;
 pub mod judge;
-pub mod process;
 pub mod samples;
 pub mod stress;
 pub mod test;

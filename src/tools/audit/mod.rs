@@ -16,12 +16,12 @@ pub mod mutant;
 pub mod suite;
 pub mod witness;
 
+use crate::check::cases::{self, Reference};
+use crate::check::format::{self, ValidateError, DEFAULT_MAX_Q};
+use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
 use crate::show::compare::Comparator;
-use crate::tools::process::Feed;
-use crate::tools::test::{self, Reference};
-use crate::tools::validate::{self, ValidateError, DEFAULT_MAX_Q};
 use catalogue::{Group, Mistake};
 use mutant::{Answer, Cmd};
 use std::fmt;
@@ -64,7 +64,7 @@ pub enum Problem {
     /// A file that cannot be read.
     Unreadable(PathBuf, String),
     /// An input that breaks the strict format.
-    Invalid(PathBuf, validate::FormatError),
+    Invalid(PathBuf, format::FormatError),
     /// An answer file that disagrees with the judge on a line.
     WrongAnswer {
         /// The answer file.
@@ -138,17 +138,17 @@ fn parse(bytes: &[u8]) -> Vec<Cmd> {
         .collect()
 }
 
-/// Loads one case of `test::collect`: validates its input, judges it, and compares its
+/// Loads one case of `cases::collect`: validates its input, judges it, and compares its
 /// answer file (if any) with the judge's output. A note is pushed for an answer file
 /// that differs in whitespace only.
-pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
+pub fn load(case: &cases::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
     let unreadable = |p: &Path, e: &dyn fmt::Display| Problem::Unreadable(p.into(), e.to_string());
     let Feed::File(input) = &case.input else {
-        // `test::collect` makes files only; built-in samples are not audited.
+        // `cases::collect` makes files only; built-in samples are not audited.
         return Err(unreadable(Path::new(&case.name), &"not a file"));
     };
     let file = File::open(input).map_err(|e| unreadable(input, &e))?;
-    match validate::validate(file, DEFAULT_MAX_Q) {
+    match format::validate(file, DEFAULT_MAX_Q) {
         Ok(_) => {}
         Err(ValidateError::Format(e)) => return Err(Problem::Invalid(input.clone(), e)),
         Err(ValidateError::Read(e)) => return Err(unreadable(input, &e)),
@@ -471,7 +471,7 @@ pub fn cli(args: &[String]) -> u8 {
 /// Audits the test set under `paths`; returns the exit status.
 fn audit(paths: &[String], with_matrix: bool) -> u8 {
     let mut notes = Vec::new();
-    let collected = test::collect(paths, &mut notes);
+    let collected = cases::collect(paths, &mut notes);
     for note in &notes {
         cli::say("audit", note);
     }

@@ -2,7 +2,7 @@
 //! disagree, and says why.
 //!
 //! It generates cases ([`generate`]), runs the program on each (a fresh process per
-//! case, as `test` runs it, through [`crate::tools::process`]) and compares with the
+//! case, as `test` runs it, through [`crate::check::process`]) and compares with the
 //! built-in judge as the output streams ([`run`]), in parallel; stops at the first WA,
 //! RE or TLE; makes sure it reproduces; shrinks it ([`shrink`], with the game-aware
 //! shortening of [`route`]); saves it with the judge's answer; and explains it exactly as
@@ -17,6 +17,8 @@
 
 pub mod oracle;
 
+use crate::check::process::{split_command, Stderr};
+use crate::check::verdict;
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
@@ -26,7 +28,6 @@ use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget};
 use crate::shrink::shrinker::Shrinker;
-use crate::tools::process::{split_command, Stderr};
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
@@ -485,7 +486,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         },
     };
     let elapsed = judged.run.elapsed();
-    let outcome = diagnose::judge_run(
+    let outcome = verdict::judge_run(
         judged.run,
         &judged.compared,
         &judged.input,

@@ -1,12 +1,13 @@
 //! The program under test as a [`Tester`]: one fresh process per case through
-//! [`crate::tools::process`], judged against the built-in judge as the output streams
-//! ([`Comparator`], [`diagnose::classify`]).
+//! [`crate::check::process`], judged against the built-in judge as the output streams
+//! ([`Comparator`], [`verdict::classify`]).
 
+use crate::check::process::{self, Feed, Run, Stderr};
+use crate::check::verdict;
 use crate::generate::case::Case;
 use crate::show::compare::{Comparator, Compared};
-use crate::show::diagnose::{self, Kind};
+use crate::show::diagnose::Kind;
 use crate::shrink::search::{Tester, Trial};
-use crate::tools::process::{self, Feed, Run, Stderr};
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -94,7 +95,7 @@ impl Oracle {
     pub fn judged(&self, case: &Case, stderr: Stderr) -> Option<Judged> {
         match self.run(case, stderr) {
             Ok((run, compared, input)) => {
-                let kind = diagnose::classify(&run, &compared, self.ignore_whitespace);
+                let kind = verdict::classify(&run, &compared, self.ignore_whitespace);
                 let line = match kind {
                     Kind::WrongAnswer => compared.difference.as_ref().map(|d| d.line),
                     _ => None,

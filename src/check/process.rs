@@ -7,6 +7,7 @@
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
+use crate::show::compare::Comparator;
 use crate::sys::group;
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
 use std::fs::File;
@@ -38,6 +39,14 @@ pub trait Sink: Write {
 impl Sink for Vec<u8> {}
 
 impl Sink for io::Sink {}
+
+/// A comparator with the answer reads the output as it comes, and settles once the
+/// output is sure to differ and has gone on long enough.
+impl<E: Read> Sink for Comparator<E> {
+    fn settled(&self) -> bool {
+        Comparator::settled(self)
+    }
+}
 
 /// Splits a `--cmd` value into words: whitespace separates words; `'...'` keeps its text
 /// as is; `"..."` too, except that `\"` and `\\` stand for `"` and `\`; outside quotes a
