@@ -23,6 +23,7 @@ pub mod cli;
 pub mod engine;
 pub mod generate;
 pub mod judge;
+pub mod mistakes;
 pub mod show;
 pub mod shrink;
 pub mod sys;

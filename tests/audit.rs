@@ -11,9 +11,9 @@ mod common;
 
 use duckchess::check::format::{validate, DEFAULT_MAX_Q};
 use duckchess::judge;
-use duckchess::tools::audit::catalogue::Mistake;
-use duckchess::tools::audit::mutant;
-use duckchess::tools::audit::witness::{self, Effort};
+use duckchess::mistakes::catalogue::Mistake;
+use duckchess::mistakes::mutant;
+use duckchess::mistakes::witness::{self, Effort};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};

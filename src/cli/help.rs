@@ -262,6 +262,19 @@ pub fn render_top(intro: &str, specs: &[&Spec], exit: &str) -> String {
     out
 }
 
+/// `text` filled to 80 columns: the first line starts with `first`, the others with
+/// `rest`.
+pub fn filled(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let lines = wrap(text, WIDTH - rest.len().max(first.len()));
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,12 @@
 //! `duckchess gen`: the command line over the generators ([`crate::generate`]) and the
-//! suite writer ([`crate::tools::audit::suite`]). The same arguments always give the
+//! suite writer ([`crate::mistakes::suite`]). The same arguments always give the
 //! same bytes, and every command stays inside the official constraints (`0 <= x < 10`,
 //! `0 <= y < 9`); only `Q` may exceed 1000. Not on the judge path.
 
 use crate::cli::{self, Opt, Spec};
 use crate::generate;
 use crate::generate::mode::{modes_help, Mode};
-use crate::tools::audit::suite;
+use crate::mistakes::suite;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -107,7 +107,7 @@ fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
         Err(e) => return cli::fail("gen", &e.to_string()),
     };
     let commands: usize = written.files.iter().map(|f| f.cmds.len()).sum();
-    let total = crate::tools::audit::catalogue::Mistake::ALL.len();
+    let total = crate::mistakes::catalogue::Mistake::ALL.len();
     let text = format!(
         "wrote {} ({}) and suite.txt to {}: {} of {total} mistakes killed\n",
         cli::plural(written.files.len() as u64, "file"),

@@ -686,7 +686,7 @@ pub struct Written {
 /// `words` joined by ", " and filled into lines of at most 80 columns, each starting
 /// with `indent`.
 fn wrapped(words: &[&str], indent: &str) -> String {
-    super::filled(&words.join(", "), indent, indent)
+    cli::help::filled(&words.join(", "), indent, indent)
 }
 
 /// The text of `suite.txt`: how it was made, and for each file its commands, what it
