@@ -8,9 +8,12 @@
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
 //! through [`uciclient`]), whose records fit the piece values ([`fit`]).
 //!
-//! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
-//! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`), and
-//! its process groups (`group`) for the engines that `match` runs.
+//! Moves come from the judge's rules table; the terminal board is drawn by
+//! [`crate::show`]; the engines `match` runs live in process groups of [`crate::sys`];
+//! the unit tests start from positions of [`crate::generate`].
+//!
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! [`crate::generate`].
 
 pub mod alphabeta;
 pub mod arena;

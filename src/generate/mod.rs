@@ -10,8 +10,7 @@
 //! - [`recipe`]: the cases `stress` tries, case `i` of a seed always the same.
 //! - [`input`]: a whole judge input in any mode, as `gen` writes it.
 //!
-//! May use [`crate::judge`] and [`crate::sys`]; the tools, the suite and the engine's
-//! tests use it.
+//! May use: [`crate::judge`], [`crate::sys`].
 
 pub mod case;
 pub mod games;

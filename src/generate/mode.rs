@@ -67,7 +67,7 @@ impl Mode {
     }
 
     /// Whether the mode steers its game by what each move does (`stress`'s own modes,
-    /// written by [`Writer`]) rather than by fixed odds.
+    /// written by [`super::games::Writer`]) rather than by fixed odds.
     pub fn steers(self) -> bool {
         matches!(
             self,

@@ -1,11 +1,13 @@
 //! The system layer: the operating-system services `std` lacks, and randomness. Nothing
-//! here knows the game; everything above may use it.
+//! here knows the game, so every layer above may use it, whatever it does.
 //!
-//! - [`os`]: waiting for pipes and sockets (`poll(2)`), the descriptor limit, handing
-//!   freed memory back to the system.
-//! - [`pipes`]: a program's standard streams served from one thread, with deadlines.
-//! - [`group`]: process groups, signals, and the sweep for what escaped a group.
-//! - [`rng`]: the seeded random generator.
+//! - [`os`]: waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit,
+//!   handing freed memory back to the system.
+//! - [`pipes`]: the standard streams of a program we started, served from one thread
+//!   with waits that never pass their deadline.
+//! - [`group`]: process groups, signals, and the sweep for what escaped a group: what
+//!   the runners and `match` start never outlives them.
+//! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
 //! Uses only `std`.
 

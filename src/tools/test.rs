@@ -3,7 +3,7 @@
 //!
 //! It pairs every `X.in` with `X.out` (or `X.ans`; a file named alone without one is
 //! judged against the built-in judge), runs either the built-in judge (in process,
-//! through [`crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
+//! through [`mod@crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
 //! after `--timeout`), and compares the output with the answer as it streams (byte for
 //! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples

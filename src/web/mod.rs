@@ -17,8 +17,10 @@
 //!   deadline.
 //! - [`json`]: a small JSON reader and writer; [`assets`]: the page, built in.
 //!
-//! The top layer: may use [`crate::judge`], [`crate::cli`], [`crate::tools`] and
-//! [`crate::engine`]; only `main.rs` uses it.
+//! Only `main.rs` uses it.
+//!
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! [`crate::engine`].
 
 pub mod api;
 pub mod assets;

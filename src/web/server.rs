@@ -2,7 +2,7 @@
 //! of worker threads answers them.
 //!
 //! The loop (thread `serve-io`) accepts connections and reads all of them at once
-//! without blocking, woken by `poll(2)` ([`super::os`]): a connection that sends
+//! without blocking, woken by `poll(2)` ([`crate::sys::os`]): a connection that sends
 //! nothing, or trickles, costs a descriptor and the bytes it sent, never a thread. Only
 //! a complete request goes to a worker, through a bounded queue. The loop answers what
 //! it refuses itself (408 at the read deadline, 400, 411, 413, 414, 431, 505, and 503

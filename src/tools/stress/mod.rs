@@ -1,19 +1,13 @@
 //! `duckchess stress`: finds a small input on which a program and the built-in judge
 //! disagree, and says why.
 //!
-//! It generates cases ([`generate`]), runs the program on each (a fresh process per
-//! case, as `test` runs it, through [`crate::check::process`]) and compares with the
-//! built-in judge as the output streams ([`run`]), in parallel; stops at the first WA,
-//! RE or TLE; makes sure it reproduces; shrinks it ([`shrink`], with the game-aware
-//! shortening of [`route`]); saves it with the judge's answer; and explains it exactly as
-//! `test` explains a wrong answer ([`crate::show::diagnose`]).
-//!
-//! - [`case`]: a case as commands, and its bytes.
-//! - [`generate`]: the modes and lengths of the cases.
-//! - [`games`]: the games of stress's own modes, and invalid commands of every kind.
-//! - [`run`]: running and judging one case; the parallel search for the first failure.
-//! - [`shrink`]: cutting, delta debugging, pairs.
-//! - [`route`]: a shorter legal game to the same events.
+//! It takes cases from the generators ([`crate::generate::recipe`]), runs the program on
+//! each (a fresh process per case, as `test` runs it, through [`oracle`]) and compares
+//! with the built-in judge as the output streams, in parallel
+//! ([`crate::shrink::search`]); stops at the first WA, RE or TLE; makes sure it
+//! reproduces; shrinks it ([`crate::shrink::shrinker`]); saves it with the judge's
+//! answer; and explains it exactly as `test` explains a wrong answer
+//! ([`crate::show::diagnose`]).
 
 pub mod oracle;
 
