@@ -2,7 +2,7 @@
 //! value, operands, conflicting options, and typed values whose errors say what is wrong
 //! (not a number, or out of range) rather than only "expected a number".
 
-use super::Spec;
+use super::spec::Spec;
 use std::time::Duration;
 
 /// Parsed arguments of one subcommand: options (with or without a value) and operands.
@@ -186,7 +186,7 @@ pub fn seconds(text: &str, max: f64) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Opt;
+    use crate::cli::spec::Opt;
 
     const SPEC: Spec = Spec {
         name: "demo",

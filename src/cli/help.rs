@@ -2,7 +2,7 @@
 //! [`Spec`] the argument parser reads, so the options a help lists are the options the
 //! subcommand takes.
 
-use super::{Opt, Spec};
+use super::spec::{Opt, Spec};
 
 /// Help text lines stay within this many columns.
 pub const WIDTH: usize = 80;
