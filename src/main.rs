@@ -36,7 +36,8 @@ usage: duckchess [< FILE]              the judge on standard input
        duckchess --version";
 
 const EXIT: &str = "0 success, 1 bad input or failure, 2 usage error,\n             \
-                    3 invalid input (validate, audit)";
+                    3 invalid input (validate, audit),\n             \
+                    128+N ended by signal N (test, stress, match)";
 
 fn find(name: &str) -> Option<&'static Entry> {
     SUBCOMMANDS.iter().find(|(spec, _)| spec.name == name)

@@ -659,3 +659,47 @@ fn usage_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("duckchess: stress: cannot run "));
 }
+
+/// What the contestant's guide says each planted mistake passes of the official tests
+/// (its table of `-D` switches), and what the FAQ counts from it, are what the binary
+/// finds: each planted program run by `duckchess test` on the official cases.
+#[test]
+fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
+    let official = Path::new("../shared/official/duckchess");
+    if !official.is_dir() {
+        println!("note: {} is absent; skipping", official.display());
+        return;
+    }
+    let Some(dir) = fixtures("the guides' claims about the official tests") else {
+        return;
+    };
+    let guide = fs::read_to_string("docs/contestants.md").expect("the contestant's guide");
+    let mut rows = 0;
+    let mut passing_all = 0;
+    for line in guide.lines().filter(|l| l.starts_with("| `BUG_")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let bug = cells[1].trim_matches('`').trim_start_matches("BUG_");
+        let said: usize = cells[3]
+            .strip_suffix(" of 4")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}: the last cell is 'N of 4'"));
+        let out = Command::new(BIN)
+            .args(["test", "--cmd"])
+            .arg(dir.join(bug))
+            .arg(official)
+            .output()
+            .expect("duckchess test runs");
+        let passed = text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("AC "))
+            .count();
+        assert_eq!(passed, said, "BUG_{bug}: the guide says {said} of 4");
+        rows += 1;
+        passing_all += usize::from(said == 4);
+    }
+    assert_eq!(rows, BUGS.len(), "a row for each planted mistake");
+    let faq = fs::read_to_string("docs/faq.md").expect("the FAQ");
+    let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    let sentence = format!("So do {} more of the ten mistakes", words[passing_all - 1]);
+    assert!(faq.contains(&sentence), "the FAQ should say {sentence:?}");
+}

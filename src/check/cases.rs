@@ -17,6 +17,10 @@ pub struct Case {
     pub input: Feed,
     /// What the output is compared with.
     pub answer: Reference,
+    /// An input beyond the official format on purpose (odd whitespace, coordinates off
+    /// the board), which the judge accepts by its lenient contract: a correct solution
+    /// may fail it, and a report says so.
+    pub beyond_format: bool,
 }
 
 /// The answer of a case.
@@ -144,6 +148,7 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
                             name: stem.to_string_lossy().into_owned(),
                             input: Feed::File(with_ext(&stem, "in")),
                             answer: Reference::File(answer),
+                            beyond_format: false,
                         },
                         &mut cases,
                     ),
@@ -175,6 +180,7 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
                 name: stem.to_string_lossy().into_owned(),
                 input: Feed::File(input),
                 answer,
+                beyond_format: false,
             },
             &mut cases,
         );

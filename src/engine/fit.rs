@@ -491,7 +491,7 @@ pub const SPEC: Spec = Spec {
     about: "\
 RECORD is a file that 'duckchess match --record' wrote. Every game is replayed
 through the rules and must end as its result line says: as many moves, and the
-captain captured, the 300-move limit reached or the side to move stuck as said
+captain captured, the 300-ply limit reached or the side to move stuck as said
 (or, for a forfeit, none of these). Its positions from ply PLIES on, where neither the last move
 nor the next is a capture, are fitted by logistic regression of red's score on
 the material difference. Prints each kind's fitted value (the horse at 300) next

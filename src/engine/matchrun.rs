@@ -269,7 +269,8 @@ duckchess' when they offer that option, and LIST is 'Name=Value;Name=Value' for
 more. Each opening (P random quiet moves that a depth-4 search scores within 40
 centipawns) is played twice, each engine red once. The crate's rules judge every
 move: an illegal move, a crash, no answer, or a flag that falls (on a clock, past
-100 ms of grace) loses; 300 moves or a side with no move is a draw.
+100 ms of grace) loses; 300 plies (moves of both sides
+counted) or a side with no move is a draw.
 
 Engines are not trusted: 'uciok' and each 'readyok' must come within 5 s, and a
 'bestmove' within the time given (plus 1 s with --movetime), however much else
@@ -311,7 +312,7 @@ the average depth, nodes per second and the longest overrun of the time given.",
     ],
     conflicts: &[("--movetime", "--clock")],
     exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
-           error, 130 interrupted",
+           error,\n             128+N ended by signal N (Ctrl-C: 130), after ending the engines",
 };
 
 /// Reads `Name=Value;Name=Value`.

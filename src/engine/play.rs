@@ -141,7 +141,7 @@ impl<W: Write> Session<W> {
                 format!("game over: {c} resigned, {} wins", c.opponent())
             }
             Some(Halt::MoveLimit) => {
-                format!("game over: draw, {MAX_MOVES} moves without a captain capture")
+                format!("game over: draw, {MAX_MOVES} plies without a captain capture")
             }
             Some(Halt::Stuck(c)) => format!("game over: draw, {c} has no legal move"),
             None => render::status(self.board()),
@@ -601,7 +601,8 @@ same game. --think and --depth apply to level 8.
 
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
-both sides ai the computer plays a whole game (a draw after 300 moves). The end of
+both sides ai the computer plays a whole game (a draw after 300 plies,
+moves of both sides counted). The end of
 the input ends the session.
 
 Saved games: line 1 the start position, line 2 the number of moves Q, then Q

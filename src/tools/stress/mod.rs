@@ -140,7 +140,8 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
     ],
     conflicts: &[],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
-           flaky one too) or an I/O error, 2 usage error",
+           flaky one too) or an I/O error, 2 usage error, 128+N ended by\n             \
+           signal N (Ctrl-C: 130), after ending the program under test",
 };
 
 /// Everything a run needs.
