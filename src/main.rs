@@ -1,7 +1,7 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, judge, tools, web};
+use duckchess::{chase, engine, tools, web};
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     let rest = args.get(1..).unwrap_or(&[]);
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
-        None => judge::serve(std::io::stdin().lock()),
+        None => tools::judge::stdin(""),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
             // `help help` asks what `help` does: the top-level help says it.
@@ -76,6 +76,14 @@ fn main() -> ExitCode {
 fn unknown(name: &str) -> u8 {
     if name.starts_with('-') && name != "-" {
         cli::usage_error("", &format!("unknown option {name}"))
+    } else if std::path::Path::new(name).is_file() {
+        cli::usage_error(
+            "",
+            &format!(
+                "unknown subcommand {name:?}; to judge that file: duckchess judge {name} \
+                 (or duckchess < {name})"
+            ),
+        )
     } else {
         cli::usage_error("", &format!("unknown subcommand {name:?}"))
     }

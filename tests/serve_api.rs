@@ -738,9 +738,14 @@ fn command_line() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&top.stdout).contains("\n  serve "));
+    // A port another program listens on: the message says how to take any free one.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = taken.local_addr().expect("its address").port().to_string();
+    let in_use = "(another program listens there: --port 0 takes any free port)";
     for (args, status, message) in [
+        (&["serve", "--port", port.as_str()][..], 1, in_use),
         (
-            &["serve", "--port", "70000"][..],
+            &["serve", "--port", "70000"],
             2,
             "--port: 70000 is above the largest allowed, 65535",
         ),

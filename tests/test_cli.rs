@@ -406,6 +406,18 @@ fn usage_and_setup_errors() {
         let err = text(&out.stderr);
         assert!(err.starts_with("duckchess: "), "{err}");
     }
+    // A program in this folder named without ./ is looked up in PATH: say so.
+    let out = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["test", "case.in", "--cmd", "case.out"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).ends_with(" (did you mean ./case.out?)\n"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = test(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("usage: duckchess test [PATH...]"));

@@ -114,6 +114,20 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Why the program of `argv` could not be started, in words: the system's reason, and
+/// for a program named without a folder that is a file in this one, the `./` that runs
+/// it (a command's name alone is looked up in `PATH`, not here).
+pub fn cannot_run(argv: &[String], e: &io::Error) -> String {
+    let mut text = format!("cannot run {:?}: {e}", argv.join(" "));
+    if let Some(program) = argv.first() {
+        let here = !program.contains('/') && std::path::Path::new(program).is_file();
+        if e.kind() == io::ErrorKind::NotFound && here {
+            text.push_str(&format!(" (did you mean ./{program}?)"));
+        }
+    }
+    text
+}
+
 /// What runs each case.
 #[derive(Clone, Debug)]
 pub enum Runner {

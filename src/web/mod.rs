@@ -124,10 +124,15 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
     let listener = match TcpListener::bind((host, port)) {
         Ok(l) => l,
         Err(e) => {
+            let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+                " (another program listens there: --port 0 takes any free port)"
+            } else {
+                ""
+            };
             return cli::fail(
                 "serve",
-                &format!("cannot listen on {host} port {port}: {e}"),
-            )
+                &format!("cannot listen on {host} port {port}: {e}{hint}"),
+            );
         }
     };
     let addr = match listener.local_addr() {
