@@ -699,7 +699,9 @@ fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
     }
     assert_eq!(rows, BUGS.len(), "a row for each planted mistake");
     let faq = fs::read_to_string("docs/faq.md").expect("the FAQ");
-    let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    let words = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
     let sentence = format!("So do {} more of the ten mistakes", words[passing_all - 1]);
     assert!(faq.contains(&sentence), "the FAQ should say {sentence:?}");
 }

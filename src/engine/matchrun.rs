@@ -485,11 +485,7 @@ fn run_match(
     let mean = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (var / n).sqrt();
-    let elo = if mean <= 0.0 || mean >= 1.0 {
-        "beyond measure".to_string()
-    } else {
-        format!("{:+.0}", -400.0 * (1.0 / mean - 1.0).log10())
-    };
+    let elo = elo_text(mean);
     let summary = [
         format!(
             "engine: wins {}, losses {}, draws {}: {:.1}% +- {:.1}% (95%), Elo {elo}",
@@ -510,9 +506,30 @@ fn run_match(
     cli::EXIT_OK
 }
 
+/// The Elo difference a score (0 to 1) stands for, signed and rounded: `+0` for an
+/// even score, never `-0`; "beyond measure" for a score of nothing or everything.
+fn elo_text(score: f64) -> String {
+    if score <= 0.0 || score >= 1.0 {
+        return "beyond measure".to_string();
+    }
+    // Adding 0.0 turns a rounded -0 into +0.
+    let elo = (-400.0 * (1.0 / score - 1.0).log10()).round() + 0.0;
+    format!("{elo:+.0}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_elo_difference_has_its_sign_and_no_negative_zero() {
+        assert_eq!(elo_text(0.5), "+0");
+        assert_eq!(elo_text(0.4995), "+0");
+        assert_eq!(elo_text(0.75), "+191");
+        assert_eq!(elo_text(0.25), "-191");
+        assert_eq!(elo_text(0.0), "beyond measure");
+        assert_eq!(elo_text(1.0), "beyond measure");
+    }
 
     #[test]
     fn openings_are_fixed_distinct_and_balanced() {

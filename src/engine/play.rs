@@ -594,10 +594,11 @@ Commands at the prompt:
   board, help, quit
 
 The computer plays at --level 1 (a beginner who blunders pieces) to 8 (the full
-engine, the default). Levels 1-7 search a fixed number of nodes and make mistakes
+engine); 3 (casual) by default, as in the browser. Levels 1-7 search a fixed number of nodes and make mistakes
 on purpose, more and larger ones the lower the level; their random choices come
 from --seed (shown at the start), so the same seed and the same moves replay the
-same game. --think and --depth apply to level 8.
+same game. --think and --depth apply to level 8, which they choose when --level is
+not given.
 
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
@@ -614,7 +615,7 @@ replays it.",
         Opt::valued(
             "--level",
             "N",
-            "the computer's strength, 1 (beginner) to 8 (full, the default)",
+            "the computer's strength, 1 (beginner) to 8 (full strength); default 3, as in the browser",
         ),
         Opt::valued(
             "--seed",
@@ -655,7 +656,16 @@ pub fn cli(args: &[String]) -> u8 {
         let players = [who("--red")?, who("--blue")?];
         let limits = limits_option(parsed, 1000)?;
         let level = match parsed.value("--level") {
-            None => Level::FULL,
+            // A thinking time or a depth is for the full engine.
+            None if parsed.flag("--think") || parsed.flag("--depth") => Level::FULL,
+            None => Level::DEFAULT,
+            Some(_) if !players.contains(&Controller::Ai) => {
+                return Err(
+                    "--level N sets the computer's strength: give it a side too \
+                            (--red ai or --blue ai)"
+                        .to_string(),
+                )
+            }
             Some(text) => text.parse().map_err(|e| format!("--level: {e}"))?,
         };
         let seed = match parsed.int("--seed", 0, u64::MAX)? {

@@ -67,7 +67,12 @@ mod tests {
             .collect();
         names.sort();
         let built_in: Vec<&str> = list.iter().map(|s| s.name).collect();
-        assert_eq!(names, built_in, "add new {} cases to the list", dir.display());
+        assert_eq!(
+            names,
+            built_in,
+            "add new {} cases to the list",
+            dir.display()
+        );
         for s in list {
             let disk = std::fs::read_to_string(dir.join(format!("{}.in", s.name))).expect("read");
             assert_eq!(disk, s.input);
@@ -96,7 +101,11 @@ mod tests {
             assert!(checked.is_ok(), "{}: {:?}", s.name, checked.err());
         }
         for s in LENIENT {
-            assert!(validate(s.input.as_bytes(), DEFAULT_MAX_Q).is_err(), "{}", s.name);
+            assert!(
+                validate(s.input.as_bytes(), DEFAULT_MAX_Q).is_err(),
+                "{}",
+                s.name
+            );
         }
     }
 }

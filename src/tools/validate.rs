@@ -40,7 +40,10 @@ pub fn cli(args: &[String]) -> u8 {
         let max_q = parsed.int("--max-q", 0, u64::MAX)?.unwrap_or(DEFAULT_MAX_Q);
         let files: Vec<Option<&str>> = match parsed.operands.as_slice() {
             [] => vec![None],
-            paths => paths.iter().map(|p| Some(p.as_str()).filter(|p| *p != "-")).collect(),
+            paths => paths
+                .iter()
+                .map(|p| Some(p.as_str()).filter(|p| *p != "-"))
+                .collect(),
         };
         let named = files.len() > 1;
         let (mut unreadable, mut invalid) = (false, false);

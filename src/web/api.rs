@@ -201,11 +201,12 @@ impl Api {
     }
 }
 
-/// The computer's strength a request asks for: `level` 1 to 8 (8, the full engine,
-/// when absent) and the game's `seed` for a weakened level's choices (0 when absent).
+/// The computer's strength a request asks for: `level` 1 to 8 ([`Level::DEFAULT`]
+/// when absent, as on the page) and the game's `seed` for a weakened level's choices (0
+/// when absent).
 fn strength(body: &Json) -> Result<Strength, ApiError> {
     let level = match body.get("level") {
-        None | Some(Json::Null) => Level::FULL,
+        None | Some(Json::Null) => Level::DEFAULT,
         Some(v) => v
             .as_int()
             .and_then(|n| u64::try_from(n).ok())
