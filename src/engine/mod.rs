@@ -6,13 +6,17 @@
 //! format ([`saved`]), playing strengths from a beginner to the full engine
 //! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
-//! through [`uciclient`]), whose records fit the piece values ([`fit`]).
+//! through [`uciclient`]), whose records fit the piece values ([`fit`]); the analysis
+//! of a game for people ([`analysis`], which the browser board uses too, and
+//! `duckchess analyze`, [`analyze`]).
 //!
 //! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
 //! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`), and
 //! its process groups (`group`) for the engines that `match` runs.
 
 pub mod alphabeta;
+pub mod analysis;
+pub mod analyze;
 pub mod arena;
 pub mod clock;
 pub mod eval;
