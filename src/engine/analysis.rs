@@ -642,6 +642,26 @@ mod tests {
     }
 
     #[test]
+    fn a_position_gets_the_same_analysis_alone_or_in_a_game() {
+        let mut board = Board::start();
+        let mut boards = vec![board.clone()];
+        for c in [[0, 1, 2, 2], [9, 1, 7, 2], [3, 4, 4, 4], [6, 4, 5, 4]] {
+            board.make_move(
+                Square::new(c[0], c[1]).unwrap(),
+                Square::new(c[2], c[3]).unwrap(),
+            );
+            boards.push(board.clone());
+        }
+        let limits = Limits::nodes(3000);
+        let mut whole = Analyser::new(limits);
+        let all: Vec<Position> = boards.iter().map(|b| whole.next(b, None)).collect();
+        for k in 0..boards.len() {
+            let mut part = Analyser::after(limits, boards[..k].to_vec());
+            assert_eq!(part.next(&boards[k], None), all[k], "position {k}");
+        }
+    }
+
+    #[test]
     fn tallies_add_up() {
         let best = mv(0, 0, 1, 0);
         let board = Board::start();
