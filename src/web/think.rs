@@ -1,16 +1,18 @@
-//! The computer's move for the server, with limits no client can lift: the thinking
-//! time is capped, at most a few searches run at once (503 beyond), and each runs on a
-//! thread of its own while the request waits with a hard deadline. Should the search
-//! ever overrun its clock, the client still gets an answer in time, and the late search
-//! keeps its slot until it ends, so overruns cannot pile up. A search that ends frees
-//! its slot before its answer goes out, so one client asking again and again never
-//! finds the computer busy.
+//! The computer's searches for the server (its moves, and the analysis of a game), with
+//! limits no client can lift: the thinking time is capped, at most a few searches run
+//! at once (503 beyond), and each runs on a thread of its own while the request waits
+//! with a hard deadline. Should a search ever overrun its clock, the client still gets
+//! an answer in time, the late search is told to stop, and it keeps its slot until it
+//! ends, so overruns cannot pile up. A search that ends frees its slot before its
+//! answer goes out, so one client asking again and again never finds the computer
+//! busy.
 
+use super::state::ApiError;
 use crate::engine::level::{self, Strength};
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
@@ -42,6 +44,18 @@ impl fmt::Display for ThinkError {
             }
             ThinkError::Failed => write!(f, "the computer could not search this position"),
         }
+    }
+}
+
+/// The answer to a request whose search could not run or answer: 503 when the
+/// computer is busy or late (the client may ask again), 500 when it failed.
+pub fn refusal(e: ThinkError) -> ApiError {
+    ApiError {
+        status: match e {
+            ThinkError::Failed => 500,
+            ThinkError::Busy | ThinkError::Late(_) => 503,
+        },
+        message: e.to_string(),
     }
 }
 
@@ -108,6 +122,19 @@ impl Thinker {
         strength: Strength,
     ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
+        let (board, search) = (board.clone(), self.search);
+        self.run(time, move |_| search(&board, time, strength))
+    }
+
+    /// Runs `job`, a search expected to take `time`, in one of the slots, on a thread
+    /// of its own, and returns its answer, or why not: every slot is taken, or the job
+    /// did not answer within `time` and the grace (then the flag it was given is
+    /// raised, to stop it, and it keeps its slot until it ends).
+    pub fn run<T, F>(&self, time: Duration, job: F) -> Result<T, ThinkError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AtomicBool) -> T + Send + 'static,
+    {
         let taken = self
             .running
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
@@ -117,25 +144,29 @@ impl Thinker {
             return Err(ThinkError::Busy);
         }
         let slot = Slot(Arc::clone(&self.running));
+        let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
-        let (board, search) = (board.clone(), self.search);
+        let flag = Arc::clone(&stop);
         let spawned = thread::Builder::new()
             .name("serve-think".to_string())
             .spawn(move || {
-                // The slot is given back before the report is sent (and by the guard if
-                // the search panics): a client that asks again as soon as it has its
+                // The slot is given back before the answer is sent (and by the guard if
+                // the job panics): a client that asks again as soon as it has its
                 // answer must find it free.
-                let report = search(&board, time, strength);
+                let answer = job(&flag);
                 drop(slot);
-                let _ = tx.send(report);
+                let _ = tx.send(answer);
             });
         if spawned.is_err() {
             return Err(ThinkError::Failed);
         }
         let limit = time + self.grace;
         match rx.recv_timeout(limit) {
-            Ok(report) => Ok(report),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(ThinkError::Late(limit)),
+            Ok(answer) => Ok(answer),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                stop.store(true, Ordering::SeqCst);
+                Err(ThinkError::Late(limit))
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(ThinkError::Failed),
         }
     }
@@ -171,6 +202,24 @@ mod tests {
             nodes: 0,
             seldepth: 0,
         }
+    }
+
+    #[test]
+    fn a_late_job_is_told_to_stop() {
+        let thinker = Thinker::with_search(1, Duration::from_millis(20), instant);
+        let (seen, told) = mpsc::channel();
+        let answer = thinker.run(Duration::ZERO, move |stop: &AtomicBool| {
+            // Waits (boundedly) for the flag, as a search polls its stop flag.
+            for _ in 0..1000 {
+                if stop.load(Ordering::SeqCst) {
+                    let _ = seen.send(());
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        });
+        assert!(matches!(answer, Err(ThinkError::Late(_))));
+        assert!(told.recv_timeout(Duration::from_secs(5)).is_ok());
     }
 
     #[test]
