@@ -4,7 +4,8 @@
 //! text of a judge input or saved game as `input`), the thinking time a position
 //! (`movetime`), and which positions to analyse: `from` (0 is the start) and `count`.
 //! One request analyses at most [`MAX_POSITIONS`] positions and at most
-//! [`BUDGET`] of thinking, in the computer's bounded slots ([`Thinker`]); the answer
+//! [`BUDGET`] of thinking, in the computer's bounded slots ([`Thinker`]), never taking
+//! the last free one, so that an analysis never keeps the computer from moving; the answer
 //! says where to go on (`next`), so the page asks again and shows its progress in
 //! between, and cancelling is not asking. Every position is searched on its own
 //! ([`crate::engine::analysis`]), so a game analysed a few positions at a time gets
@@ -67,7 +68,7 @@ pub fn analyze(thinker: &Thinker, body: &Json) -> Result<Response, ApiError> {
     let chunk = asked.boards[from..from + count].to_vec();
     let limits = Limits::time(asked.movetime);
     let positions = thinker
-        .run(asked.movetime * count as u32, move |stop| {
+        .run(asked.movetime * count as u32, 1, move |stop| {
             let mut analyser = Analyser::after(limits, earlier);
             chunk
                 .iter()

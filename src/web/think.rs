@@ -123,22 +123,25 @@ impl Thinker {
     ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
         let (board, search) = (board.clone(), self.search);
-        self.run(time, move |_| search(&board, time, strength))
+        self.run(time, 0, move |_| search(&board, time, strength))
     }
 
     /// Runs `job`, a search expected to take `time`, in one of the slots, on a thread
-    /// of its own, and returns its answer, or why not: every slot is taken, or the job
-    /// did not answer within `time` and the grace (then the flag it was given is
-    /// raised, to stop it, and it keeps its slot until it ends).
-    pub fn run<T, F>(&self, time: Duration, job: F) -> Result<T, ThinkError>
+    /// of its own, and returns its answer, or why not: no slot is free, or the job did
+    /// not answer within `time` and the grace (then the flag it was given is raised, to
+    /// stop it, and it keeps its slot until it ends). The job takes a slot only if
+    /// `leave` more stay free (of a pool of two or more): work that can wait, such as
+    /// an analysis, never takes the last slot from the computer's moves.
+    pub fn run<T, F>(&self, time: Duration, leave: usize, job: F) -> Result<T, ThinkError>
     where
         T: Send + 'static,
         F: FnOnce(&AtomicBool) -> T + Send + 'static,
     {
+        let cap = self.slots - leave.min(self.slots - 1);
         let taken = self
             .running
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < self.slots).then_some(n + 1)
+                (n < cap).then_some(n + 1)
             });
         if taken.is_err() {
             return Err(ThinkError::Busy);
@@ -208,7 +211,7 @@ mod tests {
     fn a_late_job_is_told_to_stop() {
         let thinker = Thinker::with_search(1, Duration::from_millis(20), instant);
         let (seen, told) = mpsc::channel();
-        let answer = thinker.run(Duration::ZERO, move |stop: &AtomicBool| {
+        let answer = thinker.run(Duration::ZERO, 0, move |stop: &AtomicBool| {
             // Waits (boundedly) for the flag, as a search polls its stop flag.
             for _ in 0..1000 {
                 if stop.load(Ordering::SeqCst) {
@@ -220,6 +223,34 @@ mod tests {
         });
         assert!(matches!(answer, Err(ThinkError::Late(_))));
         assert!(told.recv_timeout(Duration::from_secs(5)).is_ok());
+    }
+
+    #[test]
+    fn work_that_can_wait_leaves_a_slot_free() {
+        let thinker = Thinker::with_search(2, GRACE, instant);
+        let (release, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel();
+        let held = std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| {
+                thinker.run(Duration::from_secs(5), 1, move |_: &AtomicBool| {
+                    let _ = started.send(());
+                    let _ = gate.recv_timeout(Duration::from_secs(5));
+                })
+            });
+            running.recv_timeout(Duration::from_secs(5)).unwrap();
+            // A second job that can wait finds no slot; the computer's move finds one.
+            let second = thinker.run(Duration::from_secs(1), 1, |_: &AtomicBool| ());
+            let board = Board::start();
+            let computer = thinker.think(&board, Duration::ZERO, Strength::FULL);
+            release.send(()).unwrap();
+            (second, computer.is_ok(), waiting.join().unwrap())
+        });
+        assert_eq!(held.0, Err(ThinkError::Busy));
+        assert!(held.1);
+        assert_eq!(held.2, Ok(()));
+        // A pool of one lends its only slot to such work when it is free.
+        let one = Thinker::with_search(1, GRACE, instant);
+        assert_eq!(one.run(Duration::ZERO, 1, |_: &AtomicBool| 7), Ok(7));
     }
 
     #[test]
