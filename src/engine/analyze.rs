@@ -64,7 +64,7 @@ positions times --movetime. On a terminal a progress bar goes to standard error.
         Opt::valued(
             "--depth",
             "D",
-            "search D plies a position, 1 to 24 (the same numbers on every machine)",
+            "search D plies a position (the same numbers on every machine)",
         ),
         Opt::valued(
             "--nodes",

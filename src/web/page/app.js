@@ -69,7 +69,9 @@ const CHUNK_MS = 1200;
 function newStore() {
   return {
     start: START, moves: [], positions: [], reviews: [], generation: 0,
-    running: false, cancel: false, controller: null, error: '', live: null, failed: null,
+    // cancel stops the loop; cancelled says so on the page (a person's cancel).
+    running: false, cancel: false, cancelled: false, controller: null, error: '', live: null,
+    failed: null,
   };
 }
 
@@ -899,7 +901,13 @@ function follow(st, start, moves, fresh) {
     st.generation++;
     st.positions.length = Math.min(st.positions.length, fresh || st.start !== start ? 0 : common + 1);
     st.reviews.length = Math.min(st.reviews.length, st.positions.length);
-    if (st.controller && (fresh || st.start !== start)) st.controller.abort();
+    if (fresh || st.start !== start) {
+      // Another game altogether: an analysis under way ends, its words go.
+      st.cancel = true;
+      st.cancelled = false;
+      st.error = '';
+      if (st.controller) st.controller.abort();
+    }
   }
   st.start = start;
   st.moves = moves.slice();
@@ -949,6 +957,7 @@ async function runAnalysis() {
   st.reviews = [];
   st.running = true;
   st.cancel = false;
+  st.cancelled = false;
   st.error = '';
   document.body.dataset.analysing = '1';
   renderAll();
@@ -978,6 +987,7 @@ async function runAnalysis() {
 function cancelAnalysis() {
   const st = store();
   st.cancel = true;
+  st.cancelled = true;
   if (st.controller) st.controller.abort();
   announce('analysis cancelled');
 }
@@ -1120,7 +1130,7 @@ function renderAnalysis(st, p) {
   let status = '';
   if (st.running) status = `analysing: ${done} of ${plural(total, 'position')}`;
   else if (st.error) status = `the analysis stopped: ${st.error}`;
-  else if (st.cancel) status = `cancelled after ${done} of ${plural(total, 'position')}`;
+  else if (st.cancelled) status = `cancelled after ${done} of ${plural(total, 'position')}`;
   else if (ui.tab === 'game' && game.state && (game.state.over || game.resigned) && !st.reviews.some(Boolean)) {
     status = 'The game is over: analyse it to see where it turned.';
   }
