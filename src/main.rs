@@ -8,7 +8,7 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 16] = [
+const SUBCOMMANDS: [Entry; 17] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -19,6 +19,7 @@ const SUBCOMMANDS: [Entry; 16] = [
     (&tools::bundle::SPEC, tools::bundle::cli),
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
+    (&engine::analyze::SPEC, engine::analyze::cli),
     (&engine::arena::SPEC, engine::arena::cli),
     (&engine::uci::SPEC, engine::uci::cli),
     (&engine::matchrun::SPEC, engine::matchrun::cli),

@@ -6,6 +6,7 @@
 //! Games are saved and loaded in the format of [`crate::engine::saved`].
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::analysis::units;
 use crate::engine::arena::{limits_option, MAX_MOVES};
 use crate::engine::level::{self, Level, Strength};
 use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
@@ -207,7 +208,7 @@ impl<W: Write> Session<W> {
             let eval = match report.mate_in() {
                 Some(n) if n > 0 => format!("{side} wins in {}", cli::plural(n as u64, "ply")),
                 Some(n) => format!("{side} loses in {}", cli::plural(-n as u64, "ply")),
-                None => format!("score {side} {}", pawns(report.score)),
+                None => format!("score {side} {}", units(report.score)),
             };
             self.say(&format!(
                 "{side} (ai) thinks: depth {}, {} nodes, {eval}",
@@ -472,11 +473,6 @@ fn rest_after<'a>(line: &'a str, command: &str) -> &'a str {
 
 /// A saved game is small: anything over this is not one.
 const FILE_MAX: u64 = 1 << 24;
-
-/// A score for people: the side's advantage in material units of 100 (a horse is 3.00).
-fn pawns(score: i32) -> String {
-    format!("{:+.2}", f64::from(score) / 100.0)
-}
 
 /// `move 3: red horse 0 1 2 2, takes blue soldier, check` (`move 3 (ai): ...` for the
 /// computer's moves) and, when the game ends, a

@@ -8,6 +8,7 @@
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
 //! | `/api/ai` | `{start, moves, think: ms, level, seed}` | `{move, think, level}` (the time used, clamped) |
 //! | `/api/replay` | a judge input (text) | see [`replay::replay`] (streamed) |
+//! | `/api/analyze` | `{start, moves}` or `{input}`, `movetime`, `from`, `count`, `prior` | see [`analyze`] |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
 //!
@@ -18,12 +19,13 @@
 //! hundreds of kilobytes. Nothing here reads or writes a file: loading and saving go
 //! through the browser.
 
+use super::analyze;
 use super::assets;
 use super::http::{Method, Request, Response, JSON, TEXT};
 use super::json::Json;
 use super::replay;
 use super::state::{self, move_json, square_from, state_json, ApiError};
-use super::think::{ThinkError, Thinker};
+use super::think::{self, Thinker};
 use crate::engine::level::{Level, Strength, LEVELS};
 use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;
@@ -40,12 +42,13 @@ pub const DEFAULT_THINK_MS: i64 = 1000;
 type Endpoint = fn(&Api, &[u8]) -> Result<Response, ApiError>;
 
 /// The API paths and what serves them.
-const ENDPOINTS: [(&str, Endpoint); 7] = [
+const ENDPOINTS: [(&str, Endpoint); 8] = [
     ("/api/state", Api::state),
     ("/api/targets", Api::targets),
     ("/api/play", Api::play),
     ("/api/ai", Api::ai),
     ("/api/replay", Api::replay),
+    ("/api/analyze", Api::analyze),
     ("/api/load", Api::load),
     ("/api/save", Api::save),
 ];
@@ -151,13 +154,7 @@ impl Api {
         let report = self
             .thinker
             .think(game.game.board(), time, strength)
-            .map_err(|e| ApiError {
-                status: match e {
-                    ThinkError::Failed => 500,
-                    ThinkError::Busy | ThinkError::Late(_) => 503,
-                },
-                message: e.to_string(),
-            })?;
+            .map_err(think::refusal)?;
         // Only the move is read from the report: the search's other figures are its
         // own business and may change with it.
         Ok(json(Json::obj([
@@ -176,6 +173,10 @@ impl Api {
                 out.write_all(b"\n")
             }),
         ))
+    }
+
+    fn analyze(&self, body: &[u8]) -> Result<Response, ApiError> {
+        analyze::analyze(&self.thinker, &parse(body)?)
     }
 
     fn load(&self, body: &[u8]) -> Result<Response, ApiError> {

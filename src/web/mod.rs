@@ -14,7 +14,7 @@
 //!   [`crate::sys::os`]).
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
-//!   deadline.
+//!   deadline, [`analyze`] the engine's view of a game a few positions at a time.
 //! - [`json`]: a small JSON reader and writer; [`assets`]: the page, built in.
 //!
 //! Only `main.rs` uses it.
@@ -22,6 +22,7 @@
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::engine`].
 
+pub mod analyze;
 pub mod api;
 pub mod assets;
 pub mod http;
@@ -60,7 +61,9 @@ side at a level from 1 (a beginner) to 8 (full strength), undo, flip the board,
 switch between Chinese names and letters (letters by themselves where no font can
 draw the names), load and save games (the format of 'play save', through the
 browser), and replay a judge input step by step with the judge's line and the
-reason for each verdict. The page fits any screen, a phone's too. Every rule is
+reason for each verdict. Ask for a hint, show the engine's evaluation and best
+line, and analyse a game or a replay: a graph of the evaluation with the mistakes
+and blunders marked, each move's verdict and the better move. The page fits any screen, a phone's too. Every rule is
 decided by the server, with the judge's code; the page only shows the answers. The
 game travels in the page's address (after '#'), so a reload or a copied link
 restores it.
@@ -70,8 +73,8 @@ says otherwise. Each connection carries one request, which must arrive within th
 read timeout (else 408) and keep the size limits (413, 414, 431); waiting for it
 costs no worker. At most N workers answer at once and 8 N complete requests wait,
 the rest get 503. A game may have at most 2000 moves (else 413); a replay shows at
-most 10000 commands. The computer thinks at most 5 s per move, at most 2 searches
-at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
+most 10000 commands. The computer thinks at most 5 s per move; an analysis
+request searches at most 16 positions and 3 s; at most 2 searches run at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
 closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
