@@ -349,11 +349,13 @@ fn slow_clients_get_408() {
 
 #[test]
 fn beyond_workers_and_queue_the_answer_is_503() {
-    // One worker and a queue of 8. The worker thinks for three seconds; meanwhile ten
-    // complete requests come, and the queue holds only eight of them.
+    // One worker and a queue of 8. The worker thinks for three seconds (the full engine:
+    // the weaker levels count nodes, not time); meanwhile ten complete requests come, and
+    // the queue holds only eight of them.
     let server = Server::start(&["--workers", "1"]);
     let addr = server.addr;
-    let thinking = thread::spawn(move || post(addr, "/api/ai", r#"{"think":3000}"#).status);
+    let body = r#"{"think":3000,"level":8}"#;
+    let thinking = thread::spawn(move || post(addr, "/api/ai", body).status);
     thread::sleep(Duration::from_millis(300));
     let waiting: Vec<_> = (0..10)
         .map(|_| thread::spawn(move || post(addr, "/api/targets", r#"{"from":[0,1]}"#)))
