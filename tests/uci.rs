@@ -586,3 +586,106 @@ fn the_last_info_line_carries_the_whole_pv() {
         assert_eq!(last, completed, "{infos:?}");
     }
 }
+
+/// Runs `duckchess uci ARGS` on `script` (one command a line, then the end of input),
+/// under `sh -c` with `limit` shell commands before it (`ulimit -v 1000000`, or none),
+/// and waits at most `within` for it to exit: a session that outlives its input fails
+/// the test (and is killed). Returns the exit status, standard output and standard
+/// error.
+fn session_within(
+    limit: &str,
+    args: &[&str],
+    script: &[&str],
+    within: std::time::Duration,
+) -> (std::process::ExitStatus, String, String) {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{limit}\nexec \"$0\" uci \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_duckchess"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut input = child.stdin.take().expect("piped");
+    let text = format!("{}\n", script.join("\n"));
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let collect = |mut source: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = source.read_to_string(&mut text);
+            text
+        })
+    };
+    let out = collect(Box::new(child.stdout.take().expect("piped")));
+    let err = collect(Box::new(child.stderr.take().expect("piped")));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if started.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{script:?}: still running after {within:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let _ = feeder.join();
+    (
+        status,
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_table_too_large_for_the_memory_keeps_the_old_one() {
+    if !cfg!(target_os = "linux") {
+        println!("note: ulimit -v is tried on Linux only; skipping");
+        return;
+    }
+    // An address space of about 1 GB: a 2 GB table cannot be had.
+    let limit = "ulimit -v 1000000 || exit 99";
+    let (status, out, err) = session_within(
+        limit,
+        &[],
+        &[
+            "setoption name Hash value 2048",
+            "isready",
+            "setoption name Hash value 64",
+            "position startpos",
+            "go depth 3",
+            "isready",
+        ],
+        60 * SECOND,
+    );
+    assert!(status.success(), "{status:?}: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "info string setoption hash: cannot allocate a 2048 MB hash table; keeping the 16 MB one",
+            "readyok"
+        ],
+        "{out}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "readyok").count(),
+        2,
+        "{out}"
+    );
+    // The same size on the command line: one line on standard error, and the default.
+    let (status, out, err) = session_within(limit, &["--hash", "2048"], &["isready"], 60 * SECOND);
+    assert!(status.success(), "{status:?}: {err}");
+    assert_eq!(out, "readyok\n");
+    assert_eq!(
+        err,
+        "duckchess: uci: cannot allocate a 2048 MB hash table; using 16 MB\n"
+    );
+}

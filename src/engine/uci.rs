@@ -63,7 +63,7 @@ stops it at once; the end of input lets it finish.",
     options: &[Opt::valued(
         "--hash",
         "MB",
-        "transposition table size in megabytes, 1 to 4096 (default 16)",
+        "transposition table size in megabytes, 1 to 4096 (default 16; when the memory cannot be had, a message and the default)",
     )],
     conflicts: &[],
     exit: "0 after quit or the end of input, 1 output error, 2 usage error",
@@ -136,7 +136,7 @@ struct Session {
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
 pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
-    let mut engine = Engine::with_hash(hash_mb);
+    let mut engine = start_engine(hash_mb);
     engine.warm();
     let mut session = Session {
         engine: Arc::new(Mutex::new(engine)),
@@ -173,6 +173,25 @@ pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
     // script still gets its answer); one that would wait for 'stop' is stopped.
     session.end();
     cli::EXIT_OK
+}
+
+/// An engine with a table of `hash_mb` megabytes; when the system cannot give that
+/// much memory, one line on standard error and the default size (or the smallest),
+/// never an abort.
+fn start_engine(hash_mb: usize) -> Engine {
+    let mut engine = Engine::with_hash(tt::MIN_MB);
+    if let Err(e) = engine.set_hash(hash_mb) {
+        let using = if hash_mb > tt::DEFAULT_MB && engine.set_hash(tt::DEFAULT_MB).is_ok() {
+            tt::DEFAULT_MB
+        } else {
+            e.kept
+        };
+        cli::say(
+            "uci",
+            &format!("cannot allocate a {hash_mb} MB hash table; using {using} MB"),
+        );
+    }
+    engine
 }
 
 /// Reads one line into `line` (without its end), at most [`MAX_LINE`] bytes of it.
@@ -323,7 +342,9 @@ impl Session {
         match name.as_str() {
             "hash" => {
                 if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
-                    self.engine().set_hash(mb as usize);
+                    if let Err(e) = self.engine().set_hash(mb as usize) {
+                        send(&format!("info string setoption hash: {e}"));
+                    }
                 }
             }
             "move overhead" => {
