@@ -7,10 +7,12 @@
 //!   with waits that never pass their deadline.
 //! - [`group`]: process groups, signals, and the sweep for what escaped a group: what
 //!   the runners and `match` start never outlives them.
+//! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
 //! Uses only `std`.
 
+pub mod file;
 pub mod group;
 pub mod os;
 pub mod pipes;

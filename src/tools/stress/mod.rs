@@ -22,9 +22,11 @@ use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget};
 use crate::shrink::shrinker::Shrinker;
+use crate::sys::file;
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -199,7 +201,7 @@ pub fn cli(args: &[String]) -> u8 {
             cases,
             budget: Budget { deadline },
             jobs,
-            save: parsed.value("--save").unwrap_or("stress.in").to_string(),
+            save: parsed.path("--save")?.unwrap_or("stress.in").to_string(),
             ascii: parsed.flag("--ascii"),
             started,
         };
@@ -458,7 +460,8 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     let input = case.to_bytes();
     // What was saved, in words; the error, if a file could not be written; whether the
     // input was.
-    let (saved, unsaved, input_saved) = match std::fs::write(&s.save, &input) {
+    let write = |path: &str, bytes: &[u8]| file::write_whole(Path::new(path), bytes);
+    let (saved, unsaved, input_saved) = match write(&s.save, &input) {
         Err(e) => (
             format!(
                 "not saved: {} cannot be written (the error follows); the case is below",
@@ -467,7 +470,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
             Some(format!("cannot write {}: {e}", s.save)),
             false,
         ),
-        Ok(()) => match std::fs::write(&answer_path, case.answer()) {
+        Ok(()) => match write(&answer_path, &case.answer()) {
             Err(e) => (
                 format!(
                     "saved: {}; not saved: {answer_path} cannot be written (the error follows)",
