@@ -777,3 +777,39 @@ fn command_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn numbers_out_of_range_are_refused_as_sent() {
+    let server = Server::start(&[]);
+    for (path, body, message) in [
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":18446744073709551616}"#,
+            "seed: expected a whole number from 0 to 2^53, found 18446744073709551616",
+        ),
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":1e400}"#,
+            "seed: expected a whole number from 0 to 2^53, found 1e400",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[1e400,0]}"#,
+            "from: (1e400, 0) is off the board",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[0,-18446744073709551616]}"#,
+            "from: (0, -18446744073709551616) is off the board",
+        ),
+    ] {
+        let a = post(server.addr, path, body);
+        assert_eq!(a.status, 400, "{body}: {}", a.text());
+        assert_eq!(
+            json(&a).get("error").and_then(Json::as_str),
+            Some(message),
+            "{body}"
+        );
+    }
+    still_serving(&server);
+}

@@ -215,9 +215,14 @@ fn strength(body: &Json) -> Result<Strength, ApiError> {
     let seed = match body.get("seed") {
         None | Some(Json::Null) => 0,
         Some(v) => v
-            .as_int()
+            .as_exact_int()
             .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| ApiError::bad("seed: expected a whole number, 0 or more"))?,
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "seed: expected a whole number from 0 to 2^53, found {}",
+                    v.written()
+                ))
+            })?,
     };
     Ok(Strength { level, seed })
 }
