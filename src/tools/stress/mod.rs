@@ -61,7 +61,8 @@ pub const SPEC: Spec = Spec {
     about: concat!(
         "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed after --timeout as 'duckchess test' kills it; --cmd is split into words as
+killed after --timeout as 'duckchess test' kills it, and on Linux every process it
+leaves behind ended after its run, as there; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
 first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
