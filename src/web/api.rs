@@ -30,7 +30,6 @@ use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
 use crate::show::explain;
-use std::io::Write;
 use std::time::Duration;
 
 /// The thinking time when a request names none.
@@ -168,12 +167,16 @@ impl Api {
     }
 
     fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
-        let input = body.to_vec();
+        // Made a part at a time, as the client reads.
+        let mut parts = replay::parts(body.to_vec());
         Ok(Response::stream(
             JSON,
-            Box::new(move |out: &mut dyn Write| {
-                replay::write_replay(&input, out)?;
-                out.write_all(b"\n")
+            Box::new(move |out: &mut Vec<u8>| {
+                let more = parts(out)?;
+                if !more {
+                    out.push(b'\n');
+                }
+                Ok(more)
             }),
         ))
     }
