@@ -8,7 +8,8 @@
 //! bounded queue; the worker makes the answer (the whole of a small one, the first part
 //! of a streamed one) and hands it back to the loop, which writes it as the client
 //! takes it. A streamed answer's next part is made by a worker only once the client
-//! has taken the one before. The loop answers what it refuses itself (408 at the read
+//! has taken the one before, and after every request waiting to be answered: clients
+//! that read slowly or not at all delay no one. The loop answers what it refuses itself (408 at the read
 //! deadline, 400, 411, 413, 414, 431, 505, and 503 when the queue is full or the server
 //! is stopping), then lingers briefly, reading and dropping what the client still
 //! sends, so that closing does not reset the connection under the answer.
@@ -43,8 +44,8 @@ use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -94,8 +95,7 @@ pub const WRITE_BUDGET: usize = 64 << 20;
 const READ_SLICE: usize = 64 * 1024;
 /// How long accepting pauses when it fails and there is no connection to close.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
-/// How soon the loop looks again for work it could not hand over (the queue was full),
-/// or for the workers' answers where nothing can wake it.
+/// How soon the loop looks again for the workers' answers where nothing can wake it.
 const RETRY: Duration = Duration::from_millis(5);
 
 /// Work for a worker.
@@ -104,6 +104,67 @@ enum Task {
     Answer { token: u64, request: Request },
     /// Make the next part of a streamed answer.
     Part { token: u64, rest: Rest },
+}
+
+/// The workers' work: requests to answer (at most `queue` waiting; they go first, so
+/// that a slow reader's next part never delays anyone's answer) and parts of streamed
+/// answers to make (one at most per connection).
+struct Tasks {
+    queue: Mutex<Waiting>,
+    ready: Condvar,
+    /// The most requests that may wait.
+    capacity: usize,
+}
+
+#[derive(Default)]
+struct Waiting {
+    answers: VecDeque<Task>,
+    parts: VecDeque<Task>,
+    /// The loop has ended: the workers go too.
+    closed: bool,
+}
+
+impl Tasks {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `task`; an answer is refused (given back) when `capacity` wait already.
+    fn push(&self, task: Task) -> Result<(), Task> {
+        let mut waiting = self.lock();
+        match task {
+            Task::Answer { .. } if waiting.answers.len() >= self.capacity => return Err(task),
+            Task::Answer { .. } => waiting.answers.push_back(task),
+            Task::Part { .. } => waiting.parts.push_back(task),
+        }
+        drop(waiting);
+        self.ready.notify_one();
+        Ok(())
+    }
+
+    /// The next task, answers first; `None` once closed.
+    fn next(&self) -> Option<Task> {
+        let mut waiting = self.lock();
+        loop {
+            if let Some(task) = waiting
+                .answers
+                .pop_front()
+                .or_else(|| waiting.parts.pop_front())
+            {
+                return Some(task);
+            }
+            if waiting.closed {
+                return None;
+            }
+            waiting = self.ready.wait(waiting).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Lets the workers go once the work queued is done.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
 }
 
 /// What a worker hands back to the loop for the connection `token`.
@@ -170,18 +231,21 @@ impl Server {
         os::tune_allocator();
         let descriptors = os::raise_descriptor_limit();
         let config = Arc::new(config);
-        let (tasks, inbox) = mpsc::sync_channel::<Task>(config.queue);
-        let inbox = Arc::new(Mutex::new(inbox));
+        let tasks = Arc::new(Tasks {
+            queue: Mutex::new(Waiting::default()),
+            ready: Condvar::new(),
+            capacity: config.queue,
+        });
         let (made, answers) = mpsc::channel::<Made>();
         let (waker, wake_end) = Waker::pair();
         let workers = config.workers.max(1);
         for i in 0..workers {
-            let inbox = Arc::clone(&inbox);
+            let tasks = Arc::clone(&tasks);
             let (config, handler) = (Arc::clone(&config), Arc::clone(&handler));
             let (made, waker) = (made.clone(), waker.clone());
             thread::Builder::new()
                 .name(format!("serve-worker-{i}"))
-                .spawn(move || worker(&inbox, &made, &waker, &config, handler.as_ref()))?;
+                .spawn(move || worker(&tasks, &made, &waker, &config, handler.as_ref()))?;
         }
         let held = config.queue + RESERVED_DESCRIPTORS;
         let capacity = descriptors.map_or(MAX_CONNECTIONS, |limit| {
@@ -206,7 +270,6 @@ impl Server {
                     tokens: 0,
                     stopping: &stop,
                     stop_by: None,
-                    retry: false,
                 }
                 .run()
             })?;
@@ -293,7 +356,7 @@ struct EventLoop<'a> {
     /// `None` once stopping: no more connections.
     listener: Option<TcpListener>,
     config: &'a Config,
-    tasks: SyncSender<Task>,
+    tasks: Arc<Tasks>,
     answers: Receiver<Made>,
     /// The end a worker's wake-up arrives on.
     wake_end: Option<WakeEnd>,
@@ -307,9 +370,6 @@ struct EventLoop<'a> {
     stopping: &'a AtomicBool,
     /// Once stopping, when the loop ends whatever is left.
     stop_by: Option<Instant>,
-    /// Some work could not be handed to the workers (the queue was full): look again
-    /// soon.
-    retry: bool,
 }
 
 impl EventLoop<'_> {
@@ -380,7 +440,7 @@ impl EventLoop<'_> {
                 .chain(self.accept_paused_until)
                 .chain(self.stop_by)
                 .min();
-            if self.retry || working && self.wake_end.is_none() {
+            if working && self.wake_end.is_none() {
                 next = Some(next.map_or(now + RETRY, |t| t.min(now + RETRY)));
             }
             let timeout = next.map(|t| t.saturating_duration_since(now));
@@ -492,7 +552,7 @@ impl EventLoop<'_> {
                 token: conn.token,
                 request,
             };
-            match self.tasks.try_send(task) {
+            match self.tasks.push(task) {
                 Ok(()) => conn.deadline = None,
                 Err(_) => {
                     let busy = Response::error(503, "the server is busy; try again".to_string())
@@ -506,7 +566,6 @@ impl EventLoop<'_> {
     /// Asks the workers for the next part of each streamed answer whose client has
     /// taken the part before.
     fn ask_for_parts(&mut self) {
-        self.retry = false;
         for conn in &mut self.conns {
             let Stage::Writing {
                 out,
@@ -525,17 +584,12 @@ impl EventLoop<'_> {
             // The part sent is freed before the next is made.
             *out = Vec::new();
             *sent = 0;
-            match self.tasks.try_send(Task::Part {
+            // Parts are never refused: one at most per connection.
+            let _ = self.tasks.push(Task::Part {
                 token: conn.token,
                 rest: r,
-            }) {
-                Ok(()) => *making = true,
-                Err(TrySendError::Full(Task::Part { rest: r, .. })) => {
-                    *rest = Some(r);
-                    self.retry = true;
-                }
-                Err(_) => conn.stage = Stage::Done,
-            }
+            });
+            *making = true;
         }
     }
 
@@ -612,6 +666,13 @@ impl EventLoop<'_> {
                 }
             }
         }
+    }
+}
+
+impl Drop for EventLoop<'_> {
+    /// The loop has ended: the workers end once their work is done.
+    fn drop(&mut self) {
+        self.tasks.close();
     }
 }
 
@@ -773,16 +834,9 @@ fn read_some(
 }
 
 /// A worker: makes answers and parts of answers, and hands them to the loop.
-fn worker(
-    inbox: &Mutex<Receiver<Task>>,
-    made: &Sender<Made>,
-    waker: &Waker,
-    config: &Config,
-    handler: &Handler,
-) {
+fn worker(tasks: &Tasks, made: &Sender<Made>, waker: &Waker, config: &Config, handler: &Handler) {
     loop {
-        let next = inbox.lock().unwrap_or_else(|e| e.into_inner()).recv();
-        let Ok(task) = next else { return };
+        let Some(task) = tasks.next() else { return };
         let token = match &task {
             Task::Answer { token, .. } | Task::Part { token, .. } => *token,
         };
