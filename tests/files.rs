@@ -156,24 +156,24 @@ fn a_suite_that_does_not_fit_leaves_no_file_behind() {
     assert_eq!(disk.names(""), ["data"]);
 }
 
+/// `stress` on a program that is always wrong, saving its case as `case.in`.
+const STRESS_WRONG: [&str; 7] = [
+    "stress",
+    "--cmd",
+    "sh -c 'echo wrong'",
+    "--seed",
+    "1",
+    "--save",
+    "case.in",
+];
+
 #[test]
 fn the_case_stress_saves_is_whole_or_absent() {
     let Some(disk) = Disk::new("stress", 64, 0) else {
         return;
     };
     disk.fill();
-    let out = disk.run(
-        &[
-            "stress",
-            "--cmd",
-            "sh -c 'echo wrong'",
-            "--seed",
-            "1",
-            "--save",
-            "case.in",
-        ],
-        b"",
-    );
+    let out = disk.run(&STRESS_WRONG, b"");
     assert_eq!(out.status.code(), Some(1));
     let text = common::stdout(&out);
     assert!(
@@ -196,18 +196,7 @@ fn the_case_stress_saves_is_whole_or_absent() {
     let Some(roomy) = Disk::new("stress-roomy", 1024, 1024) else {
         return;
     };
-    let out = roomy.run(
-        &[
-            "stress",
-            "--cmd",
-            "sh -c 'echo wrong'",
-            "--seed",
-            "1",
-            "--save",
-            "case.in",
-        ],
-        b"",
-    );
+    let out = roomy.run(&STRESS_WRONG, b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(roomy.names(""), ["case.ans", "case.in"]);
     let answer = fs::read(roomy.path("case.ans")).unwrap();

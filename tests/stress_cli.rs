@@ -392,6 +392,27 @@ fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
     let _ = fs::remove_dir_all(&work);
 }
 
+/// `stress ARGS` started in the background, its output dropped.
+fn in_background(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
+        .arg("stress")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs")
+}
+
+/// Sends `child` an interrupt (SIGINT, as Ctrl-C) and waits for it to end.
+fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    child.wait().expect("stress ends")
+}
+
 #[test]
 fn an_interrupt_ends_the_programs_under_test_too() {
     if !cfg!(target_os = "linux") {
@@ -407,12 +428,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
         "loop.sh",
         &format!("echo $$ > '{}'\nwhile :; do :; done\n", pid_file.display()),
     );
-    let mut child = Command::new(BIN)
-        .args(["stress", "--cmd", &cmd, "--cases", "1", "--timeout", "30"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("runs");
+    let mut child = in_background(&["--cmd", &cmd, "--cases", "1", "--timeout", "30"]);
     let pid = (0..500)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -421,13 +437,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
                 .filter(|p| p.ends_with('\n'))
         })
         .expect("the program started");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().expect("stress ends");
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(interrupt(&mut child).code(), Some(130));
     let proc = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
     let gone = (0..100).any(|_| {
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -733,32 +743,21 @@ fn an_interrupt_leaves_no_daemon_either() {
         &common::daemon_script(&marker, "sleep 60"),
     );
     let save = work.join("stress.in").to_string_lossy().into_owned();
-    let mut child = Command::new(BIN)
-        .args([
-            "stress",
-            "--cmd",
-            &cmd,
-            "--timeout",
-            "60",
-            "--jobs",
-            "2",
-            "--save",
-            &save,
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("runs");
+    let mut child = in_background(&[
+        "--cmd",
+        &cmd,
+        "--timeout",
+        "60",
+        "--jobs",
+        "2",
+        "--save",
+        &save,
+    ]);
     let started = Instant::now();
     while common::processes_with(&marker).len() < 4 && started.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().expect("stress ends");
+    let status = interrupt(&mut child);
     let left = common::processes_with(&marker);
     common::end_processes(&left);
     assert_eq!(status.code(), Some(130));
