@@ -2,8 +2,9 @@
 //! own answers (samples and official cases), bad requests and their status codes, a
 //! slow client, idle connections by the dozen and beyond the descriptor limit, more
 //! requests than the workers and their queue take, games beyond the move limit, memory
-//! after large answers, garbage bodies, and a clean stop at the end of standard input.
-//! After each abuse the server must still answer.
+//! after large answers, clients that never read their answers, garbage bodies, and a
+//! graceful stop at the end of standard input that answers what is in flight. After
+//! each abuse the server must still answer.
 
 mod serve_common;
 
@@ -989,4 +990,121 @@ fn command_line() {
         stderr.contains("warning: listening on 0.0.0.0:"),
         "{stderr}"
     );
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_as_sent() {
+    let server = Server::start(&[]);
+    for (path, body, message) in [
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":18446744073709551616}"#,
+            "seed: expected a whole number from 0 to 2^53, found 18446744073709551616",
+        ),
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":1e400}"#,
+            "seed: expected a whole number from 0 to 2^53, found 1e400",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[1e400,0]}"#,
+            "from: (1e400, 0) is off the board",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[0,-18446744073709551616]}"#,
+            "from: (0, -18446744073709551616) is off the board",
+        ),
+    ] {
+        let a = post(server.addr, path, body);
+        assert_eq!(a.status, 400, "{body}: {}", a.text());
+        assert_eq!(
+            json(&a).get("error").and_then(Json::as_str),
+            Some(message),
+            "{body}"
+        );
+    }
+    still_serving(&server);
+}
+
+/// A replay of ten thousand steps (some 6 MB of answer) from a 256 KB body.
+fn long_replay_request(addr: std::net::SocketAddr) -> Vec<u8> {
+    let mut body = b"32000\n".to_vec();
+    body.extend(b"0 0 0 0\n".repeat(32_000));
+    let mut raw = format!(
+        "POST /api/replay HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend(body);
+    raw
+}
+
+#[test]
+fn clients_that_never_read_delay_no_one() {
+    // 24 clients ask for a long replay and never read it: three times the workers.
+    // Each holds its own part of the answer in the server, not a worker, so a normal
+    // request is answered at once (the bound is generous: a loaded machine).
+    let server = Server::start(&["--read-timeout", "60"]);
+    let request = long_replay_request(server.addr);
+    let readers: Vec<_> = (0..24)
+        .map(|_| {
+            let mut s = connect(server.addr);
+            s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+            s.write_all(&request).expect("the request goes out");
+            s
+        })
+        .collect();
+    // Time for the server to fill their sockets and find them full.
+    thread::sleep(Duration::from_millis(1500));
+    for _ in 0..5 {
+        let (status, took) = answered_within(
+            server.addr,
+            &targets_request(server.addr),
+            Duration::from_secs(5),
+        );
+        assert_eq!(status, 200);
+        assert!(
+            took < Duration::from_secs(1),
+            "a normal request took {took:?}"
+        );
+    }
+    if let Some(rss) = server.status_kb("VmRSS") {
+        assert!(
+            rss < 128 * 1024,
+            "resident size {rss} kB with 24 stalled answers"
+        );
+    }
+    drop(readers);
+    still_serving(&server);
+}
+
+#[test]
+fn the_end_of_input_answers_what_is_in_flight() {
+    let server = Server::start(&["--read-timeout", "60"]);
+    let addr = server.addr;
+    // A request the computer thinks about for a second, under way when the input
+    // ends: it is answered in full.
+    let thinking = thread::spawn(move || post(addr, "/api/ai", r#"{"think":1000}"#));
+    // A request still arriving: refused with a status, not dropped.
+    let mut arriving = connect(addr);
+    arriving
+        .write_all(b"POST /api/state HTTP/1.1\r\nHost: ")
+        .unwrap();
+    thread::sleep(Duration::from_millis(300));
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    assert_eq!(stderr, "duckchess: serve: end of input: stopping\n");
+    let answer = thinking.join().expect("the client ends");
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(json(&answer).get("move").is_some(), "{}", answer.text());
+    let refused = parse_answer(&read_all_within(&mut arriving, Duration::from_secs(5)));
+    assert_eq!(refused.status, 503);
+    assert_eq!(
+        json(&refused).get("error").and_then(Json::as_str),
+        Some("the server is stopping")
+    );
+    // Then nothing listens.
+    assert!(std::net::TcpStream::connect(addr).is_err());
 }

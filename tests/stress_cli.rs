@@ -392,6 +392,27 @@ fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
     let _ = fs::remove_dir_all(&work);
 }
 
+/// `stress ARGS` started in the background, its output dropped.
+fn in_background(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
+        .arg("stress")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs")
+}
+
+/// Sends `child` an interrupt (SIGINT, as Ctrl-C) and waits for it to end.
+fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    child.wait().expect("stress ends")
+}
+
 #[test]
 fn an_interrupt_ends_the_programs_under_test_too() {
     if !cfg!(target_os = "linux") {
@@ -407,12 +428,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
         "loop.sh",
         &format!("echo $$ > '{}'\nwhile :; do :; done\n", pid_file.display()),
     );
-    let mut child = Command::new(BIN)
-        .args(["stress", "--cmd", &cmd, "--cases", "1", "--timeout", "30"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("runs");
+    let mut child = in_background(&["--cmd", &cmd, "--cases", "1", "--timeout", "30"]);
     let pid = (0..500)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -421,13 +437,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
                 .filter(|p| p.ends_with('\n'))
         })
         .expect("the program started");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().expect("stress ends");
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(interrupt(&mut child).code(), Some(130));
     let proc = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
     let gone = (0..100).any(|_| {
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -704,4 +714,99 @@ fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
     ];
     let sentence = format!("So do {} more of the ten mistakes", words[passing_all - 1]);
     assert!(faq.contains(&sentence), "the FAQ should say {sentence:?}");
+}
+
+#[test]
+fn no_run_leaves_a_daemon_and_no_job_ends_another_jobs_processes() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    let dir = scratch("daemons");
+    // A correct answer from a program that leaves two daemons each run: the search
+    // finds nothing, and nothing is left.
+    let marker = common::marker(2);
+    let daemons = dir.join("daemons.sh");
+    fs::write(
+        &daemons,
+        common::daemon_script(&marker, &format!("'{BIN}' judge")),
+    )
+    .unwrap();
+    let cmd = format!("sh '{}'", daemons.display());
+    let save = dir.join("stress.in").to_string_lossy().into_owned();
+    let run = |cmd: &str, cases: &str| {
+        stress(&[
+            "--cmd", cmd, "--cases", cases, "--jobs", "2", "--seed", "3", "--save", &save,
+        ])
+    };
+    let out = run(&cmd, "40");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after 40 runs");
+    // The answer comes from a helper double-forked away (handed to the runner while
+    // the program still runs), slowly: another job's sweep, made meanwhile, must leave
+    // it to its own run. Every answer is right, and nothing is left.
+    let marker = common::marker(3);
+    let helper = dir.join("helper.sh");
+    fs::write(
+        &helper,
+        format!(
+            "exec 3<&0\n\
+             ( ( sleep 0.1; '{BIN}' judge <&3 3<&-; exec sleep {marker} </dev/null >/dev/null 2>&1 ) & )\n\
+             exec 3<&-\n\
+             sleep 0.4\n"
+        ),
+    )
+    .unwrap();
+    let cmd = format!("sh '{}'", helper.display());
+    let out = run(&cmd, "12");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).starts_with("no failure found: 12 cases"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(left, Vec::<u32>::new());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupt_leaves_no_daemon_either() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    // The programs under test start daemons and hang; Ctrl-C ends the programs, and the
+    // daemons, handed to stress as their parents end, go with it.
+    let work = scratch("interrupt-daemons");
+    let marker = common::marker(4);
+    let cmd = script(
+        &work,
+        "hang.sh",
+        &common::daemon_script(&marker, "sleep 60"),
+    );
+    let save = work.join("stress.in").to_string_lossy().into_owned();
+    let mut child = in_background(&[
+        "--cmd",
+        &cmd,
+        "--timeout",
+        "60",
+        "--jobs",
+        "2",
+        "--save",
+        &save,
+    ]);
+    let started = Instant::now();
+    while common::processes_with(&marker).len() < 4 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = interrupt(&mut child);
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(left, Vec::<u32>::new(), "daemons left after the interrupt");
+    let _ = fs::remove_dir_all(&work);
 }

@@ -636,5 +636,32 @@ fn a_termination_signal_ends_the_programs_and_exits_128_plus_the_signal() {
     assert!(sent.success());
     // SIGTERM is 15: the shell's 128 + 15.
     assert_eq!(child.wait().expect("test ends").code(), Some(143));
+}
+
+#[test]
+fn a_program_leaves_no_daemon_behind() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    // Each run starts a daemon in a session of its own and one by a double fork that
+    // holds only its input; the runner ends both after each run, whatever they hold.
+    let dir = scratch("daemons");
+    for i in 1..=3 {
+        fs::copy(dir.join("case.in"), dir.join(format!("{i}.in"))).unwrap();
+        fs::copy(dir.join("case.out"), dir.join(format!("{i}.out"))).unwrap();
+    }
+    let marker = common::marker(1);
+    let cmd = script(
+        &dir,
+        "daemons.sh",
+        &common::daemon_script(&marker, &format!("'{BIN}' judge")),
+    );
+    let out = test(&["--cmd", &cmd, &s(&dir)]);
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("4 passed, 0 failed\n"));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after the runs");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -14,6 +14,7 @@ use crate::engine::uciclient::{Client, ClientError, Thought};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
+use crate::sys::file;
 use crate::sys::rng::Rng;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -373,7 +374,7 @@ pub fn cli(args: &[String]) -> u8 {
             ],
             clients: [None, None],
         };
-        let record = match parsed.value("--record") {
+        let record = match parsed.path("--record")? {
             Some(path) => Some(
                 OpenOptions::new()
                     .create(true)
@@ -474,7 +475,9 @@ fn run_match(
             }
             if let Some(file) = record.as_mut() {
                 let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
-                let written = writeln!(file, "{line}\nmoves {}", list.join(" "));
+                // A game's lines are whole or absent, even on a full disk.
+                let text = format!("{line}\nmoves {}\n", list.join(" "));
+                let written = file::append_whole(file, text.as_bytes());
                 if let Err(e) = written {
                     return cli::fail("match", &format!("cannot write the record: {e}"));
                 }

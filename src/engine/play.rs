@@ -17,7 +17,7 @@ use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
 use crate::show::render::{self, Marks, Style};
-use std::fs;
+use crate::sys::file;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
 /// Who plays a side.
@@ -304,7 +304,7 @@ impl<W: Write> Session<W> {
             ["save", ..] => {
                 let path = rest_after(line, "save");
                 let text = save_text(&self.start, &self.moves);
-                match fs::write(path, text) {
+                match file::write_whole(std::path::Path::new(path), text.as_bytes()) {
                     Ok(()) => {
                         let n = cli::plural(self.moves.len() as u64, "move");
                         self.say(&format!("saved {n} to {path}"))?

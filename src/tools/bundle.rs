@@ -9,8 +9,10 @@
 //! judge path uses nothing newer than Rust 1.63, so old judge compilers take the bundle.
 
 use crate::cli::{self, Opt, Spec};
+use crate::sys::file;
 use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
 
 /// The judge-path modules, in dependency order, with their source text.
 const MODULES: [(&str, &str); 6] = [
@@ -144,8 +146,8 @@ pub fn cli(args: &[String]) -> u8 {
             Ok(t) => t,
             Err(e) => return Ok(cli::fail("bundle", &e.to_string())),
         };
-        Ok(match parsed.value("--output") {
-            Some(path) => match std::fs::write(path, &text) {
+        Ok(match parsed.path("--output")? {
+            Some(path) => match file::write_whole(Path::new(path), text.as_bytes()) {
                 Ok(()) => cli::EXIT_OK,
                 Err(e) => cli::fail("bundle", &format!("cannot write {path}: {e}")),
             },

@@ -74,9 +74,11 @@ runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
 sol.py'. The command is split into words at whitespace; 'single' and \"double\"
 quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
 backslash keeps the next character; no other shell syntax. On Unix the program
-gets a process group of its own, and a timeout kills the whole group; on Linux
-also anything it started that left the group (setsid) and still descends from it
-or holds its pipes. Its output
+gets a process group of its own, and a timeout kills the whole group. On Linux
+the runner is the subreaper of what it starts: after each run, every process the
+program left behind is ended, whatever its session, group or descriptors (a
+daemon started with setsid, a double fork). Other systems end only the group: a
+process that leaves it and outlives its parent survives there. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at

@@ -32,7 +32,6 @@ use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
 use crate::show::explain;
-use std::io::Write;
 use std::time::Duration;
 
 /// The thinking time when a request names none.
@@ -165,12 +164,16 @@ impl Api {
     }
 
     fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
-        let input = body.to_vec();
+        // Made a part at a time, as the client reads.
+        let mut parts = replay::parts(body.to_vec());
         Ok(Response::stream(
             JSON,
-            Box::new(move |out: &mut dyn Write| {
-                replay::write_replay(&input, out)?;
-                out.write_all(b"\n")
+            Box::new(move |out: &mut Vec<u8>| {
+                let more = parts(out)?;
+                if !more {
+                    out.push(b'\n');
+                }
+                Ok(more)
             }),
         ))
     }
@@ -217,9 +220,14 @@ fn strength(body: &Json) -> Result<Strength, ApiError> {
     let seed = match body.get("seed") {
         None | Some(Json::Null) => 0,
         Some(v) => v
-            .as_int()
+            .as_exact_int()
             .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| ApiError::bad("seed: expected a whole number, 0 or more"))?,
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "seed: expected a whole number from 0 to 2^53, found {}",
+                    v.written()
+                ))
+            })?,
     };
     Ok(Strength { level, seed })
 }

@@ -9,9 +9,9 @@
 //!
 //! - [`http`]: one request read under limits, one response written (whole or
 //!   streamed).
-//! - [`server`]: the event loop that reads every request without a thread each, the
-//!   bounded worker pool, 503 for the overflow (waiting on sockets through
-//!   [`crate::sys::os`]).
+//! - [`server`]: the event loop that reads every request and writes every answer
+//!   without a thread each, the bounded worker pool that makes the answers, 503 for
+//!   the overflow (waiting on sockets through [`crate::sys::os`]), the graceful stop.
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline, [`analyze`] the engine's view of a game a few positions at a time.
@@ -36,7 +36,6 @@ use crate::cli::{self, Opt, Spec};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
-use std::thread;
 use std::time::Duration;
 
 /// The port when `--port` is not given (the problem's number on Luogu).
@@ -78,7 +77,9 @@ request searches at most 16 positions and 3 s; at most 2 searches run at once. B
 closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
-when the server runs in the background of a shell) or a pipe; Ctrl-C stops it too.",
+when the server runs in the background of a shell) or a pipe: it accepts no more
+connections, answers the requests it has read (a request still arriving gets
+503), and exits once the answers are out, within 10 s. Ctrl-C stops it at once.",
     options: &[
         Opt::valued(
             "--port",
@@ -160,16 +161,8 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
     };
     let api = api::Api::new(SEARCHES);
     let handler: Arc<server::Handler> = Arc::new(move |request| api.handle(request));
-    let started = thread::Builder::new()
-        .name("serve-io".to_string())
-        .spawn(move || {
-            if let Err(e) = server::run(listener, config, handler) {
-                cli::fail("serve", &format!("cannot start the server: {e}"));
-                std::process::exit(cli::EXIT_FAILURE as i32);
-            }
-        });
-    let acceptor = match started {
-        Ok(t) => t,
+    let server = match server::Server::start(listener, config, handler) {
+        Ok(s) => s,
         Err(e) => return cli::fail("serve", &format!("cannot start the server: {e}")),
     };
     let mut out = io::stdout().lock();
@@ -188,11 +181,17 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
         while matches!(stdin.read_until(b'\n', &mut line), Ok(n) if n > 0) {
             line.clear();
         }
+        // What is in flight is answered (or refused with 503), within a bound.
         cli::say("serve", "end of input: stopping");
-        return cli::EXIT_OK;
+        return match server.stop() {
+            Ok(()) => cli::EXIT_OK,
+            Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
+        };
     }
-    let _ = acceptor.join();
-    cli::EXIT_FAILURE
+    match server.wait() {
+        Ok(()) => cli::EXIT_OK,
+        Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
+    }
 }
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or
