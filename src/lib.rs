@@ -1,25 +1,42 @@
 //! duckchess: the rules, the judge and the tools for THUPC 2019 "Duck Chess" (Luogu
 //! P5380), and a solver for CQOI 2013 "board game".
 //!
-//! The folders are the layers; a module may use the layers below it, never one above:
+//! The folders are the layers. A folder may use only the folders its module doc names
+//! after "May use" (all on lower floors), never one above it or beside it, and no two
+//! files import each other in a circle; `tests/architecture.rs` holds the code to that.
 //!
 //! 1. [`judge`]: the judge path (pieces, board, move rules, game driver, judge I/O).
 //!    Only `std`, Rust 1.63; it is what `duckchess bundle` ships.
 //! 1. [`cli`]: the command-line manners every subcommand shares (options, help layout,
 //!    messages, exit status). Only `std`.
-//! 2. [`tools`]: the subcommands for contestants and setters, and what they share to
-//!    describe and draw a game for people. Uses `judge` and `cli`.
-//! 2. [`chase`]: the CQOI 2013 problem; shares nothing with the game. Uses `cli`.
-//! 3. [`engine`]: move search, perft, the arena and terminal play. Uses `judge`, `cli`
-//!    and the drawing and describing parts of `tools`.
-//! 4. [`web`]: `duckchess serve`, the board in a browser: a small HTTP server, its JSON
-//!    API and the page. Uses `engine`, `tools`, `judge` and `cli`.
+//! 1. [`sys`]: the operating-system services `std` lacks, and the seeded random
+//!    generator. Only `std`.
+//! 2. [`show`]: words and pictures for people: board diagrams, verdicts and their
+//!    reasons, how an output differs from its answer.
+//! 2. [`generate`]: every generator of judge inputs, in one list.
+//! 2. [`chase`]: the CQOI 2013 problem; shares nothing with the game.
+//! 3. [`check`]: running a program under a clock, a test set's files, the strict
+//!    format, the verdict of a run.
+//! 3. [`shrink`]: the shrinker of failing inputs and the parallel search it runs on.
+//! 3. [`engine`]: the search, and what plays with it (terminal play, the arena, UCI,
+//!    matches, levels, the fit).
+//! 4. [`mistakes`]: the catalogue of plausible mistakes, the mutant judge, witnesses
+//!    and the suite that kills them all.
+//! 4. [`web`]: `duckchess serve`, the board in a browser.
+//! 5. [`tools`]: the subcommands for contestants and setters, thin front ends over the
+//!    floors below.
 //!
 //! `src/main.rs` only picks the subcommand.
 
 pub mod chase;
+pub mod check;
 pub mod cli;
 pub mod engine;
+pub mod generate;
 pub mod judge;
+pub mod mistakes;
+pub mod show;
+pub mod shrink;
+pub mod sys;
 pub mod tools;
 pub mod web;

@@ -6,14 +6,14 @@
 mod common;
 
 use common::{reference_check, reference_legal, reference_moves};
+use duckchess::generate::{self, mode::Mode};
 use duckchess::judge::game::Game;
 use duckchess::judge::rules;
-use duckchess::tools::gen::{generate, Mode};
 use std::collections::BTreeSet;
 
 fn commands(seed: u64, q: u64, mode: Mode) -> Vec<[i64; 4]> {
     let mut bytes = Vec::new();
-    generate(seed, q, mode, &mut bytes).expect("writing to a Vec");
+    generate::input(seed, q, mode, &mut bytes).expect("writing to a Vec");
     let text = String::from_utf8(bytes).expect("gen writes ASCII");
     let numbers: Vec<i64> = text
         .split_ascii_whitespace()

@@ -378,7 +378,7 @@ fn guide(sub: &str) -> &'static str {
         "judge" => "docs/rules.md",
         "test" | "stress" | "trace" => "docs/contestants.md",
         "gen" | "validate" | "bundle" | "audit" => "docs/setters.md",
-        "perft" | "play" | "arena" | "uci" | "match" | "fit" => "docs/engine.md",
+        "perft" | "play" | "analyze" | "arena" | "uci" | "match" | "fit" => "docs/engine.md",
         "serve" => "docs/serve.md",
         "chase" => "docs/chase.md",
         other => panic!("no guide for subcommand {other:?}: add it to this table"),
@@ -440,7 +440,7 @@ fn every_option_in_a_help_is_in_its_guide() {
 /// its rule as `duckchess audit --list` gives them.
 #[test]
 fn the_catalogue_in_the_guide_is_the_catalogue() {
-    use duckchess::tools::audit::catalogue::Mistake;
+    use duckchess::mistakes::catalogue::Mistake;
     let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
     for m in Mistake::ALL {
         let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());

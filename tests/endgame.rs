@@ -4,11 +4,11 @@
 //! any position, answering with a legal move under a node cap or an immediate stop.
 
 use duckchess::engine::search::{self, Context, Engine, Limits, Report, MOVE_LIMIT};
+use duckchess::generate::position;
 use duckchess::judge::board::Board;
 use duckchess::judge::piece::Color;
 use duckchess::judge::rules;
-use duckchess::tools::gen;
-use duckchess::tools::rng::Rng;
+use duckchess::sys::rng::Rng;
 use std::sync::atomic::AtomicBool;
 
 fn board(text: &str) -> Board {
@@ -203,7 +203,7 @@ fn the_fallback_does_not_hand_over_the_captain() {
 fn random_positions_always_get_a_legal_move() {
     let mut rng = Rng::new(12);
     for _ in 0..30 {
-        let b = gen::random_position(&mut rng, 120);
+        let b = position::random_position(&mut rng, 120);
         if rules::legal_moves(&b).is_empty() {
             continue;
         }

@@ -6,7 +6,7 @@ use duckchess::engine::search::{self, Limits, MATE};
 use duckchess::judge::board::Board;
 use duckchess::judge::piece::{Color, Square};
 use duckchess::judge::rules::{self, Move};
-use duckchess::tools::rng::Rng;
+use duckchess::sys::rng::Rng;
 use std::time::Duration;
 
 fn board(text: &str) -> Board {

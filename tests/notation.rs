@@ -3,10 +3,10 @@
 
 mod common;
 
+use duckchess::generate::{self, mode::Mode};
 use duckchess::judge::board::{Board, NotationError, START_NOTATION};
 use duckchess::judge::game::Game;
 use duckchess::judge::piece::{Color, Piece, PieceKind};
-use duckchess::tools::gen::{generate, Mode};
 
 #[test]
 fn the_start_position_prints_as_the_spec_says() {
@@ -35,7 +35,7 @@ fn squares_map_to_rows_and_columns() {
 fn positions_from_real_games_round_trip() {
     for seed in 0..30 {
         let mut bytes = Vec::new();
-        generate(seed, 300, Mode::Legal, &mut bytes).expect("vec");
+        generate::input(seed, 300, Mode::Legal, &mut bytes).expect("vec");
         let text = String::from_utf8(bytes).expect("ascii");
         let numbers: Vec<i64> = text
             .split_ascii_whitespace()

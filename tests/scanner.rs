@@ -1,8 +1,8 @@
 //! The streaming reader: tokens that straddle read chunks, positions far into the input,
 //! and the same answers however the input arrives.
 
+use duckchess::generate::{self, mode::Mode};
 use duckchess::judge::{self, JudgeError};
-use duckchess::tools::gen::{generate, Mode};
 use std::io::Read;
 
 /// Hands out its data a few bytes at a time (sizes cycling 1..=7), so that nearly every
@@ -33,7 +33,7 @@ fn trickled_input_gives_the_same_answers() {
     for mode in Mode::ALL {
         for seed in 0..5 {
             let mut input = Vec::new();
-            generate(seed, 400, mode, &mut input).expect("vec");
+            generate::input(seed, 400, mode, &mut input).expect("vec");
             let whole = answers(&input[..]);
             let trickled = answers(Trickle {
                 data: &input,

@@ -244,7 +244,26 @@ fn files_and_usage_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("duckchess: validate: cannot open "));
 
-    for args in [&["--max-q", "many"][..], &["--bogus"], &["a", "b"]] {
+    // Several files: each checked and named; unreadable wins over invalid.
+    let bad = dir.join("two.in");
+    std::fs::write(&bad, "1\n3 0 4 0").expect("write");
+    let bad_path = bad.to_string_lossy().into_owned();
+    let out = validate(&[&path, &bad_path], b"");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(text(&out.stdout), format!("{path}: ok: 1 command\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "duckchess: validate: {bad_path}: line 2, column 8: expected end of line after \
+             yt, found end of input\n"
+        )
+    );
+    let out = validate(&[&bad_path, &missing, &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{path}: ok: 1 command\n"));
+    assert_eq!(text(&out.stderr).lines().count(), 2);
+
+    for args in [&["--max-q", "many"][..], &["--bogus"]] {
         let out = validate(args, b"");
         assert_eq!(out.status.code(), Some(2), "args {args:?}");
         let err = text(&out.stderr);
@@ -253,7 +272,7 @@ fn files_and_usage_errors() {
     }
     let out = validate(&["--help"], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("usage: duckchess validate [FILE] [--max-q N]"));
+    assert!(text(&out.stdout).contains("usage: duckchess validate [FILE...] [--max-q N]"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -261,15 +280,15 @@ fn files_and_usage_errors() {
 /// above 1000 passes with `--max-q`.
 #[test]
 fn everything_gen_writes_validates() {
-    use duckchess::tools::gen::{generate, Mode};
-    use duckchess::tools::validate::{validate, DEFAULT_MAX_Q};
+    use duckchess::check::format::{validate, DEFAULT_MAX_Q};
+    use duckchess::generate::{self, mode::Mode};
     for mode in Mode::ALL {
         for seed in 0..24u64 {
             // Short and long inputs, the official maximum included.
             let q = [0, 1, 7, 1000][seed as usize % 4] + seed / 4;
             let q = q.min(DEFAULT_MAX_Q);
             let mut bytes = Vec::new();
-            generate(seed, q, mode, &mut bytes).expect("writing to a Vec");
+            generate::input(seed, q, mode, &mut bytes).expect("writing to a Vec");
             match validate(&bytes[..], DEFAULT_MAX_Q) {
                 Ok(n) => assert_eq!(n, q, "mode {mode}, seed {seed}"),
                 Err(e) => panic!("gen --mode {mode} --seed {seed} --q {q}: {e}"),
@@ -277,7 +296,7 @@ fn everything_gen_writes_validates() {
         }
     }
     let mut bytes = Vec::new();
-    generate(5, 3000, Mode::Big, &mut bytes).expect("writing to a Vec");
+    generate::input(5, 3000, Mode::Big, &mut bytes).expect("writing to a Vec");
     assert!(validate(&bytes[..], DEFAULT_MAX_Q).is_err());
     assert_eq!(validate(&bytes[..], 3000).ok(), Some(3000));
 }

@@ -18,12 +18,11 @@
 //! so a layer is a sweep of word operations: black's moves are shifts within a row or steps
 //! between rows, white's moves combine neighbouring blocks. Four planes of about 2 MB each suffice.
 //! This folder is independent of the duck chess rules and shares nothing with the game.
-
 //!
 //! - [`query`]: the input, its checks and the answer;
-//! - [`solve`]: the solver.
+//! - [`mod@solve`]: the solver.
 //!
-//! Uses only [`crate::cli`] for the command-line manners.
+//! May use: [`crate::cli`], for the command-line manners.
 
 pub mod geometry;
 pub mod query;

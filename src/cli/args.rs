@@ -2,7 +2,7 @@
 //! value, operands, conflicting options, and typed values whose errors say what is wrong
 //! (not a number, or out of range) rather than only "expected a number".
 
-use super::Spec;
+use super::spec::Spec;
 use std::time::Duration;
 
 /// Parsed arguments of one subcommand: options (with or without a value) and operands.
@@ -121,6 +121,15 @@ impl Parsed {
             .transpose()
     }
 
+    /// The value of `name` as the path of a file or folder to write: an empty one is
+    /// a usage error (`--suite ""` would name the current folder).
+    pub fn path(&self, name: &str) -> Result<Option<&str>, String> {
+        match self.value(name) {
+            Some("") => Err(format!("{name}: the path is empty")),
+            value => Ok(value),
+        }
+    }
+
     /// A usage error when any operand was given.
     pub fn no_operands(&self) -> Result<(), String> {
         match self.operands.first() {
@@ -186,7 +195,7 @@ pub fn seconds(text: &str, max: f64) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Opt;
+    use crate::cli::spec::Opt;
 
     const SPEC: Spec = Spec {
         name: "demo",

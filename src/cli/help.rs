@@ -2,7 +2,7 @@
 //! [`Spec`] the argument parser reads, so the options a help lists are the options the
 //! subcommand takes.
 
-use super::{Opt, Spec};
+use super::spec::{Opt, Spec};
 
 /// Help text lines stay within this many columns.
 pub const WIDTH: usize = 80;
@@ -259,6 +259,19 @@ pub fn render_top(intro: &str, specs: &[&Spec], exit: &str) -> String {
     }
     let exit = wrap(exit, WIDTH - "exit status: ".len()).join("\n             ");
     out.push_str(&format!("\nexit status: {exit}\n"));
+    out
+}
+
+/// `text` filled to 80 columns: the first line starts with `first`, the others with
+/// `rest`.
+pub fn filled(text: &str, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    let lines = wrap(text, WIDTH - rest.len().max(first.len()));
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
     out
 }
 

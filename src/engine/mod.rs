@@ -7,13 +7,20 @@
 //! format ([`saved`]), playing strengths from a beginner to the full engine
 //! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
-//! through [`uciclient`]), whose records fit the piece values ([`fit`]).
+//! through [`uciclient`]), whose records fit the piece values ([`fit`]); the analysis
+//! of a game for people ([`analysis`], which the browser board uses too, and
+//! `duckchess analyze`, [`analyze`]).
 //!
-//! May use [`crate::judge`] (moves come from its rules table), [`crate::cli`], and the
-//! describing and drawing parts of [`crate::tools`] (`render`, `explain`, `rng`), and
-//! its process groups (`group`) for the engines that `match` runs.
+//! Moves come from the judge's rules table; the terminal board is drawn by
+//! [`crate::show`]; the engines `match` runs live in process groups of [`crate::sys`];
+//! the unit tests start from positions of [`crate::generate`].
+//!
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! [`crate::generate`].
 
 pub mod alphabeta;
+pub mod analysis;
+pub mod analyze;
 pub mod arena;
 pub mod clock;
 pub mod eval;
@@ -37,8 +44,8 @@ pub mod uciclient;
 /// them.
 #[cfg(test)]
 pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
-    let mut rng = crate::tools::rng::Rng::new(seed);
+    let mut rng = crate::sys::rng::Rng::new(seed);
     (0..count)
-        .map(|_| crate::tools::gen::random_position(&mut rng, 150))
+        .map(|_| crate::generate::position::random_position(&mut rng, 150))
         .collect()
 }

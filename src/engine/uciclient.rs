@@ -11,7 +11,7 @@
 //! process group of its own, ended (TERM, then KILL after [`GRACE`]) when the client
 //! is dropped or the program is interrupted, so nothing it started outlives the match.
 
-use crate::tools::group;
+use crate::sys::group;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};

@@ -1,30 +1,15 @@
-//! The tools for contestants and problem setters, one module per subcommand (`judge`,
-//! `gen`, `validate`, `test`, `stress`, `trace`, `bundle`), and what they share:
-//! running a solution (`process`, with `pipes` for its streams and `group` for its
-//! process group), the system services `std` lacks (`os`: `poll(2)`, the descriptor
-//! limit, the allocator; the server uses them too), comparing its output as it streams (`compare`), judging and
-//! explaining it (`diagnose`, with `differs` for what differs between two lines),
-//! verdicts in words (`explain`), board diagrams (`render`), the seeded generator (`rng`)
-//! and the samples built into the binary (`samples`). `test` and `stress` run programs through the one runner and
-//! explain wrong answers through the one diagnosis.
+//! The subcommands for contestants and problem setters, each a front end that reads its
+//! options and hands the work to the layer that does it: `judge`, `gen`, `validate`,
+//! `test`, `stress`, `audit`, `trace` and `bundle`, and the samples built into the
+//! binary that `test` runs. Nothing here is on the judge path, and nothing below uses it.
 //!
-//! May use [`crate::judge`] and [`crate::cli`]; nothing here is on the judge path, and
-//! nothing here uses the engine or the chase solver.
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! [`crate::generate`], [`crate::check`], [`crate::shrink`], [`crate::mistakes`].
 
 pub mod audit;
 pub mod bundle;
-pub mod compare;
-pub mod diagnose;
-pub mod differs;
-pub mod explain;
 pub mod gen;
-pub mod group;
 pub mod judge;
-pub mod os;
-pub mod pipes;
-pub mod process;
-pub mod render;
-pub mod rng;
 pub mod samples;
 pub mod stress;
 pub mod test;

@@ -11,8 +11,8 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::tools::explain::{self, Command};
-use crate::tools::render::{self, Marks, Style};
+use crate::show::explain::{self, Command};
+use crate::show::render::{self, Marks, Style};
 use std::io::{self, BufWriter, Read, Write};
 
 /// When diagrams are drawn.

@@ -1,38 +1,32 @@
 //! `duckchess stress`: finds a small input on which a program and the built-in judge
 //! disagree, and says why.
 //!
-//! It generates cases ([`generate`]), runs the program on each (a fresh process per
-//! case, as `test` runs it, through [`crate::tools::process`]) and compares with the
-//! built-in judge as the output streams ([`run`]), in parallel; stops at the first WA,
-//! RE or TLE; makes sure it reproduces; shrinks it ([`shrink`], with the game-aware
-//! shortening of [`route`]); saves it with the judge's answer; and explains it exactly as
-//! `test` explains a wrong answer ([`crate::tools::diagnose`]).
-//!
-//! - [`case`]: a case as commands, and its bytes.
-//! - [`generate`]: the modes and lengths of the cases.
-//! - [`games`]: the games of stress's own modes, and invalid commands of every kind.
-//! - [`run`]: running and judging one case; the parallel search for the first failure.
-//! - [`shrink`]: cutting, delta debugging, pairs.
-//! - [`route`]: a shorter legal game to the same events.
+//! It takes cases from the generators ([`crate::generate::recipe`]), runs the program on
+//! each (a fresh process per case, as `test` runs it, through [`oracle`]) and compares
+//! with the built-in judge as the output streams, in parallel
+//! ([`crate::shrink::search`]); stops at the first WA, RE or TLE; makes sure it
+//! reproduces; shrinks it ([`crate::shrink::shrinker`]); saves it with the judge's
+//! answer; and explains it exactly as `test` explains a wrong answer
+//! ([`crate::show::diagnose`]).
 
-pub mod case;
-pub mod games;
-pub mod generate;
-pub mod route;
-pub mod run;
-pub mod shrink;
+pub mod oracle;
 
+use crate::check::process::{split_command, Stderr};
+use crate::check::verdict;
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
-use crate::tools::diagnose::{self, Kind};
-use crate::tools::explain;
-use crate::tools::gen::modes_help;
-use crate::tools::process::{split_command, Stderr};
-use case::Case;
-use generate::{Mode, Recipe};
-use run::{Budget, Judged, Oracle};
-use shrink::Shrinker;
+use crate::generate::case::Case;
+use crate::generate::mode::modes_help;
+use crate::generate::mode::Mode;
+use crate::generate::recipe::{self, Recipe};
+use crate::show::diagnose::{self, Kind};
+use crate::show::explain;
+use crate::shrink::search::{self, Budget};
+use crate::shrink::shrinker::Shrinker;
+use crate::sys::file;
+use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -67,7 +61,8 @@ pub const SPEC: Spec = Spec {
     about: concat!(
         "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed after --timeout as 'duckchess test' kills it; --cmd is split into words as
+killed after --timeout as 'duckchess test' kills it, and on Linux every process it
+leaves behind ended after its run, as there; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
 first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
@@ -148,7 +143,8 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
     ],
     conflicts: &[],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
-           flaky one too) or an I/O error, 2 usage error",
+           flaky one too) or an I/O error, 2 usage error, 128+N ended by\n             \
+           signal N (Ctrl-C: 130), after ending the program under test",
 };
 
 /// Everything a run needs.
@@ -207,7 +203,7 @@ pub fn cli(args: &[String]) -> u8 {
             cases,
             budget: Budget { deadline },
             jobs,
-            save: parsed.value("--save").unwrap_or("stress.in").to_string(),
+            save: parsed.path("--save")?.unwrap_or("stress.in").to_string(),
             ascii: parsed.flag("--ascii"),
             started,
         };
@@ -293,12 +289,12 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         ));
     };
     let ledger = Mutex::new(Ledger::default());
-    let found = run::first(
+    let found = search::first(
         s.jobs,
         s.cases.unwrap_or(u64::MAX),
         s.budget,
         |i| {
-            let (case, mode) = generate::case(&s.recipe, i);
+            let (case, mode) = recipe::case(&s.recipe, i);
             commands.fetch_add(case.len() as u64, Ordering::Relaxed);
             // A program that cannot be started ends the search too.
             let Some(judged) = oracle.judged(&case, Stderr::Discard) else {
@@ -466,7 +462,8 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     let input = case.to_bytes();
     // What was saved, in words; the error, if a file could not be written; whether the
     // input was.
-    let (saved, unsaved, input_saved) = match std::fs::write(&s.save, &input) {
+    let write = |path: &str, bytes: &[u8]| file::write_whole(Path::new(path), bytes);
+    let (saved, unsaved, input_saved) = match write(&s.save, &input) {
         Err(e) => (
             format!(
                 "not saved: {} cannot be written (the error follows); the case is below",
@@ -475,7 +472,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
             Some(format!("cannot write {}: {e}", s.save)),
             false,
         ),
-        Ok(()) => match std::fs::write(&answer_path, case.answer()) {
+        Ok(()) => match write(&answer_path, &case.answer()) {
             Err(e) => (
                 format!(
                     "saved: {}; not saved: {answer_path} cannot be written (the error follows)",
@@ -488,7 +485,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         },
     };
     let elapsed = judged.run.elapsed();
-    let outcome = diagnose::judge_run(
+    let outcome = verdict::judge_run(
         judged.run,
         &judged.compared,
         &judged.input,

@@ -4,7 +4,7 @@
 //! running (in its group or not) and that still holds a pipe open can keep that pipe
 //! from ever ending, but it can never make the runner wait past its deadline.
 //!
-//! On Unix this is poll(2) on the pipes ([`crate::tools::os::wait`]), with no thread at
+//! On Unix this is poll(2) on the pipes ([`crate::sys::os::wait`]), with no thread at
 //! all; elsewhere a thread per
 //! pipe feeds a channel (a thread whose pipe is held open forever stays blocked, which
 //! is the best that std offers there).
@@ -49,7 +49,7 @@ pub use unix::Pipes;
 #[cfg(unix)]
 mod unix {
     use super::{Event, Input, Stream, CHUNK};
-    use crate::tools::os::{self, Ready, Watch};
+    use crate::sys::os::{self, Ready, Watch};
     use std::io::{self, Read, Write};
     use std::os::unix::io::{AsRawFd, RawFd};
     use std::process::{ChildStderr, ChildStdout};

@@ -9,11 +9,11 @@
 //!
 //! A piece is named by the square it starts on.
 
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Reach};
-use crate::tools::stress::case::Cmd;
 use std::collections::VecDeque;
 
 /// Something that happened in the game.
@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_story_of_a_random_game_is_realized_legally() {
-        use crate::tools::rng::Rng;
+        use crate::sys::rng::Rng;
         let mut rng = Rng::new(11);
         let mut realized = 0;
         for _ in 0..60 {

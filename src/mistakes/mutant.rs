@@ -532,8 +532,8 @@ pub fn judge_answers(cmds: &[Cmd]) -> Vec<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::rng::Rng;
-    use crate::tools::stress::generate::{self, Recipe};
+    use crate::generate::recipe::{self, Recipe};
+    use crate::sys::rng::Rng;
 
     #[test]
     fn without_a_mistake_it_answers_as_the_judge_on_generated_games() {
@@ -545,7 +545,7 @@ mod tests {
                 max_q: 1000,
                 messy: index % 5 == 0,
             };
-            let (case, mode) = generate::case(&recipe, index * 7);
+            let (case, mode) = recipe::case(&recipe, index * 7);
             let cmds = case.cmds();
             commands += cmds.len();
             let expected = judge_answers(&cmds);

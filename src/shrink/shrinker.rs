@@ -6,13 +6,13 @@
 //! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
 //! single command, so the result is 1-minimal unless the budget ran out first.
 //!
-//! Candidates are tried in parallel through [`run::first`], which always settles on the
+//! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
-use crate::tools::diagnose::Kind;
-use crate::tools::stress::case::{Case, Line};
-use crate::tools::stress::route;
-use crate::tools::stress::run::{self, Budget, Tester, Trial};
+use super::route;
+use super::search::{self, Budget, Tester, Trial};
+use crate::generate::case::{Case, Line};
+use crate::show::diagnose::Kind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A shrunk case.
@@ -84,7 +84,7 @@ impl<'a> Shrinker<'a> {
         // Which candidates were run, so that the count can leave out those that a
         // parallel search ran past the lowest failing one.
         let ran: Vec<AtomicBool> = (0..count).map(|_| AtomicBool::new(false)).collect();
-        let found = run::first(
+        let found = search::first(
             self.jobs,
             count as u64,
             self.budget,
@@ -295,11 +295,12 @@ impl<'a> Shrinker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::case::Cmd;
+    use crate::generate::mode::Mode;
+    use crate::generate::recipe::{self, Recipe};
     use crate::judge::game::Game;
     use crate::judge::rules;
-    use crate::tools::compare::compare;
-    use crate::tools::stress::case::Cmd;
-    use crate::tools::stress::generate::{self, Mode, Recipe};
+    use crate::show::compare::compare;
     use std::time::Duration;
 
     /// A stand-in for a program: the judge's answer, changed by `bug`.
@@ -400,7 +401,7 @@ mod tests {
             }
             lines
         });
-        let mut rng = crate::tools::rng::Rng::new(3);
+        let mut rng = crate::sys::rng::Rng::new(3);
         for _ in 0..5 {
             let mut cmds: Vec<Cmd> = (0..300)
                 .map(|_| [rng.below(10) as i64 + 4, 5, 5, rng.below(9) as i64])
@@ -429,7 +430,7 @@ mod tests {
                 max_q: 1000,
                 messy: false,
             };
-            let (case, _) = generate::case(&recipe, 5000);
+            let (case, _) = recipe::case(&recipe, 5000);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };
@@ -463,7 +464,7 @@ mod tests {
                 max_q: 1000,
                 messy: false,
             };
-            let (case, _) = generate::case(&recipe, 5000);
+            let (case, _) = recipe::case(&recipe, 5000);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };

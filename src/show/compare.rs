@@ -12,9 +12,9 @@
 //! The output is fed through [`Write`] (from a pipe, or from the built-in judge); the
 //! answer is pulled from any [`Read`] as far as the output needs it. Once the output is
 //! sure to differ and [`SETTLE`] more bytes have come, the comparator says it has seen
-//! enough ([`Sink::settled`]): a program that floods its output is not read forever.
+//! enough ([`Comparator::settled`]): a program that floods its output is not read
+//! forever.
 
-use crate::tools::process::Sink;
 use std::io::{self, Read, Write};
 
 /// Bytes of a line kept for the report; a longer line is shown cut.
@@ -230,6 +230,12 @@ pub struct Comparator<E> {
 }
 
 impl<E: Read> Comparator<E> {
+    /// The output differs beyond whitespace and has gone on for [`SETTLE`] bytes since
+    /// that was certain: the rest would only be counted.
+    pub fn settled(&self) -> bool {
+        self.since_certain >= SETTLE
+    }
+
     /// A comparison against the answer `source`.
     pub fn new(source: E) -> Comparator<E> {
         Comparator {
@@ -542,14 +548,6 @@ impl<E: Read> Write for Comparator<E> {
     }
 }
 
-impl<E: Read> Sink for Comparator<E> {
-    /// The output differs beyond whitespace and has gone on for [`SETTLE`] bytes since
-    /// that was certain: the rest would only be counted.
-    fn settled(&self) -> bool {
-        self.since_certain >= SETTLE
-    }
-}
-
 /// Compares two complete texts (for tests and small in-memory cases).
 pub fn compare(expected: &[u8], actual: &[u8]) -> Compared {
     let mut c = Comparator::new(expected);
@@ -770,7 +768,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_obvious_comparison_however_the_output_arrives() {
-        let mut rng = crate::tools::rng::Rng::new(5);
+        let mut rng = crate::sys::rng::Rng::new(5);
         let pieces: [&[u8]; 8] = [
             b"red car;NA;no;no",
             b"Invalid command",
@@ -782,7 +780,7 @@ mod tests {
             b"\n\n",
         ];
         for _ in 0..3000 {
-            let text = |rng: &mut crate::tools::rng::Rng| {
+            let text = |rng: &mut crate::sys::rng::Rng| {
                 let mut t = Vec::new();
                 for _ in 0..rng.below(12) {
                     t.extend_from_slice(pieces[rng.index(pieces.len())]);

@@ -21,13 +21,14 @@
 use super::catalogue::{Group, Mistake};
 use super::mutant::{Answer, Cmd, Mutant};
 use crate::cli;
+use crate::generate::case::Case;
+use crate::generate::games::Writer;
+use crate::generate::mode::Mode;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::tools::gen::Mode;
-use crate::tools::rng::Rng;
-use crate::tools::stress::case::Case;
-use crate::tools::stress::games::Writer;
+use crate::sys::file;
+use crate::sys::rng::Rng;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -477,7 +478,7 @@ impl Search {
         board
             .pieces()
             .flat_map(|(from, _)| {
-                crate::tools::gen::rule_targets(board, from)
+                crate::generate::position::rule_targets(board, from)
                     .into_iter()
                     .map(move |to| vec![cmd_of(from, to)])
             })
@@ -686,7 +687,7 @@ pub struct Written {
 /// `words` joined by ", " and filled into lines of at most 80 columns, each starting
 /// with `indent`.
 fn wrapped(words: &[&str], indent: &str) -> String {
-    super::filled(&words.join(", "), indent, indent)
+    cli::help::filled(&words.join(", "), indent, indent)
 }
 
 /// The text of `suite.txt`: how it was made, and for each file its commands, what it
@@ -739,9 +740,24 @@ pub fn write(dir: &Path, seed: u64, max_files: usize, jobs: usize) -> Result<Wri
         let killed = killed_by(&f.cmds);
         survivors.retain(|m| !killed.contains(m));
     }
-    let put = |name: String, bytes: &[u8]| {
+    // Each file is whole or absent; and when one cannot be written, those written
+    // before it go too, so that no half suite (an input without its answer) is left.
+    let mut written: Vec<PathBuf> = Vec::new();
+    let mut put = |name: String, bytes: &[u8]| {
         let path = dir.join(name);
-        fs::write(&path, bytes).map_err(|e| SuiteError::Io(path, e))
+        match file::write_whole(&path, bytes) {
+            Ok(()) => {
+                written.push(path);
+                Ok(())
+            }
+            Err(e) => {
+                for p in &written {
+                    let _ = fs::remove_file(p);
+                }
+                let e = io::Error::new(e.kind(), format!("{e}; no file of the suite is left"));
+                Err(SuiteError::Io(path, e))
+            }
+        }
     };
     for (i, f) in files.iter().enumerate() {
         let case = Case::of(&f.cmds);

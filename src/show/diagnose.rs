@@ -1,22 +1,19 @@
-//! Judging a run against the answer and explaining a wrong answer in terms of the game:
-//! the verdict (AC, WA, RE, TLE), the first differing line, the command behind it, what
-//! differs (a format mistake, or which answers), why the judge decides as it does (also
-//! why a position is not check), and the board before and after the command. `test` and
-//! `stress` both judge and explain through here.
+//! A verdict in words, and a wrong answer explained in terms of the game: the verdict
+//! (AC, WA, RE, TLE), the first differing line, the command behind it, what differs (a
+//! format mistake, or which answers), why the judge decides as it does (also why a
+//! position is not check), and the board before and after the command. `test` and
+//! `stress` both explain through here; [`crate::check::verdict`] decides the verdict.
 
 use crate::cli;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::tools::compare::{Compared, Difference, Line};
-use crate::tools::differs;
-use crate::tools::explain::{self, Command};
-use crate::tools::process::{self, Feed, Rest, Run};
-use crate::tools::render::{self, Marks};
+use crate::show::compare::{Compared, Difference, Line};
+use crate::show::differs;
+use crate::show::explain::{self, Command};
+use crate::show::render::{self, Marks};
+use std::io::{self, Read};
 use std::time::Duration;
-
-/// How many lines of a failing program's standard error are shown.
-const STDERR_LINES: usize = 5;
 
 /// The outcome of one case.
 #[derive(Debug)]
@@ -82,81 +79,6 @@ impl Kind {
     }
 }
 
-/// The verdict of `run` whose output compared as `compared`.
-pub fn classify(run: &Run, compared: &Compared, ignore_ws: bool) -> Kind {
-    match run {
-        Run::TimedOut { .. } => Kind::TimeLimit,
-        Run::Finished {
-            failure: Some(_), ..
-        } => Kind::RuntimeError,
-        Run::Finished { .. } | Run::Stopped { .. } if compared.passed(ignore_ws) => Kind::Accepted,
-        Run::Finished { .. } | Run::Stopped { .. } => Kind::WrongAnswer,
-    }
-}
-
-/// Judges one run against the answer; a wrong answer is explained by replaying `input`.
-pub fn judge_run(
-    run: Run,
-    compared: &Compared,
-    input: &Feed,
-    ignore_ws: bool,
-    ascii: bool,
-) -> Outcome {
-    let cut = run.cut();
-    let (failure, stderr) = match run {
-        Run::TimedOut { limit, .. } => return Outcome::TimeLimit(limit),
-        Run::Finished {
-            failure, stderr, ..
-        } => (failure, stderr),
-        Run::Stopped { .. } => (None, Vec::new()),
-    };
-    if let Some(failure) = failure {
-        let text = String::from_utf8_lossy(&stderr);
-        let tail: Vec<String> = text
-            .lines()
-            .take(STDERR_LINES)
-            .map(str::to_string)
-            .collect();
-        return Outcome::RuntimeError(failure, tail);
-    }
-    if compared.exact {
-        return Outcome::Accepted;
-    }
-    match &compared.difference {
-        None => {
-            let what = compared
-                .whitespace
-                .clone()
-                .unwrap_or_else(|| "whitespace differs".to_string());
-            if ignore_ws {
-                Outcome::AcceptedWhitespace(what)
-            } else {
-                Outcome::WrongAnswer(format!(
-                    "only whitespace differs: {what} (--ignore-whitespace accepts this)\n"
-                ))
-            }
-        }
-        Some(d) => Outcome::WrongAnswer(diagnose(input, d, compared, cut, ascii)),
-    }
-}
-
-/// Why the output was read only in part, for a wrong answer's report.
-fn cut_note(cut: Rest, compared: &Compared) -> String {
-    let read = cli::plural(compared.actual_lines, "line");
-    match cut {
-        Rest::Read => String::new(),
-        Rest::Skipped => {
-            format!("  note:     not read past {read}: the output already differed\n")
-        }
-        Rest::HeldOpen => format!(
-            "  note:     the program exited, but something it left running kept its\n\
-             \x20           output open: judged on what came within {} ms of the exit\n\
-             \x20           (never past the time limit; {read}); that process was killed\n",
-            process::GRACE.as_millis()
-        ),
-    }
-}
-
 /// A command as read from the input, with the line it starts on.
 struct Read1 {
     command: Command,
@@ -168,10 +90,8 @@ struct Read1 {
 /// Reads the input's commands up to number `upto` (1-based), replaying them on a game.
 /// Returns the game before command `upto`, and that command; or a sentence saying why
 /// the input does not get that far.
-fn replay(input: &Feed, upto: u64) -> Result<(Game, Read1), String> {
-    let source = input
-        .open()
-        .map_err(|e| format!("the input cannot be read: {e}"))?;
+fn replay<R: Read>(input: io::Result<R>, upto: u64) -> Result<(Game, Read1), String> {
+    let source = input.map_err(|e| format!("the input cannot be read: {e}"))?;
     let mut scanner = Scanner::new(source);
     let total = scanner
         .count()
@@ -216,13 +136,13 @@ fn replay(input: &Feed, upto: u64) -> Result<(Game, Read1), String> {
     Err("the input has no commands".to_string())
 }
 
-/// The explanation of a wrong answer whose first difference is `d`; `cut` says why the
-/// output was read only in part, if it was.
-fn diagnose(
-    input: &Feed,
+/// The explanation of a wrong answer whose first difference is `d`, replaying the
+/// input read from `input`; `cut` says why the output was read only in part, if it was.
+pub fn wrong_answer<R: Read>(
+    input: io::Result<R>,
     d: &Difference,
     compared: &Compared,
-    cut: Option<Rest>,
+    cut: Option<String>,
     ascii: bool,
 ) -> String {
     let number = d.line + 1;
@@ -256,7 +176,7 @@ fn diagnose(
     );
     out.push_str(&format!("  differs:  {differs}\n"));
     if let Some(cut) = cut {
-        out.push_str(&cut_note(cut, compared));
+        out.push_str(&cut);
     }
     if let Ok((game, read)) = replayed {
         explain_command(&mut out, game, read, expected, actual, ascii);

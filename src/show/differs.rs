@@ -6,7 +6,7 @@
 
 use crate::cli;
 use crate::judge::piece::{Color, PieceKind};
-use crate::tools::compare::Line;
+use crate::show::compare::Line;
 
 /// The names of the four answers of a legal move, in order.
 const ANSWERS: [&str; 4] = ["moved piece", "captured piece", "check", "game over"];

@@ -6,57 +6,26 @@
 //! Before that, every input must pass `validate`'s strict rules and every answer file
 //! must agree with the judge: a wrong answer file is the worst bug a setter can ship.
 //!
-//! - [`catalogue`]: the mistakes, their sentences, rules and witnesses.
-//! - [`mutant`]: the mutant judge that plays them.
-//! - [`witness`]: finding and shrinking a witness for a mistake.
-//! - [`suite`]: `gen --suite`, a compact test set that kills them all.
+//! The mistakes, their mutant judge and the matrix of what kills what live in
+//! [`crate::mistakes`]; this module reads the test set and writes the report.
 
-pub mod catalogue;
-pub mod mutant;
-pub mod suite;
-pub mod witness;
-
+use crate::check::cases::{self, Reference};
+use crate::check::format::{self, ValidateError, DEFAULT_MAX_Q};
+use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
-use crate::tools::compare::Comparator;
-use crate::tools::process::Feed;
-use crate::tools::test::{self, Reference};
-use crate::tools::validate::{self, ValidateError, DEFAULT_MAX_Q};
-use catalogue::{Group, Mistake};
-use mutant::{Answer, Cmd};
+use crate::mistakes::catalogue::{Group, Mistake};
+use crate::mistakes::matrix::{matrix, Test};
+use crate::mistakes::mutant::{self, Answer, Cmd};
+use crate::show::compare::Comparator;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::thread;
 
 /// The largest input file read (a valid one, `Q <= 1000`, is under 9 KB).
 const MAX_INPUT: u64 = 1 << 20;
-
-/// One input of the test set, checked and judged.
-#[derive(Clone, Debug)]
-pub struct Test {
-    /// The input's path as shown in reports.
-    pub name: String,
-    /// Its commands.
-    pub cmds: Vec<Cmd>,
-    /// The judge's answers to them.
-    pub expected: Vec<Answer>,
-}
-
-impl Test {
-    /// A test of `cmds` named `name`.
-    pub fn new(name: String, cmds: Vec<Cmd>) -> Test {
-        let expected = mutant::judge_answers(&cmds);
-        Test {
-            name,
-            cmds,
-            expected,
-        }
-    }
-}
 
 /// What is wrong with a test set before any mistake is tried.
 #[derive(Debug)]
@@ -64,7 +33,7 @@ pub enum Problem {
     /// A file that cannot be read.
     Unreadable(PathBuf, String),
     /// An input that breaks the strict format.
-    Invalid(PathBuf, validate::FormatError),
+    Invalid(PathBuf, format::FormatError),
     /// An answer file that disagrees with the judge on a line.
     WrongAnswer {
         /// The answer file.
@@ -138,17 +107,17 @@ fn parse(bytes: &[u8]) -> Vec<Cmd> {
         .collect()
 }
 
-/// Loads one case of `test::collect`: validates its input, judges it, and compares its
+/// Loads one case of `cases::collect`: validates its input, judges it, and compares its
 /// answer file (if any) with the judge's output. A note is pushed for an answer file
 /// that differs in whitespace only.
-pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
+pub fn load(case: &cases::Case, notes: &mut Vec<String>) -> Result<Test, Problem> {
     let unreadable = |p: &Path, e: &dyn fmt::Display| Problem::Unreadable(p.into(), e.to_string());
     let Feed::File(input) = &case.input else {
-        // `test::collect` makes files only; built-in samples are not audited.
+        // `cases::collect` makes files only; built-in samples are not audited.
         return Err(unreadable(Path::new(&case.name), &"not a file"));
     };
     let file = File::open(input).map_err(|e| unreadable(input, &e))?;
-    match validate::validate(file, DEFAULT_MAX_Q) {
+    match format::validate(file, DEFAULT_MAX_Q) {
         Ok(_) => {}
         Err(ValidateError::Format(e)) => return Err(Problem::Invalid(input.clone(), e)),
         Err(ValidateError::Read(e)) => return Err(unreadable(input, &e)),
@@ -170,7 +139,7 @@ pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem>
         return Err(unreadable(answer, &e));
     }
     if let Some(d) = compared.difference {
-        let line = |l: Option<&crate::tools::compare::Line>| l.map(|l| l.shown());
+        let line = |l: Option<&crate::show::compare::Line>| l.map(|l| l.shown());
         return Err(Problem::WrongAnswer {
             path: answer.clone(),
             line: d.line + 1,
@@ -187,50 +156,6 @@ pub fn load(case: &test::Case, notes: &mut Vec<String>) -> Result<Test, Problem>
         ));
     }
     Ok(test)
-}
-
-/// For each of `mistakes` (rows) and each test (columns), the first command (from 0) on
-/// which the mistake answers differently from the judge, if any. Mistakes are shared out
-/// among `jobs` threads; the result does not depend on them.
-pub fn matrix(tests: &[Test], mistakes: &[Mistake], jobs: usize) -> Vec<Vec<Option<usize>>> {
-    let row = |m: Mistake| -> Vec<Option<usize>> {
-        tests
-            .iter()
-            .map(|t| mutant::first_difference(m, &t.cmds, &t.expected))
-            .collect()
-    };
-    let jobs = jobs.clamp(1, mistakes.len().max(1));
-    if jobs == 1 {
-        return mistakes.iter().map(|&m| row(m)).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let rows: Mutex<Vec<Vec<Option<usize>>>> = Mutex::new(vec![Vec::new(); mistakes.len()]);
-    thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = mistakes.get(i) else { break };
-                let r = row(m);
-                if let Ok(mut rows) = rows.lock() {
-                    rows[i] = r;
-                }
-            });
-        }
-    });
-    rows.into_inner().unwrap_or_default()
-}
-
-/// `text` filled to 80 columns: the first line starts with `first`, the others with
-/// `rest`.
-fn filled(text: &str, first: &str, rest: &str) -> String {
-    let mut out = String::new();
-    let lines = help::wrap(text, help::WIDTH - rest.len().max(first.len()));
-    for (i, line) in lines.iter().enumerate() {
-        out.push_str(if i == 0 { first } else { rest });
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
 }
 
 /// The mistakes in report order: by name.
@@ -311,8 +236,8 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
         );
         for &m in &survivors {
             out.push_str(&format!("\n{m}\n"));
-            out.push_str(&filled(m.sentence(), "  ", "  "));
-            out.push_str(&filled(m.rule(), "  rule: ", "        "));
+            out.push_str(&help::filled(m.sentence(), "  ", "  "));
+            out.push_str(&help::filled(m.rule(), "  rule: ", "        "));
             out.push_str(&witness_text(m));
         }
     }
@@ -341,7 +266,7 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
         }
     }
     if !redundant.is_empty() {
-        out.push_str(&filled(
+        out.push_str(&help::filled(
             &format!(
                 "redundant (kills nothing that the other tests do not): {}",
                 redundant.join(", ")
@@ -386,8 +311,8 @@ pub fn catalogue_text() -> String {
         out.push_str(&format!("\n{}:\n", group.title()));
         for m in Mistake::ALL.iter().filter(|m| m.group() == group) {
             out.push_str(&format!("  {m}\n"));
-            out.push_str(&filled(m.sentence(), "    ", "    "));
-            out.push_str(&filled(m.rule(), "    rule: ", "          "));
+            out.push_str(&help::filled(m.sentence(), "    ", "    "));
+            out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
         }
     }
     out
@@ -471,7 +396,7 @@ pub fn cli(args: &[String]) -> u8 {
 /// Audits the test set under `paths`; returns the exit status.
 fn audit(paths: &[String], with_matrix: bool) -> u8 {
     let mut notes = Vec::new();
-    let collected = test::collect(paths, &mut notes);
+    let collected = cases::collect(paths, &mut notes);
     for note in &notes {
         cli::say("audit", note);
     }

@@ -1,19 +1,16 @@
-//! Running cases against the program under test, one fresh process per case through
-//! [`crate::tools::process`], and judging them against the built-in judge as the output
-//! streams ([`Comparator`], [`diagnose::classify`]); and the parallel search for the
-//! first failing candidate of a list, shared by the search and the shrinker.
+//! The parallel search for the first failing candidate of a list, shared by `stress`'s
+//! search for a failing case and by the shrinker; and what it tries candidates with: a
+//! [`Tester`] (the program under test, or a mutant judge standing in for one) that
+//! gives a [`Trial`] for each case.
 //!
-//! The parallel search gives the same answer whatever the number of jobs and however
-//! the threads are scheduled: candidates are claimed in order, and once one fails, only
-//! the candidates before it are still run, so the lowest failing index is the answer.
+//! The search gives the same answer whatever the number of jobs and however the threads
+//! are scheduled: candidates are claimed in order, and once one fails, only the
+//! candidates before it are still run, so the lowest failing index is the answer.
 
-use crate::tools::compare::{Comparator, Compared};
-use crate::tools::diagnose::{self, Kind};
-use crate::tools::process::{self, Feed, Run, Stderr};
-use crate::tools::stress::case::Case;
-use std::io;
+use crate::generate::case::Case;
+use crate::show::diagnose::Kind;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -43,115 +40,6 @@ pub trait Tester: Sync {
     fn trial(&self, case: &Case) -> Option<Trial>;
     /// How many runs so far.
     fn runs(&self) -> u64;
-}
-
-impl Tester for Oracle {
-    fn trial(&self, case: &Case) -> Option<Trial> {
-        Oracle::trial(self, case)
-    }
-
-    fn runs(&self) -> u64 {
-        Oracle::runs(self)
-    }
-}
-
-/// A judged run, with what a report needs.
-#[derive(Debug)]
-pub struct Judged {
-    /// The verdict.
-    pub trial: Trial,
-    /// How the program ended.
-    pub run: Run,
-    /// How its output compared.
-    pub compared: Compared,
-    /// Its input.
-    pub input: Feed,
-}
-
-/// The program under test and how it is judged.
-#[derive(Debug)]
-pub struct Oracle {
-    /// The program and its arguments.
-    pub argv: Vec<String>,
-    /// Its time limit per case.
-    pub timeout: Duration,
-    /// Accept differences in whitespace that Luogu ignores.
-    pub ignore_whitespace: bool,
-    /// Runs so far.
-    runs: AtomicU64,
-    /// The program could not be started: the reason, once.
-    broken: Mutex<Option<String>>,
-}
-
-impl Oracle {
-    /// An oracle for `argv`.
-    pub fn new(argv: Vec<String>, timeout: Duration, ignore_whitespace: bool) -> Oracle {
-        Oracle {
-            argv,
-            timeout,
-            ignore_whitespace,
-            runs: AtomicU64::new(0),
-            broken: Mutex::new(None),
-        }
-    }
-
-    /// How many runs so far.
-    pub fn runs(&self) -> u64 {
-        self.runs.load(Ordering::Relaxed)
-    }
-
-    /// Why the program could not be run, if it could not.
-    pub fn broken(&self) -> Option<String> {
-        self.broken.lock().ok().and_then(|b| b.clone())
-    }
-
-    /// Runs `case` and keeps everything a report needs (standard error only when asked:
-    /// the runs of the search and the shrinking only need the verdict).
-    pub fn run(&self, case: &Case, stderr: Stderr) -> io::Result<(Run, Compared, Feed)> {
-        self.runs.fetch_add(1, Ordering::Relaxed);
-        let answer = case.answer();
-        let input = Feed::Bytes(Arc::from(case.to_bytes()));
-        let mut comparator = Comparator::new(&answer[..]);
-        let run =
-            process::run_program_with(&self.argv, &input, self.timeout, &mut comparator, stderr)?;
-        Ok((run, comparator.finish(), input))
-    }
-
-    /// Runs `case` and judges it; `None` when the program cannot be started (the reason
-    /// is kept, see [`Oracle::broken`]).
-    pub fn trial(&self, case: &Case) -> Option<Trial> {
-        self.judged(case, Stderr::Discard).map(|j| j.trial)
-    }
-
-    /// Runs `case` and judges it, keeping the run for a report.
-    pub fn judged(&self, case: &Case, stderr: Stderr) -> Option<Judged> {
-        match self.run(case, stderr) {
-            Ok((run, compared, input)) => {
-                let kind = diagnose::classify(&run, &compared, self.ignore_whitespace);
-                let line = match kind {
-                    Kind::WrongAnswer => compared.difference.as_ref().map(|d| d.line),
-                    _ => None,
-                };
-                let trial = Trial {
-                    kind,
-                    line,
-                    elapsed: run.elapsed(),
-                };
-                Some(Judged {
-                    trial,
-                    run,
-                    compared,
-                    input,
-                })
-            }
-            Err(e) => {
-                if let Ok(mut b) = self.broken.lock() {
-                    b.get_or_insert_with(|| format!("cannot run {:?}: {e}", self.argv.join(" ")));
-                }
-                None
-            }
-        }
-    }
 }
 
 /// When a search must stop claiming candidates.

@@ -12,11 +12,11 @@
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
-use crate::tools::diagnose::Kind;
-use crate::tools::stress::case::Case;
-use crate::tools::stress::generate::{self, Recipe};
-use crate::tools::stress::run::{self, Budget, Tester, Trial};
-use crate::tools::stress::shrink::Shrinker;
+use crate::generate::case::Case;
+use crate::generate::recipe::{self, Recipe};
+use crate::show::diagnose::Kind;
+use crate::shrink::search::{self, Budget, Tester, Trial};
+use crate::shrink::shrinker::Shrinker;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -99,12 +99,12 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
         messy: false,
     };
     let budget = Budget { deadline: None };
-    let found = run::first(
+    let found = search::first(
         effort.jobs,
         effort.cases,
         budget,
         |i| {
-            let (case, _) = generate::case(&recipe, i);
+            let (case, _) = recipe::case(&recipe, i);
             let trial = tester.trial(&case)?;
             (trial.kind == Kind::WrongAnswer).then_some((case, trial))
         },

@@ -8,7 +8,7 @@ use crate::judge::board::Board;
 use crate::judge::game::{Game, Invalid, Verdict};
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
-use crate::tools::render::Style;
+use crate::show::render::Style;
 
 /// One judge command `xs ys xt yt`, as read (any integers).
 pub type Command = [i64; 4];

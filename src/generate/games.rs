@@ -4,14 +4,14 @@
 //! writer plays the game it writes through [`Game`], so it knows the position each
 //! command meets.
 
+use crate::generate::case::{Case, Cmd, Line};
+use crate::generate::mode::Mode;
+use crate::generate::position::{random_square, rule_targets};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
-use crate::tools::gen::{random_square, rule_targets};
-use crate::tools::rng::Rng;
-use crate::tools::stress::case::{Case, Cmd, Line};
-use crate::tools::stress::generate::Mode;
+use crate::sys::rng::Rng;
 use std::sync::OnceLock;
 
 /// For each kind, the fewest moves from one square to another on an empty board.

@@ -16,13 +16,12 @@
 //!
 //! Lengths are mixed, short ones first: the first failure found is usually short.
 
+use crate::generate;
+use crate::generate::case::{Case, Cmd, Layout};
+use crate::generate::games::Writer;
+use crate::generate::mode::Mode;
 use crate::judge::piece::{COLS, ROWS};
-use crate::tools::gen;
-use crate::tools::rng::Rng;
-use crate::tools::stress::case::{Case, Cmd, Layout};
-use crate::tools::stress::games::Writer;
-
-pub use crate::tools::gen::Mode;
+use crate::sys::rng::Rng;
 
 /// What the search asks for.
 #[derive(Clone, Copy, Debug)]
@@ -79,7 +78,7 @@ fn length(rng: &mut Rng, index: u64, max_q: u64) -> u64 {
 fn from_gen(seed: u64, q: u64, mode: Mode) -> Case {
     let mut bytes = Vec::new();
     // Writing to memory cannot fail.
-    let _ = gen::generate(seed, q, mode, &mut bytes);
+    let _ = generate::input(seed, q, mode, &mut bytes);
     let text = String::from_utf8_lossy(&bytes);
     let cmds: Vec<Cmd> = text
         .lines()

@@ -1,0 +1,21 @@
+//! Words and pictures for people: what a position looks like, what a command did and
+//! why, and how an output differs from its answer. Nothing here runs a program or
+//! searches; `trace`, `test`, `stress`, `play` and `serve` all speak through it, so a
+//! verdict reads the same everywhere.
+//!
+//! - [`render`]: board diagrams for the terminal (colour only where it is wanted).
+//! - [`explain`]: a command's verdict and its reason in words, and why a position is
+//!   check or not.
+//! - [`compare`]: an output compared with its answer as it streams: the first
+//!   difference, the lines around it, whitespace told apart from content.
+//! - [`differs`]: what differs between an answer line and the expected one.
+//! - [`diagnose`]: a verdict in words, and a wrong answer explained in terms of the
+//!   game, with the boards around the command.
+//!
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`].
+
+pub mod compare;
+pub mod diagnose;
+pub mod differs;
+pub mod explain;
+pub mod render;

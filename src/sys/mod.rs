@@ -1,0 +1,20 @@
+//! The system layer: the operating-system services `std` lacks, and randomness. Nothing
+//! here knows the game, so every layer above may use it, whatever it does.
+//!
+//! - [`os`]: waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit,
+//!   handing freed memory back to the system.
+//! - [`pipes`]: the standard streams of a program we started, served from one thread
+//!   with waits that never pass their deadline.
+//! - [`group`]: process groups, signals, the runner as the subreaper of what it
+//!   starts, and the sweeps for what escaped a group: what the runners and `match`
+//!   start never outlives them.
+//! - [`file`]: files written whole or not at all (aside, then renamed).
+//! - [`rng`]: the seeded random generator, the same sequence on every machine.
+//!
+//! Uses only `std`.
+
+pub mod file;
+pub mod group;
+pub mod os;
+pub mod pipes;
+pub mod rng;
