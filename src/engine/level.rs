@@ -64,8 +64,8 @@ pub struct Profile {
 pub const ANY_MOVE: i32 = i32::MAX;
 
 /// The weakened levels, 1 to [`LEVELS`] - 1. Measured with `scripts/bench-levels.sh`
-/// (40 games a line): each scores 71% or more against the one below it, losing at most
-/// 4 games in 40, and level 1 scores 25% against the greedy player (which takes the
+/// (40 games a line): each scores 67% or more against the one below it, losing at most
+/// 5 games in 40, and level 1 scores 25% against the greedy player (which takes the
 /// most valuable piece it can).
 pub const PROFILES: [Profile; LEVELS as usize - 1] = [
     Profile {
@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +759, +636, +284, +190, +179, +157), rounded to tens. A scale of this
+/// measured: +759, +759, +168, +240, +126, +179), rounded to tens. A scale of this
 /// engine's levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1480, 1670, 1850, 2010];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1370, 1610, 1730, 1910];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
