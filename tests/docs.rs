@@ -440,9 +440,9 @@ fn every_option_in_a_help_is_in_its_guide() {
 /// its rule as `duckchess audit --list` gives them.
 #[test]
 fn the_catalogue_in_the_guide_is_the_catalogue() {
-    use duckchess::mistakes::catalogue::Mistake;
+    use duckchess::mistakes::written::Written;
     let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
-    for m in Mistake::ALL {
+    for m in Written::ALL {
         let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());
         assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
     }
@@ -450,7 +450,7 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains("` | "))
         .count();
-    assert!(rows >= Mistake::ALL.len());
+    assert!(rows >= Written::ALL.len());
 }
 
 /// The UCI options the engine offers and the `go` words it reads: every one is named in

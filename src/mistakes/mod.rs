@@ -1,9 +1,13 @@
-//! Plausible mistakes of a solution, and the data that catches them: the catalogue, a
+//! Plausible mistakes of a solution, and the data that catches them: the catalogue (the
+//! mistakes written by hand, their variants, and the slips grown from the move table), a
 //! mutant judge that makes any one of them, a witness input for each, the matrix of
 //! which test kills which mistake, and the suite that kills them all. `audit` and `gen
 //! --suite` are front ends over it.
 //!
-//! - [`catalogue`]: the mistakes, their sentences, rules and witnesses.
+//! - [`written`]: the mistakes written by hand, with their witness fixtures.
+//! - [`variant`]: their variants, for one side, one kind or one situation.
+//! - [`grown`]: the slips grown from each row of the move table.
+//! - [`catalogue`]: all of them, each listed once, and why the others are not.
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
@@ -13,7 +17,10 @@
 //! [`crate::generate`], [`crate::shrink`].
 
 pub mod catalogue;
+pub mod grown;
 pub mod matrix;
 pub mod mutant;
 pub mod suite;
+pub mod variant;
 pub mod witness;
+pub mod written;

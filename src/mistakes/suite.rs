@@ -20,6 +20,7 @@
 
 use super::catalogue::{Group, Mistake};
 use super::mutant::{Answer, Cmd, Mutant};
+use super::written::Topic;
 use crate::cli;
 use crate::generate::case::Case;
 use crate::generate::games::Writer;
@@ -135,7 +136,10 @@ impl Search {
         Search {
             game: Game::new(),
             cmds: Vec::new(),
-            alive: Mistake::ALL.iter().map(|&m| Mutant::new(Some(m))).collect(),
+            alive: Mistake::all()
+                .iter()
+                .map(|&m| Mutant::new(Some(m)))
+                .collect(),
             rng: Rng::new(seed),
             jobs: jobs.max(1),
             left: Vec::new(),
@@ -170,7 +174,10 @@ impl Search {
     fn alive_before_end(&self) -> usize {
         self.alive
             .iter()
-            .filter(|m| m.mistake().is_some_and(|m| m.group() != Group::End))
+            .filter(|m| {
+                m.mistake()
+                    .is_some_and(|m| m.group() != Group::Topic(Topic::End))
+            })
             .count()
     }
 
@@ -566,7 +573,7 @@ fn longest_legal(seed: u64, jobs: usize) -> SuiteFile {
 /// The mistakes that `cmds` kills.
 pub fn killed_by(cmds: &[Cmd]) -> Vec<Mistake> {
     let expected = super::mutant::judge_answers(cmds);
-    Mistake::ALL
+    Mistake::all()
         .iter()
         .copied()
         .filter(|&m| super::mutant::first_difference(m, cmds, &expected).is_some())
@@ -578,7 +585,7 @@ pub fn killed_by(cmds: &[Cmd]) -> Vec<Mistake> {
 pub fn suite(seed: u64, max_files: usize, jobs: usize) -> Vec<SuiteFile> {
     let salt = |k: u64| seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut files: Vec<SuiteFile> = Vec::new();
-    let mut alive: Vec<Mistake> = Mistake::ALL.to_vec();
+    let mut alive: Vec<Mistake> = Mistake::all().to_vec();
     while !alive.is_empty() && files.len() < max_files {
         let file = killer(salt(files.len() as u64 + 1), jobs, &alive);
         let killed = killed_by(&file.cmds);
@@ -692,7 +699,7 @@ fn wrapped(words: &[&str], indent: &str) -> String {
 /// The text of `suite.txt`: how it was made, and for each file its commands, what it
 /// has besides its kills, and the mistakes it kills.
 fn summary(seed: u64, max_files: usize, files: &[SuiteFile], survivors: &[Mistake]) -> String {
-    let total = Mistake::ALL.len();
+    let total = Mistake::all().len();
     let mut out = format!(
         "duckchess gen --suite DIR --seed {seed} --files {max_files}\n{} of at most \
          {max_files}; {} of {total} mistakes of the catalogue killed\n",
@@ -734,7 +741,7 @@ fn summary(seed: u64, max_files: usize, files: &[SuiteFile], survivors: &[Mistak
 pub fn write(dir: &Path, seed: u64, max_files: usize, jobs: usize) -> Result<Written, SuiteError> {
     prepare(dir)?;
     let files = suite(seed, max_files, jobs);
-    let mut survivors: Vec<Mistake> = Mistake::ALL.to_vec();
+    let mut survivors: Vec<Mistake> = Mistake::all().to_vec();
     for f in &files {
         let killed = killed_by(&f.cmds);
         survivors.retain(|m| !killed.contains(m));
@@ -780,7 +787,7 @@ mod tests {
         assert_eq!(one.len(), 1);
         assert_eq!(one[0].cmds, two[0].cmds);
         assert_eq!(one[0].cmds.len(), Q);
-        assert_eq!(killed_by(&one[0].cmds).len(), Mistake::ALL.len());
+        assert_eq!(killed_by(&one[0].cmds).len(), Mistake::all().len());
     }
 
     #[test]
@@ -793,7 +800,7 @@ mod tests {
 
     #[test]
     fn wrapped_lists_stay_within_80_columns() {
-        let names: Vec<&str> = Mistake::ALL.iter().map(|m| m.name()).collect();
+        let names: Vec<&str> = Mistake::all().iter().map(|m| m.name()).collect();
         let text = wrapped(&names, "    ");
         assert!(text.lines().all(|l| l.len() <= 80 && l.starts_with("    ")));
         let words: Vec<&str> = text

@@ -120,3 +120,17 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
     );
     Some((shrinker.shrink(case, trial).case, index + 1))
 }
+
+/// The witness of `mistake` as an input file: its fixture when the mistake was written
+/// by hand; for the others, found and shrunk now. `None` when none was found.
+pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
+    if let Some(fixture) = mistake.fixture() {
+        return Some(fixture.to_string());
+    }
+    let effort = Effort {
+        jobs,
+        ..Effort::default()
+    };
+    let (case, _) = find(mistake, effort)?;
+    Some(String::from_utf8_lossy(&case.to_bytes()).into_owned())
+}

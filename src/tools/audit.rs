@@ -17,6 +17,7 @@ use crate::judge;
 use crate::mistakes::catalogue::{Group, Mistake};
 use crate::mistakes::matrix::{matrix, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
+use crate::mistakes::witness;
 use crate::show::compare::Comparator;
 use std::fmt;
 use std::fs::File;
@@ -160,7 +161,7 @@ pub fn load(case: &cases::Case, notes: &mut Vec<String>) -> Result<Test, Problem
 
 /// The mistakes in report order: by name.
 fn sorted_mistakes() -> Vec<Mistake> {
-    let mut all = Mistake::ALL.to_vec();
+    let mut all = Mistake::all().to_vec();
     all.sort_by_key(|m| m.name());
     all
 }
@@ -176,7 +177,9 @@ fn line_of(answer: &Answer) -> String {
 /// How `mistake`'s witness shows it, for the report: the input, indented, and the
 /// first command on which the mistake answers differently, with both answers.
 fn witness_text(mistake: Mistake) -> String {
-    let input = mistake.witness();
+    let Some(input) = mistake.fixture() else {
+        return format!("  witness: 'duckchess audit --witness {mistake}' finds one\n");
+    };
     let cmds = parse(input.as_bytes());
     let mut text = format!(
         "  witness ({}):\n",
@@ -304,12 +307,12 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
 pub fn catalogue_text() -> String {
     let mut out = format!(
         "{} in {} groups\n",
-        cli::plural(Mistake::ALL.len() as u64, "mistake"),
-        Group::ALL.len()
+        cli::plural(Mistake::all().len() as u64, "mistake"),
+        Group::all().len()
     );
-    for group in Group::ALL {
+    for group in Group::all() {
         out.push_str(&format!("\n{}:\n", group.title()));
-        for m in Mistake::ALL.iter().filter(|m| m.group() == group) {
+        for m in Mistake::all().iter().filter(|m| m.group() == group) {
             out.push_str(&format!("  {m}\n"));
             out.push_str(&help::filled(m.sentence(), "    ", "    "));
             out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
@@ -378,7 +381,11 @@ pub fn cli(args: &[String]) -> u8 {
             let m = Mistake::from_name(name).ok_or_else(|| {
                 format!("--witness: no mistake {name:?} in the catalogue ('--list' lists them)")
             })?;
-            return Ok(print(m.witness()));
+            let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+            return match witness::of(m, jobs) {
+                Some(w) => Ok(print(&w)),
+                None => Ok(cli::fail("audit", &format!("no witness found for {m}"))),
+            };
         }
         if parsed.flag("--list") {
             parsed.no_operands()?;

@@ -107,7 +107,7 @@ fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
         Err(e) => return cli::fail("gen", &e.to_string()),
     };
     let commands: usize = written.files.iter().map(|f| f.cmds.len()).sum();
-    let total = crate::mistakes::catalogue::Mistake::ALL.len();
+    let total = crate::mistakes::catalogue::Mistake::all().len();
     let text = format!(
         "wrote {} ({}) and suite.txt to {}: {} of {total} mistakes killed\n",
         cli::plural(written.files.len() as u64, "file"),
