@@ -8,6 +8,7 @@
 //! - [`variant`]: their variants, for one side, one kind or one situation.
 //! - [`grown`]: the slips grown from each row of the move table.
 //! - [`catalogue`]: all of them, each listed once, and why the others are not.
+//! - [`coverage`]: the coverage map: what a test set exercises of the rules.
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
@@ -17,6 +18,7 @@
 //! [`crate::generate`], [`crate::shrink`].
 
 pub mod catalogue;
+pub mod coverage;
 pub mod grown;
 pub mod matrix;
 pub mod mutant;

@@ -15,6 +15,7 @@ use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
 use crate::mistakes::catalogue::{Group, Mistake};
+use crate::mistakes::coverage;
 use crate::mistakes::matrix::{matrix, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
 use crate::mistakes::witness;
@@ -325,7 +326,12 @@ pub fn catalogue_text() -> String {
 pub const SPEC: Spec = Spec {
     name: "audit",
     summary: "measure how many plausible mistakes a test set catches",
-    usage: &["[PATH...] [--matrix]", "--witness NAME", "--list"],
+    usage: &[
+        "[PATH...] [--matrix]",
+        "--coverage [PATH...]",
+        "--witness NAME",
+        "--list",
+    ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans), as
 'duckchess test' pairs them (default: the current directory). First every input
@@ -345,6 +351,10 @@ with --matrix, which test kills which mistake. 'duckchess gen --suite DIR'
 writes a test set that kills them all.",
     options: &[
         Opt::flag("--matrix", "also print which test kills which mistake"),
+        Opt::flag(
+            "--coverage",
+            "print instead what the data exercises of the rules, and what never",
+        ),
         Opt::valued(
             "--witness",
             "NAME",
@@ -359,6 +369,9 @@ writes a test set that kills them all.",
         ("--witness", "--list"),
         ("--witness", "--matrix"),
         ("--list", "--matrix"),
+        ("--coverage", "--matrix"),
+        ("--coverage", "--witness"),
+        ("--coverage", "--list"),
     ],
     exit: "0 every mistake killed, 1 some survive (or an I/O error), 2 usage error,\n             \
            3 an invalid input or a wrong answer file",
@@ -396,12 +409,28 @@ pub fn cli(args: &[String]) -> u8 {
         } else {
             parsed.operands.clone()
         };
-        Ok(audit(&paths, parsed.flag("--matrix")))
+        let report = if parsed.flag("--coverage") {
+            Report::Coverage
+        } else {
+            Report::Mistakes {
+                matrix: parsed.flag("--matrix"),
+            }
+        };
+        Ok(audit(&paths, report))
     })
 }
 
+/// What `audit` reports on a test set.
+#[derive(Clone, Copy, Debug)]
+enum Report {
+    /// The mistakes it kills, and with `matrix` which test kills which.
+    Mistakes { matrix: bool },
+    /// The coverage map.
+    Coverage,
+}
+
 /// Audits the test set under `paths`; returns the exit status.
-fn audit(paths: &[String], with_matrix: bool) -> u8 {
+fn audit(paths: &[String], report_of: Report) -> u8 {
     let mut notes = Vec::new();
     let collected = cases::collect(paths, &mut notes);
     for note in &notes {
@@ -430,9 +459,15 @@ fn audit(paths: &[String], with_matrix: bool) -> u8 {
         return status;
     }
     let jobs = thread::available_parallelism().map_or(1, |n| n.get());
-    let (text, survivors) = report(&tests, with_matrix, jobs);
+    let (text, short) = match report_of {
+        Report::Mistakes { matrix } => report(&tests, matrix, jobs),
+        Report::Coverage => {
+            let map = coverage::Map::of(&tests);
+            (map.render(), map.missing())
+        }
+    };
     match print(&text) {
-        EXIT_OK if survivors > 0 => EXIT_FAILURE,
+        EXIT_OK if short > 0 => EXIT_FAILURE,
         status => status,
     }
 }
