@@ -321,7 +321,7 @@ fn row_towards(
             .collect();
         let way = match taken[..] {
             [] => None,
-            [k] if k == 1 => Some(0),
+            [1] => Some(0),
             [k] if k == n - 1 => Some(1),
             [_] => Some(2),
             _ => Some(3),
