@@ -136,9 +136,6 @@ pub struct Catalogue {
     by_name: HashMap<String, Mistake>,
 }
 
-/// Why a grown slip's effect is the rule's own, in words.
-const SAME_SQUARES: &str = "looks at the very squares the rule looks at";
-
 fn build() -> Catalogue {
     let mut listed: Vec<Entry> = Written::ALL
         .iter()
@@ -172,8 +169,8 @@ fn build() -> Catalogue {
     for g in grown::candidates() {
         let fault = Fault::Slip(g.slip);
         let key = g.slip.key();
-        if key.4 == Effect::Rule {
-            pending.push((g.name, fault, Ok(Why::Rule(SAME_SQUARES))));
+        if let Effect::Rule(why) = key.4 {
+            pending.push((g.name, fault, Ok(Why::Rule(why))));
         } else if let Some(same) = first.get(&key) {
             pending.push((g.name, fault, Err(same.clone())));
         } else {
@@ -325,7 +322,7 @@ mod tests {
         let mut seen = HashMap::new();
         for &m in Mistake::all() {
             if let Fault::Slip(s) = m.fault() {
-                assert_ne!(s.key().4, Effect::Rule, "{m}");
+                assert!(!matches!(s.key().4, Effect::Rule(_)), "{m}");
                 assert!(seen.insert(s.key(), m).is_none(), "{m} twice");
             }
         }

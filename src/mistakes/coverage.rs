@@ -169,6 +169,11 @@ pub enum Cell {
     Blocked(Color, u8, Way),
     /// After a move, the only check on the board is this row's.
     Check(Color, u8),
+    /// A car's legal move onto the edge it heads for (its row is a direction).
+    ToEdge(Color, u8),
+    /// After a move, the only check is this car row's, on a captain at the edge the car
+    /// heads for.
+    CheckAtEdge(Color, u8),
     /// After a move, no check, but this row's piece would give one if not for what
     /// stands on its blocking squares, this way.
     Stopped(Color, u8, Way),
@@ -237,6 +242,10 @@ pub fn cells() -> &'static [Cell] {
                     out.push(Cell::Blocked(c, r, w as u8));
                 }
                 out.push(Cell::Check(c, r));
+                if row.kind == PieceKind::Car {
+                    out.push(Cell::ToEdge(c, r));
+                    out.push(Cell::CheckAtEdge(c, r));
+                }
                 for w in 0..ways(row.kind).len() {
                     out.push(Cell::Stopped(c, r, w as u8));
                 }
@@ -469,6 +478,9 @@ impl Counter {
         let c = piece.color;
         if let Some((r, _)) = row_towards(&board, piece.kind, from, to) {
             hit(Cell::Legal(c, r));
+            if piece.kind == PieceKind::Car && to.offset(rows()[r as usize].dir).is_none() {
+                hit(Cell::ToEdge(c, r));
+            }
             if moved.captured.is_some() {
                 hit(Cell::Takes(c, r));
             }
@@ -494,6 +506,7 @@ impl Counter {
             return;
         }
         let all = attacks(after);
+        let all_rows = rows();
         let giving: Vec<&Attack> = all.iter().filter(|a| a.stopped.is_none()).collect();
         match giving[..] {
             [] => {
@@ -512,7 +525,26 @@ impl Counter {
                     }
                 }
             }
-            [a] => hit(Cell::Check(a.side, a.row)),
+            [a] => {
+                hit(Cell::Check(a.side, a.row));
+                let row = all_rows[a.row as usize];
+                let at_edge = after
+                    .captain(a.side.opponent())
+                    .is_some_and(|k| k.offset(row.dir).is_none());
+                if row.kind == PieceKind::Car && at_edge {
+                    hit(Cell::CheckAtEdge(a.side, a.row));
+                }
+            }
+            // Captains next to each other threaten each other: their check is one, and
+            // either row alone would make it.
+            [a, b]
+                if [a, b]
+                    .iter()
+                    .all(|x| all_rows[x.row as usize].kind == PieceKind::Captain) =>
+            {
+                hit(Cell::Check(a.side, a.row));
+                hit(Cell::Check(b.side, b.row));
+            }
             _ => {}
         }
         let check = !giving.is_empty();
@@ -681,12 +713,16 @@ fn render(map: &Map) -> String {
         reachable.len(),
         reachable.len() - reached
     );
-    out.push_str(
-        "\nthe move table, by piece, side and row (legal: moves judged legal; takes: \
-         captures;\nblocked: moves refused for what stands in the way; check: checks that \
-         row alone\ngives; stopped: checks a blocking square stops, no other check on the \
-         board)\n",
-    );
+    out.push('\n');
+    out.push_str(&cli::help::filled(
+        "the move table, by piece, side and row (legal: moves judged legal; takes: \
+         captures; blocked: moves refused for what stands in the way; check: checks that \
+         row alone gives; stopped: checks a blocking square stops, no other check on the \
+         board; edge, for the car: moves onto the edge it heads for, and checks alone on \
+         a captain there)",
+        "",
+        "",
+    ));
     let all = rows();
     for kind in PieceKind::ALL {
         let w = ways(kind);
@@ -699,7 +735,8 @@ fn render(map: &Map) -> String {
                 "  ",
             ),
         });
-        let mut lines: Vec<[String; 7]> = vec![[
+        let car = kind == PieceKind::Car;
+        let mut lines: Vec<[String; 8]> = vec![[
             "side".into(),
             "row".into(),
             "legal".into(),
@@ -707,6 +744,7 @@ fn render(map: &Map) -> String {
             "blocked".into(),
             "check".into(),
             "stopped".into(),
+            if car { "edge".into() } else { String::new() },
         ]];
         for color in Color::ALL {
             for (r, row) in all.iter().enumerate().filter(|(_, row)| row.kind == kind) {
@@ -728,6 +766,15 @@ fn render(map: &Map) -> String {
                     split(&|w| Cell::Blocked(color, r, w)),
                     map.count(Cell::Check(color, r)).to_string(),
                     split(&|w| Cell::Stopped(color, r, w)),
+                    if car {
+                        format!(
+                            "{}/{}",
+                            map.count(Cell::ToEdge(color, r)),
+                            map.count(Cell::CheckAtEdge(color, r))
+                        )
+                    } else {
+                        String::new()
+                    },
                 ]);
             }
         }
@@ -909,6 +956,13 @@ fn never(map: &Map) -> String {
                         (format!("never blocked by {}", ways(kind)[w as usize]), r)
                     }
                     Cell::Check(cc, r) if cc == color => ("no check alone".to_string(), r),
+                    Cell::ToEdge(cc, r) if cc == color => {
+                        ("no move to the edge ahead".to_string(), r)
+                    }
+                    Cell::CheckAtEdge(cc, r) if cc == color => (
+                        "no check alone on a captain at the edge ahead".to_string(),
+                        r,
+                    ),
                     Cell::Stopped(cc, r, w) if cc == color && of_kind(r) => {
                         (format!("no check stopped by {}", ways(kind)[w as usize]), r)
                     }

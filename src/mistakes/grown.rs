@@ -145,8 +145,8 @@ pub struct Slip {
 /// alike.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Effect {
-    /// Exactly the rule: no input can tell.
-    Rule,
+    /// Answers exactly as the rule: no input can tell (why, in words).
+    Rule(&'static str),
     /// The row never applies.
     Dropped,
     /// The row applies when these squares (relative to the piece) are empty.
@@ -190,12 +190,24 @@ fn ever_on_board(dir: Offset, at: Offset) -> bool {
     })
 }
 
+/// Why a slip that looks at the rule's own squares is no mistake.
+pub const SAME_SQUARES: &str = "looks at the very squares the rule looks at";
+
+/// Why a captain's check row dropped is no mistake.
+pub const MUTUAL: &str = "a captain that threatens the other is threatened back along the \
+                          opposite row, so the position is check all the same";
+
 impl Slip {
     /// What the slip changes, in its simplest form.
     pub fn effect(&self) -> Effect {
         let rule = rule_blocks(self.kind, self.dir);
         let mut blocks = rule.clone();
         match self.what {
+            // Captains next to each other threaten each other: one row of the pair is
+            // enough for check.
+            What::Dropped if self.at == Use::Check && self.kind == PieceKind::Captain => {
+                return Effect::Rule(MUTUAL)
+            }
             What::Dropped => return Effect::Dropped,
             What::Car(CarSlip::TargetInPath) if self.at == Use::Check => {
                 // The captain always stands on the target.
@@ -223,7 +235,7 @@ impl Slip {
         let mut rule = rule;
         rule.sort_unstable();
         if blocks == rule {
-            Effect::Rule
+            Effect::Rule(SAME_SQUARES)
         } else {
             Effect::Blocks(blocks)
         }
@@ -624,7 +636,10 @@ mod tests {
             to: (1, 0),
             how: How::MirroredLeftRight,
         };
-        assert_eq!(slip(Use::Move, Horse, (2, 1), leg).effect(), Effect::Rule);
+        assert_eq!(
+            slip(Use::Move, Horse, (2, 1), leg).effect(),
+            Effect::Rule(SAME_SQUARES)
+        );
         // An elephant's eye counted back from the target is the eye.
         let eye = What::Moved {
             block: (1, 1),

@@ -12,7 +12,8 @@
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
-//! - [`suite`]: a compact test set that kills them all.
+//! - [`suite`]: a small test set built for coverage and redundancy.
+//! - [`suitedir`]: the suite written into a folder, with what it kills and reaches.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::generate`], [`crate::shrink`].
@@ -23,6 +24,7 @@ pub mod grown;
 pub mod matrix;
 pub mod mutant;
 pub mod suite;
+pub mod suitedir;
 pub mod variant;
 pub mod witness;
 pub mod written;

@@ -14,9 +14,8 @@ use super::catalogue::{Fault, Mistake};
 use super::grown::{CarSlip, Slip, Use, What};
 use super::variant::{next_kind, Refusal, Variant};
 use super::written::Written;
-use crate::judge::board::Board;
 use crate::judge::game::Moved;
-use crate::judge::piece::{Color, Piece, PieceKind, Square};
+use crate::judge::piece::{Color, Piece, PieceKind};
 
 /// One judge command `xs ys xt yt`, any integers.
 pub type Cmd = [i64; 4];
@@ -122,12 +121,7 @@ impl Mutant {
             over: false,
             last_captured: None,
         };
-        match fault {
-            Some(Fault::Written(w)) => m.written = Some(w),
-            Some(Fault::Variant(v)) => m.variant = Some(v),
-            Some(Fault::Slip(s)) => m.slip = Some(s),
-            None => {}
-        }
+        m.set_fault(fault);
         for color in Color::ALL {
             let row = |r: i64| if color == Color::Red { r } else { 9 - r };
             let mut put = |x: i64, y: i64, kind| {
@@ -148,24 +142,24 @@ impl Mutant {
         m
     }
 
-    /// The mutant of `mistake` in the judge's state: `board` (with its side to move and
-    /// whether the game is over) and the piece the last capture took. A solution that
-    /// was right so far would stand there.
-    pub fn synced(mistake: Mistake, board: &Board, last_captured: Option<Piece>) -> Mutant {
-        let mut m = Mutant::new(Some(mistake));
-        m.squares = [None; 90];
-        m.occupied = [0; 2];
-        for s in Square::all() {
-            let at = At {
-                x: s.x() as i64,
-                y: s.y() as i64,
-            };
-            m.set(at, board.piece_at(s));
-        }
-        m.side = board.side_to_move();
-        m.over = board.is_over();
-        m.last_captured = last_captured;
+    /// This game as a solution making `mistake` would stand in it had it been right so
+    /// far: the same position, side to move, end and last capture, and from now on the
+    /// mistake. Made from a mutant without a mistake, which stands where the judge does.
+    pub fn refaulted(&self, mistake: Mistake) -> Mutant {
+        let mut m = self.clone();
+        m.mistake = Some(mistake);
+        m.set_fault(Some(mistake.fault()));
         m
+    }
+
+    fn set_fault(&mut self, fault: Option<Fault>) {
+        (self.written, self.variant, self.slip) = (None, None, None);
+        match fault {
+            Some(Fault::Written(w)) => self.written = Some(w),
+            Some(Fault::Variant(v)) => self.variant = Some(v),
+            Some(Fault::Slip(s)) => self.slip = Some(s),
+            None => {}
+        }
     }
 
     /// The mistake it makes.

@@ -6,7 +6,8 @@
 use crate::cli::{self, Opt, Spec};
 use crate::generate;
 use crate::generate::mode::{modes_help, Mode};
-use crate::mistakes::suite;
+use crate::mistakes::suite::{self, Plan};
+use crate::mistakes::suitedir;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -102,28 +103,29 @@ pub fn cli(args: &[String]) -> u8 {
 /// `gen --suite`: writes the suite and says what it wrote; returns the exit status.
 fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let written = match suite::write(dir, seed, files, jobs) {
+    let written = match suitedir::write(dir, &Plan::new(seed, files, jobs)) {
         Ok(w) => w,
         Err(e) => return cli::fail("gen", &e.to_string()),
     };
     let commands: usize = written.files.iter().map(|f| f.cmds.len()).sum();
-    let total = crate::mistakes::catalogue::Mistake::all().len();
+    let total = written.kills.len();
+    let survivors = written.survivors();
     let text = format!(
         "wrote {} ({}) and suite.txt to {}: {} of {total} mistakes killed\n",
         cli::plural(written.files.len() as u64, "file"),
         cli::plural(commands as u64, "command"),
         dir.display(),
-        total - written.survivors.len()
+        total - survivors.len()
     );
     let mut out = io::stdout().lock();
     let status = cli::output_status(
         "gen",
         out.write_all(text.as_bytes()).and_then(|()| out.flush()),
     );
-    if written.survivors.is_empty() {
+    if survivors.is_empty() {
         return status;
     }
-    let names: Vec<&str> = written.survivors.iter().map(|m| m.name()).collect();
+    let names: Vec<&str> = survivors.iter().map(|m| m.name()).collect();
     cli::fail(
         "gen",
         &format!(
