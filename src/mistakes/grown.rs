@@ -648,8 +648,11 @@ mod tests {
         };
         assert_eq!(
             slip(Use::Check, Elephant, (2, 2), eye).effect(),
-            Effect::Rule
+            Effect::Rule(SAME_SQUARES)
         );
+        // A captain's check is mutual.
+        let captain = slip(Use::Check, Captain, (1, 0), What::Dropped);
+        assert_eq!(captain.effect(), Effect::Rule(MUTUAL));
         // A duck's first leg moved onto its second is the first leg forgotten.
         let onto = What::Moved {
             block: (1, 0),

@@ -7,10 +7,12 @@
 //! - [`written`]: the mistakes written by hand, with their witness fixtures.
 //! - [`variant`]: their variants, for one side, one kind or one situation.
 //! - [`grown`]: the slips grown from each row of the move table.
+//! - [`heldout`]: a suite measured on mistakes it was not built against.
 //! - [`catalogue`]: all of them, each listed once, and why the others are not.
 //! - [`coverage`]: the coverage map: what a test set exercises of the rules.
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`matrix`]: every mistake played on every test.
+//! - [`mission`]: candidates aimed at coverage cells random play rarely reaches.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
 //! - [`suite`]: a small test set built for coverage and redundancy.
 //! - [`suitedir`]: the suite written into a folder, with what it kills and reaches.
@@ -21,7 +23,9 @@
 pub mod catalogue;
 pub mod coverage;
 pub mod grown;
+pub mod heldout;
 pub mod matrix;
+pub mod mission;
 pub mod mutant;
 pub mod suite;
 pub mod suitedir;

@@ -30,6 +30,7 @@
 use super::catalogue::{Fault, Mistake};
 use super::coverage::{Cell, Counter};
 use super::grown::{Offset, Slip, Use};
+use super::mission;
 use super::mutant::{self, Answer, Cmd, Mutant};
 use crate::generate::games::Writer;
 use crate::generate::mode::Mode;
@@ -368,6 +369,14 @@ impl<'p> Search<'p> {
         self.run.counter.game()
     }
 
+    /// Whether nothing is left to gain: every targeted mistake killed in this file, and
+    /// no value in coverage.
+    fn done(&self) -> bool {
+        self.plan.weights.cell == 0
+            && self.run.others.is_empty()
+            && !self.slip_alive.iter().any(|&a| a)
+    }
+
     fn over(&self) -> bool {
         self.game().board().is_over()
     }
@@ -630,6 +639,9 @@ impl<'p> Search<'p> {
         if allowed.invalid {
             out.extend(self.invalid_singles());
         }
+        let mut rng = Rng::new(self.rng.next_u64());
+        let missions = mission::missions(&game, |cell| self.cell_gain(cell, 0) > 0, &mut rng);
+        out.extend(missions.into_iter().map(|m| self.allowed(&m, allowed)));
         for &mode in modes {
             for _ in 0..PLAYOUTS {
                 let p = self.playout(mode, PLAYOUT, allowed);
@@ -697,7 +709,7 @@ impl<'p> Search<'p> {
         };
         let mut idle = 0;
         let mut turn = 0;
-        while self.cmds.len() < limit && idle < PATIENCE && !self.over() {
+        while self.cmds.len() < limit && idle < PATIENCE && !self.over() && !self.done() {
             let steer = MODES[turn % MODES.len()];
             turn += 1;
             if debug && self.cmds.len() % 25 < 2 {
@@ -887,8 +899,10 @@ const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::In
 fn file(plan: &Plan, tally: &Tally, seed: u64) -> SuiteFile {
     let mut s = Search::new(plan, tally, seed);
     s.grow(GROW);
-    s.end(END_BUDGET);
-    s.after_end();
+    if !s.done() {
+        s.end(END_BUDGET);
+        s.after_end();
+    }
     SuiteFile {
         features: ending(&s.cmds).into_iter().collect(),
         cmds: s.cmds,
@@ -908,6 +922,32 @@ fn ending(cmds: &[Cmd]) -> Option<String> {
         at + 1,
         cmds.len() - at - 1
     ))
+}
+
+/// A game that exposes `mistake`: one file's greedy search against it alone, cut after
+/// the first command on which it answers differently from the judge; `None` when the
+/// search finds none.
+pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
+    let only = [mistake];
+    let plan = Plan {
+        seed,
+        files: 1,
+        mistakes: &only,
+        weights: Weights {
+            cell: 0,
+            second_kill: 0,
+            ..WEIGHTS
+        },
+        jobs: 1,
+    };
+    let tally = Tally {
+        files: vec![0; Mistake::all().len()],
+        hits: vec![0; super::coverage::cells().len()],
+    };
+    let mut cmds = file(&plan, &tally, seed).cmds;
+    let at = mutant::first_difference(mistake, &cmds, &mutant::judge_answers(&cmds))?;
+    cmds.truncate(at + 1);
+    Some(cmds)
 }
 
 /// The mistakes of `mistakes` that `cmds` kills.

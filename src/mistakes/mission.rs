@@ -1,0 +1,172 @@
+//! Missions: candidate continuations aimed at one coverage cell that random play rarely
+//! reaches. A piece of the side to move is routed, by its own moves over the board as it
+//! stands, to the square from which it gives check along one row of its table (on a
+//! captain at the edge, for a car), or takes an opposing piece by that row; the other
+//! side answers each step with a quiet move. The suite's search scores a mission like
+//! any candidate, on what the game really does: a mission the other side's answers
+//! spoil simply gains nothing.
+
+use super::coverage::{rows, Cell};
+use super::mutant::Cmd;
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::piece::{PieceKind, Square};
+use crate::judge::rules;
+use crate::sys::rng::Rng;
+use std::collections::VecDeque;
+
+/// Moves a piece may make on the way: at most this many.
+const DEPTH: usize = 3;
+/// Missions tried in one step, at most.
+const MISSIONS: usize = 24;
+
+fn cmd(from: Square, to: Square) -> Cmd {
+    [
+        from.x() as i64,
+        from.y() as i64,
+        to.x() as i64,
+        to.y() as i64,
+    ]
+}
+
+/// The shortest way (at most [`DEPTH`] moves) for the piece on `from` to reach `goal`,
+/// everything else standing still: each step a legal move of that piece by its rule,
+/// onto an empty square (or onto `goal`, whatever holds it).
+fn route(board: &Board, from: Square, goal: Square) -> Option<Vec<Square>> {
+    let piece = board.piece_at(from)?;
+    let mut empty = board.clone();
+    empty.put(from, None);
+    let mut came: [Option<Square>; 90] = [None; 90];
+    let mut depth = [0usize; 90];
+    let mut queue = VecDeque::from([from]);
+    came[from.bit() as usize] = Some(from);
+    while let Some(at) = queue.pop_front() {
+        if at == goal {
+            let mut path = vec![goal];
+            let mut s = goal;
+            while s != from {
+                s = came[s.bit() as usize]?;
+                path.push(s);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        if depth[at.bit() as usize] == DEPTH {
+            continue;
+        }
+        for to in Square::all() {
+            let seen = came[to.bit() as usize].is_some();
+            let open = to == goal && board.piece_at(to).map(|p| p.color) != Some(piece.color)
+                || empty.is_empty(to);
+            if !seen && open && rules::check_path(&empty, piece.kind, at, to).is_ok() {
+                came[to.bit() as usize] = Some(at);
+                depth[to.bit() as usize] = depth[at.bit() as usize] + 1;
+                queue.push_back(to);
+            }
+        }
+    }
+    None
+}
+
+/// A quiet legal move of the side to move in `game`: one that takes nothing and does not
+/// land on `avoid`; the first of a random order.
+fn quiet(game: &Game, avoid: &[Square], rng: &mut Rng) -> Option<Cmd> {
+    let board = game.board();
+    let moves: Vec<Cmd> = rules::legal_moves(board)
+        .into_iter()
+        .filter(|m| board.is_empty(m.to) && !avoid.contains(&m.to))
+        .map(|m| cmd(m.from, m.to))
+        .collect();
+    rng.pick(&moves)
+}
+
+/// Plays `path` for the side to move, the other side answering with quiet moves;
+/// `None` when a step turns out illegal.
+fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
+    let mut game = game.clone();
+    let mut out = Vec::new();
+    for (i, pair) in path.windows(2).enumerate() {
+        let c = cmd(pair[0], pair[1]);
+        game.play(c[0], c[1], c[2], c[3]).ok()?;
+        out.push(c);
+        if i + 2 < path.len() {
+            let answer = quiet(&game, path, rng)?;
+            game.play(answer[0], answer[1], answer[2], answer[3]).ok()?;
+            out.push(answer);
+        }
+    }
+    Some(out)
+}
+
+/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]:
+/// checks by one row alone (a car's on a captain at its edge too) and captures by one
+/// row, for the side to move.
+pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let board = game.board();
+    if board.is_over() {
+        return Vec::new();
+    }
+    let side = board.side_to_move();
+    let Some(captain) = board.captain(side.opponent()) else {
+        return Vec::new();
+    };
+    // (the piece, where it goes, what it then takes from there)
+    let mut goals: Vec<(Square, Square, Option<Square>)> = Vec::new();
+    for (r, row) in rows().iter().enumerate() {
+        let r = r as u8;
+        let pieces: Vec<Square> = board
+            .pieces()
+            .filter(|(_, p)| p.color == side && p.kind == row.kind)
+            .map(|(s, _)| s)
+            .collect();
+        if pieces.is_empty() {
+            continue;
+        }
+        let mut squares: Vec<(Square, Option<Square>)> = Vec::new();
+        let car = row.kind == PieceKind::Car;
+        let check = wanted(Cell::Check(side, r))
+            || (car && wanted(Cell::CheckAtEdge(side, r)) && captain.offset(row.dir).is_none());
+        if check {
+            squares.extend(stands(captain, row.dir, car).into_iter().map(|s| (s, None)));
+        }
+        if wanted(Cell::Takes(side, r)) {
+            for (s, p) in board.pieces() {
+                if p.color != side && p.kind != PieceKind::Captain {
+                    let first = stands(s, row.dir, car).into_iter().next();
+                    squares.extend(first.map(|at| (at, Some(s))));
+                }
+            }
+        }
+        for &from in &pieces {
+            for &(goal, then) in &squares {
+                if goal != from && board.piece_at(goal).map(|p| p.color) != Some(side) {
+                    goals.push((from, goal, then));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < MISSIONS && !goals.is_empty() {
+        let (from, goal, then) = goals.swap_remove(rng.index(goals.len()));
+        let Some(mut path) = route(board, from, goal) else {
+            continue;
+        };
+        // For a capture, one more step: from the goal onto the piece.
+        path.extend(then);
+        if let Some(walked) = walk(game, &path, rng) {
+            out.push(walked);
+        }
+    }
+    out
+}
+
+/// The squares from which a piece moving by `dir` reaches `target`: one for a leap, the
+/// first few along the line for a car.
+fn stands(target: Square, dir: (i8, i8), car: bool) -> Vec<Square> {
+    let back = |k: i8| target.offset((-k * dir.0, -k * dir.1));
+    if car {
+        (1..=4).filter_map(back).collect()
+    } else {
+        back(1).into_iter().collect()
+    }
+}
