@@ -1,12 +1,13 @@
 //! Missions: candidate continuations aimed at one coverage cell that random play rarely
 //! reaches. A piece of the side to move is routed, by its own moves over the board as it
 //! stands, to the square from which it gives check along one row of its table (on a
-//! captain at the edge, for a car), or takes an opposing piece by that row; the other
-//! side answers each step with a quiet move. The suite's search scores a mission like
+//! captain at the edge, for a car; or would, but for a blocking square), or takes an
+//! opposing piece by that row; or its captain walks to where an opposing piece's row
+//! checks it. The other side answers each step with a quiet move. The suite's search scores a mission like
 //! any candidate, on what the game really does: a mission the other side's answers
 //! spoil simply gains nothing.
 
-use super::coverage::{rows, Cell};
+use super::coverage::{rows, ways, Cell};
 use super::mutant::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
@@ -98,53 +99,71 @@ fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
     Some(out)
 }
 
-/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]:
-/// checks by one row alone (a car's on a captain at its edge too) and captures by one
-/// row, for the side to move.
+/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]: for
+/// the side to move, a piece to where it gives check by one row alone (a car's on a
+/// captain at its edge too) or a check by it is stopped, or takes by one row; and its
+/// captain to where one row of an opposing piece checks it, or would but for a
+/// blocking square.
 pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
     let board = game.board();
     if board.is_over() {
         return Vec::new();
     }
     let side = board.side_to_move();
-    let Some(captain) = board.captain(side.opponent()) else {
+    let other = side.opponent();
+    let (Some(captain), Some(own)) = (board.captain(other), board.captain(side)) else {
         return Vec::new();
+    };
+    // Whether a check (or one stopped) by `color`'s row `r` is wanted, the captain it
+    // would be on standing at `at`.
+    let checks = |color, r: u8, at: Square| {
+        let row = rows()[r as usize];
+        let stopped = (0..ways(row.kind).len()).any(|w| wanted(Cell::Stopped(color, r, w as u8)));
+        wanted(Cell::Check(color, r))
+            || stopped
+            || (row.kind == PieceKind::Car
+                && wanted(Cell::CheckAtEdge(color, r))
+                && at.offset(row.dir).is_none())
     };
     // (the piece, where it goes, what it then takes from there)
     let mut goals: Vec<(Square, Square, Option<Square>)> = Vec::new();
     for (r, row) in rows().iter().enumerate() {
         let r = r as u8;
-        let pieces: Vec<Square> = board
-            .pieces()
-            .filter(|(_, p)| p.color == side && p.kind == row.kind)
-            .map(|(s, _)| s)
-            .collect();
-        if pieces.is_empty() {
-            continue;
-        }
-        let mut squares: Vec<(Square, Option<Square>)> = Vec::new();
         let car = row.kind == PieceKind::Car;
-        let check = wanted(Cell::Check(side, r))
-            || (car && wanted(Cell::CheckAtEdge(side, r)) && captain.offset(row.dir).is_none());
-        if check {
-            squares.extend(stands(captain, row.dir, car).into_iter().map(|s| (s, None)));
-        }
-        if wanted(Cell::Takes(side, r)) {
-            for (s, p) in board.pieces() {
-                if p.color != side && p.kind != PieceKind::Captain {
-                    let first = stands(s, row.dir, car).into_iter().next();
-                    squares.extend(first.map(|at| (at, Some(s))));
+        for (at, p) in board.pieces().filter(|(_, p)| p.kind == row.kind) {
+            if p.color == side {
+                let mut squares: Vec<(Square, Option<Square>)> = Vec::new();
+                if checks(side, r, captain) {
+                    squares.extend(stands(captain, row.dir, car).into_iter().map(|s| (s, None)));
                 }
-            }
-        }
-        for &from in &pieces {
-            for &(goal, then) in &squares {
-                if goal != from && board.piece_at(goal).map(|p| p.color) != Some(side) {
-                    goals.push((from, goal, then));
+                if wanted(Cell::Takes(side, r)) {
+                    for (s, q) in board.pieces() {
+                        if q.color == other && q.kind != PieceKind::Captain {
+                            let first = stands(s, row.dir, car).into_iter().next();
+                            squares.extend(first.map(|from| (from, Some(s))));
+                        }
+                    }
+                }
+                goals.extend(squares.into_iter().map(|(goal, then)| (at, goal, then)));
+            } else {
+                // The captain walks into this piece's row.
+                let reach = |k: i8| at.offset((k * row.dir.0, k * row.dir.1));
+                let targets: Vec<Square> = if car {
+                    (1..=9).filter_map(reach).collect()
+                } else {
+                    reach(1).into_iter().collect()
+                };
+                for t in targets {
+                    if checks(other, r, t) {
+                        goals.push((own, t, None));
+                    }
                 }
             }
         }
     }
+    goals.retain(|&(from, goal, _)| {
+        goal != from && board.piece_at(goal).map(|p| p.color) != Some(side)
+    });
     let mut out = Vec::new();
     while out.len() < MISSIONS && !goals.is_empty() {
         let (from, goal, then) = goals.swap_remove(rng.index(goals.len()));

@@ -328,10 +328,12 @@ struct Search<'p> {
     rng: Rng,
     /// The squares the last legal moves left.
     left: Vec<Square>,
+    /// Whether this is a witness's search, which stops at the first kill.
+    witness: bool,
 }
 
 impl<'p> Search<'p> {
-    fn new(plan: &'p Plan<'p>, tally: &Tally, seed: u64) -> Search<'p> {
+    fn new(plan: &'p Plan<'p>, tally: &Tally, seed: u64, witness: bool) -> Search<'p> {
         let base = Mutant::new(None);
         let mut slips = Vec::new();
         let mut others = Vec::new();
@@ -362,6 +364,7 @@ impl<'p> Search<'p> {
             hits: tally.hits.clone(),
             rng: Rng::new(seed),
             left: Vec::new(),
+            witness,
         }
     }
 
@@ -369,12 +372,10 @@ impl<'p> Search<'p> {
         self.run.counter.game()
     }
 
-    /// Whether nothing is left to gain: every targeted mistake killed in this file, and
-    /// no value in coverage.
+    /// Whether the file's work is done: for a witness's search, every targeted mistake
+    /// killed in it.
     fn done(&self) -> bool {
-        self.plan.weights.cell == 0
-            && self.run.others.is_empty()
-            && !self.slip_alive.iter().any(|&a| a)
+        self.witness && self.run.others.is_empty() && !self.slip_alive.iter().any(|&a| a)
     }
 
     fn over(&self) -> bool {
@@ -739,10 +740,10 @@ impl<'p> Search<'p> {
         let mut turn = 0;
         // The side that has won fewer games of the suite so far should win this one.
         let wins = |c: Color| self.hits[Cell::Wins(c).index()];
-        let winner = if wins(Color::Blue) < wins(Color::Red) {
-            Color::Blue
-        } else {
-            Color::Red
+        let winner = match wins(Color::Red).cmp(&wins(Color::Blue)) {
+            std::cmp::Ordering::Less => Color::Red,
+            std::cmp::Ordering::Greater => Color::Blue,
+            std::cmp::Ordering::Equal => Color::ALL[self.rng.index(2)],
         };
         while !self.over() && self.cmds.len() < until && self.room() > AFTER_END {
             let spent = self.cmds.len() - start;
@@ -895,9 +896,10 @@ fn promise(board: &Board, side: Color) -> usize {
 /// the pieces the end needs).
 const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::Invalid];
 
-/// One file from `seed`, after the files of `tally`.
-fn file(plan: &Plan, tally: &Tally, seed: u64) -> SuiteFile {
-    let mut s = Search::new(plan, tally, seed);
+/// One file from `seed`, after the files of `tally`; for a witness, only up to the
+/// first kill.
+fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool) -> SuiteFile {
+    let mut s = Search::new(plan, tally, seed, witness);
     s.grow(GROW);
     if !s.done() {
         s.end(END_BUDGET);
@@ -933,8 +935,9 @@ pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
         seed,
         files: 1,
         mistakes: &only,
+        // Coverage too, a little: it takes the game where random play does not.
         weights: Weights {
-            cell: 0,
+            cell: 1,
             second_kill: 0,
             ..WEIGHTS
         },
@@ -944,7 +947,7 @@ pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
         files: vec![0; Mistake::all().len()],
         hits: vec![0; super::coverage::cells().len()],
     };
-    let mut cmds = file(&plan, &tally, seed).cmds;
+    let mut cmds = file(&plan, &tally, seed, true).cmds;
     let at = mutant::first_difference(mistake, &cmds, &mutant::judge_answers(&cmds))?;
     cmds.truncate(at + 1);
     Some(cmds)
@@ -970,7 +973,7 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
     };
     let mut files = Vec::new();
     for k in 0..plan.files {
-        let f = file(plan, &tally, salt(k as u64 + 1));
+        let f = file(plan, &tally, salt(k as u64 + 1), false);
         for m in killed_by(&f.cmds, plan.mistakes) {
             tally.files[m.index()] += 1;
         }

@@ -129,7 +129,9 @@ pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
     if let Some(fixture) = mistake.fixture() {
         return Some(fixture.to_string());
     }
-    let case = Case::of(&exposing(mistake, 1)?);
+    // The search of one seed may miss a rare mistake; a few more seeds find it.
+    let cmds = (1..=SEEDS).find_map(|seed| exposing(mistake, seed))?;
+    let case = Case::of(&cmds);
     let tester = MutantTester::new(mistake);
     let trial = tester.trial(&case)?;
     let budget = Budget { deadline: None };
@@ -138,5 +140,7 @@ pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
     Some(String::from_utf8_lossy(&shrunk.to_bytes()).into_owned())
 }
 
+/// Seeds of the search tried, at most.
+const SEEDS: u64 = 8;
 /// Runs of the mutant a witness is shrunk with, at most.
 const SHRINK_RUNS: u64 = 20_000;
