@@ -49,6 +49,8 @@ fn strategies() -> Vec<(&'static str, Weights)> {
         ),
         ("cells once", Weights { hits: 1, ..w }),
         ("cells 5 times", Weights { hits: 5, ..w }),
+        ("floor 14", Weights { floor: 14, ..w }),
+        ("floor 26", Weights { floor: 26, ..w }),
     ];
     let wanted = std::env::var("HELDOUT_STRATEGIES").unwrap_or_default();
     all.into_iter()

@@ -16,7 +16,8 @@ use crate::judge::rules;
 use crate::sys::rng::Rng;
 use std::collections::VecDeque;
 
-/// Moves a piece may make on the way: at most this many.
+/// Moves a piece may make on the way: at most this many (a captain, which steps one
+/// square at a time, twice as many).
 const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
@@ -52,7 +53,12 @@ fn route(board: &Board, from: Square, goal: Square) -> Option<Vec<Square>> {
             path.reverse();
             return Some(path);
         }
-        if depth[at.bit() as usize] == DEPTH {
+        let limit = if piece.kind == PieceKind::Captain {
+            2 * DEPTH
+        } else {
+            DEPTH
+        };
+        if depth[at.bit() as usize] == limit {
             continue;
         }
         for to in Square::all() {

@@ -50,9 +50,6 @@ pub const DEFAULT_FILES: usize = 3;
 /// Commands of a file's growing part, at most: room enough to reach what the greedy
 /// search can, and pieces enough left for an end with its situations.
 const GROW: usize = 850;
-/// While a file grows, captures stop when this many pieces are left (the end needs
-/// some, and every blocked move and stopped check needs them).
-const FLOOR: usize = 20;
 /// Commands of the search for the end, at most.
 const END_BUDGET: usize = 100;
 /// Commands after the end of the game, at least.
@@ -84,6 +81,9 @@ pub struct Weights {
     /// What a capture costs with all 32 pieces on the board; with fewer, it costs more
     /// in proportion (pieces are what every later test needs).
     pub capture: u64,
+    /// While a file grows, captures stop when this many pieces are left (the end needs
+    /// some, and every blocked move and stopped check needs them).
+    pub floor: usize,
 }
 
 /// The weights `gen --suite` uses: chosen by the held-out measurement of
@@ -94,6 +94,7 @@ pub const WEIGHTS: Weights = Weights {
     cell: 10,
     hits: 3,
     capture: 8,
+    floor: 20,
 };
 
 /// What a suite is built from.
@@ -706,7 +707,7 @@ impl<'p> Search<'p> {
         let everything = Allowed {
             invalid: true,
             end: false,
-            floor: FLOOR,
+            floor: self.plan.weights.floor,
         };
         let mut idle = 0;
         let mut turn = 0;

@@ -234,15 +234,36 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
             1 => ", 1 survives\n".to_string(),
             n => format!(", {n} survive\n"),
         });
-        out.push_str(
-            "\nsurvivors, each with its witness: an input on which it answers differently\n\
-             ('duckchess audit --witness NAME' prints it):\n",
-        );
-        for &m in &survivors {
+        let (grown, written): (Vec<Mistake>, Vec<Mistake>) =
+            survivors.iter().partition(|m| m.group().is_grown());
+        if !written.is_empty() {
+            out.push_str(
+                "\nsurvivors, each with its witness: an input on which it answers differently\n\
+                 ('duckchess audit --witness NAME' prints it):\n",
+            );
+        }
+        for &m in &written {
             out.push_str(&format!("\n{m}\n"));
             out.push_str(&help::filled(m.sentence(), "  ", "  "));
             out.push_str(&help::filled(m.rule(), "  rule: ", "        "));
             out.push_str(&witness_text(m));
+        }
+        if !grown.is_empty() {
+            out.push_str(
+                "\nsurvivors grown from the move table, by group ('duckchess audit --list' says\n\
+                 what each does; 'duckchess audit --witness NAME' finds a witness):\n",
+            );
+            for group in Group::all() {
+                let names: Vec<&str> = grown
+                    .iter()
+                    .filter(|m| m.group() == group)
+                    .map(|m| m.name())
+                    .collect();
+                if !names.is_empty() {
+                    out.push_str(&format!("\n{} ({}):\n", group.title(), names.len()));
+                    out.push_str(&help::filled(&names.join(", "), "  ", "  "));
+                }
+            }
         }
     }
     // Per test: what it kills, and what no other test kills.
@@ -258,7 +279,7 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
             .filter(|r| kills_it(r) && r.iter().filter(|k| k.is_some()).count() == 1)
             .count();
         out.push_str(&format!(
-            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>2}  alone {:>2}\n",
+            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}\n",
             j + 1,
             t.name,
             t.cmds.len(),
