@@ -14,6 +14,7 @@
 use super::grown::{self, Effect, Key, Slip, Use};
 use super::variant::{self, Standing, Variant};
 use super::written::{Topic, Written};
+use crate::cli::{self, help};
 use crate::judge::piece::PieceKind;
 use std::collections::HashMap;
 use std::fmt;
@@ -279,6 +280,51 @@ impl Mistake {
         // Every hand-written mistake is listed, under its own name.
         catalogue().by_name[w.name()]
     }
+}
+
+/// The catalogue as `audit --list` prints it: how many mistakes, where they come from,
+/// each group with its mistakes, their sentences and rules; then the candidates not
+/// listed, each with why.
+pub fn listing() -> String {
+    let all = Mistake::all();
+    let count = |f: &dyn Fn(Fault) -> bool| all.iter().filter(|m| f(m.fault())).count();
+    let mut out = format!(
+        "{} in {} groups\n({} written by hand, {} variants of them, {} grown from the move \
+         table)\n",
+        cli::plural(all.len() as u64, "mistake"),
+        Group::all().len(),
+        count(&|f| matches!(f, Fault::Written(_))),
+        count(&|f| matches!(f, Fault::Variant(_))),
+        count(&|f| matches!(f, Fault::Slip(_))),
+    );
+    for group in Group::all() {
+        out.push_str(&format!("\n{}:\n", group.title()));
+        for m in all.iter().filter(|m| m.group() == group) {
+            out.push_str(&format!("  {m}\n"));
+            out.push_str(&help::filled(m.sentence(), "    ", "    "));
+            out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
+        }
+    }
+    let unlisted = &catalogue().unlisted;
+    out.push('\n');
+    out.push_str(&help::filled(
+        &format!(
+            "not listed: {} more candidates, each always answering as a listed mistake or \
+             as the rules (a test plays them on a large corpus to hold these reasons to the \
+             truth):",
+            unlisted.len()
+        ),
+        "",
+        "",
+    ));
+    for u in unlisted {
+        out.push_str(&help::filled(
+            &format!("{}: {}", u.name, u.why),
+            "  ",
+            "    ",
+        ));
+    }
+    out
 }
 
 impl fmt::Display for Mistake {

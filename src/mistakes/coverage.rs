@@ -989,3 +989,99 @@ fn never(map: &Map) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cells each command of `cmds` reaches, played from the start.
+    fn reached(cmds: &[Cmd]) -> Vec<Vec<Cell>> {
+        let mut counter = Counter::new();
+        cmds.iter()
+            .map(|&c| {
+                let mut cells = Vec::new();
+                counter.play(c, |cell| cells.push(cell));
+                cells
+            })
+            .collect()
+    }
+
+    fn row(kind: PieceKind, dir: (i8, i8)) -> u8 {
+        rows()
+            .iter()
+            .position(|r| r.kind == kind && r.dir == dir)
+            .expect("a row") as u8
+    }
+
+    #[test]
+    fn blocked_moves_are_counted_by_the_squares_taken() {
+        use PieceKind::*;
+        // The red horse on (0, 1) to (1, 3): its leg (0, 2) holds the elephant. The red
+        // car on (0, 0) to (4, 0): the duck and the soldier stand in the way. A duck
+        // with its first leg taken.
+        let cells = reached(&[[0, 1, 1, 3], [0, 0, 4, 0], [2, 0, 5, 2]]);
+        assert!(cells[0].contains(&Cell::Blocked(Color::Red, row(Horse, (1, 2)), 0)));
+        assert!(cells[0].contains(&Cell::Invalid(Refused::Blocked)));
+        assert!(cells[1].contains(&Cell::Blocked(Color::Red, row(Car, (1, 0)), 3)));
+        // (2, 0) to (5, 2): first leg (3, 0) holds a soldier, second (4, 1) is empty.
+        assert!(cells[2].contains(&Cell::Blocked(Color::Red, row(Duck, (3, 2)), 0)));
+        // A car's path of one square is next to the car and to the target at once.
+        let sq = |x, y| Square::new(x, y).expect("on the board");
+        assert_eq!(car_ways(sq(0, 0), sq(2, 0), 0), vec![0, 1]);
+        assert_eq!(car_ways(sq(0, 0), sq(3, 0), 0), vec![0]);
+    }
+
+    #[test]
+    fn the_statement_sample_has_a_check_alone_an_end_and_a_move_after_it() {
+        use PieceKind::*;
+        let cmds: Vec<Cmd> = [
+            [0, 0, 7, 0],
+            [9, 0, 8, 0],
+            [0, 1, 1, 3],
+            [0, 2, 2, 0],
+            [0, 3, 1, 2],
+            [0, 4, 0, 3],
+            [9, 4, 8, 4],
+            [3, 2, 2, 3],
+            [7, 0, 4, 2],
+            [7, 0, 5, 3],
+            [9, 2, 7, 4],
+            [2, 0, 4, 3],
+            [9, 1, 8, 3],
+            [4, 3, 6, 6],
+            [7, 4, 9, 2],
+            [8, 4, 9, 4],
+            [6, 6, 9, 4],
+            [9, 8, 8, 8],
+        ]
+        .to_vec();
+        let cells = reached(&cmds);
+        // Command 16: the blue captain steps into the red duck's row (3, -2), alone.
+        assert!(cells[15].contains(&Cell::Check(Color::Red, row(Duck, (3, -2)))));
+        assert!(cells[15].contains(&Cell::CheckOnMover));
+        assert!(cells[15].contains(&Cell::CheckAppears));
+        // Command 17: red takes the captain; command 18: blue's car by its rule.
+        assert!(cells[16].contains(&Cell::Wins(Color::Red)));
+        assert!(cells[16].contains(&Cell::Captures(Color::Red, Captain)));
+        assert!(cells[17].contains(&Cell::AfterEndByLoser));
+        assert!(cells[17].contains(&Cell::Invalid(Refused::GameOver)));
+        // Command 1: the red car cannot jump its own duck: blocked.
+        assert!(cells[0].contains(&Cell::Invalid(Refused::Blocked)));
+        // A legal move right after an invalid one is counted by the invalid one's kind.
+        let after: Vec<&Cell> = cells
+            .iter()
+            .flatten()
+            .filter(|c| matches!(c, Cell::LegalAfter(_)))
+            .collect();
+        assert!(!after.is_empty());
+    }
+
+    #[test]
+    fn every_cell_has_an_index_and_the_offboard_ones_are_out_of_reach() {
+        for (i, &c) in cells().iter().enumerate() {
+            assert_eq!(c.index(), i);
+        }
+        assert!(!Cell::Invalid(Refused::OffBoard).reachable());
+        assert!(Cell::Invalid(Refused::Blocked).reachable());
+    }
+}

@@ -146,9 +146,16 @@ impl Mutant {
     /// far: the same position, side to move, end and last capture, and from now on the
     /// mistake. Made from a mutant without a mistake, which stands where the judge does.
     pub fn refaulted(&self, mistake: Mistake) -> Mutant {
-        let mut m = self.clone();
+        let mut m = self.with_fault(mistake.fault());
         m.mistake = Some(mistake);
-        m.set_fault(Some(mistake.fault()));
+        m
+    }
+
+    /// The same, for any fault, listed or not.
+    pub fn with_fault(&self, fault: Fault) -> Mutant {
+        let mut m = self.clone();
+        m.mistake = None;
+        m.set_fault(Some(fault));
         m
     }
 

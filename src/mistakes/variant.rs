@@ -46,7 +46,7 @@ impl Refusal {
 
     fn name(self) -> &'static str {
         match self {
-            Refusal::Over => "after-the-end",
+            Refusal::Over => "the-end",
             Refusal::OffBoard => "off-board",
             Refusal::NoPiece => "empty-source",
             Refusal::OpponentPiece => "opponent-piece",

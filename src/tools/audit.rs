@@ -14,7 +14,7 @@ use crate::check::format::{self, ValidateError, DEFAULT_MAX_Q};
 use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
-use crate::mistakes::catalogue::{Group, Mistake};
+use crate::mistakes::catalogue::{self, Group, Mistake};
 use crate::mistakes::coverage;
 use crate::mistakes::matrix::{matrix, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
@@ -324,25 +324,6 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
     (out, survivors.len())
 }
 
-/// The catalogue as `--list` prints it: each group, then its mistakes with their
-/// sentences and rules.
-pub fn catalogue_text() -> String {
-    let mut out = format!(
-        "{} in {} groups\n",
-        cli::plural(Mistake::all().len() as u64, "mistake"),
-        Group::all().len()
-    );
-    for group in Group::all() {
-        out.push_str(&format!("\n{}:\n", group.title()));
-        for m in Mistake::all().iter().filter(|m| m.group() == group) {
-            out.push_str(&format!("  {m}\n"));
-            out.push_str(&help::filled(m.sentence(), "    ", "    "));
-            out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
-        }
-    }
-    out
-}
-
 /// The command line of `audit`.
 pub const SPEC: Spec = Spec {
     name: "audit",
@@ -359,17 +340,25 @@ Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans), 
 must follow the official format exactly ('duckchess validate') and every answer
 file must agree with the built-in judge; the first differing line is named with
 the judge's line and the file's. Then every mistake of the catalogue ('--list':
-a forgotten blocking square, a xiangqi rule, check reported for the wrong side,
-moves after the end, an output slip, ...) is played on every input by a mutant
-judge, in process: a mistake that answers some input differently from the judge
-is killed by it.
+the hand-written ones, a forgotten blocking square, a xiangqi rule, check for the
+wrong side, moves after the end, an output slip, ...; and those grown from the
+move table, one slip in one row of one piece's table, when a move is judged or
+when check is decided) is played on every input by a mutant judge, in process:
+a mistake that answers some input differently from the judge is killed by it.
 
 The report: 'killed K of M'; each surviving mistake with what it does, the rule
 it breaks, and its witness (a small input that kills it, with the line where it
-answers differently); for each test how many mistakes it kills and how many no
-other test kills; the redundant tests, which kill nothing the others do not;
-with --matrix, which test kills which mistake. 'duckchess gen --suite DIR'
-writes a test set that kills them all.",
+answers differently; the grown ones are listed by group); for each test how many
+mistakes it kills and how many no other test kills; the redundant tests, which
+kill nothing the others do not; with --matrix, which test kills which mistake.
+
+--coverage reports instead what the data exercises of the rules, and how often:
+for each piece, side and row of the move table, the moves judged legal, the
+captures, the moves refused for what stands in the way, the checks that row
+alone gives and those a blocking square stops; the edges, check, the end of the
+game and after it, each kind of invalid command; and, in words, every cell the
+data never reaches. 'duckchess gen --suite DIR' writes a test set that kills
+every mistake and reaches what it can.",
     options: &[
         Opt::flag("--matrix", "also print which test kills which mistake"),
         Opt::flag(
@@ -394,7 +383,8 @@ writes a test set that kills them all.",
         ("--coverage", "--witness"),
         ("--coverage", "--list"),
     ],
-    exit: "0 every mistake killed, 1 some survive (or an I/O error), 2 usage error,\n             \
+    exit: "0 every mistake killed (with --coverage: every cell reached), 1 some\n             \
+           survive (some cells never reached) or an I/O error, 2 usage error,\n             \
            3 an invalid input or a wrong answer file",
 };
 
@@ -423,7 +413,7 @@ pub fn cli(args: &[String]) -> u8 {
         }
         if parsed.flag("--list") {
             parsed.no_operands()?;
-            return Ok(print(&catalogue_text()));
+            return Ok(print(&catalogue::listing()));
         }
         let paths = if parsed.operands.is_empty() {
             vec![".".to_string()]

@@ -31,15 +31,15 @@ modes (--mode; default official):
 ",
         modes_help!(),
         "
---suite DIR writes a compact test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
-... (each valid under 'duckchess validate', Q = 1000, answers from the judge)
-and suite.txt, which says what each file has and which mistakes of the
-'duckchess audit' catalogue it kills. Every mistake is killed, usually by the
-first file alone: one game written by a greedy search that keeps the
-continuation killing the most mistakes still alive, with a stretch of invalid
-commands of every kind, and its end followed by commands after the end. Room
-permitting, the longest legal game follows (1000 legal moves). DIR is created
-when missing; an existing DIR may hold only files a suite writes (N.in, N.ans,
+--suite DIR writes a strong test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
+3.in and 3.ans (--files N; each valid under 'duckchess validate', Q <= 1000,
+answers from the judge) and suite.txt, which says what each file kills and
+reaches. Each file is one game, written by a greedy search for coverage and
+redundancy: every mistake of the 'duckchess audit' catalogue killed in two files
+if it can be, every cell of the coverage map ('audit --coverage') reached a few
+times, then the end of the game where a solution that still looks for check
+would see it, and commands after the end. DIR is created when missing; an
+existing DIR may hold only files a suite writes (N.in, N.ans,
 suite.txt), which are replaced: anything else makes gen refuse."
     ),
     options: &[
@@ -58,7 +58,7 @@ suite.txt), which are replaced: anything else makes gen refuse."
         Opt::valued(
             "--files",
             "N",
-            "at most N files in the suite (default 10; from 1 to 100)",
+            "N files in the suite (default 3; from 1 to 100)",
         ),
     ],
     conflicts: &[("--suite", "--q"), ("--suite", "--mode")],
