@@ -42,7 +42,8 @@ pub enum Group {
 }
 
 impl Group {
-    /// Every group, in table order.
+    /// Every group that holds a listed mistake, in table order (no row of the
+    /// captain's table is a mistake when check is decided: a captain's check is mutual).
     pub fn all() -> Vec<Group> {
         let mut out: Vec<Group> = Topic::ALL.iter().map(|&t| Group::Topic(t)).collect();
         for at in Use::ALL {
@@ -50,6 +51,8 @@ impl Group {
                 out.push(Group::Rows(at, kind));
             }
         }
+        let listed = &catalogue().entries;
+        out.retain(|g| listed.iter().any(|e| e.group == *g));
         out
     }
 
