@@ -30,8 +30,8 @@ pub struct Split {
 /// A random half of the catalogue held out, drawn from `seed`.
 pub fn halves(seed: u64) -> Split {
     let mut all = Mistake::all().to_vec();
-    let mut rng = Rng::new(seed ^ 0x0068_656C_646F_7574); // "heldout"
-                                                        // Fisher-Yates.
+    // "heldout", then Fisher-Yates.
+    let mut rng = Rng::new(seed ^ 0x0068_656C_646F_7574);
     for i in (1..all.len()).rev() {
         let j = rng.index(i + 1);
         all.swap(i, j);
