@@ -3,7 +3,7 @@
 #
 # - the latency of a normal POST /api/targets while 0, 100 and 1,000 idle connections
 #   are open (half silent, half with part of a request line sent), and the resident
-#   size then;
+#   size then; and while 24 clients that asked for a 6 MB replay never read it;
 # - the same with 1,000 idle connections to a server limited to 256 descriptors: how
 #   many the server closed (the oldest) and whether it still runs;
 # - the server's resident size (VmRSS) after, and its peak (VmHWM) during, each of these
@@ -172,6 +172,22 @@ for n in sorted({0, min(100, idle_max), idle_max}):
         s.close()
 time.sleep(0.3)
 print(f"  rss after: {memory()[0]:.1f} MB")
+
+# 1b. A normal request while clients that asked for a long replay never read it.
+print()
+print("== latency of POST /api/targets while 24 clients never read a 6 MB replay")
+long_input = b"32000\n" + b"0 0 0 0\n" * 32000
+stalled = []
+for _ in range(24):
+    s = socket.create_connection(addr, timeout=30)
+    s.sendall((f"POST /api/replay HTTP/1.1\r\nHost: {host}:{port}\r\n"
+               f"Content-Length: {len(long_input)}\r\n\r\n").encode() + long_input)
+    stalled.append(s)
+time.sleep(1.5)
+print(f"  24 stalled: {latency(addr)}; rss {memory()[0]:.1f} MB")
+for s in stalled:
+    s.close()
+time.sleep(0.3)
 
 print()
 print(f"== beyond the descriptor limit: {idle_max} idle connections to the server"

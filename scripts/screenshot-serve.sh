@@ -1,7 +1,9 @@
 #!/bin/sh
-# Makes the screenshots of 'duckchess serve' in docs/: serve.png (a game) and
-# serve-replay.png (a replay) at 1280x1000, and serve-1280x800.png, serve-800x600.png
-# and serve-390x844.png (a game at those window sizes; the last one a phone's). The
+# Makes the screenshots of 'duckchess serve' in docs/: serve.png (a game),
+# serve-replay.png (a replay), serve-engine.png (the engine's evaluation and line) and
+# serve-analysis.png (a replay analysed) at 1280x1000, and serve-1280x800.png,
+# serve-800x600.png and serve-390x844.png (a game at those window sizes; the last one
+# a phone's). The
 # browser test (headless Chromium through WebDriver) saves them there. Installs
 # Chromium, chromedriver and a font with the Chinese piece names when they are missing
 # (the page loads no font of its own: it uses what the machine has, and shows letters
@@ -19,4 +21,4 @@ fi
 mkdir -p docs
 DUCKCHESS_SCREENSHOTS="$PWD/docs" cargo test --quiet --test serve_browser
 ls -l docs/serve.png docs/serve-replay.png docs/serve-1280x800.png docs/serve-800x600.png \
-  docs/serve-390x844.png
+  docs/serve-390x844.png docs/serve-engine.png docs/serve-analysis.png

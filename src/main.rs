@@ -1,14 +1,14 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, judge, tools, web};
+use duckchess::{chase, engine, tools, web};
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 16] = [
+const SUBCOMMANDS: [Entry; 17] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -19,6 +19,7 @@ const SUBCOMMANDS: [Entry; 16] = [
     (&tools::bundle::SPEC, tools::bundle::cli),
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
+    (&engine::analyze::SPEC, engine::analyze::cli),
     (&engine::arena::SPEC, engine::arena::cli),
     (&engine::uci::SPEC, engine::uci::cli),
     (&engine::matchrun::SPEC, engine::matchrun::cli),
@@ -36,7 +37,8 @@ usage: duckchess [< FILE]              the judge on standard input
        duckchess --version";
 
 const EXIT: &str = "0 success, 1 bad input or failure, 2 usage error,\n             \
-                    3 invalid input (validate, audit)";
+                    3 invalid input (validate, audit),\n             \
+                    128+N ended by signal N (test, stress, match)";
 
 fn find(name: &str) -> Option<&'static Entry> {
     SUBCOMMANDS.iter().find(|(spec, _)| spec.name == name)
@@ -47,7 +49,7 @@ fn main() -> ExitCode {
     let rest = args.get(1..).unwrap_or(&[]);
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
-        None => judge::serve(std::io::stdin().lock()),
+        None => tools::judge::stdin(""),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
             // `help help` asks what `help` does: the top-level help says it.
@@ -75,6 +77,14 @@ fn main() -> ExitCode {
 fn unknown(name: &str) -> u8 {
     if name.starts_with('-') && name != "-" {
         cli::usage_error("", &format!("unknown option {name}"))
+    } else if std::path::Path::new(name).is_file() {
+        cli::usage_error(
+            "",
+            &format!(
+                "unknown subcommand {name:?}; to judge that file: duckchess judge {name} \
+                 (or duckchess < {name})"
+            ),
+        )
     } else {
         cli::usage_error("", &format!("unknown subcommand {name:?}"))
     }

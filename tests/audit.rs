@@ -865,3 +865,101 @@ fn other_seeds_kill_the_whole_catalogue_too() {
         assert!(survivors.is_empty(), "seed {seed}: {survivors:?}");
     }
 }
+
+#[test]
+fn answer_files_are_read_as_the_setter_means_them() {
+    // Each setup of a case `1`, and what `audit` and `test` both say of it.
+    let input = "1\n0 0 1 0\n";
+    let right = "red car;NA;no;no\n";
+    let wrong = "red car;NA;yes;no\n";
+    type Setup = fn(&Path);
+    let mut table: Vec<(&str, Setup, Option<&str>)> = vec![
+        // Both answers, the same bytes: no doubt, the case is audited.
+        (
+            "the same .out and .ans",
+            |d| {
+                fs::write(d.join("1.out"), "red car;NA;no;no\n").unwrap();
+                fs::write(d.join("1.ans"), "red car;NA;no;no\n").unwrap();
+            },
+            None,
+        ),
+        (
+            "a .out and a .ans that differ",
+            |d| {
+                fs::write(d.join("1.out"), "red car;NA;no;no\n").unwrap();
+                fs::write(d.join("1.ans"), "red car;NA;yes;no\n").unwrap();
+            },
+            Some("./1.out and ./1.ans both exist and differ: which is the answer? keep one"),
+        ),
+        (
+            "a directory for an answer",
+            |d| fs::create_dir(d.join("1.ans")).unwrap(),
+            Some("./1.ans is a directory, not a file of the test set"),
+        ),
+    ];
+    #[cfg(unix)]
+    {
+        table.push((
+            "a device for an answer",
+            |d| std::os::unix::fs::symlink("/dev/zero", d.join("1.ans")).unwrap(),
+            Some("./1.ans is a device, not a file of the test set"),
+        ));
+        table.push((
+            "a dangling link for an answer",
+            |d| std::os::unix::fs::symlink("gone", d.join("1.ans")).unwrap(),
+            Some("cannot read ./1.ans: No such file or directory (os error 2)"),
+        ));
+    }
+    for (what, setup, said) in table {
+        let dir = scratch("answers");
+        fs::write(dir.join("1.in"), input).unwrap();
+        setup(&dir);
+        for sub in ["audit", "test"] {
+            let out = run_in(&dir, &[sub, "."]);
+            match said {
+                None if sub == "test" => assert!(out.status.success(), "{what}"),
+                None => assert!(
+                    text(&out.stdout).starts_with("audited 1 test (1 command) against "),
+                    "{what}: {}",
+                    text(&out.stderr)
+                ),
+                Some(message) => {
+                    assert_eq!(out.status.code(), Some(1), "{what}: {sub}");
+                    assert_eq!(
+                        text(&out.stderr),
+                        format!("duckchess: {sub}: {message}\n"),
+                        "{what}: {sub}"
+                    );
+                }
+            }
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+    // A wrong .ans beside a right .out is found whichever is checked: they differ.
+    let dir = scratch("answers-wrong");
+    fs::write(dir.join("1.in"), input).unwrap();
+    fs::write(dir.join("1.out"), right).unwrap();
+    fs::write(dir.join("1.ans"), wrong).unwrap();
+    assert_eq!(run_in(&dir, &["audit", "1.in"]).status.code(), Some(1));
+    let _ = fs::remove_dir_all(&dir);
+    // An input that is a looping link is named, not passed over.
+    #[cfg(target_os = "linux")]
+    {
+        let dir = scratch("answers-loop");
+        fs::write(dir.join("2.in"), input).unwrap();
+        fs::write(dir.join("2.ans"), right).unwrap();
+        std::os::unix::fs::symlink("1.in", dir.join("1.in")).unwrap();
+        for sub in ["audit", "test"] {
+            let out = run_in(&dir, &[sub, "."]);
+            assert_eq!(out.status.code(), Some(1), "{sub}");
+            assert_eq!(
+                text(&out.stderr),
+                format!(
+                    "duckchess: {sub}: cannot read ./1.in: Too many levels of symbolic links \
+                     (os error 40)\n"
+                ),
+            );
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

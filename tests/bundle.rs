@@ -93,7 +93,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn the_bundle_is_small_and_self_contained() {
-    let text = bundle().expect("the judge modules are in shape");
+    let text = bundle(None).expect("the judge modules are in shape");
     assert!(text.len() <= 64 * 1024, "{} bytes", text.len());
     for module in ["piece", "board", "rules", "game", "scan", "run"] {
         assert!(text.contains(&format!("\nmod {module} {{\n")), "{module}");
@@ -112,7 +112,7 @@ fn the_bundle_is_small_and_self_contained() {
 fn the_bundle_compiles_in_every_edition_with_both_compilers_and_matches_the_binary() {
     let dir = work_dir("bundle-compile");
     let source = dir.join("duckchess.rs");
-    fs::write(&source, bundle().expect("bundle")).expect("write");
+    fs::write(&source, bundle(Some("duckchess.rs")).expect("bundle")).expect("write");
     let mut compilers = vec![("rustc", "stable")];
     if Path::new(OLD_RUSTC).exists() {
         compilers.push((OLD_RUSTC, "rustc163"));
@@ -167,15 +167,19 @@ fn the_bundle_compiles_in_every_edition_with_both_compilers_and_matches_the_bina
 fn the_cli_writes_the_same_text() {
     let o = common::run(&["bundle"], b"");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(common::stdout(&o), bundle().expect("bundle"));
+    assert_eq!(common::stdout(&o), bundle(None).expect("bundle"));
     let dir = work_dir("bundle-cli");
     let path = dir.join("out.rs");
     let o = common::run(&["bundle", "-o", path.to_str().expect("utf-8 path")], b"");
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(
-        fs::read_to_string(&path).expect("written"),
-        bundle().expect("bundle")
+    let written = fs::read_to_string(&path).expect("written");
+    assert_eq!(written, bundle(Some("out.rs")).expect("bundle"));
+    // The header names every module it holds, and the file it was written to.
+    assert!(
+        written.contains("modules\n// piece, board, rules, game, scan and run.\n"),
+        "{written}"
     );
+    assert!(written.contains("// Build: rustc --edition 2021 -O out.rs "));
     let o = common::run(&["bundle", "--help"], b"");
     assert!(common::stdout(&o).contains("usage: duckchess bundle"));
     let o = common::run(&["bundle", "extra"], b"");

@@ -264,3 +264,61 @@ fn help_everywhere() {
         );
     }
 }
+
+#[test]
+fn on_a_terminal_the_judge_says_what_it_waits_for() {
+    // `script` (util-linux) runs the binary on a pseudo-terminal; on a pipe, as in every
+    // other test here, the judge says nothing on stderr.
+    let here = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !here {
+        println!("note: script (util-linux) is missing; skipping");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_duckchess");
+    for (args, prefix) in [("", "duckchess: "), (" judge", "duckchess: judge: ")] {
+        let mut child = Command::new("script")
+            .args(["-qec", &format!("'{bin}'{args}"), "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"1\n0 0 1 0\n")
+            .expect("written");
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut out)
+            .expect("read");
+        assert!(child.wait().expect("ends").success(), "{out}");
+        let hint = format!(
+            "{prefix}reading judge input from the terminal: Q, then Q lines 'xs ys xt yt'; \
+             end it with Ctrl-D ('duckchess --help' for more)"
+        );
+        assert!(out.contains(&hint), "{out:?}");
+        assert!(out.contains("red car;NA;no;no"), "{out:?}");
+    }
+}
+
+#[test]
+fn a_file_given_as_a_subcommand_gets_a_hint() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/statement.in");
+    let o = run(&[path], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "duckchess: unknown subcommand {path:?}; to judge that file: duckchess judge \
+             {path} (or duckchess < {path}) (see 'duckchess --help')\n"
+        )
+    );
+}

@@ -49,6 +49,7 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
         "bundle" => (vec!["bundle"], b""),
         "perft" => (vec!["perft", "2"], b""),
         "play" => (vec!["play", "--ascii"], b"board\nquit\n"),
+        "analyze" => (vec!["analyze", "--nodes", "500"], b"2\n0 3 1 2\n9 4 8 4\n"),
         "arena" => (
             vec![
                 "arena", "--red", "random", "--blue", "random", "--games", "1",
@@ -383,7 +384,7 @@ fn option_values_say_what_is_wrong() {
 
 #[test]
 fn a_directory_given_as_a_file_is_named() {
-    for sub in ["judge", "trace", "validate"] {
+    for sub in ["judge", "trace", "validate", "analyze"] {
         let out = common::run(&[sub, "samples"], b"");
         assert_eq!(out.status.code(), Some(1), "{sub}");
         assert_eq!(

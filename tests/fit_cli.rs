@@ -190,8 +190,22 @@ fn games_that_all_end_alike_say_so() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         text(&o.stderr),
-        "duckchess: fit: every game has the same result (red wins): the fit needs wins of \
-         both sides or draws\n"
+        "duckchess: fit: every game is won by red: the fit also needs games won by blue or \
+         drawn\n"
     );
     assert!(o.stdout.is_empty());
+    // All draws: the message asks for won games.
+    let drawn: Vec<String> = games()
+        .into_iter()
+        .filter(|(r, _)| r.contains(": draw"))
+        .map(|(r, m)| format!("{r}\n{m}\n"))
+        .collect();
+    assert!(drawn.len() > 5, "{}", drawn.len());
+    let path = temp("draws.rec", &drawn.concat());
+    let o = fit(&[path.to_str().unwrap().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "duckchess: fit: every game is a draw: the fit also needs games won by either side\n"
+    );
 }

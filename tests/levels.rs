@@ -119,7 +119,7 @@ fn play_at_a_level_with_a_seed_replays_the_same_game() {
     assert!(text.contains("move 2 (ai): blue"), "{text}");
     assert_eq!(common::stdout(&common::run(&args, script)), text);
 
-    let out = common::run(&["play", "--level", "9"], b"");
+    let out = common::run(&["play", "--blue", "ai", "--level", "9"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(
         common::stderr(&out)
@@ -127,6 +127,34 @@ fn play_at_a_level_with_a_seed_replays_the_same_game() {
         "{}",
         common::stderr(&out)
     );
+}
+
+#[test]
+fn people_meet_one_beatable_level_first_and_engines_the_full_one() {
+    assert_eq!(Level::DEFAULT, Level::new(3).expect("a level"));
+    // play without --level: the default level, named at the start.
+    let out = common::run(&["play", "--blue", "ai", "--seed", "1"], b"quit\n");
+    assert!(
+        common::stdout(&out).starts_with(
+            "duck chess: red human, blue ai; the computer at level 3 (casual), seed 1"
+        ),
+        "{}",
+        common::stdout(&out)
+    );
+    // A thinking time or a depth is for the full engine, which says no level.
+    let out = common::run(&["play", "--blue", "ai", "--depth", "1"], b"quit\n");
+    assert!(common::stdout(&out).starts_with("duck chess: red human, blue ai (type help"));
+    // A level with no computer side is a mistake, not a silent no-op.
+    let out = common::run(&["play", "--level", "3"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).starts_with(
+        "duckchess: play: --level N sets the computer's strength: give it a side too"
+    ));
+    // The page starts at the same level.
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/page/app.js"))
+        .expect("the page's script");
+    let wanted = format!("const DEFAULT_LEVEL = '{}';", Level::DEFAULT.number());
+    assert!(page.contains(&wanted), "app.js should say {wanted}");
 }
 
 #[test]
@@ -157,4 +185,46 @@ fn uci_offers_the_strength_options() {
         "{text}"
     );
     assert!(text.ends_with("readyok\n"), "{text}");
+}
+
+/// What each weakened level searches is what its documentation says: on a move it plays
+/// its best, the profile's nodes (passed by less than `CHECK_EVERY`, how often the
+/// search looks at its cap); on a move where it draws a mistake, the quick look at
+/// every root move, at most `LOOK_NODES` a root move (and one for each).
+#[test]
+fn each_level_searches_within_its_documented_budget() {
+    use duckchess::engine::alphabeta::CHECK_EVERY;
+    use duckchess::engine::level::{weakened, LOOK_NODES, PROFILES};
+    use duckchess::engine::search::Context;
+    use duckchess::generate::position::random_position;
+    use duckchess::judge::rules;
+    use duckchess::sys::rng::Rng;
+    let mut rng = Rng::new(2019);
+    let boards: Vec<_> = (0..6).map(|_| random_position(&mut rng, 60)).collect();
+    let (mut best, mut mistakes) = (0, 0);
+    for profile in PROFILES.iter().filter(|p| p.depth > 1) {
+        for board in &boards {
+            let roots = rules::legal_moves(board).len() as u64;
+            for seed in 0..8 {
+                let choice = weakened(board, profile, seed, None, Context::default());
+                let nodes = choice.report.nodes;
+                match choice.mistake {
+                    None => {
+                        best += 1;
+                        let most = profile.nodes + CHECK_EVERY;
+                        assert!(nodes < most, "{}: {nodes} nodes", profile.name);
+                    }
+                    Some(_) => {
+                        mistakes += 1;
+                        let most = roots * (LOOK_NODES + 1);
+                        assert!(nodes <= most, "{}: {nodes} nodes", profile.name);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        best > 0 && mistakes > 0,
+        "{best} best moves, {mistakes} mistakes"
+    );
 }

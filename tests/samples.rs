@@ -1,5 +1,6 @@
-//! Every `samples/NAME.in` against `samples/NAME.out`, and the four official contest
-//! cases from `../shared/official/duckchess/` when that folder exists.
+//! Every `samples/NAME.in` and `samples/lenient/NAME.in` against its `.out`, and the
+//! four official contest cases from `../shared/official/duckchess/` when that folder
+//! exists.
 
 use duckchess::judge;
 use std::fs;
@@ -49,9 +50,11 @@ fn project_samples() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
     let count = check_all(&dir);
     assert!(
-        count >= 9,
-        "the statement sample and at least 8 of our own: {count}"
+        count >= 8,
+        "the statement sample and at least 7 of our own: {count}"
     );
+    // The cases beyond the official format, which the judge answers all the same.
+    assert!(check_all(&dir.join("lenient")) >= 2);
 }
 
 #[test]

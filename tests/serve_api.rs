@@ -2,8 +2,9 @@
 //! own answers (samples and official cases), bad requests and their status codes, a
 //! slow client, idle connections by the dozen and beyond the descriptor limit, more
 //! requests than the workers and their queue take, games beyond the move limit, memory
-//! after large answers, garbage bodies, and a clean stop at the end of standard input.
-//! After each abuse the server must still answer.
+//! after large answers, clients that never read their answers, garbage bodies, and a
+//! graceful stop at the end of standard input that answers what is in flight. After
+//! each abuse the server must still answer.
 
 mod serve_common;
 
@@ -349,11 +350,13 @@ fn slow_clients_get_408() {
 
 #[test]
 fn beyond_workers_and_queue_the_answer_is_503() {
-    // One worker and a queue of 8. The worker thinks for three seconds; meanwhile ten
-    // complete requests come, and the queue holds only eight of them.
+    // One worker and a queue of 8. The worker thinks for three seconds (the full engine:
+    // the weaker levels count nodes, not time); meanwhile ten complete requests come, and
+    // the queue holds only eight of them.
     let server = Server::start(&["--workers", "1"]);
     let addr = server.addr;
-    let thinking = thread::spawn(move || post(addr, "/api/ai", r#"{"think":3000}"#).status);
+    let body = r#"{"think":3000,"level":8}"#;
+    let thinking = thread::spawn(move || post(addr, "/api/ai", body).status);
     thread::sleep(Duration::from_millis(300));
     let waiting: Vec<_> = (0..10)
         .map(|_| thread::spawn(move || post(addr, "/api/targets", r#"{"from":[0,1]}"#)))
@@ -575,6 +578,198 @@ fn saved_game(moves: &[[u8; 4]]) -> String {
     text
 }
 
+/// `count` moves of two soldiers stepping back and forth while each side's car attacks
+/// the other captain: in every position the side to move can take a captain, which the
+/// engine does at once, so analysing any number of them takes no time at all.
+fn captains_en_prise(count: usize) -> String {
+    let cycle = ["[4,4,4,3]", "[5,4,5,5]", "[4,3,4,4]", "[5,5,5,4]"];
+    let moves: Vec<&str> = (0..count).map(|i| cycle[i % 4]).collect();
+    format!(
+        r#""start":"k7r/9/9/9/4s4/4S4/9/9/9/R7K r","moves":[{}]"#,
+        moves.join(",")
+    )
+}
+
+#[test]
+fn analysis_of_a_game_a_few_positions_at_a_time() {
+    let server = Server::start(&[]);
+    // Blue's captain walks into the red car's column; red takes it.
+    let game = r#""start":"r3k4/9/9/9/9/9/9/9/9/3RK4 b","moves":[[9,4,9,3],[0,3,9,3]]"#;
+    let whole = json(&post(
+        server.addr,
+        "/api/analyze",
+        &format!(r#"{{{game},"movetime":20}}"#),
+    ));
+    assert_eq!(whole.get("from").and_then(Json::as_int), Some(0));
+    assert_eq!(whole.get("total").and_then(Json::as_int), Some(3));
+    assert_eq!(whole.get("next"), Some(&Json::Null));
+    assert_eq!(whole.get("movetime").and_then(Json::as_int), Some(20));
+    let positions = whole.get("positions").and_then(Json::as_array).unwrap();
+    assert_eq!(positions.len(), 3);
+    assert_eq!(
+        positions[2].get("eval").unwrap().to_string(),
+        r#"{"mate":0,"winner":"red"}"#
+    );
+    let moves = whole.get("moves").and_then(Json::as_array).unwrap();
+    let verdicts: Vec<&str> = moves
+        .iter()
+        .filter_map(|m| m.get("verdict").and_then(Json::as_str))
+        .collect();
+    assert_eq!(verdicts, ["blunder", "best"]);
+    assert_eq!(
+        moves[0].get("piece").and_then(Json::as_str),
+        Some("blue captain")
+    );
+
+    // One position at a time: the first answer says where to go on; the second, given
+    // the first's analysis as its prior, judges the move between them.
+    let first = json(&post(
+        server.addr,
+        "/api/analyze",
+        &format!(r#"{{{game},"movetime":20,"count":1}}"#),
+    ));
+    assert_eq!(first.get("next").and_then(Json::as_int), Some(1));
+    assert_eq!(first.get("moves").unwrap().to_string(), "[]");
+    let prior = &first.get("positions").and_then(Json::as_array).unwrap()[0];
+    let second = json(&post(
+        server.addr,
+        "/api/analyze",
+        &format!(r#"{{{game},"movetime":20,"from":1,"count":1,"prior":{prior}}}"#),
+    ));
+    let moves = second.get("moves").and_then(Json::as_array).unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(
+        moves[0].get("verdict").and_then(Json::as_str),
+        Some("blunder")
+    );
+    assert_eq!(moves[0].get("before"), prior.get("eval"));
+    assert_eq!(second.get("next").and_then(Json::as_int), Some(2));
+
+    // A judge input: its valid commands are the moves, numbered as in the input.
+    let sample = fs::read_to_string("samples/statement.in").unwrap();
+    let body = format!(
+        r#"{{"input":{},"movetime":10,"from":8,"count":2}}"#,
+        Json::str(sample)
+    );
+    let a = json(&post(server.addr, "/api/analyze", &body));
+    assert_eq!(a.get("total").and_then(Json::as_int), Some(10));
+    let moves = a.get("moves").and_then(Json::as_array).unwrap();
+    assert_eq!(moves.len(), 1, "the move into position 8 has no prior");
+    assert_eq!(moves[0].get("command").and_then(Json::as_int), Some(17));
+    assert_eq!(moves[0].get("verdict").and_then(Json::as_str), Some("best"));
+    still_serving(&server);
+}
+
+#[test]
+fn analysis_requests_are_bounded() {
+    let server = Server::start(&[]);
+    let ask = |extra: &str| {
+        let body = format!("{{{},{extra}}}", captains_en_prise(40));
+        let a = post(server.addr, "/api/analyze", &body);
+        assert_eq!(a.status, 200, "{extra}: {}", a.text());
+        json(&a)
+    };
+    let positions = |a: &Json| a.get("positions").and_then(Json::as_array).unwrap().len();
+    // At most 16 positions a request, and at most 3 s of thinking: 3 positions at the
+    // longest time a position, 1 s, to which longer times are clamped.
+    let a = ask(r#""movetime":1"#);
+    assert_eq!(a.get("movetime").and_then(Json::as_int), Some(10));
+    assert_eq!(positions(&a), 16);
+    assert_eq!(a.get("next").and_then(Json::as_int), Some(16));
+    let a = ask(r#""movetime":99999,"from":30"#);
+    assert_eq!(a.get("movetime").and_then(Json::as_int), Some(1000));
+    assert_eq!(positions(&a), 3);
+    assert_eq!(a.get("next").and_then(Json::as_int), Some(33));
+    let a = ask(r#""movetime":300,"from":35,"count":50"#);
+    assert_eq!(positions(&a), 6, "the last six positions, 35 to 40");
+    assert_eq!(a.get("next"), Some(&Json::Null));
+    let a = ask(r#""count":2"#);
+    assert_eq!(positions(&a), 2);
+    assert_eq!(a.get("movetime").and_then(Json::as_int), Some(300));
+    // Every move in such a game leaves the other captain standing and its own to be
+    // taken: a blunder each time.
+    let all = ask(
+        r#""movetime":10,"from":1,"count":3,"prior":{"eval":{"mate":1,"winner":"red"},"best":[0,0,9,0]}"#,
+    );
+    let verdicts: Vec<String> = all
+        .get("moves")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.get("verdict").and_then(Json::as_str).map(str::to_string))
+        .collect();
+    assert_eq!(verdicts, ["blunder", "blunder", "blunder"]);
+    still_serving(&server);
+}
+
+#[test]
+fn bad_analysis_requests_say_what_is_wrong() {
+    let server = Server::start(&[]);
+    let game = r#""moves":[[0,1,2,2]]"#;
+    let cases = [
+        ("[]".to_string(), "expected a JSON object"),
+        (
+            r#"{"input":5}"#.to_string(),
+            "input: expected the text of a judge input or a saved game",
+        ),
+        (
+            r#"{"input":"1\n0 1 2 2\n","moves":[]}"#.to_string(),
+            "input: give either a judge input or start and moves, not both",
+        ),
+        (
+            r#"{"input":"2\n0 1 2 2\n"}"#.to_string(),
+            "input: line 3, column 1: expected an integer (xs of command 2 of 2), found end of input",
+        ),
+        (
+            format!(r#"{{{game},"movetime":"fast"}}"#),
+            "movetime: expected milliseconds",
+        ),
+        (
+            format!(r#"{{{game},"from":2}}"#),
+            "from: expected a position from 0 (the start) to 1 (after the last move)",
+        ),
+        (
+            format!(r#"{{{game},"from":-1}}"#),
+            "from: expected a position from 0 (the start) to 1 (after the last move)",
+        ),
+        (
+            format!(r#"{{{game},"count":0}}"#),
+            "count: expected a number of positions, 1 or more",
+        ),
+        (
+            format!(r#"{{{game},"prior":{{"eval":{{"cp":1}}}}}}"#),
+            "prior: the start has no position before it (give prior only with from)",
+        ),
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"mate":1,"winner":"green"}}}}}}"#),
+            r#"prior: eval: expected {"cp": N} or {"mate": N, "winner": "red" or "blue"}"#,
+        ),
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":1}},"best":[0,0,10,0]}}}}"#),
+            "prior: best: expected [xs, ys, xt, yt] on the board",
+        ),
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":1}},"line":[1]}}}}"#),
+            "prior: line: expected at most 64 moves [xs, ys, xt, yt] on the board",
+        ),
+        (
+            r#"{"moves":[[0,0,7,0]]}"#.to_string(),
+            "move 1 (0 0 7 0) is invalid: the car is blocked at (2, 0)",
+        ),
+    ];
+    for (body, message) in cases {
+        let a = post(server.addr, "/api/analyze", &body);
+        assert_eq!(a.status, 400, "{body}");
+        assert_eq!(
+            json(&a).get("error").and_then(Json::as_str),
+            Some(message),
+            "{body}"
+        );
+    }
+    assert_eq!(get(server.addr, "/api/analyze").status, 405);
+    still_serving(&server);
+}
+
 #[test]
 fn games_beyond_the_move_limit_get_413() {
     let server = Server::start(&[]);
@@ -590,6 +785,20 @@ fn games_beyond_the_move_limit_get_413() {
                 format!(r#"{{"moves":{},"move":[0,1,2,2]}}"#, moves_json(&game)),
             ),
             ("/api/load", saved_game(&game)),
+            (
+                "/api/analyze",
+                format!(
+                    r#"{{"moves":{},"from":{n},"count":1,"movetime":10}}"#,
+                    moves_json(&game)
+                ),
+            ),
+            (
+                "/api/analyze",
+                format!(
+                    r#"{{"input":{},"from":{n},"movetime":10}}"#,
+                    Json::str(saved_game(&game))
+                ),
+            ),
         ] {
             let a = post(server.addr, path, &body);
             assert_eq!(a.status, status, "{path} with {n} moves");
@@ -738,9 +947,14 @@ fn command_line() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&top.stdout).contains("\n  serve "));
+    // A port another program listens on: the message says how to take any free one.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = taken.local_addr().expect("its address").port().to_string();
+    let in_use = "(another program listens there: --port 0 takes any free port)";
     for (args, status, message) in [
+        (&["serve", "--port", port.as_str()][..], 1, in_use),
         (
-            &["serve", "--port", "70000"][..],
+            &["serve", "--port", "70000"],
             2,
             "--port: 70000 is above the largest allowed, 65535",
         ),
@@ -776,4 +990,121 @@ fn command_line() {
         stderr.contains("warning: listening on 0.0.0.0:"),
         "{stderr}"
     );
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_as_sent() {
+    let server = Server::start(&[]);
+    for (path, body, message) in [
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":18446744073709551616}"#,
+            "seed: expected a whole number from 0 to 2^53, found 18446744073709551616",
+        ),
+        (
+            "/api/ai",
+            r#"{"level":2,"seed":1e400}"#,
+            "seed: expected a whole number from 0 to 2^53, found 1e400",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[1e400,0]}"#,
+            "from: (1e400, 0) is off the board",
+        ),
+        (
+            "/api/targets",
+            r#"{"from":[0,-18446744073709551616]}"#,
+            "from: (0, -18446744073709551616) is off the board",
+        ),
+    ] {
+        let a = post(server.addr, path, body);
+        assert_eq!(a.status, 400, "{body}: {}", a.text());
+        assert_eq!(
+            json(&a).get("error").and_then(Json::as_str),
+            Some(message),
+            "{body}"
+        );
+    }
+    still_serving(&server);
+}
+
+/// A replay of ten thousand steps (some 6 MB of answer) from a 256 KB body.
+fn long_replay_request(addr: std::net::SocketAddr) -> Vec<u8> {
+    let mut body = b"32000\n".to_vec();
+    body.extend(b"0 0 0 0\n".repeat(32_000));
+    let mut raw = format!(
+        "POST /api/replay HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    raw.extend(body);
+    raw
+}
+
+#[test]
+fn clients_that_never_read_delay_no_one() {
+    // 24 clients ask for a long replay and never read it: three times the workers.
+    // Each holds its own part of the answer in the server, not a worker, so a normal
+    // request is answered at once (the bound is generous: a loaded machine).
+    let server = Server::start(&["--read-timeout", "60"]);
+    let request = long_replay_request(server.addr);
+    let readers: Vec<_> = (0..24)
+        .map(|_| {
+            let mut s = connect(server.addr);
+            s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+            s.write_all(&request).expect("the request goes out");
+            s
+        })
+        .collect();
+    // Time for the server to fill their sockets and find them full.
+    thread::sleep(Duration::from_millis(1500));
+    for _ in 0..5 {
+        let (status, took) = answered_within(
+            server.addr,
+            &targets_request(server.addr),
+            Duration::from_secs(5),
+        );
+        assert_eq!(status, 200);
+        assert!(
+            took < Duration::from_secs(1),
+            "a normal request took {took:?}"
+        );
+    }
+    if let Some(rss) = server.status_kb("VmRSS") {
+        assert!(
+            rss < 128 * 1024,
+            "resident size {rss} kB with 24 stalled answers"
+        );
+    }
+    drop(readers);
+    still_serving(&server);
+}
+
+#[test]
+fn the_end_of_input_answers_what_is_in_flight() {
+    let server = Server::start(&["--read-timeout", "60"]);
+    let addr = server.addr;
+    // A request the computer thinks about for a second, under way when the input
+    // ends: it is answered in full.
+    let thinking = thread::spawn(move || post(addr, "/api/ai", r#"{"think":1000}"#));
+    // A request still arriving: refused with a status, not dropped.
+    let mut arriving = connect(addr);
+    arriving
+        .write_all(b"POST /api/state HTTP/1.1\r\nHost: ")
+        .unwrap();
+    thread::sleep(Duration::from_millis(300));
+    let (status, stderr) = server.stop();
+    assert!(status.success(), "{stderr}");
+    assert_eq!(stderr, "duckchess: serve: end of input: stopping\n");
+    let answer = thinking.join().expect("the client ends");
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert!(json(&answer).get("move").is_some(), "{}", answer.text());
+    let refused = parse_answer(&read_all_within(&mut arriving, Duration::from_secs(5)));
+    assert_eq!(refused.status, 503);
+    assert_eq!(
+        json(&refused).get("error").and_then(Json::as_str),
+        Some("the server is stopping")
+    );
+    // Then nothing listens.
+    assert!(std::net::TcpStream::connect(addr).is_err());
 }

@@ -10,13 +10,18 @@
 //!   the board, the replay's current line with the board, and every colour pair of
 //!   the page at WCAG AA contrast.
 //! - A whole move by keyboard, with what a screen reader is told on the way.
+//! - The analysis of a replay and of a game: the graph with its marks, a click on a
+//!   point and the arrow keys moving the board, the engine's evaluation bar and arrows,
+//!   a look at an earlier position of the game, a cancel, and a hint that is shown and
+//!   not played.
 //! - The letters the page switches to by itself on a machine without a Chinese font
 //!   (the fonts hidden from Chromium by a fontconfig file), and the Chinese names
 //!   where the machine has such a font.
 //!
 //! Skips with a note when Chromium or chromedriver is missing, except under CI, which
 //! installs both (`.ci/run`). It saves its screenshots (`serve.png`, `serve-replay.png`,
-//! `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`) in
+//! `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`, `serve-engine.png`,
+//! `serve-analysis.png`) in
 //! `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
 //! `scripts/screenshot-serve.sh` makes `docs/` that way.
 
@@ -458,6 +463,22 @@ fn browser_present() -> bool {
     present
 }
 
+/// Opens the replay tab and the statement's sample in it, through the file picker (a
+/// copy named for `test`, which the caller removes).
+fn replay_statement(browser: &Browser, test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let input = dir.join(format!("serve-{test}-{}.in", std::process::id()));
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"),
+        &input,
+    )
+    .unwrap();
+    browser.click("#tab-replay");
+    browser.type_into("#replay-file", &input.display().to_string());
+    browser.until("document.querySelectorAll('#replay-steps li').length === 18");
+    input
+}
+
 #[test]
 fn base64_decodes() {
     assert_eq!(base64("aGVsbG8="), b"hello");
@@ -609,15 +630,7 @@ fn play_and_replay_in_a_browser() {
     assert!(browser.text("#status").contains("check"));
 
     // Replay a judge input opened as a file, and step through it.
-    let input = dir.join(format!("serve-browser-{}.in", std::process::id()));
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"),
-        &input,
-    )
-    .unwrap();
-    browser.click("#tab-replay");
-    browser.type_into("#replay-file", &input.display().to_string());
-    browser.until("document.querySelectorAll('#replay-steps li').length === 18");
+    let input = replay_statement(&browser, "browser");
     assert_eq!(
         browser.text("#replay-pos"),
         "command 0 of 18 (the start position)"
@@ -653,6 +666,184 @@ fn play_and_replay_in_a_browser() {
     assert_eq!(browser.text("#replay-line"), "Invalid command");
 
     let _ = fs::remove_file(saved);
+    let _ = fs::remove_file(input);
+    drop(browser);
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The browser test's analysis of the statement sample: the graph with the blunders
+/// marked, a click on a point and the arrow keys moving the board, the engine's view
+/// (the bar and the arrows), the analysis of the game in the game tab with a look at an
+/// earlier position, a cancel, and a hint that shows a move without playing it.
+#[test]
+fn analysis_in_a_browser() {
+    if !browser_present() {
+        return;
+    }
+    let server = Server::start(&[]);
+    let browser = Browser::start();
+    browser.open(&server.url);
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(
+        browser.script("return document.getElementById('graph-box').hidden;"),
+        Json::Bool(true)
+    );
+
+    // The statement's sample, analysed at 0.1 s a position.
+    let input = replay_statement(&browser, "analysis");
+    assert_eq!(browser.text("#analyse"), "Analyse the input");
+    browser.script(
+        "const s = document.getElementById('analysis-time'); s.value = '100'; s.dispatchEvent(new Event('change'));",
+    );
+    browser.click("#analyse");
+    browser.until("document.body.dataset.analysing === '0' && document.querySelectorAll('#graph .point').length === 10");
+    assert_eq!(browser.text("#analysis-status"), "");
+    // Blue's captain walking into the duck's reach (command 16, position 8) is a
+    // blunder: a diamond and '??' on the graph, the verdict in the list and the table.
+    assert_eq!(
+        browser.count("#graph polygon.mark.v-blunder[data-index=\"8\"]"),
+        1
+    );
+    assert_eq!(
+        browser.eval_text(
+            "document.querySelector('#graph .mark-label[data-index=\"8\"]').textContent"
+        ),
+        "??"
+    );
+    assert_eq!(browser.count("#replay-steps li .verdict"), 9);
+    assert_eq!(
+        browser.text("#replay-steps li[data-index=\"16\"] .verdict"),
+        "?? blunder"
+    );
+    assert!(browser
+        .text("#replay-steps li[data-index=\"16\"] .better")
+        .starts_with("· better: blue "));
+    assert_eq!(
+        browser.text("#replay-steps li[data-index=\"17\"] .verdict"),
+        "best"
+    );
+    assert_eq!(browser.count("#graph-rows tr"), 9);
+    let summary = browser.text("#analysis-summary");
+    assert!(
+        summary.starts_with("red: 5 moves, average loss "),
+        "{summary}"
+    );
+    assert!(summary.contains("blue: 4 moves"), "{summary}");
+
+    // A click on the point of position 3 (command 8, red soldier 3 2 2 3) moves the
+    // board there; the arrow keys on the graph step on.
+    browser.click("#graph .point[data-index=\"3\"]");
+    assert_eq!(browser.text("#replay-pos"), "command 8 of 18");
+    assert_eq!(
+        browser.eval_text(
+            "document.querySelector('.piece[data-x=\"2\"][data-y=\"3\"]').dataset.piece"
+        ),
+        "S"
+    );
+    assert_eq!(
+        browser.eval_text("document.getElementById('graph').getAttribute('aria-valuenow')"),
+        "3"
+    );
+    browser.script("document.getElementById('graph').focus();");
+    browser.keys(&[RIGHT]);
+    assert_eq!(browser.text("#replay-pos"), "command 11 of 18");
+    assert!(browser
+        .eval_text("document.getElementById('graph').getAttribute('aria-valuetext')")
+        .starts_with("after move 4, blue elephant 9 2 7 4: "));
+    assert_eq!(
+        browser.text("#announce"),
+        browser.eval_text("document.getElementById('graph').getAttribute('aria-valuetext')")
+    );
+
+    // The engine's view: the bar says the score in words, the line is drawn as
+    // numbered arrows.
+    browser.click("#engine-view");
+    browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
+    assert!(
+        browser.text("#evalbar-text").starts_with("engine: +"),
+        "{}",
+        browser.text("#evalbar-text")
+    );
+    assert!(browser.count("#board .arrow.next") >= 1);
+    let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+    assert_eq!(contrast, "", "contrast with the analysis shown");
+    browser.click("#graph .point[data-index=\"8\"]");
+    // The screenshot: the page scrolled to the graph, the board beside it.
+    browser.script("document.getElementById('analysis-summary').scrollIntoView({ block: 'end' });");
+    browser.screenshot(&shots().join("serve-analysis.png"));
+
+    // The game tab: a game analysed, an earlier position looked at, then the game again.
+    browser.click("#tab-game");
+    browser.open(&format!("{}{SHOWN_GAME}", server.url));
+    browser.until("document.body.dataset.ready === '1'");
+    browser.idle();
+    browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
+    assert!(browser.text("#evalbar-text").contains("; best: red "));
+    browser.screenshot(&shots().join("serve-engine.png"));
+    assert_eq!(browser.text("#analyse"), "Analyse the game");
+    browser.click("#analyse");
+    browser.until("document.body.dataset.analysing === '0' && document.querySelectorAll('#graph .point').length === 7");
+    assert_eq!(browser.count("#moves li .verdict"), 6);
+    browser.click("#graph .point[data-index=\"2\"]");
+    browser.idle();
+    assert_eq!(
+        browser.text("#viewing-text"),
+        "the position after move 2 of 6"
+    );
+    assert_eq!(
+        browser.eval_text(
+            "document.querySelector('.piece[data-x=\"7\"][data-y=\"2\"]').dataset.piece"
+        ),
+        "h"
+    );
+    assert_eq!(
+        browser.count(".piece[data-x=\"4\"][data-y=\"4\"]"),
+        0,
+        "the soldier has not moved yet"
+    );
+    browser.click_square(2, 2);
+    assert_eq!(browser.count(".selected"), 0, "no play while looking back");
+    browser.click("#view-live");
+    browser.idle();
+    assert_eq!(
+        browser.script("return document.getElementById('viewing').hidden;"),
+        Json::Bool(true)
+    );
+    assert_eq!(browser.count(".piece[data-x=\"5\"][data-y=\"4\"]"), 1);
+
+    // A cancel stops the analysis at once.
+    browser.script(
+        "const s = document.getElementById('analysis-time'); s.value = '1000'; s.dispatchEvent(new Event('change'));",
+    );
+    browser.click("#analyse");
+    browser.until("document.body.dataset.analysing === '1'");
+    browser.click("#analysis-cancel");
+    browser.until("document.body.dataset.analysing === '0'");
+    assert!(browser
+        .text("#analysis-status")
+        .starts_with("cancelled after "));
+
+    // A hint: an arrow and its words, and the game unchanged.
+    browser.click("#engine-view");
+    browser.script("document.getElementById('level').value = '2';");
+    browser.click("#hint");
+    browser.idle();
+    assert_eq!(browser.count("#board .arrow.hint"), 1);
+    assert_eq!(browser.count("#board .arrow.best"), 0);
+    let said = browser.text("#message");
+    assert!(said.starts_with("hint: red "), "{said}");
+    assert!(said.ends_with("(the computer's move at level 2)"), "{said}");
+    assert_eq!(browser.count("#moves li"), 6);
+    assert!(browser
+        .script("return location.hash;")
+        .as_str()
+        .unwrap()
+        .contains("moves=0122.9172.3444.6454.4454.6253"));
+    assert_eq!(browser.text("#status"), "red to move");
+    let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+    assert_eq!(contrast, "", "contrast with a hint");
+
     let _ = fs::remove_file(input);
     drop(browser);
     let (status, _) = server.stop();
@@ -737,6 +928,21 @@ for (const cls of ['target', 'selected', 'tried', 'checked', 'highlight', 'curso
   for (const e of svg.querySelectorAll('.' + cls)) need(cls, stroke(e), paper, 3);
 }
 for (const l of svg.querySelectorAll('.grid line')) { need('grid line', stroke(l), paper, 3); break; }
+// The engine's arrows, as drawn (with their opacity) on the board.
+for (const a of svg.querySelectorAll('.arrow')) {
+  const alpha = parseFloat(getComputedStyle(a).opacity);
+  const line = stroke(a.querySelector('line'));
+  need(`arrow ${a.getAttribute('class')}`, over({ ...line, a: alpha }, paper), paper, 3);
+  need(`arrow label ${a.getAttribute('class')}`, fill(a.querySelector('text')), parse(getComputedStyle(a.querySelector('circle')).fill), 4.5);
+}
+// The analysis graph: its line, points, marks and words against its white ground.
+const graph = document.getElementById('graph');
+if (graph && shown(graph)) {
+  const ground = fill(graph.querySelector('.graph-bg'));
+  for (const e of graph.querySelectorAll('.graph-line, .graph-axis, .graph-cursor')) need(`graph ${e.getAttribute('class')}`, stroke(e), ground, 3);
+  for (const e of graph.querySelectorAll('.point')) need(`graph point ${e.getAttribute('class')}`, fill(e), ground, 3);
+  for (const e of graph.querySelectorAll('.graph-label, .mark-label')) need(`graph text ${e.textContent}`, fill(e), ground, 4.5);
+}
 for (const c of document.querySelectorAll('.chip.red, .chip.blue')) {
   if (shown(c)) need('turn marker', parse(getComputedStyle(c).color), background(c), 4.5);
 }
@@ -845,6 +1051,21 @@ fn the_layout_follows_the_screen() {
         let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
         assert_eq!(contrast, "", "{size}: contrast");
         browser.screenshot(&shots().join(format!("serve-{size}.png")));
+
+        // With the engine's evaluation bar under the board, the board leaves it room.
+        let engine = "const c = document.getElementById('engine-view'); c.checked = !c.checked; \
+                      c.dispatchEvent(new Event('change'));";
+        browser.script(engine);
+        browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
+        let ids = [
+            "board", "evalbar", "status", marker, "new", "undo", "resign", "ai-now", "hint",
+        ];
+        let check = LAYOUT_CHECK.replace("ARGS", &format!("{ids:?}"));
+        let problems = browser.eval_text(&format!("(() => {{ {check} }})()"));
+        assert_eq!(problems, "", "{size}: with the engine's view");
+        let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
+        assert_eq!(contrast, "", "{size}: contrast with the engine's view");
+        browser.script(engine);
 
         // The replay: its current command's line stays on the screen with the board.
         browser.click("#tab-replay");

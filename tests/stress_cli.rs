@@ -392,6 +392,27 @@ fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
     let _ = fs::remove_dir_all(&work);
 }
 
+/// `stress ARGS` started in the background, its output dropped.
+fn in_background(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
+        .arg("stress")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("runs")
+}
+
+/// Sends `child` an interrupt (SIGINT, as Ctrl-C) and waits for it to end.
+fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    child.wait().expect("stress ends")
+}
+
 #[test]
 fn an_interrupt_ends_the_programs_under_test_too() {
     if !cfg!(target_os = "linux") {
@@ -407,12 +428,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
         "loop.sh",
         &format!("echo $$ > '{}'\nwhile :; do :; done\n", pid_file.display()),
     );
-    let mut child = Command::new(BIN)
-        .args(["stress", "--cmd", &cmd, "--cases", "1", "--timeout", "30"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("runs");
+    let mut child = in_background(&["--cmd", &cmd, "--cases", "1", "--timeout", "30"]);
     let pid = (0..500)
         .find_map(|_| {
             std::thread::sleep(std::time::Duration::from_millis(10));
@@ -421,13 +437,7 @@ fn an_interrupt_ends_the_programs_under_test_too() {
                 .filter(|p| p.ends_with('\n'))
         })
         .expect("the program started");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let status = child.wait().expect("stress ends");
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(interrupt(&mut child).code(), Some(130));
     let proc = PathBuf::from(format!("/proc/{}/stat", pid.trim()));
     let gone = (0..100).any(|_| {
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -658,4 +668,145 @@ fn usage_errors() {
     let out = stress(&["--cmd", "/nonexistent/program", "--cases", "3"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("duckchess: stress: cannot run "));
+}
+
+/// What the contestant's guide says each planted mistake passes of the official tests
+/// (its table of `-D` switches), and what the FAQ counts from it, are what the binary
+/// finds: each planted program run by `duckchess test` on the official cases.
+#[test]
+fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
+    let official = Path::new("../shared/official/duckchess");
+    if !official.is_dir() {
+        println!("note: {} is absent; skipping", official.display());
+        return;
+    }
+    let Some(dir) = fixtures("the guides' claims about the official tests") else {
+        return;
+    };
+    let guide = fs::read_to_string("docs/contestants.md").expect("the contestant's guide");
+    let mut rows = 0;
+    let mut passing_all = 0;
+    for line in guide.lines().filter(|l| l.starts_with("| `BUG_")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let bug = cells[1].trim_matches('`').trim_start_matches("BUG_");
+        let said: usize = cells[3]
+            .strip_suffix(" of 4")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{line}: the last cell is 'N of 4'"));
+        let out = Command::new(BIN)
+            .args(["test", "--cmd"])
+            .arg(dir.join(bug))
+            .arg(official)
+            .output()
+            .expect("duckchess test runs");
+        let passed = text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("AC "))
+            .count();
+        assert_eq!(passed, said, "BUG_{bug}: the guide says {said} of 4");
+        rows += 1;
+        passing_all += usize::from(said == 4);
+    }
+    assert_eq!(rows, BUGS.len(), "a row for each planted mistake");
+    let faq = fs::read_to_string("docs/faq.md").expect("the FAQ");
+    let words = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    let sentence = format!("So do {} more of the ten mistakes", words[passing_all - 1]);
+    assert!(faq.contains(&sentence), "the FAQ should say {sentence:?}");
+}
+
+#[test]
+fn no_run_leaves_a_daemon_and_no_job_ends_another_jobs_processes() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    let dir = scratch("daemons");
+    // A correct answer from a program that leaves two daemons each run: the search
+    // finds nothing, and nothing is left.
+    let marker = common::marker(2);
+    let daemons = dir.join("daemons.sh");
+    fs::write(
+        &daemons,
+        common::daemon_script(&marker, &format!("'{BIN}' judge")),
+    )
+    .unwrap();
+    let cmd = format!("sh '{}'", daemons.display());
+    let save = dir.join("stress.in").to_string_lossy().into_owned();
+    let run = |cmd: &str, cases: &str| {
+        stress(&[
+            "--cmd", cmd, "--cases", cases, "--jobs", "2", "--seed", "3", "--save", &save,
+        ])
+    };
+    let out = run(&cmd, "40");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after 40 runs");
+    // The answer comes from a helper double-forked away (handed to the runner while
+    // the program still runs), slowly: another job's sweep, made meanwhile, must leave
+    // it to its own run. Every answer is right, and nothing is left.
+    let marker = common::marker(3);
+    let helper = dir.join("helper.sh");
+    fs::write(
+        &helper,
+        format!(
+            "exec 3<&0\n\
+             ( ( sleep 0.1; '{BIN}' judge <&3 3<&-; exec sleep {marker} </dev/null >/dev/null 2>&1 ) & )\n\
+             exec 3<&-\n\
+             sleep 0.4\n"
+        ),
+    )
+    .unwrap();
+    let cmd = format!("sh '{}'", helper.display());
+    let out = run(&cmd, "12");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).starts_with("no failure found: 12 cases"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(left, Vec::<u32>::new());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupt_leaves_no_daemon_either() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    // The programs under test start daemons and hang; Ctrl-C ends the programs, and the
+    // daemons, handed to stress as their parents end, go with it.
+    let work = scratch("interrupt-daemons");
+    let marker = common::marker(4);
+    let cmd = script(
+        &work,
+        "hang.sh",
+        &common::daemon_script(&marker, "sleep 60"),
+    );
+    let save = work.join("stress.in").to_string_lossy().into_owned();
+    let mut child = in_background(&[
+        "--cmd",
+        &cmd,
+        "--timeout",
+        "60",
+        "--jobs",
+        "2",
+        "--save",
+        &save,
+    ]);
+    let started = Instant::now();
+    while common::processes_with(&marker).len() < 4 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = interrupt(&mut child);
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(left, Vec::<u32>::new(), "daemons left after the interrupt");
+    let _ = fs::remove_dir_all(&work);
 }

@@ -96,6 +96,42 @@ fn the_official_data_passes_when_present() {
 }
 
 #[test]
+fn the_built_in_samples_keep_to_the_official_format_and_the_lenient_ones_say_so() {
+    // A solution that trusts every coordinate to lie on the board is right on every
+    // official input: it passes the samples `test` runs by default. The cases beyond the
+    // official format come only with --lenient, and a failure there says what they are.
+    let Some(dir) = common::planted(&["NO_BOUNDS"], "the lenient samples") else {
+        return;
+    };
+    let cmd = s(&dir.join("NO_BOUNDS"));
+    let out = test(&["--samples", "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("lenient"), "{stdout}");
+    assert!(stdout.ends_with("8 passed, 0 failed\n"), "{stdout}");
+    let out = test(&["--samples", "--lenient", "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines = verdicts(&stdout);
+    let failing = lines
+        .iter()
+        .find(|l| !l.starts_with("AC"))
+        .expect("a lenient case fails");
+    assert!(
+        failing.contains("  built-in/lenient/wrong-side-and-off-board  "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    note: this case goes beyond the official input format"),
+        "{stdout}"
+    );
+    // The built-in judge passes all ten.
+    let out = test(&["--samples", "--lenient"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("10 passed, 0 failed\n"));
+}
+
+#[test]
 fn another_program_is_accepted() {
     let dir = scratch("ac");
     // The judge itself, as a contestant's program, options after the path.
@@ -370,6 +406,18 @@ fn usage_and_setup_errors() {
         let err = text(&out.stderr);
         assert!(err.starts_with("duckchess: "), "{err}");
     }
+    // A program in this folder named without ./ is looked up in PATH: say so.
+    let out = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["test", "case.in", "--cmd", "case.out"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).ends_with(" (did you mean ./case.out?)\n"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = test(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("usage: duckchess test [PATH...]"));
@@ -558,5 +606,62 @@ fn a_background_child_holding_the_output_goes_with_the_group() {
     assert_verdict(&verdicts(&stdout)[0], "AC", &s(&dir.join("case")));
     assert!(took < Duration::from_secs(4), "took {took:?}");
     assert!(gone(&pid), "the background sleep survived");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_termination_signal_ends_the_programs_and_exits_128_plus_the_signal() {
+    let dir = scratch("signal");
+    let started = dir.join("started");
+    let cmd = script(
+        &dir,
+        "loop.sh",
+        &format!("touch '{}'\nwhile :; do :; done\n", started.display()),
+    );
+    let mut child = Command::new(BIN)
+        .args(["test", &s(&dir), "--cmd", &cmd, "--timeout", "60"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    let up = (0..1000).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        started.exists()
+    });
+    assert!(up, "the program started");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    // SIGTERM is 15: the shell's 128 + 15.
+    assert_eq!(child.wait().expect("test ends").code(), Some(143));
+}
+
+#[test]
+fn a_program_leaves_no_daemon_behind() {
+    if !cfg!(target_os = "linux") {
+        println!("note: only Linux hands orphans to the runner; skipping");
+        return;
+    }
+    // Each run starts a daemon in a session of its own and one by a double fork that
+    // holds only its input; the runner ends both after each run, whatever they hold.
+    let dir = scratch("daemons");
+    for i in 1..=3 {
+        fs::copy(dir.join("case.in"), dir.join(format!("{i}.in"))).unwrap();
+        fs::copy(dir.join("case.out"), dir.join(format!("{i}.out"))).unwrap();
+    }
+    let marker = common::marker(1);
+    let cmd = script(
+        &dir,
+        "daemons.sh",
+        &common::daemon_script(&marker, &format!("'{BIN}' judge")),
+    );
+    let out = test(&["--cmd", &cmd, &s(&dir)]);
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("4 passed, 0 failed\n"));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after the runs");
     let _ = fs::remove_dir_all(&dir);
 }

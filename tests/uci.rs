@@ -586,3 +586,295 @@ fn the_last_info_line_carries_the_whole_pv() {
         assert_eq!(last, completed, "{infos:?}");
     }
 }
+
+/// Runs `duckchess uci ARGS` on `script` (one command a line, then the end of input),
+/// under `sh -c` with `limit` shell commands before it (`ulimit -v 1000000`, or none),
+/// and waits at most `within` for it to exit: a session that outlives its input fails
+/// the test (and is killed). Returns the exit status, standard output and standard
+/// error.
+fn session_within(
+    limit: &str,
+    args: &[&str],
+    script: &[&str],
+    within: std::time::Duration,
+) -> (std::process::ExitStatus, String, String) {
+    use std::io::{Read, Write};
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{limit}\nexec \"$0\" uci \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_duckchess"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut input = child.stdin.take().expect("piped");
+    let text = format!("{}\n", script.join("\n"));
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let collect = |mut source: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = source.read_to_string(&mut text);
+            text
+        })
+    };
+    let out = collect(Box::new(child.stdout.take().expect("piped")));
+    let err = collect(Box::new(child.stderr.take().expect("piped")));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if started.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{script:?}: still running after {within:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let _ = feeder.join();
+    (
+        status,
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_table_too_large_for_the_memory_keeps_the_old_one() {
+    if !cfg!(target_os = "linux") {
+        println!("note: ulimit -v is tried on Linux only; skipping");
+        return;
+    }
+    // An address space of about 1 GB: a 2 GB table cannot be had.
+    let limit = "ulimit -v 1000000 || exit 99";
+    let (status, out, err) = session_within(
+        limit,
+        &[],
+        &[
+            "setoption name Hash value 2048",
+            "isready",
+            "setoption name Hash value 64",
+            "position startpos",
+            "go depth 3",
+            "isready",
+        ],
+        60 * SECOND,
+    );
+    assert!(status.success(), "{status:?}: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "info string setoption hash: cannot allocate a 2048 MB hash table; keeping the 16 MB one",
+            "readyok"
+        ],
+        "{out}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "readyok").count(),
+        2,
+        "{out}"
+    );
+    // The same size on the command line: one line on standard error, and the default.
+    let (status, out, err) = session_within(limit, &["--hash", "2048"], &["isready"], 60 * SECOND);
+    assert!(status.success(), "{status:?}: {err}");
+    assert_eq!(out, "readyok\n");
+    assert_eq!(
+        err,
+        "duckchess: uci: cannot allocate a 2048 MB hash table; using 16 MB\n"
+    );
+}
+
+#[test]
+fn a_go_with_no_readable_limit_still_ends() {
+    // Each of these once searched without a limit: the commands after it waited for
+    // ever, and so did the end of the input. A clock of any kind, readable or not,
+    // thinks on the side to move's clock, a second when it has none.
+    let (status, out, _) =
+        session_within("", &[], &["position startpos", "go btime 100"], 60 * SECOND);
+    assert!(status.success());
+    assert!(
+        out.contains(
+            "info string go: no time left given for red; thinking as with 1000 ms on its clock\n"
+        ),
+        "{out}"
+    );
+    legal(&Board::start(), &bestmoves(&lines_of(&out))[0]);
+    for go in [
+        "go wtime 1.5",
+        "go movetime abc",
+        "go depth",
+        "go wtime 100 btime",
+        "go nodes x depth -",
+        "go winc 50 binc 50",
+        "go movestogo 3",
+        "go mate ten",
+    ] {
+        let (status, out, err) = session_within(
+            "",
+            &[],
+            &[
+                "position startpos",
+                go,
+                "isready",
+                "position startpos moves e4e5",
+                "d",
+                "go depth 1",
+            ],
+            60 * SECOND,
+        );
+        assert!(status.success(), "{go}: {err}");
+        let lines = lines_of(&out);
+        assert_eq!(bestmoves(&lines).len(), 2, "{go}: {out}");
+        assert!(lines.iter().any(|l| l == "readyok"), "{go}: {out}");
+        assert!(
+            has(
+                &lines,
+                "info string position rhegkgehr/9/d7d/s1s1s1s1s/9/4S4/"
+            ),
+            "{go}: {out}"
+        );
+        assert!(has(&lines, "info string go: "), "{go}: {out}");
+    }
+}
+
+#[test]
+fn every_clamped_or_unreadable_value_is_said() {
+    let (_, out, _) = session_within(
+        "",
+        &[],
+        &[
+            "position startpos",
+            "go depth -1 movetime -1 winc -5 nodes 9999999999999999999999999",
+        ],
+        60 * SECOND,
+    );
+    for note in [
+        "info string go: depth: -1 clamped to 1",
+        "info string go: movetime: -1 clamped to 0",
+        "info string go: winc: -5 clamped to 0",
+        "info string go: nodes: 9999999999999999999999999 clamped to 18446744073709551615",
+    ] {
+        assert!(out.lines().any(|l| l == note), "{note}: {out}");
+    }
+    assert_eq!(bestmoves(&lines_of(&out)).len(), 1, "{out}");
+}
+
+#[test]
+fn a_bare_go_and_go_infinite_wait_for_stop_or_the_end() {
+    // Both wait for 'stop'; a command that would wait for them stops them, and so does
+    // the end of the input.
+    for script in [
+        &["position startpos", "go"][..],
+        &["position startpos", "go infinite"],
+        &["position startpos", "go searchmoves a1a2", "go depth 1"],
+        &[
+            "position startpos",
+            "go ponder",
+            "ucinewgame",
+            "go infinite",
+        ],
+    ] {
+        let (status, out, _) = session_within("", &[], script, 60 * SECOND);
+        assert!(status.success());
+        let expected = script.iter().filter(|l| l.starts_with("go")).count();
+        assert_eq!(
+            bestmoves(&lines_of(&out)).len(),
+            expected,
+            "{script:?}: {out}"
+        );
+    }
+    // Until then it waits: no answer without a 'stop'.
+    let mut uci = Live::start();
+    uci.send("go");
+    assert_eq!(uci.wait_for("bestmove", SECOND), None, "{:?}", uci.seen);
+    uci.send("stop");
+    assert!(uci.wait_for("bestmove", 10 * SECOND).is_some());
+}
+
+#[test]
+fn the_input_is_read_while_the_engine_thinks() {
+    // A ten-minute search, then commands that must wait for it: isready is answered
+    // in its turn, and stop and quit still act at once.
+    let mut uci = Live::start();
+    uci.send("position startpos");
+    uci.send("go movetime 600000");
+    uci.send("isready");
+    assert!(
+        uci.wait_for("readyok", 10 * SECOND).is_some(),
+        "readyok during the search: {:?}",
+        uci.seen
+    );
+    uci.send("position startpos moves e4e5");
+    uci.send("isready");
+    uci.send("d");
+    // The second readyok follows the position, which waits for the search.
+    assert_eq!(uci.wait_for("readyok", SECOND), None, "{:?}", uci.seen);
+    uci.send("stop");
+    let best = uci
+        .wait_for("bestmove ", 10 * SECOND)
+        .expect("stop answers");
+    legal(&Board::start(), &best["bestmove ".len()..]);
+    // The waiting commands then run, in order.
+    assert!(uci.wait_for("readyok", 10 * SECOND).is_some());
+    let d = uci
+        .wait_for("info string position ", 10 * SECOND)
+        .expect("d answers");
+    assert_eq!(
+        d,
+        "info string position rhegkgehr/9/d7d/s1s1s1s1s/9/4S4/S1S3S1S/D7D/9/RHEGKGEHR b"
+    );
+    // quit during a long search, with a command waiting, ends the session at once.
+    uci.send("go movetime 600000");
+    uci.send("go depth 1");
+    uci.send("quit");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = uci.child.try_wait().expect("waits") {
+            break status;
+        }
+        assert!(
+            started.elapsed() < 10 * SECOND,
+            "quit did not end the session"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(status.success());
+}
+
+#[test]
+fn a_flood_of_commands_during_a_search_costs_no_memory() {
+    if !cfg!(target_os = "linux") {
+        println!("note: the /proc check is Linux only; skipping");
+        return;
+    }
+    // 40 MB of commands that wait while a ten-minute search runs (long lines, cheap to
+    // carry out): the search gives way, and the input is read no faster than it is
+    // carried out, so the session holds a megabyte of them at most.
+    let mut uci = Live::start();
+    uci.send("go movetime 600000");
+    let line = format!("position fen {}", "x".repeat(1000));
+    for _ in 0..40_000 {
+        uci.send(&line);
+    }
+    uci.send("isready");
+    assert!(uci.wait_for("readyok", 60 * SECOND).is_some());
+    let peak = uci.status_kb("VmHWM:").expect("/proc status");
+    assert!(peak < 48 * 1024, "peak {peak} kB");
+    assert_eq!(
+        uci.seen
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
+        1
+    );
+}
+
+fn lines_of(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}

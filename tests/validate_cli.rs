@@ -244,7 +244,26 @@ fn files_and_usage_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("duckchess: validate: cannot open "));
 
-    for args in [&["--max-q", "many"][..], &["--bogus"], &["a", "b"]] {
+    // Several files: each checked and named; unreadable wins over invalid.
+    let bad = dir.join("two.in");
+    std::fs::write(&bad, "1\n3 0 4 0").expect("write");
+    let bad_path = bad.to_string_lossy().into_owned();
+    let out = validate(&[&path, &bad_path], b"");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(text(&out.stdout), format!("{path}: ok: 1 command\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "duckchess: validate: {bad_path}: line 2, column 8: expected end of line after \
+             yt, found end of input\n"
+        )
+    );
+    let out = validate(&[&bad_path, &missing, &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{path}: ok: 1 command\n"));
+    assert_eq!(text(&out.stderr).lines().count(), 2);
+
+    for args in [&["--max-q", "many"][..], &["--bogus"]] {
         let out = validate(args, b"");
         assert_eq!(out.status.code(), Some(2), "args {args:?}");
         let err = text(&out.stderr);
@@ -253,7 +272,7 @@ fn files_and_usage_errors() {
     }
     let out = validate(&["--help"], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("usage: duckchess validate [FILE] [--max-q N]"));
+    assert!(text(&out.stdout).contains("usage: duckchess validate [FILE...] [--max-q N]"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -114,6 +114,20 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Why the program of `argv` could not be started, in words: the system's reason, and
+/// for a program named without a folder that is a file in this one, the `./` that runs
+/// it (a command's name alone is looked up in `PATH`, not here).
+pub fn cannot_run(argv: &[String], e: &io::Error) -> String {
+    let mut text = format!("cannot run {:?}: {e}", argv.join(" "));
+    if let Some(program) = argv.first() {
+        let here = !program.contains('/') && std::path::Path::new(program).is_file();
+        if e.kind() == io::ErrorKind::NotFound && here {
+            text.push_str(&format!(" (did you mean ./{program}?)"));
+        }
+    }
+    text
+}
+
 /// What runs each case.
 #[derive(Clone, Debug)]
 pub enum Runner {
@@ -376,7 +390,9 @@ enum End {
 /// has exited and its outputs have ended; the grace period after its exit (or the time
 /// limit) has passed and something it left running still holds an output open; the
 /// sink needs no more; the time limit. Whatever is still running then is killed
-/// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds.
+/// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds; on Linux
+/// every process it left behind, handed to us as their subreaper, is ended too
+/// ([`group::sweep_orphans`]).
 pub fn run_program_with(
     argv: &[String],
     input: &Feed,
@@ -398,11 +414,15 @@ pub fn run_program_with(
             Stderr::Discard => Stdio::null(),
         });
     group::isolate(&mut command);
+    // What the program leaves running when it ends is handed to us, to be ended.
+    group::adopt_orphans();
     let start = Instant::now();
     // Until it is reaped, an interrupt of ours ends its group too.
     let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
+    // What holds these pipes is this run's: a sweep after another run leaves it alone.
+    let run_pipes = group::RunPipes::new(group::pipe_names(&pipes.fds()));
     let deadline = start + timeout;
     let mut exited: Option<(ExitStatus, Instant)> = None;
     let mut checked: Option<Instant> = None;
@@ -476,6 +496,10 @@ pub fn run_program_with(
     }
     // Our ends close: a stray still writing gets a broken pipe.
     drop(pipes);
+    // Whatever the program left running, in any session or group, holding any
+    // descriptors or none, ends now: it was handed to us when its parent ended.
+    drop(run_pipes);
+    group::sweep_orphans();
     let end = end?;
     written?;
     Ok(match (end, exited) {

@@ -52,7 +52,7 @@ pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), S
         process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options
             .runner
         {
-            Runner::Program { argv, .. } => format!("cannot run {:?}: {e}", argv.join(" ")),
+            Runner::Program { argv, .. } => process::cannot_run(argv, &e),
             Runner::Builtin => format!("cannot read {input_name}: {e}"),
         })?;
     let compared = comparator.finish();

@@ -121,6 +121,15 @@ impl Parsed {
             .transpose()
     }
 
+    /// The value of `name` as the path of a file or folder to write: an empty one is
+    /// a usage error (`--suite ""` would name the current folder).
+    pub fn path(&self, name: &str) -> Result<Option<&str>, String> {
+        match self.value(name) {
+            Some("") => Err(format!("{name}: the path is empty")),
+            value => Ok(value),
+        }
+    }
+
     /// A usage error when any operand was given.
     pub fn no_operands(&self) -> Result<(), String> {
         match self.operands.first() {

@@ -50,8 +50,9 @@ const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
 /// order).
 const HISTORY_MAX: i32 = 1 << 14;
 
-/// How many nodes pass between two looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 256;
+/// How many nodes pass between two looks at the node cap, the clock and the stop flag
+/// (so a node cap may be passed by fewer than this many).
+pub const CHECK_EVERY: u64 = 256;
 
 /// One search's working state over a copy of the board.
 pub(crate) struct Search<'a> {

@@ -317,7 +317,8 @@ strength: level1 a beginner who blunders pieces, level8 the same as ai; the leve
 below 8 search a fixed number of nodes and make mistakes drawn from the game's
 seed, so their games are the same on every machine). One line per game ('game 3: red (ai)
 wins after 41 moves'), then 'red wins W, blue wins B, draws D'. A game that reaches
-300 moves (both sides counted) without a captain capture is a draw, and so is a
+300 plies (moves of both sides counted, as in 'after 41 moves') without a captain
+capture is a draw, and so is a
 side left without a move.",
     options: &[
         Opt::valued(

@@ -102,18 +102,18 @@ impl Samples {
     /// why that cannot be fitted: no material balance then tells a win from a loss.
     pub fn one_sided(&self) -> Option<String> {
         let kinds = [
-            (self.red_wins, "red wins"),
-            (self.blue_wins, "blue wins"),
-            (self.draws, "a draw"),
+            (self.red_wins, "won by red", "won by blue or drawn"),
+            (self.blue_wins, "won by blue", "won by red or drawn"),
+            (self.draws, "a draw", "won by either side"),
         ];
-        let present: Vec<&str> = kinds
+        let present: Vec<(&str, &str)> = kinds
             .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|&(_, w)| w)
+            .filter(|(n, _, _)| *n > 0)
+            .map(|&(_, is, others)| (is, others))
             .collect();
         match present[..] {
-            [only] if self.positions > 0 => Some(format!(
-                "every game has the same result ({only}): the fit needs wins of both sides or draws"
+            [(is, others)] if self.positions > 0 => Some(format!(
+                "every game is {is}: the fit also needs games {others}"
             )),
             _ => None,
         }
@@ -491,7 +491,7 @@ pub const SPEC: Spec = Spec {
     about: "\
 RECORD is a file that 'duckchess match --record' wrote. Every game is replayed
 through the rules and must end as its result line says: as many moves, and the
-captain captured, the 300-move limit reached or the side to move stuck as said
+captain captured, the 300-ply limit reached or the side to move stuck as said
 (or, for a forfeit, none of these). Its positions from ply PLIES on, where neither the last move
 nor the next is a capture, are fitted by logistic regression of red's score on
 the material difference. Prints each kind's fitted value (the horse at 300) next

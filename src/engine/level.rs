@@ -47,9 +47,10 @@ pub struct Profile {
     /// (material and activity, no reply considered); `d` above 1 is a search of
     /// `d - 1` plies (and captures to quiet) from there.
     pub depth: u32,
-    /// The most positions its search visits for one move, all root moves together. (On
-    /// a move where it makes a mistake, the quick look that scores the root moves has a
-    /// budget of its own, [`LOOK_NODES`] a root move.)
+    /// The positions its search visits for one move, all root moves together (passed by
+    /// less than [`crate::engine::alphabeta::CHECK_EVERY`]). On a move where it makes a
+    /// mistake, the quick look that scores the root moves has a budget of its own,
+    /// [`LOOK_NODES`] a root move.
     pub nodes: u64,
     /// How many of its moves in a hundred are mistakes.
     pub mistakes: u64,
@@ -139,6 +140,10 @@ impl Level {
     pub const WEAKEST: Level = Level(1);
     /// The full engine.
     pub const FULL: Level = Level(LEVELS);
+    /// The level a person meets first (`play`, the browser, `/api/ai`): casual, which a
+    /// beginner can beat with care. Engines meet the full one (`uci`, `match`, `arena`'s
+    /// `ai`).
+    pub const DEFAULT: Level = Level(3);
 
     /// Level `n`, if it is 1 to [`LEVELS`].
     pub fn new(n: u64) -> Option<Level> {
@@ -357,8 +362,9 @@ pub fn weakened(
 pub const MISTAKE_DEPTH: u32 = 2;
 /// The table of a weakened level's search, in megabytes: fresh for every move.
 const SEARCH_MB: usize = 2;
-/// The nodes of the look at one root move (a depth-1 search and its captures).
-const LOOK_NODES: u64 = 2_000;
+/// The most nodes of the look at one root move, when a mistake is drawn (a depth-1
+/// search and its captures).
+pub const LOOK_NODES: u64 = 2_000;
 
 /// Each of `moves` with its score for the side to move: at `depth` 1 the position right
 /// after the move as it stands, deeper a search of `depth - 1` plies from there

@@ -14,6 +14,7 @@ use crate::engine::uciclient::{Client, ClientError, Thought};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
+use crate::sys::file;
 use crate::sys::rng::Rng;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -269,7 +270,8 @@ duckchess' when they offer that option, and LIST is 'Name=Value;Name=Value' for
 more. Each opening (P random quiet moves that a depth-4 search scores within 40
 centipawns) is played twice, each engine red once. The crate's rules judge every
 move: an illegal move, a crash, no answer, or a flag that falls (on a clock, past
-100 ms of grace) loses; 300 moves or a side with no move is a draw.
+100 ms of grace) loses; 300 plies (moves of both sides
+counted) or a side with no move is a draw.
 
 Engines are not trusted: 'uciok' and each 'readyok' must come within 5 s, and a
 'bestmove' within the time given (plus 1 s with --movetime), however much else
@@ -311,7 +313,7 @@ the average depth, nodes per second and the longest overrun of the time given.",
     ],
     conflicts: &[("--movetime", "--clock")],
     exit: "0 success, 1 I/O error or an engine that fails the handshake, 2 usage \
-           error, 130 interrupted",
+           error,\n             128+N ended by signal N (Ctrl-C: 130), after ending the engines",
 };
 
 /// Reads `Name=Value;Name=Value`.
@@ -372,7 +374,7 @@ pub fn cli(args: &[String]) -> u8 {
             ],
             clients: [None, None],
         };
-        let record = match parsed.value("--record") {
+        let record = match parsed.path("--record")? {
             Some(path) => Some(
                 OpenOptions::new()
                     .create(true)
@@ -473,7 +475,9 @@ fn run_match(
             }
             if let Some(file) = record.as_mut() {
                 let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
-                let written = writeln!(file, "{line}\nmoves {}", list.join(" "));
+                // A game's lines are whole or absent, even on a full disk.
+                let text = format!("{line}\nmoves {}\n", list.join(" "));
+                let written = file::append_whole(file, text.as_bytes());
                 if let Err(e) = written {
                     return cli::fail("match", &format!("cannot write the record: {e}"));
                 }
@@ -484,11 +488,7 @@ fn run_match(
     let mean = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n;
     let margin = 1.96 * (var / n).sqrt();
-    let elo = if mean <= 0.0 || mean >= 1.0 {
-        "beyond measure".to_string()
-    } else {
-        format!("{:+.0}", -400.0 * (1.0 / mean - 1.0).log10())
-    };
+    let elo = elo_text(mean);
     let summary = [
         format!(
             "engine: wins {}, losses {}, draws {}: {:.1}% +- {:.1}% (95%), Elo {elo}",
@@ -509,9 +509,30 @@ fn run_match(
     cli::EXIT_OK
 }
 
+/// The Elo difference a score (0 to 1) stands for, signed and rounded: `+0` for an
+/// even score, never `-0`; "beyond measure" for a score of nothing or everything.
+fn elo_text(score: f64) -> String {
+    if score <= 0.0 || score >= 1.0 {
+        return "beyond measure".to_string();
+    }
+    // Adding 0.0 turns a rounded -0 into +0.
+    let elo = (-400.0 * (1.0 / score - 1.0).log10()).round() + 0.0;
+    format!("{elo:+.0}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_elo_difference_has_its_sign_and_no_negative_zero() {
+        assert_eq!(elo_text(0.5), "+0");
+        assert_eq!(elo_text(0.4995), "+0");
+        assert_eq!(elo_text(0.75), "+191");
+        assert_eq!(elo_text(0.25), "-191");
+        assert_eq!(elo_text(0.0), "beyond measure");
+        assert_eq!(elo_text(1.0), "beyond measure");
+    }
 
     #[test]
     fn openings_are_fixed_distinct_and_balanced() {

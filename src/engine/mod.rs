@@ -6,7 +6,9 @@
 //! format ([`saved`]), playing strengths from a beginner to the full engine
 //! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
 //! the time allocation of [`clock`]), and matches between UCI engines ([`matchrun`],
-//! through [`uciclient`]), whose records fit the piece values ([`fit`]).
+//! through [`uciclient`]), whose records fit the piece values ([`fit`]); the analysis
+//! of a game for people ([`analysis`], which the browser board uses too, and
+//! `duckchess analyze`, [`analyze`]).
 //!
 //! Moves come from the judge's rules table; the terminal board is drawn by
 //! [`crate::show`]; the engines `match` runs live in process groups of [`crate::sys`];
@@ -16,6 +18,8 @@
 //! [`crate::generate`].
 
 pub mod alphabeta;
+pub mod analysis;
+pub mod analyze;
 pub mod arena;
 pub mod clock;
 pub mod eval;

@@ -6,6 +6,7 @@
 //! Games are saved and loaded in the format of [`crate::engine::saved`].
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::analysis::units;
 use crate::engine::arena::{limits_option, MAX_MOVES};
 use crate::engine::level::{self, Level, Strength};
 use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
@@ -16,7 +17,7 @@ use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
 use crate::show::render::{self, Marks, Style};
-use std::fs;
+use crate::sys::file;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
 /// Who plays a side.
@@ -141,7 +142,7 @@ impl<W: Write> Session<W> {
                 format!("game over: {c} resigned, {} wins", c.opponent())
             }
             Some(Halt::MoveLimit) => {
-                format!("game over: draw, {MAX_MOVES} moves without a captain capture")
+                format!("game over: draw, {MAX_MOVES} plies without a captain capture")
             }
             Some(Halt::Stuck(c)) => format!("game over: draw, {c} has no legal move"),
             None => render::status(self.board()),
@@ -207,7 +208,7 @@ impl<W: Write> Session<W> {
             let eval = match report.mate_in() {
                 Some(n) if n > 0 => format!("{side} wins in {}", cli::plural(n as u64, "ply")),
                 Some(n) => format!("{side} loses in {}", cli::plural(-n as u64, "ply")),
-                None => format!("score {side} {}", pawns(report.score)),
+                None => format!("score {side} {}", units(report.score)),
             };
             self.say(&format!(
                 "{side} (ai) thinks: depth {}, {} nodes, {eval}",
@@ -303,7 +304,7 @@ impl<W: Write> Session<W> {
             ["save", ..] => {
                 let path = rest_after(line, "save");
                 let text = save_text(&self.start, &self.moves);
-                match fs::write(path, text) {
+                match file::write_whole(std::path::Path::new(path), text.as_bytes()) {
                     Ok(()) => {
                         let n = cli::plural(self.moves.len() as u64, "move");
                         self.say(&format!("saved {n} to {path}"))?
@@ -473,11 +474,6 @@ fn rest_after<'a>(line: &'a str, command: &str) -> &'a str {
 /// A saved game is small: anything over this is not one.
 const FILE_MAX: u64 = 1 << 24;
 
-/// A score for people: the side's advantage in material units of 100 (a horse is 3.00).
-fn pawns(score: i32) -> String {
-    format!("{:+.2}", f64::from(score) / 100.0)
-}
-
 /// `move 3: red horse 0 1 2 2, takes blue soldier, check` (`move 3 (ai): ...` for the
 /// computer's moves) and, when the game ends, a
 /// second line naming the winner.
@@ -594,14 +590,16 @@ Commands at the prompt:
   board, help, quit
 
 The computer plays at --level 1 (a beginner who blunders pieces) to 8 (the full
-engine, the default). Levels 1-7 search a fixed number of nodes and make mistakes
+engine); 3 (casual) by default, as in the browser. Levels 1-7 search a fixed number of nodes and make mistakes
 on purpose, more and larger ones the lower the level; their random choices come
 from --seed (shown at the start), so the same seed and the same moves replay the
-same game. --think and --depth apply to level 8.
+same game. --think and --depth apply to level 8, which they choose when --level is
+not given.
 
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
-both sides ai the computer plays a whole game (a draw after 300 moves). The end of
+both sides ai the computer plays a whole game (a draw after 300 plies,
+moves of both sides counted). The end of
 the input ends the session.
 
 Saved games: line 1 the start position, line 2 the number of moves Q, then Q
@@ -613,7 +611,7 @@ replays it.",
         Opt::valued(
             "--level",
             "N",
-            "the computer's strength, 1 (beginner) to 8 (full, the default)",
+            "the computer's strength, 1 (beginner) to 8 (full strength); default 3, as in the browser",
         ),
         Opt::valued(
             "--seed",
@@ -654,7 +652,16 @@ pub fn cli(args: &[String]) -> u8 {
         let players = [who("--red")?, who("--blue")?];
         let limits = limits_option(parsed, 1000)?;
         let level = match parsed.value("--level") {
-            None => Level::FULL,
+            // A thinking time or a depth is for the full engine.
+            None if parsed.flag("--think") || parsed.flag("--depth") => Level::FULL,
+            None => Level::DEFAULT,
+            Some(_) if !players.contains(&Controller::Ai) => {
+                return Err(
+                    "--level N sets the computer's strength: give it a side too \
+                            (--red ai or --blue ai)"
+                        .to_string(),
+                )
+            }
             Some(text) => text.parse().map_err(|e| format!("--level: {e}"))?,
         };
         let seed = match parsed.int("--seed", 0, u64::MAX)? {

@@ -155,6 +155,9 @@ pub struct Loaded {
     /// For a judge input, how many of its commands were invalid (and skipped, as the
     /// judge ignores them); `None` for a saved game.
     pub skipped: Option<u64>,
+    /// The number of each move's command in the input, from 1 (for a saved game, the
+    /// move's own number).
+    pub commands: Vec<u64>,
 }
 
 /// Reads a saved game ([`parse_saved`]), or a plain judge input: `Q` and the commands,
@@ -168,6 +171,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
         let (start, moves) = parse_saved(text)?;
         return Ok(Loaded {
             start,
+            commands: (1..=moves.len() as u64).collect(),
             moves,
             skipped: None,
         });
@@ -177,6 +181,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
     let total = scanner.count().map_err(judge)?;
     let mut game = Game::new();
     let mut moves = Vec::new();
+    let mut commands = Vec::new();
     let mut skipped = 0;
     for index in 1..=total.value {
         let c = scanner.command(index, total).map_err(judge)?;
@@ -184,6 +189,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
             Ok((from, to, _)) => {
                 let _ = game.play(c[0], c[1], c[2], c[3]);
                 moves.push(Move { from, to });
+                commands.push(index);
             }
             Err(_) => skipped += 1,
         }
@@ -192,6 +198,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
         start: Board::start(),
         moves,
         skipped: Some(skipped),
+        commands,
     })
 }
 
@@ -261,6 +268,7 @@ mod tests {
         assert_eq!(loaded.skipped, Some(9));
         assert_eq!(loaded.moves.len(), 9);
         assert_eq!(loaded.moves[0].to_string(), "0 3 1 2");
+        assert_eq!(loaded.commands, [5, 7, 8, 11, 12, 13, 14, 16, 17]);
         // The same as a saved game of those moves.
         let saved = save_text(&Board::start(), &loaded.moves);
         assert_eq!(parse_saved(&saved), Ok((Board::start(), loaded.moves)));

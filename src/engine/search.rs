@@ -202,10 +202,10 @@ impl Engine {
         }
     }
 
-    /// Replaces the transposition table by an empty one of about `mb` megabytes. The
-    /// old table is freed first, so the two are never held at once.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    /// Replaces the transposition table by an empty one of about `mb` megabytes; when
+    /// the memory cannot be had, keeps the old one and says so (see [`Table::resize`]).
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), tt::HashError> {
+        self.tt.resize(mb)
     }
 
     /// Forgets everything learnt (for a new game).

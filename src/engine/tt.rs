@@ -153,6 +153,27 @@ pub const MAX_MB: usize = 4096;
 /// The default table size in megabytes.
 pub const DEFAULT_MB: usize = 16;
 
+/// A table size the system could not give memory for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashError {
+    /// The size asked for, in megabytes.
+    pub wanted: usize,
+    /// The size of the table kept, in megabytes.
+    pub kept: usize,
+}
+
+impl std::fmt::Display for HashError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot allocate a {} MB hash table; keeping the {} MB one",
+            self.wanted, self.kept
+        )
+    }
+}
+
+impl std::error::Error for HashError {}
+
 /// The transposition table: a power-of-two number of buckets of four entries. A new
 /// result replaces the same position's, else the shallowest entry of its bucket or one
 /// left from an earlier search.
@@ -166,14 +187,24 @@ impl Table {
     /// A table of about `mb` megabytes (clamped to [`MIN_MB`]..=[`MAX_MB`], rounded
     /// down to a power of two entries).
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.clamp(MIN_MB, MAX_MB) << 20;
-        let wanted = bytes / std::mem::size_of::<Slot>();
-        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let count = Table::count(mb);
         Table {
             slots: vec![EMPTY; count],
             mask: (count - 1) & !(BUCKET - 1),
             generation: 0,
         }
+    }
+
+    /// The number of entries of a table of about `mb` megabytes.
+    fn count(mb: usize) -> usize {
+        let bytes = mb.clamp(MIN_MB, MAX_MB) << 20;
+        let wanted = bytes / std::mem::size_of::<Slot>();
+        1usize << (usize::BITS - 1 - wanted.leading_zeros())
+    }
+
+    /// The size of the table in megabytes (rounded down).
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     /// The number of entries.
@@ -191,11 +222,31 @@ impl Table {
         std::mem::size_of::<Slot>()
     }
 
-    /// Becomes an empty table of about `mb` megabytes, as [`Table::new`] makes. The old
-    /// entries are freed before the new ones are allocated: never both at once.
-    pub fn resize(&mut self, mb: usize) {
+    /// Becomes an empty table of about `mb` megabytes, as [`Table::new`] makes; or, when
+    /// the system cannot give that much memory (a `ulimit -v`, an address space too
+    /// small), stays as it is, entries and all, and says so with an error: a client's
+    /// option never aborts the process.
+    ///
+    /// The new memory is only reserved while the old table lives (reserving touches no
+    /// page); the old entries are freed before the new ones are written, so the two are
+    /// never resident at once.
+    pub fn resize(&mut self, mb: usize) -> Result<(), HashError> {
+        let count = Table::count(mb);
+        let mut slots = Vec::new();
+        if slots.try_reserve_exact(count).is_err() {
+            return Err(HashError {
+                wanted: mb,
+                kept: self.megabytes(),
+            });
+        }
         self.slots = Vec::new();
-        *self = Table::new(mb);
+        slots.resize(count, EMPTY);
+        *self = Table {
+            slots,
+            mask: (count - 1) & !(BUCKET - 1),
+            generation: 0,
+        };
+        Ok(())
     }
 
     /// Forgets every entry.

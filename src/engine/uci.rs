@@ -18,10 +18,12 @@ use crate::engine::{alphabeta, eval};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -55,15 +57,24 @@ notation with w or r (red) or b (blue) to move, optionally followed by '- - 0 1'
 Every go gets exactly one bestmove, within its time limit, with a legal move
 when there is one (else 'bestmove 0000'); 'go depth' is also capped at 8,000,000
 nodes. A go word that cannot be read is skipped, a number out of range clamped
-(times to 10^9 ms), each with an 'info string'. After 'go ponder', 'ponderhit'
-starts the clock that go gave. Other bad input gets an 'info string' line and
-the session goes on. A command other than isready, stop and ponderhit waits for
-the search in progress to end (an infinite or pondering one is stopped); quit
-stops it at once; the end of input lets it finish.",
+(times to 0..10^9 ms, depth to 1..48), each with an 'info string'. A go that
+names a clock (wtime btime winc binc movestogo) thinks on the clock of the side
+to move, or on 1 second when the go gives that side none; so does a go none of
+whose limits can be read. Only 'go infinite' and a go with no limit at all (a
+bare 'go') wait for stop. After 'go ponder', 'ponderhit' starts the clock that
+go gave. Other bad input gets an 'info string' line and the session goes on.
+
+The input is read while the engine thinks, and stop and quit act at once: stop
+ends the search in progress and every go before it; quit stops every search,
+lets the commands before it be carried out and reads nothing after it. Other
+commands are carried out in order once the search in progress has ended (one
+that would wait for stop is stopped by them); isready is answered at once during
+a search, and right after the commands before it when some wait. The end of
+input lets a bounded search finish and stops one that would wait for stop.",
     options: &[Opt::valued(
         "--hash",
         "MB",
-        "transposition table size in megabytes, 1 to 4096 (default 16)",
+        "transposition table size in megabytes, 1 to 4096 (default 16; when the memory cannot be had, a message and the default)",
     )],
     conflicts: &[],
     exit: "0 after quit or the end of input, 1 output error, 2 usage error",
@@ -75,7 +86,7 @@ pub fn cli(args: &[String]) -> u8 {
         parsed.no_operands()?;
         let hash = parsed.int("--hash", tt::MIN_MB as u64, tt::MAX_MB as u64)?;
         let hash = hash.map_or(tt::DEFAULT_MB, |h| h as usize);
-        Ok(serve(io::stdin().lock(), hash))
+        Ok(serve(io::BufReader::new(io::stdin()), hash))
     })
 }
 
@@ -108,10 +119,12 @@ impl Position {
 
 /// A running search: its thread, its stop flag, and what it waits for.
 struct Running {
+    /// Which search this is: its [`Event::Answered`] names it.
+    id: u64,
     thread: JoinHandle<()>,
     stop: Arc<AtomicBool>,
-    /// `go infinite`: the answer waits for `stop`.
-    infinite: bool,
+    /// `go infinite`, or a `go` that names no limit: the answer waits for `stop`.
+    endless: bool,
     /// `go ponder`: the answer waits for `stop` or `ponderhit`.
     ponder: bool,
     /// Raised by `ponderhit`: from then on the search runs on the clock `go` gave.
@@ -120,10 +133,43 @@ struct Running {
 
 impl Running {
     /// Whether the search waits for a command to end (`stop`, or a `ponderhit` to come).
-    fn endless(&self) -> bool {
-        self.infinite || self.ponder && !self.ponderhit.load(Ordering::Relaxed)
+    fn waits_for_a_command(&self) -> bool {
+        self.endless || self.ponder && !self.ponderhit.load(Ordering::Relaxed)
+    }
+
+    /// Tells the search to stop and answer now.
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the search was told to stop (its answer is on its way).
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
+
+/// What the session hears: the input, from the thread that reads it, and the end of
+/// each search, from the search's thread.
+enum Event {
+    /// One line (without its end), and whether it was longer than [`MAX_LINE`] (then
+    /// only its start is there).
+    Line(Vec<u8>, bool),
+    /// The end of the input.
+    End,
+    /// Reading the input failed.
+    Failed(io::Error),
+    /// The search with this id has given its `bestmove`.
+    Answered(u64),
+}
+
+/// Lines read but not yet taken by the session: beyond, the reader waits, so a flood
+/// of input costs no memory. (A search's answer never waits.)
+const BACKLOG: usize = 64;
+/// The most bytes of commands that may wait for a search to end; beyond, the search is
+/// stopped, so that a flood of commands during a search costs no memory.
+const MAX_PENDING: usize = 1 << 20;
+/// How long, after `quit`, the session waits for a search it stopped to answer.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
 
 /// The state of one UCI session.
 struct Session {
@@ -132,47 +178,175 @@ struct Session {
     overhead: Duration,
     running: Option<Running>,
     strength: UciStrength,
+    /// Commands read but not carried out yet, in order: they wait for the search in
+    /// progress to end.
+    pending: VecDeque<String>,
+    /// The bytes of `pending`.
+    pending_bytes: usize,
+    /// Whether the input has ended (or `quit` came: nothing more is read).
+    ended: bool,
+    /// Whether `quit` came: every search stops at once.
+    quitting: bool,
+    /// Where each search says that it has answered.
+    events: Sender<Event>,
+    /// The lines read and not taken yet.
+    backlog: Arc<Backlog>,
+    /// The id of the last search started.
+    searches: u64,
+}
+
+/// A count of the lines the reader has sent and the session not yet taken: the reader
+/// waits while it is [`BACKLOG`].
+#[derive(Default)]
+struct Backlog {
+    lines: Mutex<usize>,
+    room: Condvar,
+}
+
+impl Backlog {
+    /// Waits for room for one more line, and takes it.
+    fn add(&self) {
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        while *lines >= BACKLOG {
+            lines = self.room.wait(lines).unwrap_or_else(|e| e.into_inner());
+        }
+        *lines += 1;
+    }
+
+    /// One line was taken.
+    fn take(&self) {
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        *lines = lines.saturating_sub(1);
+        self.room.notify_one();
+    }
+}
+
+/// The name of a command line (its first word), `""` for an empty line.
+fn command_name(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Whether a command waits for the search in progress to end before it is carried
+/// out. `isready`, `stop` and `ponderhit` do not: they act on the search itself.
+fn waits_for_the_search(name: &str) -> bool {
+    !matches!(name, "isready" | "stop" | "ponderhit" | "quit" | "")
 }
 
 /// Serves one UCI session on `input` until `quit` or the end of input.
-pub fn serve(mut input: impl BufRead, hash_mb: usize) -> u8 {
-    let mut engine = Engine::with_hash(hash_mb);
+///
+/// One thread reads the input and never waits for a search: `stop`, `isready`,
+/// `ponderhit` and `quit` act at once, whatever the engine is doing. Other commands are
+/// carried out in order once the search in progress has ended; one that arrives while
+/// a search waits for `stop` (`go infinite`, or pondering) stops it. The end of the
+/// input lets a bounded search finish and stops one that would wait for `stop`;
+/// `quit` stops every search.
+pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
+    let mut engine = start_engine(hash_mb);
     engine.warm();
+    let (events, inbox) = mpsc::channel();
+    let backlog = Arc::new(Backlog::default());
+    let (reader, count) = (events.clone(), Arc::clone(&backlog));
+    let started = thread::Builder::new()
+        .name("uci-input".to_string())
+        .spawn(move || read_input(input, &reader, &count));
+    if let Err(e) = started {
+        return cli::fail("uci", &format!("cannot start reading the input: {e}"));
+    }
     let mut session = Session {
         engine: Arc::new(Mutex::new(engine)),
         position: Position::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
         strength: UciStrength::default(),
+        pending: VecDeque::new(),
+        pending_bytes: 0,
+        ended: false,
+        quitting: false,
+        events,
+        backlog,
+        searches: 0,
     };
-    let mut line = Vec::new();
+    let mut failed = None;
     loop {
-        line.clear();
-        let too_long = match read_line(&mut input, &mut line) {
-            Ok(None) => break,
-            Ok(Some(too_long)) => too_long,
-            Err(e) => {
-                session.finish();
-                return cli::fail("uci", &format!("cannot read the input: {e}"));
-            }
-        };
-        if too_long {
-            send(&format!(
-                "info string line longer than {MAX_LINE} bytes ignored"
-            ));
-            continue;
+        session.run_pending();
+        if session.ended && session.pending.is_empty() && session.running.is_none() {
+            break;
         }
-        let text = String::from_utf8_lossy(&line);
-        if !session.command(text.trim()) {
-            // 'quit' stops the search at once.
-            session.finish();
-            return cli::EXIT_OK;
+        session.stop_what_waits_in_vain();
+        // The session holds a sender itself: the channel never closes under it. After
+        // 'quit', an answer stuck on a client that does not read is not waited for.
+        let event = match session.quitting {
+            false => inbox.recv().ok(),
+            true => inbox.recv_timeout(QUIT_GRACE).ok(),
+        };
+        let Some(event) = event else { break };
+        match event {
+            Event::Line(line, too_long) => {
+                session.backlog.take();
+                if session.quitting {
+                    continue;
+                }
+                if too_long {
+                    send(&format!(
+                        "info string line longer than {MAX_LINE} bytes ignored"
+                    ));
+                    continue;
+                }
+                let text = String::from_utf8_lossy(&line).trim().to_string();
+                session.receive(text);
+            }
+            Event::End => session.ended = true,
+            Event::Failed(e) => {
+                failed = Some(e);
+                session.quit();
+            }
+            Event::Answered(id) => session.answered(id),
         }
     }
-    // The end of input lets a bounded search finish ('go depth 8' piped in by a
-    // script still gets its answer); one that would wait for 'stop' is stopped.
-    session.end();
-    cli::EXIT_OK
+    match failed {
+        Some(e) => cli::fail("uci", &format!("cannot read the input: {e}")),
+        None => cli::EXIT_OK,
+    }
+}
+
+/// Reads `input` line by line into `events` until its end (the reader's thread),
+/// never more than [`BACKLOG`] lines ahead of the session.
+fn read_input(mut input: impl BufRead, events: &Sender<Event>, backlog: &Backlog) {
+    loop {
+        let mut line = Vec::new();
+        let event = match read_line(&mut input, &mut line) {
+            Ok(None) => Event::End,
+            Ok(Some(too_long)) => {
+                backlog.add();
+                Event::Line(line, too_long)
+            }
+            Err(e) => Event::Failed(e),
+        };
+        let last = !matches!(event, Event::Line(..));
+        // The session has gone: nothing more to read for.
+        if events.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// An engine with a table of `hash_mb` megabytes; when the system cannot give that
+/// much memory, one line on standard error and the default size (or the smallest),
+/// never an abort.
+fn start_engine(hash_mb: usize) -> Engine {
+    let mut engine = Engine::with_hash(tt::MIN_MB);
+    if let Err(e) = engine.set_hash(hash_mb) {
+        let using = if hash_mb > tt::DEFAULT_MB && engine.set_hash(tt::DEFAULT_MB).is_ok() {
+            tt::DEFAULT_MB
+        } else {
+            e.kept
+        };
+        cli::say(
+            "uci",
+            &format!("cannot allocate a {hash_mb} MB hash table; using {using} MB"),
+        );
+    }
+    engine
 }
 
 /// Reads one line into `line` (without its end), at most [`MAX_LINE`] bytes of it.
@@ -209,46 +383,125 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<
 }
 
 impl Session {
-    /// Handles one command line; `false` after `quit`.
-    fn command(&mut self, text: &str) -> bool {
-        let mut words = text.split_whitespace();
+    /// Takes a command as it arrives: `isready`, `stop` and `ponderhit` act at once
+    /// when no command waits before them (`isready` also waits for the answer of a
+    /// search just stopped); every other command waits its turn.
+    fn receive(&mut self, line: String) {
+        let name = command_name(&line);
+        if name.is_empty() {
+            return;
+        }
+        if name == "quit" {
+            return self.quit();
+        }
+        if self.pending.is_empty() {
+            match name {
+                // 'readyok' comes at once, also during a search; after a 'stop', it
+                // follows the stopped search's 'bestmove'.
+                "isready" if !self.running.as_ref().is_some_and(Running::stopping) => {
+                    return send("readyok");
+                }
+                "stop" | "ponderhit" => return self.execute(&line),
+                _ => {}
+            }
+        } else if name == "stop" {
+            // 'stop' ends every search asked for before it: the one in progress now,
+            // and those still waiting when their turn comes.
+            if let Some(r) = &self.running {
+                r.stop();
+            }
+        }
+        self.pending_bytes += line.len();
+        self.pending.push_back(line);
+        // A flood of commands during a search: the search gives way, and the input
+        // waits until they are carried out.
+        while self.pending_bytes > MAX_PENDING && self.running.is_some() {
+            self.finish();
+            self.run_pending();
+        }
+    }
+
+    /// Carries out the waiting commands whose turn has come: all of them up to the
+    /// first that must wait for a search in progress.
+    fn run_pending(&mut self) {
+        while let Some(line) = self.pending.front() {
+            let name = command_name(line);
+            let searching = self.running.as_ref();
+            if searching.is_some() && waits_for_the_search(name)
+                || name == "isready" && searching.is_some_and(Running::stopping)
+            {
+                return;
+            }
+            let line = self.pending.pop_front().unwrap_or_default();
+            self.pending_bytes -= line.len();
+            self.execute(&line);
+        }
+    }
+
+    /// Stops a search that waits for a command when none can come to end it (the
+    /// input has ended, or a command waits for it), and any search after `quit`.
+    fn stop_what_waits_in_vain(&mut self) {
+        let Some(r) = &self.running else { return };
+        let waiting = self
+            .pending
+            .iter()
+            .any(|l| waits_for_the_search(command_name(l)));
+        if self.quitting || r.waits_for_a_command() && (self.ended || waiting) {
+            r.stop();
+        }
+    }
+
+    /// The search `id` has answered: it is over.
+    fn answered(&mut self, id: u64) {
+        if self.running.as_ref().is_some_and(|r| r.id == id) {
+            self.settle();
+        }
+    }
+
+    /// `quit`: every search asked for so far stops at once, the other commands before
+    /// the `quit` are carried out, and nothing after it is read.
+    fn quit(&mut self) {
+        self.quitting = true;
+        self.ended = true;
+        if let Some(r) = &self.running {
+            r.stop();
+        }
+    }
+
+    /// Carries out one command.
+    fn execute(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
         let Some(name) = words.next() else {
-            return true;
+            return;
         };
         let rest: Vec<&str> = words.collect();
         match name {
             "isready" => send("readyok"),
-            "stop" => self.finish(),
+            "stop" => {
+                if let Some(r) = &self.running {
+                    r.stop();
+                }
+            }
             // The move pondered on was played: the search goes on, now on the clock.
             "ponderhit" => {
                 if let Some(r) = self.running.as_ref().filter(|r| r.ponder) {
                     r.ponderhit.store(true, Ordering::Relaxed);
                 }
             }
-            "quit" => return false,
-            _ => {
-                // Anything else waits for the search in progress to end by itself (a
-                // script may pipe 'go depth 8' and 'quit' at once); one that would wait
-                // for 'stop' is stopped.
-                self.end();
-                match name {
-                    "uci" => identify(),
-                    "ucinewgame" => self.engine().clear(),
-                    "setoption" => self.set_option(&rest),
-                    "position" => self.set_position(&rest),
-                    "go" => self.go(&rest),
-                    "d" => {
-                        send(&format!("info string position {}", self.position.board));
-                        send(&format!(
-                            "info string fen {}",
-                            notation::fen(&self.position.board)
-                        ));
-                    }
-                    _ => send(&format!("info string unknown command {name:?}")),
-                }
+            "uci" => identify(),
+            "ucinewgame" => self.engine().clear(),
+            "setoption" => self.set_option(&rest),
+            "position" => self.set_position(&rest),
+            "go" => self.go(&rest),
+            "d" => {
+                send(&format!("info string position {}", self.position.board));
+                send(&format!(
+                    "info string fen {}",
+                    notation::fen(&self.position.board)
+                ));
             }
+            _ => send(&format!("info string unknown command {name:?}")),
         }
-        true
     }
 
     fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
@@ -259,18 +512,9 @@ impl Session {
     /// Stops the search in progress, if any, and waits for its `bestmove`.
     fn finish(&mut self) {
         if let Some(r) = &self.running {
-            r.stop.store(true, Ordering::Relaxed);
+            r.stop();
         }
         self.settle();
-    }
-
-    /// Lets a bounded search finish, stops one that would wait for `stop`.
-    fn end(&mut self) {
-        if self.running.as_ref().is_some_and(Running::endless) {
-            self.finish();
-        } else {
-            self.settle();
-        }
     }
 
     /// Waits for the search in progress, if any, to end and give its `bestmove`.
@@ -323,7 +567,9 @@ impl Session {
         match name.as_str() {
             "hash" => {
                 if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
-                    self.engine().set_hash(mb as usize);
+                    if let Err(e) = self.engine().set_hash(mb as usize) {
+                        send(&format!("info string setoption hash: {e}"));
+                    }
                 }
             }
             "move overhead" => {
@@ -428,11 +674,15 @@ impl Session {
         if !request.searchmoves.is_empty() && root_moves.is_empty() && !legal.is_empty() {
             send("info string go: searchmoves: no legal move given; searching them all");
         }
-        let limits = request.limits(p.board.side_to_move(), p.moves_played, self.overhead);
+        let side = p.board.side_to_move();
+        if let Some(note) = request.default_clock(side) {
+            send(&format!("info string go: {note}"));
+        }
+        let limits = request.limits(side, p.moves_played, self.overhead);
         let board = p.board.clone();
         let history = p.history.clone();
         let moves_played = p.moves_played;
-        let (infinite, ponder) = (request.infinite, request.ponder);
+        let (endless, ponder) = (request.endless(), request.ponder);
         // A weakened level's choices are seeded by the position alone: the same game
         // brings the same answers.
         let strength = Strength {
@@ -443,81 +693,113 @@ impl Session {
         let ponderhit = Arc::new(AtomicBool::new(false));
         let (flag, hit) = (Arc::clone(&stop), Arc::clone(&ponderhit));
         let engine = Arc::clone(&self.engine);
-        let thread = thread::spawn(move || {
-            let started = Instant::now();
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let mut last = None;
-            let mut show = |info: &Info| {
-                send(&info_line(&info.report, info.elapsed, &info.pv));
-                last = Some(info.report);
-            };
-            let context = Context {
-                history: &history,
-                moves_played,
-                stop: Some(&flag),
-                on_iteration: Some(&mut show),
-                root_moves: &root_moves,
-                ponderhit: ponder.then_some(&*hit),
-            };
-            // A search that fails still answers: with a legal move if there is one.
-            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-                let report = level::search(&mut engine, &board, strength, limits, context);
-                // A weakened level searches apart from the engine: its line is its move.
-                let line = if strength.level.is_full() {
-                    engine.line().to_vec()
-                } else {
-                    report.best.into_iter().collect()
+        // The answer of a search that fails: a legal move, if there is one.
+        let fallback = root_moves.first().or(legal.first()).copied();
+        self.searches += 1;
+        let id = self.searches;
+        // Said when the thread ends, however it ends.
+        let answered = Answered(self.events.clone(), id);
+        let spawned = thread::Builder::new()
+            .name("uci-search".to_string())
+            .spawn(move || {
+                let _answered = answered;
+                let started = Instant::now();
+                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let mut last = None;
+                let mut show = |info: &Info| {
+                    send(&info_line(&info.report, info.elapsed, &info.pv));
+                    last = Some(info.report);
                 };
-                (report, line)
-            }));
-            let (mut report, line) = match searched {
-                Ok(found) => found,
-                Err(_) => {
-                    send("info string the search failed");
-                    let best = root_moves.first().or(legal.first()).copied();
-                    let report = Report {
-                        best,
-                        score: 0,
-                        depth: 0,
-                        nodes: 0,
-                        seldepth: 0,
+                let context = Context {
+                    history: &history,
+                    moves_played,
+                    stop: Some(&flag),
+                    on_iteration: Some(&mut show),
+                    root_moves: &root_moves,
+                    ponderhit: ponder.then_some(&*hit),
+                };
+                // A search that fails still answers: with a legal move if there is one.
+                let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                    let report = level::search(&mut engine, &board, strength, limits, context);
+                    // A weakened level searches apart from the engine: its line is its move.
+                    let line = if strength.level.is_full() {
+                        engine.line().to_vec()
+                    } else {
+                        report.best.into_iter().collect()
                     };
-                    (report, best.into_iter().collect())
-                }
-            };
-            if report.best.is_none() {
-                // No move: the game is decided (mate 0), or the side is stuck (a draw).
-                report.score = match board.winner() {
-                    Some(w) if w == board.side_to_move() => search::MATE,
-                    Some(_) => -search::MATE,
-                    None => 0,
+                    (report, line)
+                }));
+                let (mut report, line) = match searched {
+                    Ok(found) => found,
+                    Err(_) => {
+                        send("info string the search failed");
+                        let best = fallback;
+                        let report = Report {
+                            best,
+                            score: 0,
+                            depth: 0,
+                            nodes: 0,
+                            seldepth: 0,
+                        };
+                        (report, best.into_iter().collect())
+                    }
                 };
-                send(&format!("info string {}", no_move(&board)));
-            }
-            if last != Some(report) {
-                send(&info_line(&report, started.elapsed(), &line));
-            }
-            // UCI: after 'go infinite' the answer waits for 'stop'; after 'go ponder',
-            // for 'stop' or 'ponderhit'.
-            while (infinite || ponder && !hit.load(Ordering::Relaxed))
-                && !flag.load(Ordering::Relaxed)
-            {
-                thread::sleep(Duration::from_millis(1));
-            }
-            send(&match report.best {
-                Some(m) => format!("bestmove {}", move_name(m)),
-                None => "bestmove 0000".to_string(),
+                if report.best.is_none() {
+                    // No move: the game is decided (mate 0), or the side is stuck (a draw).
+                    report.score = match board.winner() {
+                        Some(w) if w == board.side_to_move() => search::MATE,
+                        Some(_) => -search::MATE,
+                        None => 0,
+                    };
+                    send(&format!("info string {}", no_move(&board)));
+                }
+                if last != Some(report) {
+                    send(&info_line(&report, started.elapsed(), &line));
+                }
+                // UCI: after 'go infinite' the answer waits for 'stop'; after 'go ponder',
+                // for 'stop' or 'ponderhit'.
+                while (endless || ponder && !hit.load(Ordering::Relaxed))
+                    && !flag.load(Ordering::Relaxed)
+                {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                send(&match report.best {
+                    Some(m) => format!("bestmove {}", move_name(m)),
+                    None => "bestmove 0000".to_string(),
+                });
+                // The next search's first chore, done while the client thinks.
+                engine.prepare();
             });
-            // The next search's first chore, done while the client thinks.
-            engine.prepare();
-        });
-        self.running = Some(Running {
-            thread,
-            stop,
-            infinite,
-            ponder,
-            ponderhit,
-        });
+        match spawned {
+            Ok(thread) => {
+                self.running = Some(Running {
+                    id,
+                    thread,
+                    stop,
+                    endless,
+                    ponder,
+                    ponderhit,
+                })
+            }
+            // No thread for the search: an answer all the same.
+            Err(e) => {
+                send(&format!("info string cannot start the search: {e}"));
+                send(&match fallback {
+                    Some(m) => format!("bestmove {}", move_name(m)),
+                    None => "bestmove 0000".to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// Tells the session, when dropped, that the search with this id has answered.
+struct Answered(Sender<Event>, u64);
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        // The session has gone only when the process is ending.
+        let _ = self.0.send(Event::Answered(self.1));
     }
 }
 
@@ -608,6 +890,11 @@ struct Go {
     ponder: bool,
     /// The moves of `searchmoves`, as given (checked against the position later).
     searchmoves: Vec<String>,
+    /// Whether it names a limit (a time, a clock, a depth, nodes, mate), readable or not.
+    limited: bool,
+    /// Whether it names a clock (`wtime`, `btime`, `winc`, `binc`, `movestogo`),
+    /// readable or not.
+    clock: bool,
 }
 
 /// The words a `go` command knows; `searchmoves` takes the words up to the next one.
@@ -631,10 +918,25 @@ pub const GO_WORDS: [&str; 12] = [
 /// clamped to it.
 const MAX_GO_MS: u64 = 1_000_000_000;
 
-/// A whole number as a `go` gives it: a negative one is 0 (some clients send a
-/// negative time left once the flag has fallen), one too large for 64 bits is
-/// `u64::MAX`; `None` for anything else (`1.5`, `ten`).
-fn whole_number(text: &str) -> Option<u64> {
+/// The clock of a side to move that a time-managed `go` gives none (`go btime 100`
+/// with red to move, `go wtime 1.5`, `go movetime abc`): a second, so the answer comes
+/// in about a tenth of it.
+pub const DEFAULT_CLOCK_MS: u64 = 1000;
+
+/// A number as a `go` gives it, before its range is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Number {
+    /// A whole number that fits in 64 bits.
+    Whole(u64),
+    /// Below zero (some clients send a negative time left once the flag has fallen).
+    Negative,
+    /// Too large for 64 bits.
+    Huge,
+}
+
+/// A whole number as a `go` gives it (an optional sign, then digits); `None` for
+/// anything else (`1.5`, `ten`, `1e9`).
+fn whole_number(text: &str) -> Option<Number> {
     let (negative, digits) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -643,9 +945,11 @@ fn whole_number(text: &str) -> Option<u64> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some(match negative {
-        true => 0,
-        false => digits.parse().unwrap_or(u64::MAX),
+    Some(match digits.parse::<u64>() {
+        Ok(0) => Number::Whole(0),
+        _ if negative => Number::Negative,
+        Ok(n) => Number::Whole(n),
+        Err(_) => Number::Huge,
     })
 }
 
@@ -659,7 +963,7 @@ fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
     while i < words.len() {
         let key = words[i];
         i += 1;
-        let (slot, max) = match key {
+        let (slot, min, max) = match key {
             "infinite" => {
                 go.infinite = true;
                 continue;
@@ -675,20 +979,22 @@ fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
                 }
                 continue;
             }
-            "movetime" => (&mut go.movetime, MAX_GO_MS),
-            "wtime" => (&mut go.time[0], MAX_GO_MS),
-            "btime" => (&mut go.time[1], MAX_GO_MS),
-            "winc" => (&mut go.inc[0], MAX_GO_MS),
-            "binc" => (&mut go.inc[1], MAX_GO_MS),
-            "movestogo" => (&mut go.moves_to_go, 1000),
-            "depth" => (&mut go.depth, u64::from(MAX_DEPTH)),
-            "nodes" => (&mut go.nodes, u64::MAX),
-            "mate" => (&mut go.depth, u64::from(MAX_DEPTH) / 2),
+            "movetime" => (&mut go.movetime, 0, MAX_GO_MS),
+            "wtime" => (&mut go.time[0], 0, MAX_GO_MS),
+            "btime" => (&mut go.time[1], 0, MAX_GO_MS),
+            "winc" => (&mut go.inc[0], 0, MAX_GO_MS),
+            "binc" => (&mut go.inc[1], 0, MAX_GO_MS),
+            "movestogo" => (&mut go.moves_to_go, 1, 1000),
+            "depth" => (&mut go.depth, 1, u64::from(MAX_DEPTH)),
+            "nodes" => (&mut go.nodes, 1, u64::MAX),
+            "mate" => (&mut go.depth, 1, u64::from(MAX_DEPTH) / 2),
             other => {
                 notes.push(format!("unknown parameter {other:?} ignored"));
                 continue;
             }
         };
+        go.limited = true;
+        go.clock |= matches!(key, "wtime" | "btime" | "winc" | "binc" | "movestogo");
         let text = match words.get(i) {
             Some(w) if !GO_WORDS.contains(w) => *w,
             _ => {
@@ -697,21 +1003,61 @@ fn parse_go(words: &[&str]) -> (Go, Vec<String>) {
             }
         };
         i += 1;
-        let Some(n) = whole_number(text) else {
-            notes.push(format!("{key}: {text:?} is not a whole number; ignored"));
-            continue;
+        let n = match whole_number(text) {
+            None => {
+                notes.push(format!("{key}: {text:?} is not a whole number; ignored"));
+                continue;
+            }
+            Some(Number::Whole(n)) if (min..=max).contains(&n) => n,
+            Some(Number::Whole(n)) if n > max => clamped(&mut notes, key, text, max),
+            Some(Number::Huge) => clamped(&mut notes, key, text, max),
+            Some(_) => clamped(&mut notes, key, text, min),
         };
-        if n > max {
-            notes.push(format!("{key}: {text} clamped to {max}"));
-        }
         // 'mate N' is a search of N moves of the side to move: 2N plies.
-        let n = n.min(max);
         *slot = Some(if key == "mate" { n * 2 } else { n });
     }
     (go, notes)
 }
 
+/// Notes that `key`'s `text` was clamped to `to`, and gives `to`.
+fn clamped(notes: &mut Vec<String>, key: &str, text: &str, to: u64) -> u64 {
+    notes.push(format!("{key}: {text} clamped to {to}"));
+    to
+}
+
 impl Go {
+    /// Whether the answer waits for `stop`: `go infinite`, and a `go` that names no
+    /// limit at all (`go`, `go searchmoves ...`, `go ponder`).
+    fn endless(&self) -> bool {
+        self.infinite || !self.limited
+    }
+
+    /// Whether the search runs on a clock: the `go` names one, or names limits of which
+    /// none could be read.
+    fn managed(&self) -> bool {
+        self.clock
+            || self.limited
+                && self.movetime.is_none()
+                && self.depth.is_none()
+                && self.nodes.is_none()
+    }
+
+    /// Why `side` thinks on [`DEFAULT_CLOCK_MS`], if it does: a note for an
+    /// `info string`.
+    fn default_clock(&self, side: Color) -> Option<String> {
+        if !self.managed() || self.time[side.index()].is_some() {
+            return None;
+        }
+        let why = if self.clock {
+            format!("no time left given for {side}")
+        } else {
+            "no limit could be read".to_string()
+        };
+        Some(format!(
+            "{why}; thinking as with {DEFAULT_CLOCK_MS} ms on its clock"
+        ))
+    }
+
     /// The search limits for `side` to move after `moves_played` moves.
     fn limits(&self, side: Color, moves_played: u32, overhead: Duration) -> Limits {
         let mut limits = Limits {
@@ -732,10 +1078,10 @@ impl Go {
             let b = clock::per_move(ms(t), overhead);
             limits = limits.with_time(b.hard);
         }
-        let i = side.index();
-        if let Some(left) = self.time[i] {
+        if self.managed() {
+            let i = side.index();
             let c = Clock {
-                left: ms(left),
+                left: ms(self.time[i].unwrap_or(DEFAULT_CLOCK_MS)),
                 increment: ms(self.inc[i].unwrap_or(0)),
                 moves_to_go: self.moves_to_go.map(|n| n.clamp(1, 1000) as u32),
             };
@@ -769,7 +1115,8 @@ mod tests {
         assert_eq!(go.time, [Some(1000), Some(0)]);
         assert_eq!(go.inc, [Some(10), Some(20)]);
         assert_eq!(go.moves_to_go, Some(7));
-        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(notes, ["btime: -5 clamped to 0"]);
+        assert!(go.clock && go.limited && !go.endless());
         assert!(parse_go(&["infinite"]).0.infinite);
     }
 
@@ -796,10 +1143,31 @@ mod tests {
         assert_eq!(go.nodes, Some(u64::MAX));
         assert_eq!(
             notes,
-            ["movetime: 18446744073709551615 clamped to 1000000000"]
+            [
+                "movetime: 18446744073709551615 clamped to 1000000000",
+                "nodes: 99999999999999999999999 clamped to 18446744073709551615"
+            ]
         );
-        let (go, _) = read("mate 99999999999 depth 0");
-        assert_eq!(go.depth, Some(0));
+        // Below the range: a negative number of any size, a depth or node count of 0.
+        for (words, note) in [
+            ("depth -1", "depth: -1 clamped to 1"),
+            ("depth 0", "depth: 0 clamped to 1"),
+            ("movetime -1", "movetime: -1 clamped to 0"),
+            ("winc -5", "winc: -5 clamped to 0"),
+            (
+                "wtime -99999999999999999999",
+                "wtime: -99999999999999999999 clamped to 0",
+            ),
+            ("nodes 0", "nodes: 0 clamped to 1"),
+            ("mate 0", "mate: 0 clamped to 1"),
+            ("movestogo 0", "movestogo: 0 clamped to 1"),
+        ] {
+            assert_eq!(read(words).1, [note], "{words}");
+        }
+        assert!(read("movetime -0 wtime +0").1.is_empty());
+        let (go, notes) = read("mate 99999999999 depth 0");
+        assert_eq!(go.depth, Some(1));
+        assert_eq!(notes.len(), 2, "{notes:?}");
         assert_eq!(read("mate 99999999999").0.depth, Some(u64::from(MAX_DEPTH)));
         let (go, notes) = read("searchmoves e4e5 zz a1a1 infinite");
         assert_eq!(go.searchmoves, ["e4e5", "zz", "a1a1"]);
@@ -820,6 +1188,50 @@ mod tests {
         assert!(l.soft.unwrap() <= l.time.unwrap());
         let l = parse_go(&["infinite"]).0.limits(Color::Red, 0, o);
         assert_eq!((l.time, l.nodes), (None, None));
+    }
+
+    #[test]
+    fn only_infinite_and_a_bare_go_wait_for_stop() {
+        let go = |words: &str| {
+            let words: Vec<&str> = words.split_whitespace().collect();
+            parse_go(&words).0
+        };
+        for words in [
+            "",
+            "infinite",
+            "infinite depth 3",
+            "searchmoves a1a2",
+            "ponder",
+            "x",
+        ] {
+            assert!(go(words).endless(), "{words:?}");
+        }
+        let o = Duration::from_millis(10);
+        let second = Duration::from_millis(DEFAULT_CLOCK_MS);
+        // A clock named, readable or not, for either side: the side to move's clock, or
+        // a second when it has none.
+        for words in [
+            "btime 100",
+            "wtime 1.5",
+            "wtime",
+            "winc 10",
+            "movestogo 5",
+            "movetime abc",
+            "depth x nodes -",
+            "mate",
+        ] {
+            let g = go(words);
+            assert!(!g.endless(), "{words:?}");
+            let l = g.limits(Color::Red, 0, o);
+            assert!(l.time.is_some_and(|t| t < second), "{words:?}: {l:?}");
+            assert!(g.default_clock(Color::Red).is_some(), "{words:?}");
+        }
+        // A readable limit: no clock made up.
+        for words in ["depth 3", "nodes 100", "movetime 50", "wtime 100 winc x"] {
+            assert_eq!(go(words).default_clock(Color::Red), None, "{words:?}");
+        }
+        assert_eq!(go("depth 3").limits(Color::Red, 0, o).time, None);
+        assert!(go("btime 100").default_clock(Color::Blue).is_none());
     }
 
     #[test]

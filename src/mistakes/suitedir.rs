@@ -10,6 +10,7 @@ use super::mutant;
 use super::suite::{killed_by, suite, Plan, SuiteFile};
 use crate::cli;
 use crate::generate::case::Case;
+use crate::sys::file;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -209,9 +210,24 @@ pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
             }
         }
     }
-    let put = |name: String, bytes: &[u8]| {
+    // Each file is whole or absent; and when one cannot be written, those written
+    // before it go too, so that no half suite (an input without its answer) is left.
+    let mut written: Vec<PathBuf> = Vec::new();
+    let mut put = |name: String, bytes: &[u8]| {
         let path = dir.join(name);
-        fs::write(&path, bytes).map_err(|e| SuiteError::Io(path, e))
+        match file::write_whole(&path, bytes) {
+            Ok(()) => {
+                written.push(path);
+                Ok(())
+            }
+            Err(e) => {
+                for p in &written {
+                    let _ = fs::remove_file(p);
+                }
+                let e = io::Error::new(e.kind(), format!("{e}; no file of the suite is left"));
+                Err(SuiteError::Io(path, e))
+            }
+        }
     };
     for (i, f) in files.iter().enumerate() {
         let case = Case::of(&f.cmds);

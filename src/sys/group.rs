@@ -7,9 +7,19 @@
 //! A process can leave its group (`setsid`). On Linux, a kill also looks through
 //! `/proc` for what escaped: the processes descended from a program still running, and
 //! any process holding one of its pipes open (which is what could otherwise keep the
-//! runner waiting), and kills them too; so a run leaves nothing behind that holds its
-//! output, and nothing started by a program killed at its time limit, unless it both
-//! left the group and was orphaned before the kill. Elsewhere only the group is killed.
+//! runner waiting), and kills them too. And a runner becomes the subreaper of what it
+//! starts ([`adopt_orphans`], `prctl(PR_SET_CHILD_SUBREAPER)`): a process whose parent
+//! ends is handed to us, not to init, however it left the group, the session or its
+//! descriptors (a daemon started with `setsid ... &`, a double fork); after each run
+//! [`sweep_orphans`] ends them, with all they started, and reaps them, so a run leaves
+//! no process behind. Elsewhere only the group is killed: a process that leaves it and
+//! is orphaned survives.
+//!
+//! Parallel runs share the one subreaper: a sweep passes over the programs still
+//! running (each registered from its start, under a lock that keeps sweeps and starts
+//! apart, so no child is between its fork and its exec while a sweep looks) and over
+//! adopted processes that hold the pipes of a run still in progress (they are that
+//! run's, and go when it ends).
 //!
 //! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
 //! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
@@ -20,8 +30,8 @@ mod unix {
     use std::io;
     use std::os::raw::c_long;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Mutex, Once, RwLock};
     use std::time::{Duration, Instant};
 
     /// `struct timespec` as `nanosleep(2)` takes it (`time_t` and `long` are both
@@ -37,7 +47,12 @@ mod unix {
         fn signal(signum: i32, handler: usize) -> usize;
         fn nanosleep(request: *const Timespec, remaining: *mut Timespec) -> i32;
         fn _exit(status: i32) -> !;
+        fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
+        fn getpid() -> i32;
     }
+
+    /// `waitpid(2)`'s "do not wait" option, the same on every Unix.
+    const WNOHANG: i32 = 1;
 
     /// Numbers that are the same on every Unix.
     const SIGHUP: i32 = 1;
@@ -125,6 +140,10 @@ mod unix {
             spins += 1;
         }
         kill_running();
+        #[cfg(target_os = "linux")]
+        if ADOPTING.load(Ordering::SeqCst) {
+            adopted::end_all_in_handler();
+        }
         // SAFETY: _exit(2) is async-signal-safe; 128 + the signal is the shell's way of
         // saying "ended by a signal".
         unsafe { _exit(128 + signum) }
@@ -158,11 +177,100 @@ mod unix {
 
     fn spawn(command: &mut Command, gentle: bool) -> io::Result<(Child, Tracked)> {
         install();
+        // No sweep looks while a child is between its fork and its exec.
+        let _starting = STARTS.read().unwrap_or_else(|e| e.into_inner());
         STARTING.fetch_add(1, Ordering::SeqCst);
         let started = command.spawn();
         let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
         STARTING.fetch_sub(1, Ordering::SeqCst);
-        started.map(|child| (child, tracked.unwrap_or(Tracked(None))))
+        started.map(|child| {
+            let tracked = tracked.unwrap_or(Tracked { slot: None, pid: 0 });
+            (child, tracked)
+        })
+    }
+
+    /// Starting programs and sweeping for orphans exclude each other (starts share the
+    /// lock, a sweep takes it alone): while a sweep looks, every child of ours that is
+    /// not an adopted orphan is in [`STARTED`].
+    static STARTS: RwLock<()> = RwLock::new(());
+    /// The programs started through [`spawn`] and not reaped yet.
+    static STARTED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+    /// The pipes of the runs in progress (see [`pipe_names`]): an adopted process that
+    /// holds one belongs to a run not over yet.
+    static RUN_PIPES: Mutex<Vec<(u64, Vec<String>)>> = Mutex::new(Vec::new());
+    /// Whether this process is the subreaper of what it starts.
+    static ADOPTING: AtomicBool = AtomicBool::new(false);
+    /// How long one sweep may wait for what it killed to end.
+    const SWEEP_TIME: Duration = Duration::from_secs(2);
+
+    /// Makes this process (Linux) the subreaper of what it starts, once: a process
+    /// whose parent ends is handed to us rather than to init, so that
+    /// [`sweep_orphans`] can end it whatever its session, group or descriptors. Every
+    /// child of a process that sweeps must be started through [`spawn_tracked`] (or
+    /// [`spawn_tracked_gentle`]): any other child of ours would be taken for an
+    /// orphan. Elsewhere it does nothing.
+    pub fn adopt_orphans() {
+        #[cfg(target_os = "linux")]
+        {
+            static ONCE: Once = Once::new();
+            ONCE.call_once(|| {
+                if adopted::become_subreaper() {
+                    ADOPTING.store(true, Ordering::SeqCst);
+                }
+            });
+        }
+    }
+
+    /// The pipes of a run in progress, known to sweeps while this lives: an adopted
+    /// process that holds one of them is left to that run.
+    pub struct RunPipes(u64);
+
+    impl RunPipes {
+        /// Registers `names` (see [`pipe_names`]) until the returned value is dropped.
+        pub fn new(names: Vec<String>) -> RunPipes {
+            static NEXT: AtomicU64 = AtomicU64::new(0);
+            let id = NEXT.fetch_add(1, Ordering::Relaxed);
+            if !names.is_empty() {
+                let mut runs = RUN_PIPES.lock().unwrap_or_else(|e| e.into_inner());
+                runs.push((id, names));
+            }
+            RunPipes(id)
+        }
+    }
+
+    impl Drop for RunPipes {
+        fn drop(&mut self) {
+            let mut runs = RUN_PIPES.lock().unwrap_or_else(|e| e.into_inner());
+            runs.retain(|(id, _)| *id != self.0);
+        }
+    }
+
+    /// Ends every process handed to us since we became a subreaper ([`adopt_orphans`])
+    /// that belongs to no run in progress, with everything it started, and reaps it;
+    /// in rounds, so that what they start meanwhile goes too, for at most a couple of
+    /// seconds. Returns how many it ended. Does nothing unless this process adopts.
+    pub fn sweep_orphans() -> usize {
+        if !ADOPTING.load(Ordering::SeqCst) {
+            return 0;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            adopted::sweep(Instant::now() + SWEEP_TIME)
+        }
+        #[cfg(not(target_os = "linux"))]
+        0
+    }
+
+    /// Of `candidates`, children of ours seen unregistered a moment ago, those that are
+    /// surely not programs being started: once no start is under way (waiting for the
+    /// starts in progress if need be), a child not registered is one we did not start.
+    #[cfg(target_os = "linux")]
+    fn not_started(mut candidates: Vec<i32>) -> Vec<i32> {
+        let _alone = (STARTING.load(Ordering::SeqCst) > 0)
+            .then(|| STARTS.write().unwrap_or_else(|e| e.into_inner()));
+        let started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+        candidates.retain(|p| !started.contains(p));
+        candidates
     }
 
     /// Gives the program a process group of its own.
@@ -409,11 +517,17 @@ mod unix {
         }
     }
 
-    /// A running group, known to the signal handler while this lives.
-    pub struct Tracked(Option<usize>);
+    /// A running group, known to the signal handler while this lives, and a program
+    /// started and not reaped, known to sweeps. Drop it only once the program is
+    /// reaped.
+    pub struct Tracked {
+        slot: Option<usize>,
+        pid: i32,
+    }
 
     impl Tracked {
-        /// Tracks `child`'s group, `gentle` or not (untracked if the table is full).
+        /// Tracks `child`'s group, `gentle` or not (untracked by the signal handler if
+        /// the table is full).
         fn new(child: &Child, gentle: bool) -> Tracked {
             install();
             let pid = i32::try_from(child.id()).unwrap_or(0);
@@ -426,15 +540,279 @@ mod unix {
             if let Some(i) = slot {
                 GENTLE[i].store(gentle, Ordering::SeqCst);
             }
-            Tracked(slot)
+            STARTED.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+            Tracked { slot, pid }
         }
     }
 
     impl Drop for Tracked {
         fn drop(&mut self) {
-            if let Some(slot) = self.0 {
+            if let Some(slot) = self.slot {
                 GENTLE[slot].store(false, Ordering::SeqCst);
                 RUNNING[slot].store(0, Ordering::SeqCst);
+            }
+            if self.pid > 0 {
+                let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(i) = started.iter().position(|&p| p == self.pid) {
+                    started.swap_remove(i);
+                }
+            }
+        }
+    }
+
+    /// The processes handed to us as their subreaper (Linux).
+    #[cfg(target_os = "linux")]
+    mod adopted {
+        use super::{
+            getpid, kill, nanosleep, not_started, waitpid, Timespec, RUN_PIPES, SIGKILL, STARTED,
+            WNOHANG,
+        };
+        use std::fs;
+        use std::time::{Duration, Instant};
+
+        /// `prctl(2)`'s option that makes the caller a subreaper.
+        const PR_SET_CHILD_SUBREAPER: i32 = 36;
+
+        unsafe extern "C" {
+            fn prctl(option: i32, ...) -> i32;
+            fn open(path: *const u8, flags: i32, ...) -> i32;
+            fn read(fd: i32, buf: *mut u8, count: usize) -> isize;
+            fn close(fd: i32) -> i32;
+        }
+
+        /// Makes this process a subreaper; whether the system agreed.
+        pub fn become_subreaper() -> bool {
+            // SAFETY: prctl(2) with this option takes one integer argument (passed as
+            // an unsigned long, as the variadic call promotes it) and touches no memory.
+            unsafe { prctl(PR_SET_CHILD_SUBREAPER, 1 as std::ffi::c_ulong) == 0 }
+        }
+
+        /// The children of process `pid` (all its threads'), from
+        /// `/proc/PID/task/*/children`; `None` when the system does not list them.
+        fn children_of(pid: i32) -> Option<Vec<i32>> {
+            let tasks = fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+            let mut children = Vec::new();
+            let mut listed = false;
+            for task in tasks.flatten() {
+                let Ok(text) = fs::read_to_string(task.path().join("children")) else {
+                    continue;
+                };
+                listed = true;
+                children.extend(
+                    text.split_whitespace()
+                        .filter_map(|w| w.parse::<i32>().ok()),
+                );
+            }
+            listed.then_some(children)
+        }
+
+        /// The children of `pid` by a look at every process's parent (where
+        /// `/proc/PID/task/TID/children` is missing).
+        fn children_by_scan(pid: i32) -> Vec<i32> {
+            let Ok(dir) = fs::read_dir("/proc") else {
+                return Vec::new();
+            };
+            dir.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+                .filter(|&p| parent_of(p) == Some(pid))
+                .collect()
+        }
+
+        /// The parent of `pid`, from `/proc/PID/stat` (the fields after the name's `)`).
+        fn parent_of(pid: i32) -> Option<i32> {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            stat[stat.rfind(')')? + 1..]
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        }
+
+        fn children(pid: i32) -> Vec<i32> {
+            children_of(pid).unwrap_or_else(|| children_by_scan(pid))
+        }
+
+        /// The children of our main thread, where the system hands adopted processes
+        /// (the first living thread of the subreaper): the programs other threads are
+        /// starting are not among them. All our children where the system does not list
+        /// a thread's.
+        fn adoptive_children(own: i32) -> Vec<i32> {
+            match fs::read_to_string(format!("/proc/{own}/task/{own}/children")) {
+                Ok(text) => text
+                    .split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect(),
+                Err(_) => children_by_scan(own),
+            }
+        }
+
+        /// `root` and everything descended from it, parents first (at most some
+        /// thousands: a fork bomb is ended in rounds).
+        fn tree(root: i32) -> Vec<i32> {
+            let mut all = vec![root];
+            let mut i = 0;
+            while i < all.len() && all.len() < 10_000 {
+                for c in children(all[i]) {
+                    if !all.contains(&c) {
+                        all.push(c);
+                    }
+                }
+                i += 1;
+            }
+            all
+        }
+
+        /// Whether `pid` has a descriptor on one of the pipes of a run in progress.
+        fn in_a_run(pid: i32) -> bool {
+            let runs = RUN_PIPES.lock().unwrap_or_else(|e| e.into_inner());
+            if runs.is_empty() {
+                return false;
+            }
+            let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
+                return false;
+            };
+            fds.flatten().any(|fd| {
+                fs::read_link(fd.path()).is_ok_and(|link| {
+                    link.to_str()
+                        .is_some_and(|l| runs.iter().any(|(_, names)| names.iter().any(|n| n == l)))
+                })
+            })
+        }
+
+        /// Reaps `pid`, killed a moment ago, waiting for it at most until `deadline`.
+        fn reap(pid: i32, deadline: Instant) {
+            loop {
+                let mut status = 0;
+                // SAFETY: waitpid(2) writes the status into our local; `pid` is a child
+                // of ours that no one else waits for (it is not in STARTED).
+                let r = unsafe { waitpid(pid, &mut status, WNOHANG) };
+                if r != 0 || Instant::now() >= deadline {
+                    return;
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+
+        /// The sweep: see [`super::sweep_orphans`].
+        pub fn sweep(deadline: Instant) -> usize {
+            // SAFETY: getpid(2) takes nothing and cannot fail.
+            let own = unsafe { getpid() };
+            let mut ended: Vec<i32> = Vec::new();
+            loop {
+                let started = STARTED.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let candidates: Vec<i32> = adoptive_children(own)
+                    .into_iter()
+                    .filter(|p| !started.contains(p))
+                    .collect();
+                if candidates.is_empty() {
+                    break;
+                }
+                let adopted: Vec<i32> = not_started(candidates)
+                    .into_iter()
+                    .filter(|&p| !in_a_run(p))
+                    .collect();
+                if adopted.is_empty() {
+                    break;
+                }
+                for &orphan in &adopted {
+                    for p in tree(orphan) {
+                        // SAFETY: kill(2) takes plain integers; `orphan` is a child of
+                        // ours that we did not start and that holds no pipe of a run in
+                        // progress, and the others descend from it.
+                        unsafe {
+                            kill(p, SIGKILL);
+                        }
+                    }
+                }
+                for &orphan in &adopted {
+                    reap(orphan, deadline);
+                    if !ended.contains(&orphan) {
+                        ended.push(orphan);
+                    }
+                }
+                if Instant::now() >= deadline {
+                    break;
+                }
+            }
+            ended.len()
+        }
+
+        /// From the signal handler, before the process ends: kills every child of the
+        /// main thread, where adopted processes land, and reaps it, in a few rounds so
+        /// that what they leave is handed to us and goes too. Only calls that are safe
+        /// in a signal handler, and no allocation.
+        pub fn end_all_in_handler() {
+            // SAFETY: getpid(2) takes nothing and cannot fail.
+            let own = unsafe { getpid() };
+            // "/proc/self/task/PID/children", written by hand into a buffer of ours.
+            let mut path = [0u8; 64];
+            let mut len = 0;
+            for &b in b"/proc/self/task/" {
+                path[len] = b;
+                len += 1;
+            }
+            let mut digits = [0u8; 12];
+            let (mut n, mut d) = (own.max(0) as u32, 0);
+            loop {
+                digits[d] = b'0' + (n % 10) as u8;
+                d += 1;
+                n /= 10;
+                if n == 0 {
+                    break;
+                }
+            }
+            while d > 0 {
+                d -= 1;
+                path[len] = digits[d];
+                len += 1;
+            }
+            for &b in b"/children\0" {
+                path[len] = b;
+                len += 1;
+            }
+            let tick = Timespec {
+                tv_sec: 0,
+                tv_nsec: 2_000_000,
+            };
+            for _ in 0..20 {
+                let mut buf = [0u8; 4096];
+                // SAFETY: open(2), read(2) and close(2) are async-signal-safe; the path
+                // is a NUL-terminated buffer of ours, and read writes at most its size.
+                let got = unsafe {
+                    let fd = open(path.as_ptr(), 0);
+                    if fd < 0 {
+                        return;
+                    }
+                    let got = read(fd, buf.as_mut_ptr(), buf.len());
+                    close(fd);
+                    got
+                };
+                if got <= 0 {
+                    return;
+                }
+                let mut pid: i32 = 0;
+                let mut in_number = false;
+                for &b in &buf[..got as usize] {
+                    if b.is_ascii_digit() {
+                        pid = pid.saturating_mul(10).saturating_add(i32::from(b - b'0'));
+                        in_number = true;
+                    } else if in_number {
+                        // SAFETY: kill(2) is async-signal-safe; the pid is a child of
+                        // ours, and the process is ending: nothing of it may outlive it.
+                        unsafe {
+                            kill(pid, SIGKILL);
+                        }
+                        pid = 0;
+                        in_number = false;
+                    }
+                }
+                // SAFETY: waitpid(2) and nanosleep(2) are async-signal-safe; the status
+                // goes to a local. Reaping any child is fine: the process is ending.
+                unsafe {
+                    nanosleep(&tick, std::ptr::null_mut());
+                    let mut status = 0;
+                    while waitpid(-1, &mut status, WNOHANG) > 0 {}
+                }
             }
         }
     }
@@ -442,8 +820,8 @@ mod unix {
 
 #[cfg(unix)]
 pub use unix::{
-    end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle, terminate_group,
-    Tracked,
+    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
+    sweep_orphans, terminate_group, RunPipes, Tracked,
 };
 
 #[cfg(not(unix))]
@@ -477,6 +855,24 @@ mod other {
     /// Nothing to track.
     pub struct Tracked;
 
+    /// No orphans are handed to us here.
+    pub fn adopt_orphans() {}
+
+    /// Nothing to sweep.
+    pub fn sweep_orphans() -> usize {
+        0
+    }
+
+    /// Nothing to register.
+    pub struct RunPipes;
+
+    impl RunPipes {
+        /// Nothing to register.
+        pub fn new(_names: Vec<String>) -> RunPipes {
+            RunPipes
+        }
+    }
+
     /// Starts `command`.
     pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
         command.spawn().map(|child| (child, Tracked))
@@ -490,6 +886,6 @@ mod other {
 
 #[cfg(not(unix))]
 pub use other::{
-    end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle, terminate_group,
-    Tracked,
+    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
+    sweep_orphans, terminate_group, RunPipes, Tracked,
 };

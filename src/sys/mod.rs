@@ -5,12 +5,15 @@
 //!   handing freed memory back to the system.
 //! - [`pipes`]: the standard streams of a program we started, served from one thread
 //!   with waits that never pass their deadline.
-//! - [`group`]: process groups, signals, and the sweep for what escaped a group: what
-//!   the runners and `match` start never outlives them.
+//! - [`group`]: process groups, signals, the runner as the subreaper of what it
+//!   starts, and the sweeps for what escaped a group: what the runners and `match`
+//!   start never outlives them.
+//! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
 //! Uses only `std`.
 
+pub mod file;
 pub mod group;
 pub mod os;
 pub mod pipes;

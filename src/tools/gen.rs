@@ -73,7 +73,7 @@ pub const MAX_FILES: u64 = 100;
 pub fn cli(args: &[String]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
-        if let Some(dir) = parsed.value("--suite") {
+        if let Some(dir) = parsed.path("--suite")? {
             let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
             let files = parsed
                 .int("--files", 1, MAX_FILES)?

@@ -4,6 +4,7 @@
 
 use crate::cli::{self, Spec};
 use crate::judge;
+use std::io::{self, IsTerminal};
 
 /// The command line of `judge`.
 pub const SPEC: Spec = Spec {
@@ -30,9 +31,26 @@ names its line and column. A closed standard output ends the run quietly.",
 pub fn cli(args: &[String]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let path = parsed.file()?;
+        if path.is_none_or(|p| p == "-") {
+            return Ok(stdin("judge"));
+        }
         Ok(match cli::open_input("", path) {
             Ok(input) => judge::serve(input),
             Err(status) => status,
         })
     })
+}
+
+/// The judge on standard input, as `duckchess` with no subcommand runs it. On a
+/// terminal, one line on standard error first says what it waits for, so that nobody
+/// is left before a silent prompt.
+pub fn stdin(command: &str) -> u8 {
+    if io::stdin().is_terminal() {
+        cli::say(
+            command,
+            "reading judge input from the terminal: Q, then Q lines 'xs ys xt yt'; \
+             end it with Ctrl-D ('duckchess --help' for more)",
+        );
+    }
+    judge::serve(io::stdin().lock())
 }

@@ -12,10 +12,10 @@
 use crate::check::cases::{collect, Case, CollectError, Reference};
 use crate::check::process::{split_command, Feed, Runner};
 use crate::check::verdict::{run_case, Options};
-use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::show::diagnose::report;
 use crate::show::explain;
-use crate::tools::samples::SAMPLES;
+use crate::tools::samples::{Sample, LENIENT, SAMPLES};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
@@ -26,17 +26,28 @@ pub const DEFAULT_PATH: &str = "samples";
 /// The default time limit per case, in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 2.0;
 
-/// The built-in samples as cases, named `built-in/NAME`.
-pub fn builtin_cases() -> Vec<Case> {
-    SAMPLES
-        .iter()
+/// The built-in samples as cases, named `built-in/NAME`: those in the official format,
+/// or with `lenient` those beyond it, named `built-in/lenient/NAME`.
+pub fn builtin_cases(lenient: bool) -> Vec<Case> {
+    let (list, prefix): (&[Sample], _) = if lenient {
+        (&LENIENT, "built-in/lenient/")
+    } else {
+        (&SAMPLES, "built-in/")
+    };
+    list.iter()
         .map(|s| Case {
-            name: format!("built-in/{}", s.name),
+            name: format!("{prefix}{}", s.name),
             input: Feed::Bytes(Arc::from(s.input.as_bytes())),
             answer: Reference::Text(s.answer),
+            beyond_format: lenient,
         })
         .collect()
 }
+
+/// What a report adds when a case beyond the official format fails.
+const BEYOND_FORMAT: &str = "this case goes beyond the official input format (odd \
+whitespace or coordinates off the board), which the judge accepts but no official test \
+holds: a correct solution may fail it";
 
 /// The longest `--timeout`, in seconds (an hour).
 pub const MAX_TIMEOUT: f64 = 3600.0;
@@ -46,23 +57,28 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
+        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
-An X.in named alone without either is compared with what the built-in judge
-answers. Without a PATH: ./samples if it is a directory, else the samples built
-into the binary (the statement's and the repository's; --samples picks them
-always). Options may come before or after the paths.
+An X.in named on the command line without either is compared with what the
+built-in judge answers; in a directory it is skipped with a note. Without a
+PATH: ./samples if it is a directory, else the samples built into the binary
+(the statement's and the repository's, all in the official input format;
+--samples picks them always). --lenient adds the built-in cases that go beyond
+that format, labelled built-in/lenient/. Options may come before or after the
+paths.
 
 By default the built-in judge runs each case (in process). With --cmd, PROGRAM
 runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
 sol.py'. The command is split into words at whitespace; 'single' and \"double\"
 quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
 backslash keeps the next character; no other shell syntax. On Unix the program
-gets a process group of its own, and a timeout kills the whole group; on Linux
-also anything it started that left the group (setsid) and still descends from it
-or holds its pipes. Its output
+gets a process group of its own, and a timeout kills the whole group. On Linux
+the runner is the subreaper of what it starts: after each run, every process the
+program left behind is ended, whatever its session, group or descriptors (a
+daemon started with setsid, a double fork). Other systems end only the group: a
+process that leaves it and outlives its parent survives there. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at
@@ -85,6 +101,10 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
             "--samples",
             "the samples built into the binary (besides any PATH)",
         ),
+        Opt::flag(
+            "--lenient",
+            "also the built-in cases beyond the official input format (odd whitespace, coordinates off the board), which the judge accepts: a correct solution may fail them",
+        ),
         Opt::valued(
             "--cmd",
             "'PROGRAM ARGS'",
@@ -105,7 +125,8 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
         ),
     ],
     conflicts: &[],
-    exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error",
+    exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error,\n             \
+           128+N ended by signal N (Ctrl-C: 130), after ending the program under test",
 };
 
 /// The `test` subcommand; returns the exit status.
@@ -128,7 +149,11 @@ pub fn cli(args: &[String]) -> u8 {
         };
         let no_path = parsed.operands.is_empty();
         let builtin = parsed.flag("--samples") || (no_path && !Path::new(DEFAULT_PATH).is_dir());
-        let mut cases = if builtin { builtin_cases() } else { Vec::new() };
+        let mut cases = if builtin {
+            builtin_cases(false)
+        } else {
+            Vec::new()
+        };
         let paths = if no_path && !builtin {
             vec![DEFAULT_PATH.to_string()]
         } else {
@@ -145,6 +170,9 @@ pub fn cli(args: &[String]) -> u8 {
                 Err(e @ CollectError::NotACaseFile(_)) => return Err(e.to_string()),
                 Err(e) => return Ok(cli::fail("test", &e.to_string())),
             }
+        }
+        if parsed.flag("--lenient") {
+            cases.extend(builtin_cases(true));
         }
         Ok(run_all(&cases, &options))
     })
@@ -174,9 +202,11 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         if closed {
             continue;
         }
-        let written = out
-            .write_all(report(&case.name, &outcome, elapsed, color).as_bytes())
-            .and_then(|()| out.flush());
+        let mut text = report(&case.name, &outcome, elapsed, color);
+        if case.beyond_format && !outcome.passed() {
+            text.push_str(&help::filled(BEYOND_FORMAT, "    note: ", "          "));
+        }
+        let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         match written {
             Err(e) if cli::is_closed(&e) => closed = true,
             Err(e) => return cli::output_status("test", Err(e)),

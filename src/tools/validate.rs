@@ -2,16 +2,17 @@
 //! ([`crate::check::format`]).
 
 use crate::check::format::{validate, ValidateError, DEFAULT_MAX_Q};
-use crate::cli::{self, Opt, Spec, EXIT_INVALID};
+use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use std::io::{self, Write};
 
 /// The command line of `validate`.
 pub const SPEC: Spec = Spec {
     name: "validate",
     summary: "check that a judge input follows the official format exactly",
-    usage: &["[FILE] [--max-q N]"],
+    usage: &["[FILE...] [--max-q N]"],
     about: "\
-Reads FILE (standard input when FILE is absent or '-') and checks, testlib style:
+Reads each FILE (standard input when there is none, or for '-') and checks,
+testlib style:
   - the first line is Q alone, 0 <= Q <= 1000 (or N with --max-q), digits only,
     no sign and no leading zero;
   - then exactly Q lines 'xs ys xt yt' separated by single spaces, with
@@ -20,38 +21,70 @@ Reads FILE (standard input when FILE is absent or '-') and checks, testlib style
 The input is streamed, so files of any size are fine.
 
 A valid input prints 'ok: Q commands' on stdout. An invalid one prints one line on
-stderr, 'duckchess: validate: line L, column C: ...' (columns count bytes from 1).",
+stderr, 'duckchess: validate: line L, column C: ...' (columns count bytes from 1).
+With several FILEs every one is checked, and each line starts with its name:
+'FILE: ok: Q commands', 'duckchess: validate: FILE: line L, column C: ...'.",
     options: &[Opt::valued(
         "--max-q",
         "N",
         "the largest Q accepted (default 1000)",
     )],
     conflicts: &[],
-    exit: "0 valid, 1 unreadable file or I/O error, 2 usage error, 3 invalid",
+    exit: "0 valid, 1 an unreadable file or an I/O error, 2 usage error, 3 invalid\n             \
+           (with several FILEs: 1 if any is unreadable, else 3 if any is invalid)",
 };
 
 /// The `validate` subcommand; returns the exit status.
 pub fn cli(args: &[String]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let max_q = parsed.int("--max-q", 0, u64::MAX)?.unwrap_or(DEFAULT_MAX_Q);
-        let input = match cli::open_input("validate", parsed.file()?) {
-            Ok(input) => input,
-            Err(status) => return Ok(status),
+        let files: Vec<Option<&str>> = match parsed.operands.as_slice() {
+            [] => vec![None],
+            paths => paths
+                .iter()
+                .map(|p| Some(p.as_str()).filter(|p| *p != "-"))
+                .collect(),
         };
-        Ok(match validate(input, max_q) {
-            Ok(q) => {
-                let mut out = io::stdout().lock();
-                let line = format!("ok: {}\n", cli::plural(q, "command"));
-                cli::output_status(
-                    "validate",
-                    out.write_all(line.as_bytes()).and_then(|()| out.flush()),
-                )
+        let named = files.len() > 1;
+        let (mut unreadable, mut invalid) = (false, false);
+        for file in files {
+            let name = match (named, file) {
+                (false, _) => String::new(),
+                (true, Some(path)) => format!("{path}: "),
+                (true, None) => "standard input: ".to_string(),
+            };
+            let input = match cli::open_input("validate", file) {
+                Ok(input) => input,
+                Err(_) => {
+                    unreadable = true;
+                    continue;
+                }
+            };
+            match validate(input, max_q) {
+                Ok(q) => {
+                    let mut out = io::stdout().lock();
+                    let line = format!("{name}ok: {}\n", cli::plural(q, "command"));
+                    let written = out.write_all(line.as_bytes()).and_then(|()| out.flush());
+                    if cli::output_status("validate", written) != EXIT_OK {
+                        return Ok(EXIT_FAILURE);
+                    }
+                }
+                Err(ValidateError::Format(e)) => {
+                    cli::say("validate", &format!("{name}{e}"));
+                    invalid = true;
+                }
+                Err(e) => {
+                    cli::say("validate", &format!("{name}{e}"));
+                    unreadable = true;
+                }
             }
-            Err(ValidateError::Format(e)) => {
-                cli::say("validate", &e.to_string());
-                EXIT_INVALID
-            }
-            Err(e) => cli::fail("validate", &e.to_string()),
+        }
+        Ok(if unreadable {
+            EXIT_FAILURE
+        } else if invalid {
+            EXIT_INVALID
+        } else {
+            EXIT_OK
         })
     })
 }

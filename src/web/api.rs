@@ -8,6 +8,7 @@
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
 //! | `/api/ai` | `{start, moves, think: ms, level, seed}` | `{move, think, level}` (the time used, clamped) |
 //! | `/api/replay` | a judge input (text) | see [`replay::replay`] (streamed) |
+//! | `/api/analyze` | `{start, moves}` or `{input}`, `movetime`, `from`, `count`, `prior` | see [`analyze`] |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
 //!
@@ -18,19 +19,19 @@
 //! hundreds of kilobytes. Nothing here reads or writes a file: loading and saving go
 //! through the browser.
 
+use super::analyze;
 use super::assets;
 use super::http::{Method, Request, Response, JSON, TEXT};
 use super::json::Json;
 use super::replay;
 use super::state::{self, move_json, square_from, state_json, ApiError};
-use super::think::{ThinkError, Thinker};
+use super::think::{self, Thinker};
 use crate::engine::level::{Level, Strength, LEVELS};
 use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
 use crate::show::explain;
-use std::io::Write;
 use std::time::Duration;
 
 /// The thinking time when a request names none.
@@ -40,12 +41,13 @@ pub const DEFAULT_THINK_MS: i64 = 1000;
 type Endpoint = fn(&Api, &[u8]) -> Result<Response, ApiError>;
 
 /// The API paths and what serves them.
-const ENDPOINTS: [(&str, Endpoint); 7] = [
+const ENDPOINTS: [(&str, Endpoint); 8] = [
     ("/api/state", Api::state),
     ("/api/targets", Api::targets),
     ("/api/play", Api::play),
     ("/api/ai", Api::ai),
     ("/api/replay", Api::replay),
+    ("/api/analyze", Api::analyze),
     ("/api/load", Api::load),
     ("/api/save", Api::save),
 ];
@@ -151,13 +153,7 @@ impl Api {
         let report = self
             .thinker
             .think(game.game.board(), time, strength)
-            .map_err(|e| ApiError {
-                status: match e {
-                    ThinkError::Failed => 500,
-                    ThinkError::Busy | ThinkError::Late(_) => 503,
-                },
-                message: e.to_string(),
-            })?;
+            .map_err(think::refusal)?;
         // Only the move is read from the report: the search's other figures are its
         // own business and may change with it.
         Ok(json(Json::obj([
@@ -168,14 +164,22 @@ impl Api {
     }
 
     fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
-        let input = body.to_vec();
+        // Made a part at a time, as the client reads.
+        let mut parts = replay::parts(body.to_vec());
         Ok(Response::stream(
             JSON,
-            Box::new(move |out: &mut dyn Write| {
-                replay::write_replay(&input, out)?;
-                out.write_all(b"\n")
+            Box::new(move |out: &mut Vec<u8>| {
+                let more = parts(out)?;
+                if !more {
+                    out.push(b'\n');
+                }
+                Ok(more)
             }),
         ))
+    }
+
+    fn analyze(&self, body: &[u8]) -> Result<Response, ApiError> {
+        analyze::analyze(&self.thinker, &parse(body)?)
     }
 
     fn load(&self, body: &[u8]) -> Result<Response, ApiError> {
@@ -201,11 +205,12 @@ impl Api {
     }
 }
 
-/// The computer's strength a request asks for: `level` 1 to 8 (8, the full engine,
-/// when absent) and the game's `seed` for a weakened level's choices (0 when absent).
+/// The computer's strength a request asks for: `level` 1 to 8 ([`Level::DEFAULT`]
+/// when absent, as on the page) and the game's `seed` for a weakened level's choices (0
+/// when absent).
 fn strength(body: &Json) -> Result<Strength, ApiError> {
     let level = match body.get("level") {
-        None | Some(Json::Null) => Level::FULL,
+        None | Some(Json::Null) => Level::DEFAULT,
         Some(v) => v
             .as_int()
             .and_then(|n| u64::try_from(n).ok())
@@ -215,9 +220,14 @@ fn strength(body: &Json) -> Result<Strength, ApiError> {
     let seed = match body.get("seed") {
         None | Some(Json::Null) => 0,
         Some(v) => v
-            .as_int()
+            .as_exact_int()
             .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| ApiError::bad("seed: expected a whole number, 0 or more"))?,
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "seed: expected a whole number from 0 to 2^53, found {}",
+                    v.written()
+                ))
+            })?,
     };
     Ok(Strength { level, seed })
 }

@@ -16,9 +16,7 @@
 //! even with the same value, as nginx does), no `Transfer-Encoding`.
 
 use std::fmt;
-use std::io::{self, BufWriter, Read, Write};
-use std::net::TcpStream;
-use std::time::Instant;
+use std::io::{self, Read, Write};
 
 /// The limits one request must keep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -396,17 +394,24 @@ fn request_line(line: &str) -> Result<Request, Reject> {
     })
 }
 
-/// What a streamed body is written by: it writes the whole body to the writer it is
-/// given (buffered, and framed as the request's version needs), then returns.
-pub type Writer = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + Send>;
+/// What makes a streamed body: each call appends the next part of the body to the
+/// buffer it is given (some tens of kilobytes, [`PART`] or so, so that a part is
+/// neither a syscall a line nor the whole answer) and says whether more is to come
+/// (`false` with the last part). The server calls it only when the client has taken
+/// the part before: a client that does not read holds one part, not a worker.
+pub type Producer = Box<dyn FnMut(&mut Vec<u8>) -> io::Result<bool> + Send>;
+
+/// The size a [`Producer`] aims at for each part.
+pub const PART: usize = 64 * 1024;
 
 /// The body of a response.
 pub enum Body {
     /// All of it, in memory.
     Full(Vec<u8>),
-    /// Produced while it is sent, so that a large answer is never held whole: sent
-    /// chunked to HTTP/1.1 clients, and ended by closing the connection for HTTP/1.0.
-    Stream(Writer),
+    /// Produced a part at a time while it is sent, so that a large answer is never
+    /// held whole: sent chunked to HTTP/1.1 clients, and ended by closing the
+    /// connection for HTTP/1.0.
+    Stream(Producer),
 }
 
 impl fmt::Debug for Body {
@@ -441,8 +446,49 @@ pub const TEXT: &str = "text/plain; charset=utf-8";
 const POLICY: &str = "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; \
                       base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// Bytes of a streamed body gathered before they go out as one chunk.
-const CHUNK: usize = 64 * 1024;
+/// A response on its way out: the bytes ready to be sent, and what makes the rest.
+pub struct Outgoing {
+    /// Bytes to send now.
+    pub ready: Vec<u8>,
+    /// The rest of a streamed body, if any.
+    pub rest: Option<Rest>,
+}
+
+/// The rest of a streamed body: its producer and how its parts are framed.
+pub struct Rest {
+    producer: Producer,
+    /// Chunked (HTTP/1.1), or plain bytes ended by closing the connection (HTTP/1.0).
+    chunked: bool,
+    /// Reused for each part before it is framed.
+    part: Vec<u8>,
+}
+
+impl fmt::Debug for Rest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Rest(chunked: {})", self.chunked)
+    }
+}
+
+impl Rest {
+    /// Appends the next part of the body to `out`, framed (a chunk; after the last
+    /// part, the chunked body's end); whether more is to come.
+    pub fn next(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
+        self.part.clear();
+        let more = (self.producer)(&mut self.part)?;
+        if !self.chunked {
+            out.extend_from_slice(&self.part);
+        } else if !self.part.is_empty() {
+            // An empty chunk would end the body: none is written until the end.
+            out.extend_from_slice(format!("{:x}\r\n", self.part.len()).as_bytes());
+            out.extend_from_slice(&self.part);
+            out.extend_from_slice(b"\r\n");
+        }
+        if !more && self.chunked {
+            out.extend_from_slice(b"0\r\n\r\n");
+        }
+        Ok(more)
+    }
+}
 
 impl Response {
     /// A 200 response.
@@ -455,13 +501,13 @@ impl Response {
         }
     }
 
-    /// A 200 response whose body `writer` produces while it is sent.
-    pub fn stream(content_type: &'static str, writer: Writer) -> Response {
+    /// A 200 response whose body `producer` makes a part at a time while it is sent.
+    pub fn stream(content_type: &'static str, producer: Producer) -> Response {
         Response {
             status: 200,
             content_type,
             headers: Vec::new(),
-            body: Body::Stream(writer),
+            body: Body::Stream(producer),
         }
     }
 
@@ -487,23 +533,20 @@ impl Response {
     pub fn into_bytes(self) -> Vec<u8> {
         match self.body {
             Body::Full(bytes) => bytes,
-            Body::Stream(writer) => {
+            Body::Stream(mut producer) => {
                 let mut bytes = Vec::new();
-                // Writing to memory cannot fail.
-                let _ = writer(&mut bytes);
+                // Producing into memory fails only if the producer does: what came is
+                // the answer then.
+                while let Ok(true) = producer(&mut bytes) {}
                 bytes
             }
         }
     }
 
-    /// Writes the response for a request of `version`; the body only when `with_body`
-    /// (not for `HEAD`).
-    pub fn write_to<W: Write>(
-        self,
-        out: &mut W,
-        with_body: bool,
-        version: Version,
-    ) -> io::Result<()> {
+    /// Starts the response for a request of `version`, the body only when `with_body`
+    /// (not for `HEAD`): the head and a whole body are ready at once; a streamed body
+    /// comes a part at a time from the [`Rest`].
+    pub fn start(self, with_body: bool, version: Version) -> Outgoing {
         let mut head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\n",
             self.status,
@@ -525,33 +568,40 @@ impl Response {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
-        let mut bytes = head.into_bytes();
-        match self.body {
+        let mut ready = head.into_bytes();
+        let rest = match self.body {
             Body::Full(body) if with_body => {
-                // A small answer goes out in one write; a large one is not copied.
-                if body.len() <= CHUNK {
-                    bytes.extend_from_slice(&body);
-                    out.write_all(&bytes)?;
-                } else {
-                    out.write_all(&bytes)?;
-                    out.write_all(&body)?;
+                ready.extend_from_slice(&body);
+                None
+            }
+            Body::Stream(producer) if with_body => Some(Rest {
+                producer,
+                chunked,
+                part: Vec::new(),
+            }),
+            _ => None,
+        };
+        Outgoing { ready, rest }
+    }
+
+    /// Writes the whole response to `out` (see [`Response::start`]).
+    pub fn write_to<W: Write>(
+        self,
+        out: &mut W,
+        with_body: bool,
+        version: Version,
+    ) -> io::Result<()> {
+        let Outgoing { mut ready, rest } = self.start(with_body, version);
+        out.write_all(&ready)?;
+        if let Some(mut rest) = rest {
+            loop {
+                ready.clear();
+                let more = rest.next(&mut ready)?;
+                out.write_all(&ready)?;
+                if !more {
+                    break;
                 }
             }
-            Body::Stream(writer) if with_body => {
-                out.write_all(&bytes)?;
-                if chunked {
-                    let mut body = BufWriter::with_capacity(CHUNK, Chunked(&mut *out));
-                    writer(&mut body)?;
-                    body.flush()?;
-                    drop(body);
-                    out.write_all(b"0\r\n\r\n")?;
-                } else {
-                    let mut body = BufWriter::with_capacity(CHUNK, &mut *out);
-                    writer(&mut body)?;
-                    body.flush()?;
-                }
-            }
-            _ => out.write_all(&bytes)?,
         }
         out.flush()
     }
@@ -561,57 +611,6 @@ impl fmt::Display for Response {
     /// `200 OK` and the like.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.status, reason(self.status))
-    }
-}
-
-/// Frames every write as one chunk of the chunked transfer coding (RFC 9112, 7.1).
-struct Chunked<W: Write>(W);
-
-impl<W: Write> Write for Chunked<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        // An empty chunk would end the body.
-        if !buf.is_empty() {
-            let mut frame = Vec::with_capacity(buf.len() + 12);
-            frame.extend_from_slice(format!("{:x}\r\n", buf.len()).as_bytes());
-            frame.extend_from_slice(buf);
-            frame.extend_from_slice(b"\r\n");
-            self.0.write_all(&frame)?;
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-
-/// A writer on a socket that enforces one deadline for everything written through it:
-/// a client that reads its answer a byte at a time still runs out of time.
-pub struct DeadlineWriter<'a> {
-    stream: &'a TcpStream,
-    deadline: Instant,
-}
-
-impl<'a> DeadlineWriter<'a> {
-    /// Writes to `stream` until `deadline`.
-    pub fn new(stream: &'a TcpStream, deadline: Instant) -> DeadlineWriter<'a> {
-        DeadlineWriter { stream, deadline }
-    }
-}
-
-impl Write for DeadlineWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_write_timeout(Some(left))?;
-        let mut stream = self.stream;
-        stream.write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 
@@ -838,14 +837,16 @@ mod tests {
 
     #[test]
     fn a_streamed_body_is_chunked_for_http_1_1_only() {
-        let big = "x".repeat(CHUNK + 10);
+        let big = "x".repeat(PART + 10);
+        // Two parts: "ab" and the big one.
         let stream = || {
-            let big = big.clone();
+            let parts = vec![b"ab".to_vec(), big.clone().into_bytes()];
+            let mut next = parts.into_iter();
             Response::stream(
                 TEXT,
-                Box::new(move |out: &mut dyn Write| {
-                    out.write_all(b"ab")?;
-                    out.write_all(big.as_bytes())
+                Box::new(move |out: &mut Vec<u8>| {
+                    out.extend(next.next().unwrap_or_default());
+                    Ok(next.len() > 0)
                 }),
             )
         };
@@ -859,6 +860,7 @@ mod tests {
         // Chunks, then the last, empty one.
         let mut rest = body;
         let mut joined = String::new();
+        let mut chunks = 0;
         loop {
             let (size, after) = rest.split_once("\r\n").unwrap();
             let size = usize::from_str_radix(size, 16).unwrap();
@@ -866,14 +868,19 @@ mod tests {
                 assert_eq!(after, "\r\n");
                 break;
             }
+            chunks += 1;
             joined.push_str(&after[..size]);
             assert_eq!(&after[size..size + 2], "\r\n");
             rest = &after[size + 2..];
         }
         assert_eq!(joined, format!("ab{big}"));
+        assert_eq!(chunks, 2, "a chunk a part");
         let text = written(stream(), true, Version::Http10);
         assert!(!text.contains("Transfer-Encoding") && !text.contains("Content-Length"));
         assert!(text.ends_with(&format!("\r\n\r\nab{big}")));
         assert_eq!(stream().into_bytes(), format!("ab{big}").into_bytes());
+        // HEAD: the head alone, no part made.
+        let head = stream().start(false, Version::Http11);
+        assert!(head.rest.is_none() && head.ready.ends_with(b"\r\n\r\n"));
     }
 }

@@ -4,6 +4,9 @@
 
 use std::fmt::{self, Write as _};
 
+/// The largest whole number a float holds exactly, 2^53.
+pub const MAX_EXACT: u64 = 1 << 53;
+
 /// How deep arrays and objects may nest in a request: the API needs 3, and a bound keeps
 /// a hostile `[[[[...` from exhausting the stack.
 pub const MAX_DEPTH: usize = 32;
@@ -19,6 +22,9 @@ pub enum Json {
     /// A number, as a float (integers up to 2^53 are exact, which covers every
     /// coordinate that could be on a board).
     Num(f64),
+    /// A whole number that no float holds exactly (beyond 2^53, or beyond any float
+    /// like `1e400`), kept as written: an answer that refuses it quotes what was sent.
+    Big(String),
     /// A string.
     Str(String),
     /// An array.
@@ -93,8 +99,25 @@ impl Json {
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Json::Num(v) if v.is_infinite() || v.fract() == 0.0 => Some(*v as i64),
+            Json::Big(text) if text.starts_with('-') => Some(i64::MIN),
+            Json::Big(_) => Some(i64::MAX),
             _ => None,
         }
+    }
+
+    /// The number as an integer, if it is a whole number held exactly (at most 2^53
+    /// in magnitude): a count or a seed, which must not be clamped.
+    pub fn as_exact_int(&self) -> Option<i64> {
+        match self {
+            Json::Num(v) if v.fract() == 0.0 && v.abs() <= MAX_EXACT as f64 => Some(*v as i64),
+            _ => None,
+        }
+    }
+
+    /// The value as the client wrote it, for a message: a number as sent (`1e400`,
+    /// `18446744073709551616`), anything else as JSON text.
+    pub fn written(&self) -> String {
+        self.to_string()
     }
 
     /// A string value.
@@ -146,6 +169,7 @@ impl fmt::Display for Json {
             Json::Num(v) if !v.is_finite() => f.write_str("null"),
             Json::Num(v) if v.fract() == 0.0 && v.abs() < 1e15 => write!(f, "{}", *v as i64),
             Json::Num(v) => write!(f, "{v}"),
+            Json::Big(text) => f.write_str(text),
             Json::Str(s) => write_str(f, s),
             Json::Arr(items) => {
                 f.write_char('[')?;
@@ -322,6 +346,10 @@ impl Reader<'_> {
         // and a valid float literal (a huge one parses as infinity).
         let text = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("0");
         match text.parse::<f64>() {
+            // A whole number no float holds exactly keeps its text.
+            Ok(v) if v.is_infinite() || v.fract() == 0.0 && v.abs() > MAX_EXACT as f64 => {
+                Ok(Json::Big(text.to_string()))
+            }
             Ok(v) => Ok(Json::Num(v)),
             Err(_) => Err(JsonError {
                 at: start,
@@ -442,6 +470,27 @@ mod tests {
             vec![Some(7), None, Some(0), Some(i64::MAX), Some(i64::MIN)]
         );
         assert_eq!(Json::Num(f64::NAN).to_string(), "null");
+        // Beyond what a float holds exactly, a number keeps what was sent.
+        let v = Json::parse(b"[1e400, 18446744073709551616, 9007199254740992, 2e20, 1.5]")
+            .expect("valid");
+        let items = v.as_array().unwrap();
+        let written: Vec<String> = items.iter().map(Json::written).collect();
+        assert_eq!(
+            written,
+            [
+                "1e400",
+                "18446744073709551616",
+                "9007199254740992",
+                "2e20",
+                "1.5"
+            ]
+        );
+        let exact: Vec<Option<i64>> = items.iter().map(Json::as_exact_int).collect();
+        assert_eq!(exact, [None, None, Some(1 << 53), None, None]);
+        assert_eq!(
+            v.to_string(),
+            "[1e400,18446744073709551616,9007199254740992,2e20,1.5]"
+        );
         assert_eq!(Json::str("\u{1}").to_string(), "\"\\u0001\"");
     }
 

@@ -9,12 +9,12 @@
 //!
 //! - [`http`]: one request read under limits, one response written (whole or
 //!   streamed).
-//! - [`server`]: the event loop that reads every request without a thread each, the
-//!   bounded worker pool, 503 for the overflow (waiting on sockets through
-//!   [`crate::sys::os`]).
+//! - [`server`]: the event loop that reads every request and writes every answer
+//!   without a thread each, the bounded worker pool that makes the answers, 503 for
+//!   the overflow (waiting on sockets through [`crate::sys::os`]), the graceful stop.
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
-//!   deadline.
+//!   deadline, [`analyze`] the engine's view of a game a few positions at a time.
 //! - [`json`]: a small JSON reader and writer; [`assets`]: the page, built in.
 //!
 //! Only `main.rs` uses it.
@@ -22,6 +22,7 @@
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::engine`].
 
+pub mod analyze;
 pub mod api;
 pub mod assets;
 pub mod http;
@@ -35,7 +36,6 @@ use crate::cli::{self, Opt, Spec};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
-use std::thread;
 use std::time::Duration;
 
 /// The port when `--port` is not given (the problem's number on Luogu).
@@ -60,7 +60,9 @@ side at a level from 1 (a beginner) to 8 (full strength), undo, flip the board,
 switch between Chinese names and letters (letters by themselves where no font can
 draw the names), load and save games (the format of 'play save', through the
 browser), and replay a judge input step by step with the judge's line and the
-reason for each verdict. The page fits any screen, a phone's too. Every rule is
+reason for each verdict. Ask for a hint, show the engine's evaluation and best
+line, and analyse a game or a replay: a graph of the evaluation with the mistakes
+and blunders marked, each move's verdict and the better move. The page fits any screen, a phone's too. Every rule is
 decided by the server, with the judge's code; the page only shows the answers. The
 game travels in the page's address (after '#'), so a reload or a copied link
 restores it.
@@ -70,12 +72,14 @@ says otherwise. Each connection carries one request, which must arrive within th
 read timeout (else 408) and keep the size limits (413, 414, 431); waiting for it
 costs no worker. At most N workers answer at once and 8 N complete requests wait,
 the rest get 503. A game may have at most 2000 moves (else 413); a replay shows at
-most 10000 commands. The computer thinks at most 5 s per move, at most 2 searches
-at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
+most 10000 commands. The computer thinks at most 5 s per move; an analysis
+request searches at most 16 positions and 3 s; at most 2 searches run at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
 closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
-when the server runs in the background of a shell) or a pipe; Ctrl-C stops it too.",
+when the server runs in the background of a shell) or a pipe: it accepts no more
+connections, answers the requests it has read (a request still arriving gets
+503), and exits once the answers are out, within 10 s. Ctrl-C stops it at once.",
     options: &[
         Opt::valued(
             "--port",
@@ -124,10 +128,15 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
     let listener = match TcpListener::bind((host, port)) {
         Ok(l) => l,
         Err(e) => {
+            let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+                " (another program listens there: --port 0 takes any free port)"
+            } else {
+                ""
+            };
             return cli::fail(
                 "serve",
-                &format!("cannot listen on {host} port {port}: {e}"),
-            )
+                &format!("cannot listen on {host} port {port}: {e}{hint}"),
+            );
         }
     };
     let addr = match listener.local_addr() {
@@ -152,16 +161,8 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
     };
     let api = api::Api::new(SEARCHES);
     let handler: Arc<server::Handler> = Arc::new(move |request| api.handle(request));
-    let started = thread::Builder::new()
-        .name("serve-io".to_string())
-        .spawn(move || {
-            if let Err(e) = server::run(listener, config, handler) {
-                cli::fail("serve", &format!("cannot start the server: {e}"));
-                std::process::exit(cli::EXIT_FAILURE as i32);
-            }
-        });
-    let acceptor = match started {
-        Ok(t) => t,
+    let server = match server::Server::start(listener, config, handler) {
+        Ok(s) => s,
         Err(e) => return cli::fail("serve", &format!("cannot start the server: {e}")),
     };
     let mut out = io::stdout().lock();
@@ -180,11 +181,17 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
         while matches!(stdin.read_until(b'\n', &mut line), Ok(n) if n > 0) {
             line.clear();
         }
+        // What is in flight is answered (or refused with 503), within a bound.
         cli::say("serve", "end of input: stopping");
-        return cli::EXIT_OK;
+        return match server.stop() {
+            Ok(()) => cli::EXIT_OK,
+            Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
+        };
     }
-    let _ = acceptor.join();
-    cli::EXIT_FAILURE
+    match server.wait() {
+        Ok(()) => cli::EXIT_OK,
+        Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
+    }
 }
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or

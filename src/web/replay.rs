@@ -3,13 +3,14 @@
 //! with the judge's own [`Scanner`] under the judge's contract (a bad token ends the
 //! replay with its line and column, after every command before it).
 
+use super::http::PART;
 use super::json::Json;
 use super::state::{checked, move_json, pieces_json, square_json};
 use crate::judge::game::Game;
 use crate::judge::rules;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
 use crate::show::explain::{self, Command};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 
 /// The most commands one replay shows; the official limit is 1000, and a bound keeps
 /// the answer to any body bounded (some 6 MB, written a step at a time).
@@ -38,26 +39,58 @@ pub fn replay(input: &[u8]) -> Json {
 /// Writes the text of [`replay`] to `out` a step at a time: each step is built, written
 /// and dropped, so memory does not grow with the input.
 pub fn write_replay(input: &[u8], out: &mut dyn Write) -> io::Result<()> {
-    let mut replayer = Replayer::new(input);
-    write!(out, "{{\"total\":{},\"steps\":[", replayer.total_json())?;
-    let mut first = true;
-    while let Some(step) = replayer.next_step() {
-        if !first {
-            out.write_all(b",")?;
+    let mut parts = parts(input.to_vec());
+    let mut part = Vec::new();
+    loop {
+        part.clear();
+        let more = parts(&mut part)?;
+        out.write_all(&part)?;
+        if !more {
+            return Ok(());
         }
-        first = false;
-        write!(out, "{step}")?;
     }
-    let [invalid, error, note] = replayer.finish();
-    write!(
-        out,
-        "],\"invalid\":{invalid},\"error\":{error},\"note\":{note}}}"
-    )
+}
+
+/// The text of [`replay`], made a part of some [`PART`] bytes at a time, for an answer
+/// streamed at the pace its client reads: each call appends the next steps to the
+/// buffer and says whether more is to come. It owns its input, so the parts can be
+/// made on any thread, between writes.
+pub fn parts(input: Vec<u8>) -> impl FnMut(&mut Vec<u8>) -> io::Result<bool> + Send {
+    let mut replayer = Some(Replayer::new(io::Cursor::new(input)));
+    let (mut started, mut first) = (false, true);
+    move |out: &mut Vec<u8>| {
+        let Some(r) = replayer.as_mut() else {
+            return Ok(false);
+        };
+        if !started {
+            write!(out, "{{\"total\":{},\"steps\":[", r.total_json())?;
+            started = true;
+        }
+        while out.len() < PART {
+            let Some(step) = r.next_step() else {
+                let Some(r) = replayer.take() else {
+                    return Ok(false);
+                };
+                let [invalid, error, note] = r.finish();
+                write!(
+                    out,
+                    "],\"invalid\":{invalid},\"error\":{error},\"note\":{note}}}"
+                )?;
+                return Ok(false);
+            };
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            write!(out, "{step}")?;
+        }
+        Ok(true)
+    }
 }
 
 /// A replay under way: the steps one at a time, then what is known at the end.
-struct Replayer<'a> {
-    scanner: Scanner<&'a [u8]>,
+struct Replayer<R> {
+    scanner: Scanner<R>,
     game: Game,
     /// Q, unless it could not be read.
     total: Option<Count>,
@@ -69,8 +102,8 @@ struct Replayer<'a> {
     done: bool,
 }
 
-impl<'a> Replayer<'a> {
-    fn new(input: &'a [u8]) -> Replayer<'a> {
+impl<R: Read> Replayer<R> {
+    fn new(input: R) -> Replayer<R> {
         let mut scanner = Scanner::new(input);
         let (total, error) = match scanner.count() {
             Ok(total) => (Some(total), None),

@@ -1,40 +1,52 @@
-//! The connection side of the server: one event loop reads every request, a fixed pool
-//! of worker threads answers them.
+//! The connection side of the server: one event loop reads every request and writes
+//! every answer, a fixed pool of worker threads makes the answers.
 //!
-//! The loop (thread `serve-io`) accepts connections and reads all of them at once
-//! without blocking, woken by `poll(2)` ([`crate::sys::os`]): a connection that sends
-//! nothing, or trickles, costs a descriptor and the bytes it sent, never a thread. Only
-//! a complete request goes to a worker, through a bounded queue. The loop answers what
-//! it refuses itself (408 at the read deadline, 400, 411, 413, 414, 431, 505, and 503
-//! when the queue is full), then lingers briefly, reading and dropping what the client
-//! still sends, so that closing does not reset the connection under the answer.
+//! The loop (thread `serve-io`) accepts connections and reads and writes all of them at
+//! once without blocking, woken by `poll(2)` ([`crate::sys::os`]): a connection that
+//! sends nothing, trickles, or never reads its answer costs a descriptor and its own
+//! bounded buffer, never a thread. Only a complete request goes to a worker, through a
+//! bounded queue; the worker makes the answer (the whole of a small one, the first part
+//! of a streamed one) and hands it back to the loop, which writes it as the client
+//! takes it. A streamed answer's next part is made by a worker only once the client
+//! has taken the one before, and after every request waiting to be answered: clients
+//! that read slowly or not at all delay no one. The loop answers what it refuses itself (408 at the read
+//! deadline, 400, 411, 413, 414, 431, 505, and 503 when the queue is full or the server
+//! is stopping), then lingers briefly, reading and dropping what the client still
+//! sends, so that closing does not reset the connection under the answer.
 //!
 //! Every resource a client can tie up is bounded, as nginx bounds them:
 //!
 //! - time: each connection has one deadline for its whole request (the read timeout),
-//!   then one for its refusal and lingering ([`LINGER`]); a worker holds a connection
-//!   for the handler's time plus at most [`WRITE_TIME`] to write the answer, however
-//!   slowly the client reads;
+//!   one for writing its whole answer however slowly it reads ([`WRITE_TIME`]), and one
+//!   for a refusal and lingering ([`LINGER`]);
 //! - descriptors: the soft limit is raised to the hard one at start; the loop keeps at
 //!   most [`MAX_CONNECTIONS`] connections, fewer when the descriptor limit is lower,
 //!   and beyond that (or when accepting fails for want of descriptors) it closes the
 //!   oldest connection it holds, never stopping;
 //! - memory: a request's bytes are bounded by the [`Limits`], all requests being read
-//!   together by [`READ_BUDGET`] (beyond, the oldest partial request is dropped); the
-//!   queue holds at most `queue` requests; large answers are streamed; and a worker
-//!   hands freed memory back to the system after each request;
+//!   together by [`READ_BUDGET`], all answers being written together by
+//!   [`WRITE_BUDGET`] (beyond either, the oldest is dropped); a streamed answer holds
+//!   one part at a time; the queue holds at most `queue` requests; and a worker hands
+//!   freed memory back to the system after each request;
 //! - work: `workers` requests are answered at once, `queue` more wait, the rest get
 //!   503; a handler that panics (a bug) answers 500 and the worker goes on.
+//!
+//! [`Server::stop`] stops gracefully: no new connection is accepted, a request still
+//! being read gets 503, the requests already read are answered and the answers written,
+//! all within [`STOP_TIME`].
 
-use super::http::{DeadlineWriter, Incoming, Limits, Method, Progress, Reject, Request, Response};
+use super::http::{
+    Incoming, Limits, Method, Outgoing, Progress, Reject, Request, Response, Rest, PART,
+};
 use crate::sys::os::{self, Ready, Watch};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// How the server treats its connections.
@@ -58,143 +70,379 @@ pub struct Config {
 /// What answers a request.
 pub type Handler = dyn Fn(&Request) -> Response + Send + Sync;
 
-/// How long a worker may take to write an answer, all of it, to a client that reads
-/// slowly or not at all.
+/// How long an answer may take to be written, all of it, to a client that reads slowly
+/// or not at all.
 pub const WRITE_TIME: Duration = Duration::from_secs(10);
 /// How long the loop may take to write a refusal and read what the client still sends.
 pub const LINGER: Duration = Duration::from_secs(2);
+/// How long the server may take, once told to stop, to answer what is in flight.
+pub const STOP_TIME: Duration = Duration::from_secs(10);
 /// The most bytes read and dropped while lingering.
 const LINGER_BYTES: usize = 1 << 20;
 /// The most connections the loop holds, whatever the descriptor limit: poll(2) looks at
 /// each of them on every wake-up (nginx and h2o hold 1024 per worker by default).
 pub const MAX_CONNECTIONS: usize = 4096;
 /// Descriptors kept for everything but the loop's connections: standard streams, the
-/// listener, the connections in the workers' hands and slack.
+/// listener, the loop's wake-up pair and slack.
 const RESERVED_DESCRIPTORS: usize = 64;
 /// The most memory all requests being read may hold together.
 pub const READ_BUDGET: usize = 16 << 20;
+/// The most memory all answers being written may hold together (a streamed answer
+/// holds a part at a time, a whole answer all of it).
+pub const WRITE_BUDGET: usize = 64 << 20;
 /// Bytes read from one connection per wake-up, so that one fast client cannot starve
 /// the others.
 const READ_SLICE: usize = 64 * 1024;
 /// How long accepting pauses when it fails and there is no connection to close.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+/// How soon the loop looks again for the workers' answers where nothing can wake it.
+const RETRY: Duration = Duration::from_millis(5);
 
-/// A complete request and its connection, for a worker.
-struct Job {
-    stream: TcpStream,
-    request: Request,
+/// Work for a worker.
+enum Task {
+    /// Answer a complete request.
+    Answer { token: u64, request: Request },
+    /// Make the next part of a streamed answer.
+    Part { token: u64, rest: Rest },
+}
+
+/// The workers' work: requests to answer (at most `queue` waiting; they go first, so
+/// that a slow reader's next part never delays anyone's answer) and parts of streamed
+/// answers to make (one at most per connection).
+struct Tasks {
+    queue: Mutex<Waiting>,
+    ready: Condvar,
+    /// The most requests that may wait.
+    capacity: usize,
+}
+
+#[derive(Default)]
+struct Waiting {
+    answers: VecDeque<Task>,
+    parts: VecDeque<Task>,
+    /// The loop has ended: the workers go too.
+    closed: bool,
+}
+
+impl Tasks {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `task`; an answer is refused (given back) when `capacity` wait already.
+    fn push(&self, task: Task) -> Result<(), Task> {
+        let mut waiting = self.lock();
+        match task {
+            Task::Answer { .. } if waiting.answers.len() >= self.capacity => return Err(task),
+            Task::Answer { .. } => waiting.answers.push_back(task),
+            Task::Part { .. } => waiting.parts.push_back(task),
+        }
+        drop(waiting);
+        self.ready.notify_one();
+        Ok(())
+    }
+
+    /// The next task, answers first; `None` once closed.
+    fn next(&self) -> Option<Task> {
+        let mut waiting = self.lock();
+        loop {
+            if let Some(task) = waiting
+                .answers
+                .pop_front()
+                .or_else(|| waiting.parts.pop_front())
+            {
+                return Some(task);
+            }
+            if waiting.closed {
+                return None;
+            }
+            waiting = self.ready.wait(waiting).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Lets the workers go once the work queued is done.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+}
+
+/// What a worker hands back to the loop for the connection `token`.
+struct Made {
+    token: u64,
+    /// Bytes to write.
+    bytes: Vec<u8>,
+    /// What makes the rest of a streamed answer, if more is to come.
+    rest: Option<Rest>,
+    /// Making the answer failed: after `bytes`, the connection is closed.
+    failed: bool,
+}
+
+/// Wakes the loop from `poll(2)` when a worker has something for it (a byte on a
+/// socket pair the loop watches). Where there is none, the loop looks every [`RETRY`].
+#[derive(Clone)]
+struct Waker(Option<Arc<WakeEnd>>);
+
+#[cfg(unix)]
+type WakeEnd = std::os::unix::net::UnixStream;
+#[cfg(not(unix))]
+type WakeEnd = ();
+
+impl Waker {
+    /// A waker and the end the loop watches.
+    fn pair() -> (Waker, Option<WakeEnd>) {
+        #[cfg(unix)]
+        {
+            let pair = WakeEnd::pair().and_then(|(a, b)| {
+                a.set_nonblocking(true)?;
+                b.set_nonblocking(true)?;
+                Ok((a, b))
+            });
+            if let Ok((send, watch)) = pair {
+                return (Waker(Some(Arc::new(send))), Some(watch));
+            }
+        }
+        (Waker(None), None)
+    }
+
+    fn wake(&self) {
+        #[cfg(unix)]
+        if let Some(end) = &self.0 {
+            // A full socket means a wake-up is already waiting.
+            let _ = (&**end).write(&[1]);
+        }
+    }
+}
+
+/// A server at work: answer requests until [`Server::stop`].
+pub struct Server {
+    stopping: Arc<AtomicBool>,
+    waker: Waker,
+    thread: JoinHandle<io::Result<()>>,
+}
+
+impl Server {
+    /// Starts serving `listener` with `handler`: the workers and the loop.
+    pub fn start(
+        listener: TcpListener,
+        config: Config,
+        handler: Arc<Handler>,
+    ) -> io::Result<Server> {
+        os::tune_allocator();
+        let descriptors = os::raise_descriptor_limit();
+        let config = Arc::new(config);
+        let tasks = Arc::new(Tasks {
+            queue: Mutex::new(Waiting::default()),
+            ready: Condvar::new(),
+            capacity: config.queue,
+        });
+        let (made, answers) = mpsc::channel::<Made>();
+        let (waker, wake_end) = Waker::pair();
+        let workers = config.workers.max(1);
+        for i in 0..workers {
+            let tasks = Arc::clone(&tasks);
+            let (config, handler) = (Arc::clone(&config), Arc::clone(&handler));
+            let (made, waker) = (made.clone(), waker.clone());
+            thread::Builder::new()
+                .name(format!("serve-worker-{i}"))
+                .spawn(move || worker(&tasks, &made, &waker, &config, handler.as_ref()))?;
+        }
+        let held = config.queue + RESERVED_DESCRIPTORS;
+        let capacity = descriptors.map_or(MAX_CONNECTIONS, |limit| {
+            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+            limit.saturating_sub(held).clamp(1, MAX_CONNECTIONS)
+        });
+        listener.set_nonblocking(true)?;
+        let stopping = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&stopping);
+        let thread = thread::Builder::new()
+            .name("serve-io".to_string())
+            .spawn(move || {
+                EventLoop {
+                    listener: Some(listener),
+                    config: &config,
+                    tasks,
+                    answers,
+                    wake_end,
+                    conns: VecDeque::new(),
+                    capacity,
+                    accept_paused_until: None,
+                    tokens: 0,
+                    stopping: &stop,
+                    stop_by: None,
+                }
+                .run()
+            })?;
+        Ok(Server {
+            stopping,
+            waker,
+            thread,
+        })
+    }
+
+    /// Stops gracefully: accepts no more connections, refuses with 503 the requests
+    /// still being read, answers those already read and writes the answers, within
+    /// [`STOP_TIME`]; returns when that is done.
+    pub fn stop(self) -> io::Result<()> {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.waker.wake();
+        self.wait()
+    }
+
+    /// Waits for the server, which ends only once stopped or when its loop fails.
+    pub fn wait(self) -> io::Result<()> {
+        self.thread
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the server's loop failed")))
+    }
 }
 
 /// Serves `listener` forever with `handler`. Returns only if the threads cannot be
 /// started or the listener fails.
 pub fn run(listener: TcpListener, config: Config, handler: Arc<Handler>) -> io::Result<()> {
-    os::tune_allocator();
-    let descriptors = os::raise_descriptor_limit();
-    let config = Arc::new(config);
-    let (work, jobs) = mpsc::sync_channel::<Job>(config.queue);
-    let jobs = Arc::new(Mutex::new(jobs));
-    let workers = config.workers.max(1);
-    for i in 0..workers {
-        let jobs = Arc::clone(&jobs);
-        let (config, handler) = (Arc::clone(&config), Arc::clone(&handler));
-        thread::Builder::new()
-            .name(format!("serve-worker-{i}"))
-            .spawn(move || worker(&jobs, &config, handler.as_ref()))?;
-    }
-    let held = workers + config.queue + RESERVED_DESCRIPTORS;
-    let capacity = descriptors.map_or(MAX_CONNECTIONS, |limit| {
-        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        limit.saturating_sub(held).clamp(1, MAX_CONNECTIONS)
-    });
-    listener.set_nonblocking(true)?;
-    EventLoop {
-        listener,
-        config: &config,
-        work,
-        conns: VecDeque::new(),
-        capacity,
-        accept_paused_until: None,
-    }
-    .run()
+    Server::start(listener, config, handler)?.wait()
 }
 
 /// A connection the loop holds.
 struct Conn {
+    /// Names the connection to the workers.
+    token: u64,
     stream: TcpStream,
-    /// When this stage of the connection ends, done or not.
-    deadline: Instant,
+    /// When this stage of the connection ends, done or not (none while a worker makes
+    /// its answer: that is bounded by the handler).
+    deadline: Option<Instant>,
     stage: Stage,
 }
 
 enum Stage {
     /// Reading the request.
     Reading(Incoming),
-    /// Writing a refusal: the bytes, how many are sent, and whether to linger after.
-    Refusing {
-        answer: Vec<u8>,
+    /// The request is complete: for a worker, unless they have enough.
+    Complete(Request),
+    /// A worker is making the answer.
+    Working,
+    /// Writing an answer: the bytes, how many are sent, what makes the rest of a
+    /// streamed answer (`None` while a worker makes its next part, or at the end), and
+    /// what comes after.
+    Writing {
+        out: Vec<u8>,
         sent: usize,
-        linger: bool,
+        rest: Option<Rest>,
+        /// A worker is making the next part.
+        making: bool,
+        after: After,
     },
     /// The answer is sent and our side shut: reading and dropping what still comes, up
     /// to a number of bytes.
     Lingering(usize),
-    /// The request is complete: for a worker, unless they have enough.
-    Complete(Request),
     /// Nothing more to do: the connection is closed.
     Done,
 }
 
+/// What follows the last byte of an answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum After {
+    /// Shut our side, and close.
+    Close,
+    /// Shut our side, and read and drop what the client still sends for a while (a
+    /// refusal, after which part of the request may be unread).
+    Linger,
+    /// Close at once: making the answer failed, and the client must not take it for
+    /// whole.
+    Abort,
+}
+
 struct EventLoop<'a> {
-    listener: TcpListener,
+    /// `None` once stopping: no more connections.
+    listener: Option<TcpListener>,
     config: &'a Config,
-    work: SyncSender<Job>,
+    tasks: Arc<Tasks>,
+    answers: Receiver<Made>,
+    /// The end a worker's wake-up arrives on.
+    wake_end: Option<WakeEnd>,
     /// In the order they were accepted: the first is the oldest.
     conns: VecDeque<Conn>,
     /// The most connections held at once.
     capacity: usize,
     accept_paused_until: Option<Instant>,
+    /// The last token given.
+    tokens: u64,
+    stopping: &'a AtomicBool,
+    /// Once stopping, when the loop ends whatever is left.
+    stop_by: Option<Instant>,
 }
 
 impl EventLoop<'_> {
     fn run(mut self) -> io::Result<()> {
         let mut watches = Vec::new();
+        let mut watched = Vec::new();
         loop {
             let now = Instant::now();
+            if self.stop_by.is_none() && self.stopping.load(Ordering::SeqCst) {
+                self.begin_stop(now);
+            }
             for conn in &mut self.conns {
-                if now >= conn.deadline {
+                if conn.deadline.is_some_and(|d| now >= d) {
                     conn.expire(now);
                 }
             }
+            self.take_answers(now);
+            self.hand_over(now);
+            self.ask_for_parts();
             self.conns.retain(|c| !matches!(c.stage, Stage::Done));
-            let accepting = self.accept_paused_until.is_none_or(|t| now >= t);
+            if let Some(by) = self.stop_by {
+                if self.conns.is_empty() || now >= by {
+                    return Ok(());
+                }
+            }
+            let accepting =
+                self.listener.is_some() && self.accept_paused_until.is_none_or(|t| now >= t);
             if accepting {
                 self.accept_paused_until = None;
             }
             watches.clear();
+            watched.clear();
             let read = Ready {
                 read: true,
                 ..Ready::default()
             };
-            watches.push(Watch::new(
-                &self.listener,
-                if accepting { read } else { Ready::default() },
-            ));
-            for conn in &self.conns {
-                let want = match conn.stage {
-                    Stage::Refusing { .. } => Ready {
-                        write: true,
-                        ..Ready::default()
-                    },
-                    _ => read,
+            let write = Ready {
+                write: true,
+                ..Ready::default()
+            };
+            if let (true, Some(listener)) = (accepting, &self.listener) {
+                watches.push(Watch::new(listener, read));
+                watched.push(Watched::Listener);
+            }
+            #[cfg(unix)]
+            if let Some(end) = &self.wake_end {
+                watches.push(Watch::new(end, read));
+                watched.push(Watched::Wake);
+            }
+            let mut working = false;
+            for (i, conn) in self.conns.iter().enumerate() {
+                let want = match &conn.stage {
+                    Stage::Reading(_) | Stage::Lingering(_) => read,
+                    Stage::Writing { out, sent, .. } if *sent < out.len() => write,
+                    // A worker has it, or it waits for one: nothing to watch.
+                    _ => {
+                        working = true;
+                        continue;
+                    }
                 };
                 watches.push(Watch::new(&conn.stream, want));
+                watched.push(Watched::Conn(i));
             }
-            let next = self
+            let mut next = self
                 .conns
                 .iter()
-                .map(|c| c.deadline)
+                .filter_map(|c| c.deadline)
                 .chain(self.accept_paused_until)
+                .chain(self.stop_by)
                 .min();
+            if working && self.wake_end.is_none() {
+                next = Some(next.map_or(now + RETRY, |t| t.min(now + RETRY)));
+            }
             let timeout = next.map(|t| t.saturating_duration_since(now));
             if os::wait(&mut watches, timeout).is_err() {
                 // Out of memory for the kernel's table and the like: try again soon.
@@ -202,65 +450,157 @@ impl EventLoop<'_> {
                 continue;
             }
             let now = Instant::now();
-            // Connections first, the listener after: the new ones are not in `watches`.
-            for (conn, watch) in self.conns.iter_mut().zip(&watches[1..]) {
+            let mut accept = false;
+            for (watch, what) in watches.iter().zip(&watched) {
                 let got = watch.got;
-                if got.read || got.write || got.broken {
-                    conn.ready(now, self.config);
+                if !(got.read || got.write || got.broken) {
+                    continue;
+                }
+                match *what {
+                    Watched::Listener => accept = true,
+                    Watched::Wake => self.drain_wake_end(),
+                    Watched::Conn(i) => self.conns[i].ready(now, self.config),
                 }
             }
+            self.take_answers(now);
             self.hand_over(now);
-            if watches[0].got.read || watches[0].got.broken {
+            if accept {
                 self.accept(now);
             }
             self.keep_to_budget();
         }
     }
 
-    /// Gives the complete requests to the workers (their connections leave the loop),
-    /// and answers 503 where the queue is full; closes what is done.
-    fn hand_over(&mut self, now: Instant) {
-        let mut i = 0;
-        while i < self.conns.len() {
-            match self.conns[i].stage {
-                Stage::Done => {
-                    self.conns.remove(i);
-                }
-                Stage::Complete(_) => {
-                    let Some(Conn {
-                        stream,
-                        stage: Stage::Complete(request),
-                        ..
-                    }) = self.conns.remove(i)
-                    else {
-                        // Not reached: the stage was just matched.
-                        continue;
-                    };
-                    let job = Job { stream, request };
-                    if let Err(TrySendError::Full(job)) = self.work.try_send(job) {
-                        let mut conn = Conn {
-                            stream: job.stream,
-                            deadline: now,
-                            stage: Stage::Done,
-                        };
-                        let busy =
-                            Response::error(503, "the server is busy; try again".to_string())
-                                .with_header("Retry-After", "1");
-                        conn.answer(now, busy, false);
-                        self.conns.insert(i, conn);
-                        i += 1;
-                    }
-                }
-                _ => i += 1,
+    /// Stopping: no more connections; a request still being read gets 503 (the
+    /// client can try again elsewhere or later); the rest goes on, until
+    /// [`STOP_TIME`] from now.
+    fn begin_stop(&mut self, now: Instant) {
+        self.listener = None;
+        self.stop_by = Some(now + STOP_TIME);
+        for conn in &mut self.conns {
+            if let Stage::Reading(_) = conn.stage {
+                let stopping = Response::error(503, "the server is stopping".to_string());
+                conn.answer(now, stopping, After::Linger);
             }
+        }
+    }
+
+    /// Reads and drops the wake-up bytes.
+    fn drain_wake_end(&mut self) {
+        #[cfg(unix)]
+        if let Some(end) = &self.wake_end {
+            let mut sink = [0u8; 256];
+            while matches!((&*end).read(&mut sink), Ok(n) if n > 0) {}
+        }
+    }
+
+    /// Takes what the workers made and gives it to its connections (if they are still
+    /// there: one closed meanwhile drops it).
+    fn take_answers(&mut self, now: Instant) {
+        while let Ok(made) = self.answers.try_recv() {
+            let Some(conn) = self.conns.iter_mut().find(|c| c.token == made.token) else {
+                continue;
+            };
+            let after = if made.failed {
+                After::Abort
+            } else {
+                After::Close
+            };
+            match &mut conn.stage {
+                Stage::Working => {
+                    conn.deadline = Some(now + WRITE_TIME);
+                    conn.stage = Stage::Writing {
+                        out: made.bytes,
+                        sent: 0,
+                        rest: made.rest,
+                        making: false,
+                        after,
+                    };
+                }
+                Stage::Writing {
+                    out,
+                    sent,
+                    rest,
+                    making: making @ true,
+                    after: then,
+                } => {
+                    *out = made.bytes;
+                    *sent = 0;
+                    *rest = made.rest;
+                    *making = false;
+                    *then = after;
+                }
+                _ => continue,
+            }
+            // Nothing left to write: finished at once (a failed answer with no bytes).
+            conn.written();
+        }
+    }
+
+    /// Gives the complete requests to the workers, and answers 503 where the queue is
+    /// full.
+    fn hand_over(&mut self, now: Instant) {
+        for conn in &mut self.conns {
+            if !matches!(conn.stage, Stage::Complete(_)) {
+                continue;
+            }
+            let Stage::Complete(request) = std::mem::replace(&mut conn.stage, Stage::Working)
+            else {
+                continue;
+            };
+            let task = Task::Answer {
+                token: conn.token,
+                request,
+            };
+            match self.tasks.push(task) {
+                Ok(()) => conn.deadline = None,
+                Err(_) => {
+                    let busy = Response::error(503, "the server is busy; try again".to_string())
+                        .with_header("Retry-After", "1");
+                    conn.answer(now, busy, After::Close);
+                }
+            }
+        }
+    }
+
+    /// Asks the workers for the next part of each streamed answer whose client has
+    /// taken the part before.
+    fn ask_for_parts(&mut self) {
+        for conn in &mut self.conns {
+            let Stage::Writing {
+                out,
+                sent,
+                rest,
+                making,
+                ..
+            } = &mut conn.stage
+            else {
+                continue;
+            };
+            if *making || *sent < out.len() {
+                continue;
+            }
+            let Some(r) = rest.take() else { continue };
+            // The part sent is freed before the next is made.
+            *out = Vec::new();
+            *sent = 0;
+            // Parts are never refused: one at most per connection.
+            let _ = self.tasks.push(Task::Part {
+                token: conn.token,
+                rest: r,
+            });
+            *making = true;
         }
     }
 
     /// Accepts what is waiting (a bounded number per wake-up), making room by closing
     /// the oldest connections when the loop is full or descriptors run out.
     fn accept(&mut self, now: Instant) {
+        let Some(listener) = &self.listener else {
+            return;
+        };
         for _ in 0..256 {
-            match self.listener.accept() {
+            match listener.accept() {
                 Ok((stream, _)) => {
                     while self.conns.len() >= self.capacity {
                         self.conns.pop_front();
@@ -269,9 +609,11 @@ impl EventLoop<'_> {
                         continue;
                     }
                     let _ = stream.set_nodelay(true);
+                    self.tokens += 1;
                     self.conns.push_back(Conn {
+                        token: self.tokens,
                         stream,
-                        deadline: now + self.config.read_timeout,
+                        deadline: Some(now + self.config.read_timeout),
                         stage: Stage::Reading(Incoming::new()),
                     });
                 }
@@ -279,7 +621,6 @@ impl EventLoop<'_> {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if out_of_descriptors(&e) => {
                     if self.conns.is_empty() {
-                        // Every descriptor is with the workers: wait for them.
                         self.accept_paused_until = Some(now + ACCEPT_PAUSE);
                         return;
                     }
@@ -298,25 +639,49 @@ impl EventLoop<'_> {
     }
 
     /// Drops the oldest partial requests while the requests being read hold more than
-    /// [`READ_BUDGET`] together.
+    /// [`READ_BUDGET`] together, and the oldest answers being written while they hold
+    /// more than [`WRITE_BUDGET`].
     fn keep_to_budget(&mut self) {
-        let held = |c: &Conn| match &c.stage {
+        let reading = |c: &Conn| match &c.stage {
             Stage::Reading(incoming) => incoming.held(),
-            Stage::Refusing { answer, .. } => answer.capacity(),
             _ => 0,
         };
-        let mut total: usize = self.conns.iter().map(held).sum();
-        let mut i = 0;
-        while total > READ_BUDGET && i < self.conns.len() {
-            let h = held(&self.conns[i]);
-            if h > 0 {
-                total -= h;
-                self.conns.remove(i);
-            } else {
-                i += 1;
+        let writing = |c: &Conn| match &c.stage {
+            Stage::Writing { out, .. } => out.capacity(),
+            _ => 0,
+        };
+        for (held, budget) in [
+            (&reading as &dyn Fn(&Conn) -> usize, READ_BUDGET),
+            (&writing, WRITE_BUDGET),
+        ] {
+            let mut total: usize = self.conns.iter().map(held).sum();
+            let mut i = 0;
+            while total > budget && i < self.conns.len() {
+                let h = held(&self.conns[i]);
+                if h > 0 {
+                    total -= h;
+                    self.conns.remove(i);
+                } else {
+                    i += 1;
+                }
             }
         }
     }
+}
+
+impl Drop for EventLoop<'_> {
+    /// The loop has ended: the workers end once their work is done.
+    fn drop(&mut self) {
+        self.tasks.close();
+    }
+}
+
+/// What a watch of the loop is for.
+#[derive(Clone, Copy)]
+enum Watched {
+    Listener,
+    Wake,
+    Conn(usize),
 }
 
 /// Whether accepting failed for want of descriptors (EMFILE, ENFILE).
@@ -353,25 +718,24 @@ impl Conn {
                     Err(reject) => self.refuse(now, &reject),
                 }
             }
-            Stage::Refusing {
-                answer,
-                sent,
-                linger,
-            } => match (&self.stream).write(&answer[*sent..]) {
-                Ok(n) => {
-                    *sent += n;
-                    if *sent == answer.len() {
-                        let _ = self.stream.shutdown(Shutdown::Write);
-                        self.stage = if *linger {
-                            Stage::Lingering(LINGER_BYTES)
-                        } else {
-                            Stage::Done
-                        };
+            Stage::Writing { out, sent, .. } => {
+                while *sent < out.len() {
+                    match (&self.stream).write(&out[*sent..]) {
+                        Ok(0) => {
+                            self.stage = Stage::Done;
+                            return;
+                        }
+                        Ok(n) => *sent += n,
+                        Err(e) if would_block(&e) => return,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(_) => {
+                            self.stage = Stage::Done;
+                            return;
+                        }
                     }
                 }
-                Err(e) if would_block(&e) => {}
-                Err(_) => self.stage = Stage::Done,
-            },
+                self.written();
+            }
             Stage::Lingering(left) => {
                 let mut sink = [0u8; 16 * 1024];
                 loop {
@@ -387,29 +751,55 @@ impl Conn {
                     }
                 }
             }
-            Stage::Complete(_) | Stage::Done => {}
+            Stage::Complete(_) | Stage::Working | Stage::Done => {}
         }
+    }
+
+    /// After a write: when the whole answer is out (nothing left, no part to come),
+    /// shuts our side and closes or lingers.
+    fn written(&mut self) {
+        let Stage::Writing {
+            out,
+            sent,
+            rest,
+            making,
+            after,
+        } = &self.stage
+        else {
+            return;
+        };
+        if *sent < out.len() || rest.is_some() || *making {
+            return;
+        }
+        let after = *after;
+        if after != After::Abort {
+            let _ = self.stream.shutdown(Shutdown::Write);
+        }
+        self.stage = match after {
+            After::Linger => Stage::Lingering(LINGER_BYTES),
+            After::Close | After::Abort => Stage::Done,
+        };
     }
 
     /// Answers a request that could not be read, if anyone listens.
     fn refuse(&mut self, now: Instant, reject: &Reject) {
         match reject.response() {
             // Part of the request may be unread: linger.
-            Some(response) => self.answer(now, response, true),
+            Some(response) => self.answer(now, response, After::Linger),
             None => self.stage = Stage::Done,
         }
     }
 
-    /// Starts writing a small answer from the loop.
-    fn answer(&mut self, now: Instant, response: Response, linger: bool) {
-        let mut answer = Vec::new();
-        // Writing to memory cannot fail.
-        let _ = response.write_to(&mut answer, true, super::http::Version::Http11);
-        self.deadline = now + LINGER;
-        self.stage = Stage::Refusing {
-            answer,
+    /// Starts writing a small answer made by the loop itself.
+    fn answer(&mut self, now: Instant, response: Response, after: After) {
+        let Outgoing { ready, .. } = response.start(true, super::http::Version::Http11);
+        self.deadline = Some(now + LINGER);
+        self.stage = Stage::Writing {
+            out: ready,
             sent: 0,
-            linger,
+            rest: None,
+            making: false,
+            after,
         };
     }
 }
@@ -443,28 +833,66 @@ fn read_some(
     Ok(Progress::More)
 }
 
-fn worker(jobs: &Mutex<Receiver<Job>>, config: &Config, handler: &Handler) {
+/// A worker: makes answers and parts of answers, and hands them to the loop.
+fn worker(tasks: &Tasks, made: &Sender<Made>, waker: &Waker, config: &Config, handler: &Handler) {
     loop {
-        let next = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
-        let Ok(job) = next else { return };
-        let _ = panic::catch_unwind(AssertUnwindSafe(|| serve(job, config, handler)));
-        os::trim_allocator();
+        let Some(task) = tasks.next() else { return };
+        let token = match &task {
+            Task::Answer { token, .. } | Task::Part { token, .. } => *token,
+        };
+        let answer = matches!(task, Task::Answer { .. });
+        let result = panic::catch_unwind(AssertUnwindSafe(|| make(task, config, handler)));
+        let done = result.unwrap_or(Made {
+            token,
+            bytes: Vec::new(),
+            rest: None,
+            failed: true,
+        });
+        let last = done.rest.is_none();
+        if made.send(done).is_err() {
+            return;
+        }
+        waker.wake();
+        if answer || last {
+            os::trim_allocator();
+        }
     }
 }
 
-/// Answers one complete request and closes the connection.
-fn serve(job: Job, config: &Config, handler: &Handler) {
-    let Job { stream, request } = job;
-    let response = respond(&request, config, handler);
-    let (with_body, version) = (request.method != Method::Head, request.version);
-    // The request's memory goes before the answer is written, however long that takes.
-    drop(request);
-    if stream.set_nonblocking(false).is_err() {
-        return;
-    }
-    let mut out = DeadlineWriter::new(&stream, Instant::now() + WRITE_TIME);
-    if response.write_to(&mut out, with_body, version).is_ok() {
-        let _ = stream.shutdown(Shutdown::Write);
+/// Does one task: the answer's head and its whole body or first part, or the next part.
+fn make(task: Task, config: &Config, handler: &Handler) -> Made {
+    let (token, mut bytes, rest) = match task {
+        Task::Answer { token, request } => {
+            let response = respond(&request, config, handler);
+            let (with_body, version) = (request.method != Method::Head, request.version);
+            // The request's memory goes before the answer is made.
+            drop(request);
+            let Outgoing { ready, rest } = response.start(with_body, version);
+            (token, ready, rest)
+        }
+        Task::Part { token, rest } => (token, Vec::with_capacity(PART + 64), Some(rest)),
+    };
+    let Some(mut rest) = rest else {
+        return Made {
+            token,
+            bytes,
+            rest: None,
+            failed: false,
+        };
+    };
+    match rest.next(&mut bytes) {
+        Ok(more) => Made {
+            token,
+            bytes,
+            rest: more.then_some(rest),
+            failed: false,
+        },
+        Err(_) => Made {
+            token,
+            bytes,
+            rest: None,
+            failed: true,
+        },
     }
 }
 

@@ -110,12 +110,23 @@ pub fn ints<const N: usize>(value: &Json) -> Option<[i64; N]> {
     Some(out)
 }
 
-/// The square named by `value` (`[x, y]`, on the board), for the member `name`.
+/// The square named by `value` (`[x, y]`, on the board), for the member `name`. A
+/// square off the board is quoted as sent, however large its numbers.
 pub fn square_from(value: Option<&Json>, name: &str) -> Result<Square, ApiError> {
     let [x, y] = value
         .and_then(ints::<2>)
         .ok_or_else(|| ApiError::bad(format!("{name}: expected [x, y]")))?;
-    Square::new(x, y).ok_or_else(|| ApiError::bad(format!("{name}: ({x}, {y}) is off the board")))
+    Square::new(x, y).ok_or_else(|| {
+        let sent = value.map_or_else(String::new, |v| written_list(v, ", "));
+        ApiError::bad(format!("{name}: ({sent}) is off the board"))
+    })
+}
+
+/// The items of an array as the client wrote them, joined by `separator`.
+fn written_list(value: &Json, separator: &str) -> String {
+    let items = value.as_array().unwrap_or_default();
+    let words: Vec<String> = items.iter().map(Json::written).collect();
+    words.join(separator)
 }
 
 /// Reads `start` (notation; the start position when absent) and `moves` (an array of
@@ -150,12 +161,9 @@ pub fn replay(body: &Json, describe: bool) -> Result<Replayed, ApiError> {
         let verdict = game.play(c[0], c[1], c[2], c[3]);
         let moved = verdict.map_err(|reason| {
             ApiError::bad(format!(
-                "move {} ({} {} {} {}) is invalid: {reason}",
+                "move {} ({}) is invalid: {reason}",
                 i + 1,
-                c[0],
-                c[1],
-                c[2],
-                c[3]
+                written_list(item, " ")
             ))
         })?;
         // A legal command names two squares of the board.
@@ -375,6 +383,24 @@ mod tests {
         assert_eq!(
             square_from(Some(&body("[10, 0]")), "from").unwrap_err(),
             ApiError::bad("from: (10, 0) is off the board")
+        );
+        // Numbers beyond any board are quoted as sent, not as clamped.
+        for (from, sent) in [
+            ("[1e400, 0]", "1e400, 0"),
+            (
+                "[18446744073709551616, -1e999]",
+                "18446744073709551616, -1e999",
+            ),
+            ("[99999999999, 0]", "99999999999, 0"),
+        ] {
+            assert_eq!(
+                square_from(Some(&body(from)), "from").unwrap_err(),
+                ApiError::bad(format!("from: ({sent}) is off the board"))
+            );
+        }
+        assert_eq!(
+            replay(&body(r#"{"moves":[[0,0,1e400,0]]}"#), false).unwrap_err(),
+            ApiError::bad("move 1 (0 0 1e400 0) is invalid: the target square is off the board")
         );
     }
 

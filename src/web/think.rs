@@ -1,16 +1,18 @@
-//! The computer's move for the server, with limits no client can lift: the thinking
-//! time is capped, at most a few searches run at once (503 beyond), and each runs on a
-//! thread of its own while the request waits with a hard deadline. Should the search
-//! ever overrun its clock, the client still gets an answer in time, and the late search
-//! keeps its slot until it ends, so overruns cannot pile up. A search that ends frees
-//! its slot before its answer goes out, so one client asking again and again never
-//! finds the computer busy.
+//! The computer's searches for the server (its moves, and the analysis of a game), with
+//! limits no client can lift: the thinking time is capped, at most a few searches run
+//! at once (503 beyond), and each runs on a thread of its own while the request waits
+//! with a hard deadline. Should a search ever overrun its clock, the client still gets
+//! an answer in time, the late search is told to stop, and it keeps its slot until it
+//! ends, so overruns cannot pile up. A search that ends frees its slot before its
+//! answer goes out, so one client asking again and again never finds the computer
+//! busy.
 
+use super::state::ApiError;
 use crate::engine::level::{self, Strength};
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
@@ -42,6 +44,18 @@ impl fmt::Display for ThinkError {
             }
             ThinkError::Failed => write!(f, "the computer could not search this position"),
         }
+    }
+}
+
+/// The answer to a request whose search could not run or answer: 503 when the
+/// computer is busy or late (the client may ask again), 500 when it failed.
+pub fn refusal(e: ThinkError) -> ApiError {
+    ApiError {
+        status: match e {
+            ThinkError::Failed => 500,
+            ThinkError::Busy | ThinkError::Late(_) => 503,
+        },
+        message: e.to_string(),
     }
 }
 
@@ -108,34 +122,54 @@ impl Thinker {
         strength: Strength,
     ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
+        let (board, search) = (board.clone(), self.search);
+        self.run(time, 0, move |_| search(&board, time, strength))
+    }
+
+    /// Runs `job`, a search expected to take `time`, in one of the slots, on a thread
+    /// of its own, and returns its answer, or why not: no slot is free, or the job did
+    /// not answer within `time` and the grace (then the flag it was given is raised, to
+    /// stop it, and it keeps its slot until it ends). The job takes a slot only if
+    /// `leave` more stay free (of a pool of two or more): work that can wait, such as
+    /// an analysis, never takes the last slot from the computer's moves.
+    pub fn run<T, F>(&self, time: Duration, leave: usize, job: F) -> Result<T, ThinkError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AtomicBool) -> T + Send + 'static,
+    {
+        let cap = self.slots - leave.min(self.slots - 1);
         let taken = self
             .running
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < self.slots).then_some(n + 1)
+                (n < cap).then_some(n + 1)
             });
         if taken.is_err() {
             return Err(ThinkError::Busy);
         }
         let slot = Slot(Arc::clone(&self.running));
+        let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
-        let (board, search) = (board.clone(), self.search);
+        let flag = Arc::clone(&stop);
         let spawned = thread::Builder::new()
             .name("serve-think".to_string())
             .spawn(move || {
-                // The slot is given back before the report is sent (and by the guard if
-                // the search panics): a client that asks again as soon as it has its
+                // The slot is given back before the answer is sent (and by the guard if
+                // the job panics): a client that asks again as soon as it has its
                 // answer must find it free.
-                let report = search(&board, time, strength);
+                let answer = job(&flag);
                 drop(slot);
-                let _ = tx.send(report);
+                let _ = tx.send(answer);
             });
         if spawned.is_err() {
             return Err(ThinkError::Failed);
         }
         let limit = time + self.grace;
         match rx.recv_timeout(limit) {
-            Ok(report) => Ok(report),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(ThinkError::Late(limit)),
+            Ok(answer) => Ok(answer),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                stop.store(true, Ordering::SeqCst);
+                Err(ThinkError::Late(limit))
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(ThinkError::Failed),
         }
     }
@@ -171,6 +205,52 @@ mod tests {
             nodes: 0,
             seldepth: 0,
         }
+    }
+
+    #[test]
+    fn a_late_job_is_told_to_stop() {
+        let thinker = Thinker::with_search(1, Duration::from_millis(20), instant);
+        let (seen, told) = mpsc::channel();
+        let answer = thinker.run(Duration::ZERO, 0, move |stop: &AtomicBool| {
+            // Waits (boundedly) for the flag, as a search polls its stop flag.
+            for _ in 0..1000 {
+                if stop.load(Ordering::SeqCst) {
+                    let _ = seen.send(());
+                    return;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+        });
+        assert!(matches!(answer, Err(ThinkError::Late(_))));
+        assert!(told.recv_timeout(Duration::from_secs(5)).is_ok());
+    }
+
+    #[test]
+    fn work_that_can_wait_leaves_a_slot_free() {
+        let thinker = Thinker::with_search(2, GRACE, instant);
+        let (release, gate) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel();
+        let held = std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| {
+                thinker.run(Duration::from_secs(5), 1, move |_: &AtomicBool| {
+                    let _ = started.send(());
+                    let _ = gate.recv_timeout(Duration::from_secs(5));
+                })
+            });
+            running.recv_timeout(Duration::from_secs(5)).unwrap();
+            // A second job that can wait finds no slot; the computer's move finds one.
+            let second = thinker.run(Duration::from_secs(1), 1, |_: &AtomicBool| ());
+            let board = Board::start();
+            let computer = thinker.think(&board, Duration::ZERO, Strength::FULL);
+            release.send(()).unwrap();
+            (second, computer.is_ok(), waiting.join().unwrap())
+        });
+        assert_eq!(held.0, Err(ThinkError::Busy));
+        assert!(held.1);
+        assert_eq!(held.2, Ok(()));
+        // A pool of one lends its only slot to such work when it is free.
+        let one = Thinker::with_search(1, GRACE, instant);
+        assert_eq!(one.run(Duration::ZERO, 1, |_: &AtomicBool| 7), Ok(7));
     }
 
     #[test]

@@ -267,3 +267,45 @@ pub fn has_setsid(test: &str) -> bool {
     }
     here
 }
+
+/// The processes whose command line has the word `marker` (a number a test gives a
+/// `sleep` to tell its processes from any other), by a look through `/proc` (Linux).
+pub fn processes_with(marker: &str) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .collect()
+}
+
+/// Kills the processes `pids` (that a test left behind), by their ids.
+pub fn end_processes(pids: &[u32]) {
+    if !pids.is_empty() {
+        let _ = Command::new("kill")
+            .arg("-9")
+            .args(pids.iter().map(u32::to_string))
+            .status();
+    }
+}
+
+/// A number for `sleep` that no other test and no other process uses: `8` and the
+/// test process's id, then `tag`.
+pub fn marker(tag: u32) -> String {
+    format!("8{}{tag}", std::process::id())
+}
+
+/// A shell script that starts two daemons sleeping for `marker` seconds, one in a
+/// session of its own holding no descriptor of the run, one by a double fork holding
+/// only the standard input, then answers with `answer` (a command reading the input).
+pub fn daemon_script(marker: &str, answer: &str) -> String {
+    format!(
+        "setsid sleep {marker} </dev/null >/dev/null 2>&1 &\n\
+         ( ( sleep {marker} >/dev/null 2>&1 & ) & )\n\
+         exec {answer}\n"
+    )
+}

@@ -22,9 +22,11 @@ use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget};
 use crate::shrink::shrinker::Shrinker;
+use crate::sys::file;
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -59,7 +61,8 @@ pub const SPEC: Spec = Spec {
     about: concat!(
         "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed after --timeout as 'duckchess test' kills it; --cmd is split into words as
+killed after --timeout as 'duckchess test' kills it, and on Linux every process it
+leaves behind ended after its run, as there; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
 first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
@@ -140,7 +143,8 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
     ],
     conflicts: &[],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
-           flaky one too) or an I/O error, 2 usage error",
+           flaky one too) or an I/O error, 2 usage error, 128+N ended by\n             \
+           signal N (Ctrl-C: 130), after ending the program under test",
 };
 
 /// Everything a run needs.
@@ -199,7 +203,7 @@ pub fn cli(args: &[String]) -> u8 {
             cases,
             budget: Budget { deadline },
             jobs,
-            save: parsed.value("--save").unwrap_or("stress.in").to_string(),
+            save: parsed.path("--save")?.unwrap_or("stress.in").to_string(),
             ascii: parsed.flag("--ascii"),
             started,
         };
@@ -458,7 +462,8 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     let input = case.to_bytes();
     // What was saved, in words; the error, if a file could not be written; whether the
     // input was.
-    let (saved, unsaved, input_saved) = match std::fs::write(&s.save, &input) {
+    let write = |path: &str, bytes: &[u8]| file::write_whole(Path::new(path), bytes);
+    let (saved, unsaved, input_saved) = match write(&s.save, &input) {
         Err(e) => (
             format!(
                 "not saved: {} cannot be written (the error follows); the case is below",
@@ -467,7 +472,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
             Some(format!("cannot write {}: {e}", s.save)),
             false,
         ),
-        Ok(()) => match std::fs::write(&answer_path, case.answer()) {
+        Ok(()) => match write(&answer_path, &case.answer()) {
             Err(e) => (
                 format!(
                     "saved: {}; not saved: {answer_path} cannot be written (the error follows)",

@@ -114,7 +114,7 @@ impl Oracle {
             }
             Err(e) => {
                 if let Ok(mut b) = self.broken.lock() {
-                    b.get_or_insert_with(|| format!("cannot run {:?}: {e}", self.argv.join(" ")));
+                    b.get_or_insert_with(|| process::cannot_run(&self.argv, &e));
                 }
                 None
             }

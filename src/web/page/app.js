@@ -7,6 +7,11 @@
 // and a compact one for small screens), plays by keyboard (a cursor moved by the arrow
 // keys) with a spoken description of every square, and turns the Chinese names into
 // letters by itself on a machine that cannot draw them.
+//
+// The engine's view: a hint (the computer's move, drawn, not played), the evaluation
+// bar and the best line as arrows, and the analysis of a game or a replay, asked for a
+// few positions at a time (/api/analyze) so that its progress shows and a cancel is
+// simply not asking again; the verdicts are the server's.
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -46,8 +51,29 @@ const ui = {
   selected: null, targets: [], flipped: false, letters: false, cjk: true, tab: 'game',
   paused: false, generation: 0, pending: 0, scheduled: false, geometry: WIDE,
   cursor: [0, 4], pointer: false,
+  // An earlier position of the game on the board (its number and its state), or null
+  // for the game itself; a hint (the move and the position it is for).
+  view: null, viewState: null, hint: null,
 };
-const replay = { steps: [], index: 0, invalid: [] };
+// positionOf[i]: the position after command i (the legal commands before it counted);
+// commandOf[p]: the command that made position p.
+const replay = { steps: [], index: 0, invalid: [], positionOf: [0], commandOf: [0] };
+
+// The analysis of each tab's game: the game it is of, each position's analysis (the
+// server's eval, best move and line) and each move's verdict, by position number.
+const analysis = { game: newStore(), replay: newStore() };
+// The thinking a request of the whole analysis asks for, about (ms): progress shows
+// often, and a cancelled request ends soon.
+const CHUNK_MS = 1200;
+
+function newStore() {
+  return {
+    start: START, moves: [], positions: [], reviews: [], generation: 0,
+    // cancel stops the loop; cancelled says so on the page (a person's cancel).
+    running: false, cancel: false, cancelled: false, controller: null, error: '', live: null,
+    failed: null,
+  };
+}
 
 function newSeed() {
   return Math.floor(Math.random() * 1e9);
@@ -55,24 +81,56 @@ function newSeed() {
 
 // ---- talking to the server -------------------------------------------------------
 
+// One request: the answer, or an Error with the server's reason (and its status).
+async function send(path, body, asText, signal) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': asText ? 'text/plain; charset=utf-8' : 'application/json' },
+    body: asText ? body : JSON.stringify(body),
+    signal,
+  });
+  const type = response.headers.get('Content-Type') || '';
+  const answer = type.startsWith('application/json') ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = new Error(answer && answer.error ? answer.error : `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+// A request the page waits for: the board takes no click meanwhile. The computer may
+// be busy a moment with another page's search: its move is asked for again then.
 async function api(path, body, asText) {
   ui.pending++;
   document.body.dataset.busy = '1';
   try {
-    const response = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': asText ? 'text/plain; charset=utf-8' : 'application/json' },
-      body: asText ? body : JSON.stringify(body),
-    });
-    const type = response.headers.get('Content-Type') || '';
-    const answer = type.startsWith('application/json') ? await response.json() : await response.text();
-    if (!response.ok) {
-      throw new Error(answer && answer.error ? answer.error : `${response.status} ${response.statusText}`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send(path, body, asText);
+      } catch (e) {
+        if (e.status !== 503 || path !== '/api/ai' || attempt >= 10) throw e;
+        await sleep(300);
+      }
     }
-    return answer;
   } finally {
     ui.pending--;
     if (ui.pending === 0) document.body.dataset.busy = '0';
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A request in the background (the analysis), which never holds up play: when the
+// computer is busy (503) it asks again a little later, for up to half a minute.
+async function background(path, body, signal) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send(path, body, false, signal);
+    } catch (e) {
+      if (e.status !== 503 || attempt >= 60 || (signal && signal.aborted)) throw e;
+      await sleep(500);
+    }
   }
 }
 
@@ -263,14 +321,14 @@ function shown() {
       side: null,
     };
   }
-  const s = game.state;
+  const s = ui.view !== null && ui.viewState ? ui.viewState : game.state;
   return {
     pieces: s ? s.pieces : [],
     last: s ? s.last : null,
     checked: s ? s.checked : [],
     highlight: [],
     tried: null,
-    side: s && !s.over && !game.resigned ? s.side : null,
+    side: s && !s.over && !game.resigned && ui.view === null ? s.side : null,
   };
 }
 
@@ -320,6 +378,7 @@ function draw() {
     if (ui.selected) brackets(over, ui.selected[0], ui.selected[1], 'selected');
     for (const [x, y] of ui.targets) brackets(over, x, y, 'target');
   }
+  drawArrows(svg);
   drawSide(svg);
   // The keyboard's cursor: a dark square with a white one inside, seen on any piece.
   const keys = el('g', { class: 'keys', 'aria-hidden': 'true' }, svg);
@@ -394,7 +453,7 @@ function squareLabel(x, y) {
   const found = view.pieces.find((p) => p[0] === x && p[1] === y);
   let text = found ? `${nameOf(found[2])} on ${x}, ${y}` : `empty square ${x}, ${y}`;
   const s = game.state;
-  if (ui.tab === 'game' && s && found && colorOf(found[2]) === s.side && playable()) {
+  if (ui.tab === 'game' && s && found && colorOf(found[2]) === s.side && playable() && ui.view === null) {
     const targets = legalFrom(x, y);
     text += targets.length ? `; legal targets ${squares(targets)}` : '; no legal move';
   }
@@ -427,6 +486,7 @@ function render() {
   draw();
   $('under-game').hidden = ui.tab !== 'game';
   $('under-replay').hidden = ui.tab !== 'replay';
+  renderEngine();
   if (ui.tab === 'replay') {
     const step = replay.index > 0 ? replay.steps[replay.index - 1] : null;
     let status = 'red to move';
@@ -438,6 +498,13 @@ function render() {
   }
   const s = game.state;
   if (!s) return;
+  const viewing = ui.view !== null;
+  $('viewing').hidden = !viewing;
+  if (viewing) {
+    $('viewing-text').textContent = ui.view === 0
+      ? `the start position (the game has ${plural(game.moves.length, 'move')})`
+      : `the position after move ${ui.view} of ${game.moves.length}`;
+  }
   let status;
   if (game.resigned) {
     status = `${game.resigned} resigns: ${game.resigned === 'red' ? 'blue' : 'red'} wins`;
@@ -465,7 +532,11 @@ function render() {
     const why = document.createElement('div');
     why.className = 'why';
     why.textContent = h.text;
-    li.append(cmd, ' ', line, why);
+    li.append(cmd, ' ', line);
+    const review = analysis.game.reviews[i + 1];
+    if (review && sameGame(analysis.game)) li.append(...verdictNodes(review));
+    li.append(why);
+    if (viewing && ui.view === i + 1) li.setAttribute('aria-current', 'step');
     list.appendChild(li);
   });
   list.scrollTop = list.scrollHeight;
@@ -483,6 +554,7 @@ function render() {
   $('undo').disabled = game.moves.length === 0 && !game.resigned;
   $('resign').disabled = s.over || !!game.resigned;
   $('ai-now').disabled = s.over || !!game.resigned || s.stuck;
+  $('hint').disabled = s.over || !!game.resigned || s.stuck || viewing;
 }
 
 function say(text, isError) {
@@ -515,13 +587,17 @@ function setGame(state, resigned) {
   game.state = state;
   ui.selected = null;
   ui.targets = [];
+  ui.hint = null;
+  ui.view = null;
+  ui.viewState = null;
+  follow(analysis.game, game.start, game.moves);
   writeFragment();
   render();
   maybeComputer();
 }
 
 async function clicked(x, y) {
-  if (ui.tab !== 'game' || !playable() || ui.pending > 0) return;
+  if (ui.tab !== 'game' || !playable() || ui.pending > 0 || ui.view !== null) return;
   if (player(game.state.side) === 'ai' && !ui.paused) return;
   try {
     if (ui.selected) {
@@ -582,18 +658,24 @@ function level() {
   return Number($('level').value);
 }
 
-async function computerMove() {
-  const generation = ui.generation;
-  render();
+// The computer's move in the game's position at the chosen level, or null.
+async function askComputer() {
   const answer = await api('/api/ai', gameBody({
     think: Number($('think').value), level: level(), seed: game.seed,
   }));
+  return answer.move;
+}
+
+async function computerMove() {
+  const generation = ui.generation;
+  render();
+  const move = await askComputer();
   if (generation !== ui.generation) return;
-  if (!answer.move) {
+  if (!move) {
     say('the computer has no move');
     return;
   }
-  await play(answer.move);
+  await play(move);
 }
 
 // Starts the computer when it is to move. A request still in flight (a stale answer
@@ -716,6 +798,18 @@ async function runReplay() {
   const answer = await api('/api/replay', $('replay-text').value, true);
   replay.steps = answer.steps;
   replay.invalid = answer.invalid;
+  replay.positionOf = [0];
+  replay.commandOf = [0];
+  const moves = [];
+  answer.steps.forEach((step, i) => {
+    if (step.legal) {
+      moves.push(step.move);
+      replay.commandOf.push(i + 1);
+    }
+    replay.positionOf.push(moves.length);
+  });
+  // A new input is a new game: its analysis starts again.
+  follow(analysis.replay, START, moves, true);
   const problems = [answer.error, answer.note].filter(Boolean);
   $('replay-error').textContent = problems.join('; ');
   const list = $('replay-steps');
@@ -726,6 +820,7 @@ async function runReplay() {
     li.className = step.legal ? 'legal' : 'invalid';
     li.textContent = `${step.command.join(' ')} ⇒ ${step.line}`;
     li.title = step.text;
+    li.dataset.position = replay.positionOf[i + 1];
     li.addEventListener('click', () => goTo(i + 1));
     list.appendChild(li);
   });
@@ -758,6 +853,7 @@ function goTo(n) {
   $('replay-reason').textContent = step ? step.text : '';
   $('replay-current').className = step ? (step.legal ? 'legal' : 'invalid') : '';
   $('replay-goto').value = replay.index;
+  markReplaySteps();
   for (const li of $('replay-steps').children) {
     const current = Number(li.dataset.index) === replay.index;
     li.classList.toggle('current', current);
@@ -780,6 +876,455 @@ function showTab(tab) {
     $('panel-' + name).hidden = tab !== name;
   }
   render();
+}
+
+// ---- the engine's view ------------------------------------------------------------------
+
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+// The store of the tab on screen.
+function store() {
+  return analysis[ui.tab];
+}
+
+// Keeps a store on the game it is of: a game that goes on keeps the analysis of the
+// moves it shares with the analysed one, anything else starts again.
+function follow(st, start, moves, fresh) {
+  let common = 0;
+  if (!fresh && st.start === start) {
+    while (common < st.moves.length && common < moves.length &&
+           st.moves[common].join() === moves[common].join()) common++;
+  }
+  if (fresh || st.start !== start || common < st.moves.length) {
+    st.generation++;
+    st.positions.length = Math.min(st.positions.length, fresh || st.start !== start ? 0 : common + 1);
+    st.reviews.length = Math.min(st.reviews.length, st.positions.length);
+    if (fresh || st.start !== start) {
+      // Another game altogether: an analysis under way ends, its words go.
+      st.cancel = true;
+      st.cancelled = false;
+      st.error = '';
+      if (st.controller) st.controller.abort();
+    }
+  }
+  st.start = start;
+  st.moves = moves.slice();
+}
+
+// Whether the game tab's store is of the game on the board (it always is, once follow
+// has run; the check keeps a stale answer from being drawn).
+function sameGame(st) {
+  return st.start === game.start;
+}
+
+// The number of the position on the board.
+function shownPosition() {
+  if (ui.tab === 'replay') return replay.positionOf[replay.index] || 0;
+  return ui.view !== null ? ui.view : game.moves.length;
+}
+
+// The first position the store has no analysis of.
+function firstMissing(st) {
+  for (let p = 0; p <= st.moves.length; p++) if (!st.positions[p]) return p;
+  return st.moves.length + 1;
+}
+
+// Asks the server for positions from..from+count-1 of the store's game, and keeps what
+// comes back (unless the game changed meanwhile). Returns the answer.
+async function analyse(st, from, count, signal) {
+  const generation = st.generation;
+  const body = { moves: st.moves, from, count, movetime: Number($('analysis-time').value) };
+  if (st.start !== START) body.start = st.start;
+  if (from > 0 && st.positions[from - 1]) body.prior = st.positions[from - 1];
+  const answer = await background('/api/analyze', body, signal);
+  if (generation !== st.generation) return null;
+  answer.positions.forEach((p, i) => { st.positions[from + i] = p; });
+  // The page sends the moves themselves: a move's command is its number.
+  for (const m of answer.moves) st.reviews[m.command] = m;
+  return answer;
+}
+
+// The whole analysis of the tab's game, a few positions a request, with its progress;
+// it goes on while the game grows, and stops when cancelled.
+async function runAnalysis() {
+  const tab = ui.tab;
+  const st = analysis[tab];
+  if (st.running) return;
+  st.generation++;
+  st.positions = [];
+  st.reviews = [];
+  st.running = true;
+  st.cancel = false;
+  st.cancelled = false;
+  st.error = '';
+  document.body.dataset.analysing = '1';
+  renderAll();
+  announce(`analysing ${plural(st.moves.length + 1, 'position')}`);
+  try {
+    while (!st.cancel) {
+      const from = firstMissing(st);
+      if (from > st.moves.length) break;
+      st.controller = new AbortController();
+      const count = Math.max(1, Math.min(4, Math.floor(CHUNK_MS / Number($('analysis-time').value))));
+      await analyse(st, from, count, st.controller.signal).catch((e) => {
+        if (e.name !== 'AbortError') throw e;
+      });
+      renderAll();
+    }
+  } catch (e) {
+    st.error = e.message;
+  } finally {
+    st.running = false;
+    st.controller = null;
+    document.body.dataset.analysing = '0';
+    renderAll();
+  }
+  if (!st.cancel && !st.error) announce(`analysis done. ${summaryText(st).join('. ')}`);
+}
+
+function cancelAnalysis() {
+  const st = store();
+  st.cancel = true;
+  st.cancelled = true;
+  if (st.controller) st.controller.abort();
+  announce('analysis cancelled');
+}
+
+// Redraws everything that shows the analysis.
+function renderAll() {
+  render();
+  markReplaySteps();
+}
+
+// "+0.22", "#+3" (red takes the captain within 3 plies), as `analyze` writes them.
+function evalText(e) {
+  if (!e) return '';
+  if ('mate' in e) return `#${e.winner === 'red' ? '+' : '-'}${e.mate}`;
+  const sign = e.cp < 0 ? '-' : '+';
+  return sign + (Math.abs(e.cp) / 100).toFixed(2);
+}
+
+// The same in words, for the bar's caption and screen readers.
+function evalWords(e) {
+  if ('mate' in e) {
+    return e.mate === 0 ? `${e.winner} has taken the captain`
+      : `${e.winner} takes the captain within ${plural(e.mate, 'ply')}`;
+  }
+  if (Math.abs(e.cp) < 20) return 'level';
+  return `${e.cp > 0 ? 'red' : 'blue'} is ahead`;
+}
+
+// A score on the graph's and the bar's scale: -1000 to 1000 (10.00 either way, a forced
+// capture of the captain at the ends).
+function scale(e) {
+  if ('mate' in e) return e.winner === 'red' ? 1000 : -1000;
+  return Math.max(-1000, Math.min(1000, e.cp));
+}
+
+function moveText(m) {
+  return m ? m.join(' ') : '';
+}
+
+const SYMBOLS = { inaccuracy: '?!', mistake: '?', blunder: '??', 'missed win': '×' };
+
+// The verdict of a move in a move list: symbol and word, and the better move.
+function verdictNodes(review) {
+  const v = document.createElement('span');
+  v.className = `verdict v-${review.verdict.replace(' ', '-')}`;
+  const symbol = SYMBOLS[review.verdict];
+  v.textContent = symbol ? `${symbol} ${review.verdict}` : review.verdict;
+  const nodes = [' ', v];
+  if (review.verdict !== 'best' && review.best) {
+    const better = document.createElement('span');
+    better.className = 'better';
+    better.textContent = ` · better: ${review.best_piece || ''} ${moveText(review.best)}`;
+    nodes.push(better);
+  }
+  return nodes;
+}
+
+function markReplaySteps() {
+  const st = analysis.replay;
+  for (const li of $('replay-steps').children) {
+    for (const old of li.querySelectorAll('.verdict, .better')) old.remove();
+    const i = Number(li.dataset.index);
+    const step = replay.steps[i - 1];
+    const review = step && step.legal ? st.reviews[replay.positionOf[i]] : null;
+    if (review) li.append(...verdictNodes(review));
+  }
+}
+
+// Per side: its moves, average loss and verdicts, from the server's verdicts.
+function summaryText(st) {
+  const out = [];
+  for (const side of ['red', 'blue']) {
+    const mine = st.reviews.filter((r) => r && r.side === side);
+    if (!mine.length) continue;
+    const loss = mine.reduce((sum, r) => sum + r.loss, 0) / mine.length;
+    const counts = ['best', 'good', 'inaccuracy', 'mistake', 'blunder', 'missed win']
+      .map((v) => [v, mine.filter((r) => r.verdict === v).length])
+      .filter(([, n]) => n > 0)
+      .map(([v, n]) => `${n} ${n === 1 || v === 'best' || v === 'good' ? v : v === 'inaccuracy' ? 'inaccuracies' : v + 's'}`);
+    out.push(`${side}: ${plural(mine.length, 'move')}, average loss ${(loss / 100).toFixed(2)}: ${counts.join(', ')}`);
+  }
+  return out;
+}
+
+// The evaluation bar, the analysis panel and the graph; asks for the evaluation of the
+// position on the board when the engine's view is on and it is not known yet.
+// The evaluation bar takes room under the board: the board leaves it (see --under).
+function applyEngineView() {
+  document.documentElement.classList.toggle('engine-on', $('engine-view').checked);
+}
+
+function renderEngine() {
+  const st = store();
+  const p = shownPosition();
+  const known = st.positions[p];
+  const on = $('engine-view').checked;
+  $('evalbar').hidden = !on;
+  if (on) {
+    if (known) {
+      const share = 50 + 50 * Math.tanh(scale(known.eval) / 600);
+      $('evalbar-red').style.width = `${share.toFixed(1)}%`;
+      const mover = known.best && shown().pieces.find(([x, y]) => same(known.best, x, y));
+      const best = known.best ? `; best: ${mover ? nameOf(mover[2]) + ' ' : ''}${moveText(known.best)}` : '';
+      $('evalbar-text').textContent = `engine: ${evalText(known.eval)}, ${evalWords(known.eval)}${best}`;
+    } else {
+      $('evalbar-red').style.width = '50%';
+      $('evalbar-text').textContent = 'engine: thinking…';
+      liveEval(st, p);
+    }
+  }
+  renderAnalysis(st, p);
+}
+
+// The evaluation of one position, for the bar and the arrows (one request at a time;
+// when it comes back, the page asks for the position then on the board).
+function liveEval(st, p) {
+  const key = `${st.generation}:${p}`;
+  if (st.running || st.live !== null || st.failed === key) return;
+  st.live = p;
+  analyse(st, p, 1).catch((e) => {
+    // Not asked again for this position: the bar says why.
+    st.failed = key;
+    $('evalbar-text').textContent = `engine: ${e.message}`;
+  }).finally(() => {
+    st.live = null;
+    if (store() === st && $('engine-view').checked && st.failed !== key) render();
+  });
+}
+
+function renderAnalysis(st, p) {
+  const total = st.moves.length + 1;
+  const label = ui.tab === 'game' ? 'Analyse the game' : 'Analyse the input';
+  $('analyse').textContent = label;
+  $('analyse').disabled = st.running || (ui.tab === 'replay' && replay.steps.length === 0);
+  $('analysis-cancel').hidden = !st.running;
+  const done = st.positions.filter(Boolean).length;
+  $('analysis-progress-row').hidden = !st.running;
+  $('analysis-progress').max = total;
+  $('analysis-progress').value = done;
+  let status = '';
+  if (st.running) status = `analysing: ${done} of ${plural(total, 'position')}`;
+  else if (st.error) status = `the analysis stopped: ${st.error}`;
+  else if (st.cancelled) status = `cancelled after ${done} of ${plural(total, 'position')}`;
+  else if (ui.tab === 'game' && game.state && (game.state.over || game.resigned) && !st.reviews.some(Boolean)) {
+    status = 'The game is over: analyse it to see where it turned.';
+  }
+  $('analysis-status').textContent = status;
+  $('analysis-status').className = st.error ? 'note error' : 'note';
+  const any = st.reviews.some(Boolean);
+  $('graph-box').hidden = !any;
+  if (!any) return;
+  $('analysis-summary').textContent = summaryText(st).join(' · ');
+  drawGraph(st, p);
+  const rows = $('graph-rows');
+  rows.textContent = '';
+  st.reviews.forEach((r, k) => {
+    if (!r) return;
+    const tr = document.createElement('tr');
+    const cells = [
+      `${k}`, `${r.piece} ${moveText(r.move)}`, evalText(r.before), evalText(r.after),
+      r.verdict, r.verdict === 'best' ? '' : `${r.best_piece || ''} ${moveText(r.best)}`,
+    ];
+    for (const text of cells) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    rows.appendChild(tr);
+  });
+}
+
+// The graph: the evaluation after each move (red ahead above the middle), a point per
+// position analysed, the mistakes marked by shape and symbol, the position on the
+// board as a vertical line.
+function drawGraph(st, shownAt) {
+  const svg = $('graph');
+  svg.textContent = '';
+  const total = st.moves.length + 1;
+  const [left, right, top, bottom] = [40, 590, 14, 166];
+  const mid = (top + bottom) / 2;
+  const x = (k) => (total > 1 ? left + (right - left) * k / (total - 1) : (left + right) / 2);
+  const y = (v) => mid - v / 1000 * (mid - top);
+  el('rect', { class: 'graph-bg', x: 0, y: 0, width: 600, height: 190 }, svg);
+  const labels = el('g', { 'aria-hidden': 'true' }, svg);
+  for (const [v, text] of [[1000, '+10'], [0, '0'], [-1000, '−10']]) {
+    el('text', { class: 'graph-label', x: 4, y: y(v) + 4 }, labels).textContent = text;
+  }
+  el('text', { class: 'graph-label', x: left, y: 184 }, labels).textContent = 'start';
+  el('text', { class: 'graph-label', x: right, y: 184, 'text-anchor': 'end' }, labels)
+    .textContent = `move ${total - 1}`;
+  for (const v of [300, -300]) {
+    el('line', { class: 'graph-horse', x1: left, x2: right, y1: y(v), y2: y(v) }, svg);
+  }
+  el('line', { class: 'graph-axis', x1: left, x2: right, y1: mid, y2: mid }, svg);
+  const width = total > 1 ? (right - left) / (total - 1) : right - left;
+  const hits = el('g', {}, svg);
+  for (let k = 0; k < total; k++) {
+    el('rect', { class: 'graph-hit', x: x(k) - width / 2, y: 0, width, height: 190, 'data-index': k }, hits);
+  }
+  // The line, broken where a position is not analysed yet.
+  let d = '';
+  let drawing = false;
+  for (let k = 0; k < total; k++) {
+    const p = st.positions[k];
+    if (!p) { drawing = false; continue; }
+    d += `${drawing ? 'L' : 'M'}${x(k).toFixed(1)},${y(scale(p.eval)).toFixed(1)}`;
+    drawing = true;
+  }
+  el('path', { class: 'graph-line', d }, svg);
+  el('line', { class: 'graph-cursor', x1: x(shownAt), x2: x(shownAt), y1: top - 8, y2: bottom + 8 }, svg);
+  const points = el('g', {}, svg);
+  for (let k = 0; k < total; k++) {
+    const p = st.positions[k];
+    if (!p) continue;
+    const px = x(k), py = y(scale(p.eval));
+    const r = st.reviews[k];
+    const verdict = r && SYMBOLS[r.verdict] ? r.verdict : null;
+    if (!verdict) {
+      el('circle', { class: 'point', cx: px, cy: py, r: 3.5, 'data-index': k }, points);
+      continue;
+    }
+    // A shape for each kind, and its symbol beside it: not told by colour alone.
+    const cls = `point mark v-${verdict.replace(' ', '-')}`;
+    if (verdict === 'inaccuracy') {
+      el('circle', { class: cls, cx: px, cy: py, r: 5, 'data-index': k }, points);
+    } else if (verdict === 'mistake') {
+      el('polygon', { class: cls, points: `${px},${py - 7} ${px + 7},${py + 5} ${px - 7},${py + 5}`, 'data-index': k }, points);
+    } else if (verdict === 'blunder') {
+      el('polygon', { class: cls, points: `${px},${py - 8} ${px + 8},${py} ${px},${py + 8} ${px - 8},${py}`, 'data-index': k }, points);
+    } else {
+      el('rect', { class: cls, x: px - 6, y: py - 6, width: 12, height: 12, 'data-index': k }, points);
+    }
+    const above = py > mid - 20;
+    el('text', {
+      class: `mark-label v-${verdict.replace(' ', '-')}`, x: px, y: above ? py - 12 : py + 20,
+      'data-index': k, 'aria-hidden': 'true',
+    }, points).textContent = SYMBOLS[verdict];
+  }
+  svg.setAttribute('aria-valuemax', String(total - 1));
+  svg.setAttribute('aria-valuenow', String(shownAt));
+  svg.setAttribute('aria-valuetext', graphWords(st, shownAt));
+}
+
+// What the graph says of position k, for a screen reader.
+function graphWords(st, k) {
+  const p = st.positions[k];
+  const r = st.reviews[k];
+  const where = k === 0 ? 'the start' : `after move ${k}` + (r ? `, ${r.piece} ${moveText(r.move)}` : '');
+  if (!p) return `${where}: not analysed yet`;
+  return `${where}: ${evalText(p.eval)}, ${evalWords(p.eval)}` + (r ? `; ${r.verdict}` : '');
+}
+
+// Shows position k of the tab's game: a replay steps there; the game shows an earlier
+// position (asked for from the server) until "Back to the game".
+async function goPosition(k) {
+  const st = store();
+  k = Math.max(0, Math.min(st.moves.length, k));
+  if (ui.tab === 'replay') {
+    goTo(replay.commandOf[k] || 0);
+    return;
+  }
+  if (k === game.moves.length) {
+    ui.view = null;
+    ui.viewState = null;
+    render();
+    return;
+  }
+  const generation = ui.generation;
+  const state = await api('/api/state', { start: game.start, moves: game.moves.slice(0, k) });
+  if (generation !== ui.generation) return;
+  ui.view = k;
+  ui.viewState = state;
+  ui.selected = null;
+  ui.targets = [];
+  render();
+}
+
+function graphKey(e) {
+  const k = shownPosition();
+  const steps = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1, PageUp: 10, PageDown: -10 };
+  let to = null;
+  if (e.key in steps) to = k + steps[e.key];
+  else if (e.key === 'Home') to = 0;
+  else if (e.key === 'End') to = store().moves.length;
+  if (to === null) return;
+  e.preventDefault();
+  goPosition(to).then(() => announce($('graph').getAttribute('aria-valuetext'))).catch((err) => say(err.message, true));
+}
+
+// An arrow for a move on the board: from the edge of the moving piece to the target,
+// labelled where it starts (so that even a one-square move shows its number).
+function arrow(parent, move, cls, label) {
+  const [x1, y1] = point(move[0], move[1]);
+  const [x2, y2] = point(move[2], move[3]);
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const [sx, sy] = [x1 + ux * 20, y1 + uy * 20];
+  const [ex, ey] = [x2 - ux * 8, y2 - uy * 8];
+  const head = 16;
+  const [bx, by] = [ex - ux * head, ey - uy * head];
+  const g = el('g', { class: `arrow ${cls}`, 'data-move': move.join(' ') }, parent);
+  el('line', { x1: sx, y1: sy, x2: bx, y2: by }, g);
+  el('polygon', {
+    points: `${ex},${ey} ${bx - uy * 10},${by + ux * 10} ${bx + uy * 10},${by - ux * 10}`,
+  }, g);
+  el('circle', { cx: sx, cy: sy, r: label.length > 1 ? 19 : 10 }, g);
+  el('text', { x: sx, y: sy }, g).textContent = label;
+}
+
+// The engine's line (numbered, when its view is on) and a hint on the board.
+function drawArrows(svg) {
+  const arrows = el('g', { class: 'arrows', 'aria-hidden': 'true' }, svg);
+  if ($('engine-view').checked) {
+    const p = store().positions[shownPosition()];
+    if (p) p.line.slice(0, 3).forEach((m, i) => arrow(arrows, m, i === 0 ? 'best' : 'next', String(i + 1)));
+  }
+  if (ui.tab === 'game' && ui.hint && ui.view === null && ui.hint.at === game.moves.length) {
+    arrow(arrows, ui.hint.move, 'hint', 'hint');
+  }
+}
+
+// The computer's move at the chosen level, drawn on the board and said, not played.
+async function hint() {
+  if (!playable() || ui.pending > 0 || ui.view !== null) return;
+  const generation = ui.generation;
+  const move = await askComputer();
+  if (generation !== ui.generation) return;
+  if (!move) {
+    say('the computer has no move to suggest');
+    return;
+  }
+  ui.hint = { move, at: game.moves.length };
+  const piece = game.state.pieces.find(([x, y]) => same(move, x, y));
+  const text = `hint: ${piece ? nameOf(piece[2]) + ' ' : ''}${moveText(move)} (the computer's move at level ${level()})`;
+  say(text);
+  draw();
+  announce(text);
 }
 
 // ---- wiring ---------------------------------------------------------------------------
@@ -814,6 +1359,24 @@ function wire() {
     ui.paused = false;
     return computerMove();
   }));
+  $('hint').addEventListener('click', guard(hint));
+  $('engine-view').addEventListener('change', () => {
+    localStorage.setItem('duckchess.engine', $('engine-view').checked ? '1' : '0');
+    applyEngineView();
+    applyGeometry();
+    render();
+  });
+  $('analyse').addEventListener('click', guard(runAnalysis));
+  $('analysis-cancel').addEventListener('click', cancelAnalysis);
+  $('analysis-time').addEventListener('change', () => {
+    localStorage.setItem('duckchess.analysis-time', $('analysis-time').value);
+  });
+  $('view-live').addEventListener('click', guard(() => goPosition(game.moves.length)));
+  $('graph').addEventListener('click', (e) => {
+    const hit = e.target.closest('[data-index]');
+    if (hit) goPosition(Number(hit.dataset.index)).catch((err) => say(err.message, true));
+  });
+  $('graph').addEventListener('keydown', graphKey);
   for (const side of ['red', 'blue']) {
     $('player-' + side).addEventListener('change', () => { ui.paused = false; render(); maybeComputer(); });
   }
@@ -858,7 +1421,7 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     const target = e.target;
     if (ui.tab !== 'replay' || target.tagName === 'TEXTAREA' || target.tagName === 'INPUT' ||
-        target.tagName === 'SELECT' || target.id === 'board') return;
+        target.tagName === 'SELECT' || target.id === 'board' || target.id === 'graph') return;
     if (e.key === 'ArrowLeft') goTo(replay.index - 1);
     if (e.key === 'ArrowRight') goTo(replay.index + 1);
   });
@@ -885,6 +1448,11 @@ async function main() {
   applyLetters();
   $('level').value = localStorage.getItem('duckchess.level') || DEFAULT_LEVEL;
   if (!$('level').value) $('level').value = DEFAULT_LEVEL;
+  $('engine-view').checked = localStorage.getItem('duckchess.engine') === '1';
+  applyEngineView();
+  $('analysis-time').value = localStorage.getItem('duckchess.analysis-time') || '300';
+  if (!$('analysis-time').value) $('analysis-time').value = '300';
+  document.body.dataset.analysing = '0';
   showThink();
   applyGeometry();
   wire();

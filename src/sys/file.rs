@@ -1,0 +1,216 @@
+//! Files written whole or not at all. Every file a subcommand writes (a test set, a
+//! saved case, the bundle, a saved game) is written to a temporary file beside it,
+//! flushed to the disk and then renamed over it: a full disk, a crash or an interrupt
+//! leaves the old file or none, never a truncated one that reads as something else (a
+//! truncated answer file reads as a wrong answer). A record that grows by lines
+//! ([`append_whole`]) gets whole lines or none.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `bytes` to `path`, whole or not at all (see [`write_whole_with`]).
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_whole_with(path, |out| out.write_all(bytes))
+}
+
+/// Writes the file at `path` with `fill`, whole or not at all: `fill` writes into a
+/// temporary file beside `path` (in the same folder, so that the rename stays on one
+/// file system), which is flushed to the disk and renamed over `path` only when all
+/// went well. On any failure the temporary file is removed and `path` is as it was.
+///
+/// A `path` that names something other than a regular file (a device such as
+/// `/dev/null` or `/dev/stdout`, a named pipe) is written in place: no rename could
+/// replace it. A symbolic link is followed, and its target replaced. An existing
+/// file's permissions are kept.
+pub fn write_whole_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    if path.as_os_str().is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the file name is empty",
+        ));
+    }
+    let target = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    let existing = match fs::metadata(&target) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            let mut out = OpenOptions::new().write(true).open(&target)?;
+            fill(&mut out)?;
+            return out.flush();
+        }
+        Ok(meta) if meta.is_dir() => {
+            return Err(io::Error::other("it is a directory"));
+        }
+        Ok(meta) => Some(meta.permissions()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let (temporary, mut file) = create_beside(&target)?;
+    let written = (|| {
+        let mut out = io::BufWriter::with_capacity(1 << 16, &mut file);
+        fill(&mut out)?;
+        out.flush()?;
+        drop(out);
+        if let Some(permissions) = existing {
+            file.set_permissions(permissions)?;
+        }
+        file.sync_all()
+    })();
+    drop(file);
+    let renamed = written.and_then(|()| fs::rename(&temporary, &target));
+    if renamed.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    renamed?;
+    sync_folder(&target);
+    Ok(())
+}
+
+/// Appends `bytes` (whole lines of a record) to `file`, opened for appending: all of
+/// them or, when the write fails (a full disk), none, the file being cut back to
+/// where it ended.
+pub fn append_whole(file: &mut File, bytes: &[u8]) -> io::Result<()> {
+    let before = file.metadata()?.len();
+    let written = file.write_all(bytes).and_then(|()| file.flush());
+    if written.is_err() {
+        let _ = file.set_len(before);
+    }
+    written
+}
+
+/// Creates a new temporary file beside `target`: `.NAME.PID-N.tmp` in its folder.
+fn create_beside(target: &Path) -> io::Result<(PathBuf, File)> {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let name = target
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let folder = target.parent().unwrap_or(Path::new(""));
+    loop {
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let mut temporary = std::ffi::OsString::from(".");
+        temporary.push(name);
+        temporary.push(format!(".{}-{n}.tmp", std::process::id()));
+        let temporary = folder.join(temporary);
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+        {
+            Ok(file) => return Ok((temporary, file)),
+            // Left by another run with the same process id: try the next name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Flushes the folder of `path` to the disk, so that the rename survives a crash
+/// (where the system allows a folder to be opened; a failure changes nothing).
+fn sync_folder(path: &Path) {
+    #[cfg(unix)]
+    {
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if let Ok(dir) = File::open(folder) {
+            let _ = dir.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system's temporary folder.
+    fn folder(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("duckchess-file-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_or_left_as_it_was() {
+        let dir = folder("replace");
+        let path = dir.join("1.ans");
+        write_whole(&path, b"first\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"first\n");
+        write_whole(&path, b"second\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second\n");
+        // A writer that fails half way: the old file stays, and no temporary file.
+        let failed = write_whole_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(io::Error::other("the disk is full"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "the disk is full");
+        assert_eq!(fs::read(&path).unwrap(), b"second\n");
+        assert_eq!(names(&dir), ["1.ans"]);
+        // A new file that fails is absent.
+        let other = dir.join("2.ans");
+        assert!(write_whole_with(&other, |_| Err(io::Error::other("no"))).is_err());
+        assert!(!other.exists());
+        assert_eq!(names(&dir), ["1.ans"]);
+        assert!(write_whole(Path::new(""), b"x").is_err());
+        assert!(write_whole(&dir, b"x").is_err(), "a directory");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_permissions_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = folder("links");
+        let real = dir.join("real.in");
+        fs::write(&real, b"old").unwrap();
+        fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.join("link.in");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_whole(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        let mode = fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        // A device is written in place, never replaced.
+        write_whole(Path::new("/dev/null"), b"nothing").unwrap();
+        assert!(!fs::metadata("/dev/null").unwrap().is_file());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_record_gets_whole_lines() {
+        let dir = folder("append");
+        let path = dir.join("record");
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap();
+        append_whole(&mut file, b"one\n").unwrap();
+        append_whole(&mut file, b"two\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"one\ntwo\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
