@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Benchmark of `duckchess audit` and `duckchess gen --suite`. Not a test: prints numbers.
-#  1. `gen --suite` for a few seeds: wall time, peak RSS, files written, mistakes killed.
+#  1. `gen --suite` for a few seeds: wall and CPU time, peak RSS, what it killed.
 #  2. `audit` of the default suite (every mistake of the catalogue on every input, in
 #     process) and of the official cases when ../shared/official/duckchess is there:
-#     the best of five runs, and peak RSS.
+#     the best of five runs, and peak RSS; `audit --coverage` of both likewise.
 #  3. The audit of 20 copies of the default suite, 20 times, for a per-command figure
 #     (every mistake stops at its first difference on each input, as in any audit).
+#  4. `audit --witness` for one grown mistake of each group: found and shrunk on demand.
 # Budget: auditing the default suite within 1 s, `gen --suite` within 60 s (2 cores).
+# How strong the suite is on mistakes it was not built against: scripts/bench-heldout.sh.
 # Usage: scripts/bench-audit.sh [SEEDS...]   (default: seeds 1 2 3)
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
@@ -19,10 +21,12 @@ echo "$(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "1. gen --suite"
 for s in "${seeds[@]}"; do
-  /usr/bin/time -f '%e %M' -o "$dir/t" "$bin" gen --suite "$dir/suite-$s" --seed "$s" >"$dir/out"
-  read -r secs kb <"$dir/t"
-  printf '  seed %-3s %6.2f s, peak RSS %5.1f MB: %s\n' "$s" "$secs" \
-    "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(cat "$dir/out")"
+  /usr/bin/time -f '%e %U %S %M' -o "$dir/t" "$bin" gen --suite "$dir/suite-$s" --seed "$s" \
+    >"$dir/out" 2>&1 || true
+  read -r secs user sys kb < <(tail -1 "$dir/t")
+  printf '  seed %-3s %6.2f s (CPU %5.2f s), peak RSS %5.1f MB: %s\n' "$s" "$secs" \
+    "$(awk -v u="$user" -v s="$sys" 'BEGIN{print u + s}')" \
+    "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(head -1 "$dir/out" | sed 's/ and suite.txt to [^:]*//')"
 done
 
 # The best of five runs of `audit ARGS`, with the peak RSS of that run.
@@ -43,12 +47,16 @@ best_of_five() {
 
 echo "2. audit (best of five)"
 "$bin" gen --suite "$dir/default" >/dev/null
-printf '  default suite   '
+printf '  default suite              '
 best_of_five "$dir/default"
+printf '  default suite, --coverage  '
+best_of_five --coverage "$dir/default"
 official=../shared/official/duckchess
 if [ -d "$official" ]; then
-  printf '  official cases  '
+  printf '  official cases             '
   best_of_five "$official"
+  printf '  official cases, --coverage '
+  best_of_five --coverage "$official"
 else
   echo "  official cases: $official is absent; skipped"
 fi
@@ -72,3 +80,14 @@ awk -v ns=$((end - start)) -v c="$commands" -v m="$mistakes" 'BEGIN{
   s = ns / 1e9 / 20
   printf "  %d commands, %d mistakes: %.3f s a run, %.1f us per command for all of them\n",
     c, m, s, s * 1e6 / c }'
+
+echo "4. audit --witness, one grown mistake of each group (found and shrunk on demand)"
+"$bin" audit --list | awk '/^one (row|direction)/ { getline; print $1 }' >"$dir/sample"
+total=0
+while read -r name; do
+  /usr/bin/time -f '%e' -o "$dir/t" "$bin" audit --witness "$name" >"$dir/w" || true
+  secs=$(tail -1 "$dir/t")
+  total=$(awk -v a="$total" -v b="$secs" 'BEGIN{print a + b}')
+  printf '  %-50s %5.2f s, %3d commands\n' "$name" "$secs" "$(head -1 "$dir/w")"
+done <"$dir/sample"
+printf '  %d witnesses in %.1f s\n' "$(wc -l <"$dir/sample")" "$total"

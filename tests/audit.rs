@@ -10,15 +10,23 @@
 mod common;
 
 use duckchess::check::format::{validate, DEFAULT_MAX_Q};
+use duckchess::generate::recipe::{self, Recipe};
 use duckchess::judge;
-use duckchess::mistakes::catalogue::Mistake;
+use duckchess::mistakes::catalogue::{self, Fault, Mistake, Why};
+use duckchess::mistakes::coverage::{Cell, Counter};
 use duckchess::mistakes::mutant;
+use duckchess::mistakes::mutant::Mutant;
+use duckchess::mistakes::suite::exposing;
 use duckchess::mistakes::witness::{self, Effort};
-use std::collections::BTreeSet;
+use duckchess::mistakes::written::Written;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
+use std::thread;
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
 
@@ -88,11 +96,12 @@ fn write_witnesses() {
     for entry in fs::read_dir(&dir).expect("the witness folder") {
         let path = entry.expect("an entry").path();
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        if Mistake::from_name(stem).is_none() {
+        if Written::from_name(stem).is_none() {
             fs::remove_file(&path).expect("remove a stale fixture");
         }
     }
-    for &m in Mistake::ALL {
+    for &w in Written::ALL {
+        let m = Mistake::written(w);
         let (case, tried) = witness::find(m, Effort::default())
             .unwrap_or_else(|| panic!("no witness found for {m}"));
         println!("{m}: {} commands (case {tried})", case.len());
@@ -109,12 +118,12 @@ fn every_mistake_has_a_witness_fixture_and_every_fixture_a_mistake() {
         let name = entry.expect("an entry").file_name();
         found.insert(name.to_string_lossy().into_owned());
     }
-    let expected: BTreeSet<String> = Mistake::ALL
+    let expected: BTreeSet<String> = Written::ALL
         .iter()
-        .flat_map(|m| [format!("{m}.in"), format!("{m}.ans")])
+        .flat_map(|w| [format!("{}.in", w.name()), format!("{}.ans", w.name())])
         .collect();
     assert_eq!(found, expected);
-    assert!(Mistake::ALL.len() >= 40);
+    assert!(Written::ALL.len() >= 40);
 }
 
 #[test]
@@ -123,13 +132,14 @@ fn every_witness_exposes_its_mistake_and_the_judge_keeps_its_answer() {
     if rewrite {
         write_witnesses();
     }
-    for &m in Mistake::ALL {
+    for &w in Written::ALL {
+        let m = Mistake::written(w);
         let path = witness_dir().join(format!("{m}.in"));
         let input = fs::read_to_string(&path).expect("the witness");
         if !rewrite {
             // The copy built into the binary (for the report) is this one.
             assert_eq!(
-                m.witness(),
+                w.witness(),
                 input,
                 "{m}: rebuild after changing the fixture"
             );
@@ -158,23 +168,30 @@ fn every_witness_exposes_its_mistake_and_the_judge_keeps_its_answer() {
 }
 
 #[test]
-fn the_witnesses_together_kill_every_mistake() {
+fn the_witnesses_together_kill_every_hand_written_mistake() {
     let out = run_in(root(), &["audit", "tests/fixtures/witness"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
-    let first = text(&out.stdout);
-    let total = Mistake::ALL.len();
+    let report = text(&out.stdout);
+    let tests = Written::ALL.len();
+    let commands: usize = Written::ALL
+        .iter()
+        .map(|w| commands(w.witness()).len())
+        .sum();
     assert!(
-        first.starts_with(&format!(
-            "audited {total} tests ({} commands) against {total} mistakes: killed {total} of \
-             {total}, none survives\n",
-            Mistake::ALL
-                .iter()
-                .map(|m| commands(m.witness()).len())
-                .sum::<usize>()
+        report.starts_with(&format!(
+            "audited {tests} tests ({commands} commands) against {} mistakes: killed ",
+            Mistake::all().len()
         )),
-        "{first}"
+        "{report}"
     );
+    // A survivor is named alone on its line.
+    for w in Written::ALL {
+        assert!(
+            !report.contains(&format!("\n{}\n", w.name())),
+            "{}",
+            w.name()
+        );
+    }
 }
 
 /// The official cases, or a printed note and `None` when the folder is absent.
@@ -229,6 +246,299 @@ fn the_default_suite_kills_every_mistake() {
     );
 }
 
+/// The samples that follow the official format (the others show what the judge
+/// accepts beyond it).
+const VALID_SAMPLES: [&str; 7] = [
+    "samples/car-rays-discovered-check.in",
+    "samples/duck-blocked-leg.in",
+    "samples/elephant-blocked-eye.in",
+    "samples/horse-blocked-leg.in",
+    "samples/moves-after-game-over.in",
+    "samples/self-check.in",
+    "samples/soldier-every-direction.in",
+];
+
+#[test]
+fn the_coverage_map_names_what_the_data_never_reaches() {
+    let mut args = vec!["audit", "--coverage"];
+    args.extend(VALID_SAMPLES);
+    let out = run_in(root(), &args);
+    // Cells never reached: exit status 1, as for survivors.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let map = text(&out.stdout);
+    assert!(map.lines().all(|l| l.chars().count() <= 80), "{map}");
+    golden("coverage_samples.txt", &map);
+    let dir = default_suite();
+    let out = run_in(
+        dir.parent().expect("a parent"),
+        &["audit", "--coverage", "suite"],
+    );
+    golden("coverage_suite.txt", &text(&out.stdout));
+    if let Some(official) = official() {
+        let out = run_in(
+            root(),
+            &["audit", "--coverage", official.to_str().expect("a path")],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        golden(
+            "coverage_official.txt",
+            &text(&out.stdout).replace(official.to_str().expect("a path"), "official"),
+        );
+    }
+}
+
+/// Every mistake without a hand-written witness (the variants and the grown ones) has
+/// one found on demand: a valid input of at most 60 commands on which it answers
+/// otherwise than the judge, which answers it as the judge does.
+#[test]
+fn every_mistake_without_a_fixture_has_a_witness_found_on_demand() {
+    let todo: Vec<Mistake> = Mistake::all()
+        .iter()
+        .copied()
+        .filter(|m| m.fixture().is_none())
+        .collect();
+    assert!(todo.len() >= 300, "{}", todo.len());
+    let failures: Vec<String> = thread::scope(|scope| {
+        let parts: Vec<_> = todo
+            .chunks(todo.len() / 2 + 1)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut failures = Vec::new();
+                    for &m in part {
+                        let Some(input) = witness::of(m, 1) else {
+                            failures.push(format!("{m}: no witness found"));
+                            continue;
+                        };
+                        if validate(input.as_bytes(), DEFAULT_MAX_Q).is_err() {
+                            failures.push(format!("{m}: an invalid witness\n{input}"));
+                            continue;
+                        }
+                        let cmds = commands(&input);
+                        if cmds.is_empty() || cmds.len() > 60 {
+                            failures.push(format!("{m}: {} commands", cmds.len()));
+                        }
+                        let expected = mutant::judge_answers(&cmds);
+                        if mutant::answers(Some(m), &cmds) == expected {
+                            failures.push(format!("{m}: not exposed by its witness"));
+                        }
+                        if mutant::answers(None, &cmds) != expected {
+                            failures.push(format!("{m}: the mutant without a mistake differs"));
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("a part"))
+            .collect()
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Through the binary, the same input.
+    let m = Mistake::from_name("check-horse-up2-right1-leg-forgotten").expect("listed");
+    let out = common::run(&["audit", "--witness", m.name()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(Some(common::stdout(&out)), witness::of(m, 2));
+}
+
+/// A fingerprint of what `fault` answers on `corpus`: every answer of a game played
+/// from the start, and every answer of a solution that was right up to each command.
+fn fingerprint(fault: Option<Fault>, corpus: &[Vec<[i64; 4]>]) -> u64 {
+    let mut h = DefaultHasher::new();
+    let code = |a: &mutant::Answer| -> u32 {
+        match a {
+            None => 0,
+            Some(m) => {
+                let piece = |p: duckchess::judge::piece::Piece| {
+                    (p.color.index() * 7 + p.kind.index()) as u32
+                };
+                1 + piece(m.piece) * 64
+                    + m.captured.map_or(15, piece) * 4
+                    + u32::from(m.check) * 2
+                    + u32::from(m.game_over)
+            }
+        }
+    };
+    for cmds in corpus {
+        let mut whole = Mutant::making(fault);
+        let mut base = Mutant::new(None);
+        for &c in cmds {
+            code(&whole.play(c)).hash(&mut h);
+            let mut fresh = match fault {
+                Some(f) => base.with_fault(f),
+                None => base.clone(),
+            };
+            code(&fresh.play(c)).hash(&mut h);
+            base.play(c);
+        }
+    }
+    h.finish()
+}
+
+/// Games whose end has exactly one of the situations a solution that still looks for
+/// check might see (the winner's captain attacked, the taker attacked, the taken
+/// square covered, the corner covered), one game for each: what tells the variants of
+/// that mistake apart. Found among generated decisive games.
+fn end_probes() -> Vec<Vec<[i64; 4]>> {
+    let situations = [
+        Cell::WinnerAttacked,
+        Cell::TakerAttacked,
+        Cell::SquareCovered,
+        Cell::CornerCovered,
+    ];
+    let mut found: Vec<Option<Vec<[i64; 4]>>> = vec![None; situations.len()];
+    let recipe = Recipe {
+        seed: 5,
+        mode: Some(duckchess::generate::mode::Mode::Decisive),
+        max_q: 80,
+        messy: false,
+    };
+    for index in 0..40_000 {
+        let cmds = recipe::case(&recipe, index).0.cmds();
+        let mut counter = Counter::new();
+        let mut at_end = Vec::new();
+        for &c in &cmds {
+            let mut cells = Vec::new();
+            counter.play(c, |cell| cells.push(cell));
+            if cells.iter().any(|c| matches!(c, Cell::Wins(_))) {
+                at_end = cells;
+                break;
+            }
+        }
+        let here: Vec<usize> = (0..situations.len())
+            .filter(|&i| at_end.contains(&situations[i]))
+            .collect();
+        if let [i] = here[..] {
+            found[i].get_or_insert(cmds);
+        }
+        if found.iter().all(Option::is_some) {
+            break;
+        }
+    }
+    found
+        .into_iter()
+        .zip(situations)
+        .map(|(f, s)| f.unwrap_or_else(|| panic!("no generated game ends with only {s:?}")))
+        .collect()
+}
+
+/// The catalogue's reasons hold on a large corpus (the default suite, the witnesses,
+/// a few hundred generated games): a candidate not listed because it answers as a
+/// listed mistake answers as it, one not listed because it is no mistake answers as
+/// the judge, and no two listed mistakes (nor one and the judge) answer alike.
+#[test]
+fn unlisted_candidates_answer_as_recorded_and_listed_ones_all_differ() {
+    let mut corpus: Vec<Vec<[i64; 4]>> = Vec::new();
+    for i in 1..=3 {
+        let input = fs::read_to_string(default_suite().join(format!("{i}.in"))).expect("an input");
+        corpus.push(commands(&input));
+    }
+    for w in Written::ALL {
+        corpus.push(commands(w.witness()));
+    }
+    for index in 0..200 {
+        let recipe = Recipe {
+            seed: 11,
+            mode: None,
+            max_q: 120,
+            messy: false,
+        };
+        corpus.push(recipe::case(&recipe, index).0.cmds());
+    }
+    corpus.extend(end_probes());
+    let catalogue = catalogue::catalogue();
+    let judge = fingerprint(None, &corpus);
+    let prints = |corpus: &[Vec<[i64; 4]>]| -> Vec<u64> {
+        thread::scope(|scope| {
+            let parts: Vec<_> = Mistake::all()
+                .chunks(Mistake::all().len() / 2 + 1)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|m| fingerprint(Some(m.fault()), corpus))
+                            .collect::<Vec<u64>>()
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|p| p.join().expect("a part"))
+                .collect()
+        })
+    };
+    let listed = prints(&corpus);
+    // Pairs the generated games do not tell apart: a game the suite's search finds to
+    // expose one of them, which the other answers otherwise, goes into the corpus too.
+    let mut extra: Vec<Vec<[i64; 4]>> = Vec::new();
+    let mut more = vec![0u64; listed.len()];
+    for _round in 0..3 {
+        let mut by_print: HashMap<(u64, u64), Mistake> = HashMap::new();
+        let mut alike = Vec::new();
+        for (&m, (&a, &b)) in Mistake::all().iter().zip(listed.iter().zip(&more)) {
+            if let Some(other) = by_print.insert((a, b), m) {
+                alike.push((other, m));
+            }
+        }
+        if alike.is_empty() {
+            break;
+        }
+        for (a, b) in alike {
+            let tells = |cmds: &Vec<[i64; 4]>| {
+                let one = std::slice::from_ref(cmds);
+                fingerprint(Some(a.fault()), one) != fingerprint(Some(b.fault()), one)
+            };
+            let found = (1..=8)
+                .flat_map(|seed| [exposing(a, seed), exposing(b, seed)])
+                .flatten()
+                .find(tells);
+            extra.extend(found);
+        }
+        more = prints(&extra);
+    }
+    let judge = (judge, fingerprint(None, &extra));
+    let mut by_print: HashMap<(u64, u64), Mistake> = HashMap::new();
+    let mut alike = Vec::new();
+    for (&m, (&a, &b)) in Mistake::all().iter().zip(listed.iter().zip(&more)) {
+        assert_ne!(
+            (a, b),
+            judge,
+            "{m} answers as the judge on the whole corpus"
+        );
+        if let Some(other) = by_print.insert((a, b), m) {
+            alike.push(format!("{other} {m}"));
+        }
+    }
+    assert!(
+        alike.is_empty(),
+        "answer alike on the whole corpus:\n{}",
+        alike.join("\n")
+    );
+    assert!(
+        catalogue.unlisted.len() >= 60,
+        "{}",
+        catalogue.unlisted.len()
+    );
+    for u in &catalogue.unlisted {
+        let print = (
+            fingerprint(Some(u.fault), &corpus),
+            fingerprint(Some(u.fault), &extra),
+        );
+        match u.why {
+            Why::SameAs(m) => assert_eq!(
+                print,
+                (listed[m.index()], more[m.index()]),
+                "{} should answer as {m}",
+                u.name
+            ),
+            Why::Rule(_) | Why::Outside(_) => {
+                assert_eq!(print, judge, "{} should answer as the judge", u.name)
+            }
+        }
+    }
+}
+
 #[test]
 fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     let dir = default_suite();
@@ -243,66 +553,38 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         .collect();
     names.sort();
     let inputs: Vec<&String> = names.iter().filter(|n| n.ends_with(".in")).collect();
-    assert!(
-        !inputs.is_empty() && inputs.len() <= 10,
-        "{} files",
-        inputs.len()
-    );
+    assert_eq!(inputs.len(), 3, "{names:?}");
     for (i, name) in inputs.iter().enumerate() {
         assert_eq!(**name, format!("{}.in", i + 1));
         let input = fs::read(dir.join(name)).expect("an input");
-        assert_eq!(
-            validate(&input[..], DEFAULT_MAX_Q).ok(),
-            Some(1000),
-            "{name}"
-        );
+        let q = validate(&input[..], DEFAULT_MAX_Q).expect("a valid input");
+        assert!((1..=1000).contains(&q), "{name}: Q = {q}");
         let answer = fs::read(dir.join(format!("{}.ans", i + 1))).expect("its answer");
         assert_eq!(judged(&input), answer, "{name}");
     }
     assert!(names.contains(&"suite.txt".to_string()));
     assert_eq!(names.len(), inputs.len() * 2 + 1, "{names:?}");
-    // The same seed writes the same bytes; another seed writes others.
+    // One file: the same seed writes the same bytes, another seed others. One file
+    // lets a few mistakes through, and says so.
     let again = scratch("again");
-    let other = scratch("other");
-    for (d, seed) in [(&again, "1"), (&other, "2")] {
-        let out = run_in(d, &["gen", "--suite", "s", "--seed", seed]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    }
-    for name in &names {
-        let a = fs::read(dir.join(name)).expect("default");
-        assert_eq!(
-            a,
-            fs::read(again.join("s").join(name)).expect("again"),
-            "{name}"
+    let mut first = Vec::new();
+    for seed in ["1", "1", "2"] {
+        let out = run_in(
+            &again,
+            &["gen", "--suite", "s", "--files", "1", "--seed", seed],
         );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).starts_with("duckchess: gen: 4 mistakes survive the suite: "),
+            "{}",
+            text(&out.stderr)
+        );
+        first.push(fs::read(again.join("s/1.in")).expect("1.in"));
+        assert!(!again.join("s/2.in").exists());
     }
-    assert_ne!(
-        fs::read(dir.join("1.in")).expect("default"),
-        fs::read(other.join("s/1.in")).expect("seed 2")
-    );
-    // With one file, the one file kills everything.
-    let one = run_in(&again, &["gen", "--suite", "one", "--files", "1"]);
-    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
-    assert!(again.join("one/1.in").is_file() && !again.join("one/2.in").exists());
-    let audit = run_in(&again, &["audit", "one"]);
-    assert_eq!(audit.status.code(), Some(0), "{}", text(&audit.stdout));
-    // Seed 29 is one where the first file leaves one mistake alive: with one file that
-    // is said (exit 1); with the default, a second killing file takes it.
-    let out = run_in(
-        &other,
-        &["gen", "--suite", "s29", "--seed", "29", "--files", "1"],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        text(&out.stderr),
-        "duckchess: gen: 1 mistake survives the suite: check-guard-steps-straight (try \
-         another --seed or more --files)\n"
-    );
-    let out = run_in(&other, &["gen", "--suite", "s29", "--seed", "29"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(other.join("s29/3.in").is_file() && !other.join("s29/4.in").exists());
+    assert_eq!(first[0], first[1]);
+    assert_ne!(first[0], first[2]);
     let _ = fs::remove_dir_all(&again);
-    let _ = fs::remove_dir_all(&other);
 }
 
 #[test]
@@ -315,11 +597,13 @@ fn the_suite_replaces_only_its_own_files() {
         fs::write(suite.join(name), "old").expect("write");
     }
     let out = run_in(&dir, &["gen", "--suite", "s", "--files", "1"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "wrote 1 file (1000 commands) and suite.txt to s: 56 of 56 mistakes killed\n"
-            .replace("56", &Mistake::ALL.len().to_string())
+        format!(
+            "wrote 1 file (1000 commands) and suite.txt to s: {} of {} mistakes killed\n",
+            Mistake::all().len() - 4,
+            Mistake::all().len()
+        )
     );
     assert!(!suite.join("7.in").exists() && suite.join("1.in").is_file());
     // Anything else: refused, and nothing is touched.
@@ -459,16 +743,16 @@ fn usage_errors_and_the_catalogue() {
     assert_eq!(out.status.code(), Some(1));
     assert!(common::stderr(&out).starts_with("duckchess: audit: cannot read nowhere: "));
     // --witness prints the fixture; --list names every mistake with its sentence.
-    let m = Mistake::ALL[0];
-    let out = common::run(&["audit", "--witness", m.name()], b"");
+    let w = Written::ALL[0];
+    let out = common::run(&["audit", "--witness", w.name()], b"");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(common::stdout(&out), m.witness());
+    assert_eq!(common::stdout(&out), w.witness());
     let out = common::run(&["audit", "--list"], b"");
     assert_eq!(out.status.code(), Some(0));
     let list = common::stdout(&out);
     let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
     let flat = words(&list);
-    for m in Mistake::ALL {
+    for m in Mistake::all() {
         assert!(list.contains(&format!("\n  {m}\n    ")), "{m}");
         let entry = format!("{m} {} rule: {}", m.sentence(), m.rule());
         assert!(flat.contains(&words(&entry)), "{m}");
@@ -555,6 +839,30 @@ fn mutants_fail_exactly_where_the_planted_programs_fail() {
     };
     for (bug, name) in PLANTED {
         assert!(suite_kills(name), "{bug}");
+    }
+}
+
+/// Two seeds besides the default one: their default suites kill the whole catalogue
+/// too, within three files (every seed of 1..=20: `scripts/bench-heldout.sh seeds`).
+#[test]
+fn other_seeds_kill_the_whole_catalogue_too() {
+    use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_FILES};
+    assert_eq!(DEFAULT_FILES, 3);
+    let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+    for seed in [2, 7] {
+        let files = suite(&Plan::new(seed, DEFAULT_FILES, jobs));
+        assert!(files.len() <= DEFAULT_FILES, "seed {seed}: {}", files.len());
+        let mut killed = BTreeSet::new();
+        for f in &files {
+            assert!(f.cmds.len() <= 1000, "seed {seed}: {}", f.cmds.len());
+            killed.extend(killed_by(&f.cmds, Mistake::all()).iter().map(|m| m.index()));
+        }
+        let survivors: Vec<&str> = Mistake::all()
+            .iter()
+            .filter(|m| !killed.contains(&m.index()))
+            .map(|m| m.name())
+            .collect();
+        assert!(survivors.is_empty(), "seed {seed}: {survivors:?}");
     }
 }
 

@@ -44,7 +44,9 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             ],
             b"",
         ),
-        "audit" => (vec!["audit", "tests/fixtures/witness"], b""),
+        // The catalogue (some 100 KB, more than a pipe holds): an audit of a small
+        // folder would end with status 1 for the mistakes it lets through.
+        "audit" => (vec!["audit", "--list"], b""),
         "trace" => (vec!["trace"], b"1\n0 3 1 2\n"),
         "bundle" => (vec!["bundle"], b""),
         "perft" => (vec!["perft", "2"], b""),

@@ -436,13 +436,15 @@ fn every_option_in_a_help_is_in_its_guide() {
     }
 }
 
-/// The setters' guide lists the whole catalogue of mistakes, each with its sentence and
-/// its rule as `duckchess audit --list` gives them.
+/// The setters' guide lists the hand-written mistakes, each with its sentence and its
+/// rule as `duckchess audit --list` gives them, and the whole catalogue by group, with
+/// how many mistakes each holds.
 #[test]
 fn the_catalogue_in_the_guide_is_the_catalogue() {
-    use duckchess::mistakes::catalogue::Mistake;
+    use duckchess::mistakes::catalogue::{Group, Mistake};
+    use duckchess::mistakes::written::Written;
     let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
-    for m in Mistake::ALL {
+    for m in Written::ALL {
         let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());
         assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
     }
@@ -450,7 +452,17 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
         .lines()
         .filter(|l| l.starts_with("| ") && l.contains("` | "))
         .count();
-    assert!(rows >= Mistake::ALL.len());
+    assert!(rows >= Written::ALL.len());
+    for g in Group::all() {
+        let count = Mistake::all().iter().filter(|m| m.group() == g).count();
+        let row = format!("| {} | {count} |", g.title());
+        assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
+    }
+    let total = format!("| all | {} |", Mistake::all().len());
+    assert!(
+        text.contains(&total),
+        "docs/setters.md lacks the row {total}"
+    );
 }
 
 /// The UCI options the engine offers and the `go` words it reads: every one is named in

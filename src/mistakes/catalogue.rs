@@ -1,320 +1,333 @@
-//! The catalogue of plausible mistakes: what a solution of the problem may get wrong,
-//! derived clause by clause from the rules. Each mistake has a short kebab-case name, one
-//! sentence in plain words, the rule it breaks (in this crate's words), a group for the
-//! tables, and a witness: a small judge input on which a solution with that mistake
-//! answers differently from the judge (`tests/fixtures/witness/NAME.in`, built into the
-//! binary so that `audit` can print it).
+//! The catalogue of plausible mistakes: the hand-written ones ([`super::written`]), their
+//! variants ([`super::variant`]) and the slips grown from the move table
+//! ([`super::grown`]), each listed once. Every mistake has a kebab-case name, one
+//! sentence in plain words, the rule it breaks, a group for the tables, and a [`Fault`]
+//! that the mutant judge ([`super::mutant`]) makes.
 //!
-//! The mistakes themselves are played by [`super::mutant`]; this module only names them.
-//! A mistake that no valid input can expose (an equivalent one: a bounds slip on the
-//! tenth column, which no command within the official limits reaches) is not listed.
+//! A candidate is not listed when it is no mistake at all (it always answers as the
+//! rules: a blocking square mirrored across the axis it lies on) or when it always
+//! answers as a listed one (a car that counts the captain's square as in its way gives
+//! no check that way: the direction dropped); the reason is kept with it
+//! ([`Unlisted`]), and a test plays both on a large generated corpus to hold the reason
+//! to the truth.
 
+use super::grown::{self, Effect, Key, Slip, Use};
+use super::variant::{self, Standing, Variant};
+use super::written::{Topic, Written};
+use crate::cli::{self, help};
+use crate::judge::piece::PieceKind;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
-/// The groups of the catalogue, in the order the tables list them.
+/// What a mutant does wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// A hand-written mistake.
+    Written(Written),
+    /// A variant of one.
+    Variant(Variant),
+    /// A slip in one row of the move table.
+    Slip(Slip),
+}
+
+/// The groups of the catalogue, in the order the tables list them: the hand-written
+/// topics, then the rows of each piece's table in each use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Group {
-    /// A blocking square forgotten or misplaced when a move is judged.
-    MoveBlocking,
-    /// A blocking square forgotten or misplaced when check is decided.
-    CheckBlocking,
-    /// A piece with a missing or an extra target (everywhere it is used).
-    Shape,
-    /// The edges of the board.
-    Edges,
-    /// Rules of xiangqi that this game does not have.
-    Xiangqi,
-    /// Who gives check, and when.
-    Check,
-    /// The end of the game.
-    End,
-    /// What makes a command invalid, and what an invalid one does.
-    Invalid,
-    /// How the answers are written.
-    Output,
+    /// A topic of the hand-written mistakes and their variants.
+    Topic(Topic),
+    /// One row of a piece's table slipped, in one use.
+    Rows(Use, PieceKind),
 }
 
 impl Group {
-    /// Every group, in table order.
-    pub const ALL: [Group; 9] = [
-        Group::MoveBlocking,
-        Group::CheckBlocking,
-        Group::Shape,
-        Group::Edges,
-        Group::Xiangqi,
-        Group::Check,
-        Group::End,
-        Group::Invalid,
-        Group::Output,
-    ];
+    /// Every group that holds a listed mistake, in table order (no row of the
+    /// captain's table is a mistake when check is decided: a captain's check is mutual).
+    pub fn all() -> Vec<Group> {
+        let mut out: Vec<Group> = Topic::ALL.iter().map(|&t| Group::Topic(t)).collect();
+        for at in Use::ALL {
+            for kind in PieceKind::ALL {
+                out.push(Group::Rows(at, kind));
+            }
+        }
+        let listed = &catalogue().entries;
+        out.retain(|g| listed.iter().any(|e| e.group == *g));
+        out
+    }
 
     /// The group's title in tables.
-    pub fn title(self) -> &'static str {
+    pub fn title(self) -> String {
         match self {
-            Group::MoveBlocking => "blocking squares when a move is judged",
-            Group::CheckBlocking => "blocking squares when check is decided",
-            Group::Shape => "move shapes",
-            Group::Edges => "the edges of the board",
-            Group::Xiangqi => "xiangqi rules that do not apply",
-            Group::Check => "check",
-            Group::End => "the end of the game",
-            Group::Invalid => "invalid commands",
-            Group::Output => "the answers as written",
+            Group::Topic(t) => t.title().to_string(),
+            Group::Rows(at, PieceKind::Car) => format!(
+                "one direction of the car, when {}",
+                match at {
+                    Use::Move => "a move is judged",
+                    Use::Check => "check is decided",
+                }
+            ),
+            Group::Rows(at, kind) => format!(
+                "one row of the {kind}'s move table, when {}",
+                match at {
+                    Use::Move => "a move is judged",
+                    Use::Check => "check is decided",
+                }
+            ),
+        }
+    }
+
+    /// Whether the group's mistakes were grown from the move table.
+    pub fn is_grown(self) -> bool {
+        matches!(self, Group::Rows(..))
+    }
+}
+
+/// One listed mistake.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its kebab-case name.
+    pub name: String,
+    /// What the solution does, in one sentence.
+    pub sentence: String,
+    /// The rule it breaks.
+    pub rule: String,
+    /// Where the tables list it.
+    pub group: Group,
+    /// What the mutant does.
+    pub fault: Fault,
+}
+
+/// Why a candidate is not listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// It always answers as this listed mistake.
+    SameAs(Mistake),
+    /// It always answers as the rules (the reason in words).
+    Rule(&'static str),
+    /// Only an input beyond the official limits could tell (the reason in words).
+    Outside(&'static str),
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::SameAs(m) => write!(f, "always answers as {m}"),
+            Why::Rule(why) | Why::Outside(why) => f.write_str(why),
         }
     }
 }
 
-/// Declares [`Mistake`] and its tables from one list, so a mistake's name, sentence,
-/// rule, group and witness can never fall out of step.
-macro_rules! catalogue {
-    ($( $variant:ident $name:literal $group:ident
-        sentence $sentence:literal
-        rule $rule:literal; )*) => {
-        /// One plausible mistake of a solution.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Mistake {
-            $(
-                #[doc = $sentence]
-                $variant,
-            )*
-        }
-
-        impl Mistake {
-            /// Every mistake of the catalogue, grouped as the tables list them.
-            pub const ALL: &'static [Mistake] = &[$(Mistake::$variant,)*];
-
-            /// The short kebab-case name.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Mistake::$variant => $name,)*
-                }
-            }
-
-            /// What the mistaken solution does, in one sentence.
-            pub fn sentence(self) -> &'static str {
-                match self {
-                    $(Mistake::$variant => $sentence,)*
-                }
-            }
-
-            /// The rule it breaks.
-            pub fn rule(self) -> &'static str {
-                match self {
-                    $(Mistake::$variant => $rule,)*
-                }
-            }
-
-            /// Its group.
-            pub fn group(self) -> Group {
-                match self {
-                    $(Mistake::$variant => Group::$group,)*
-                }
-            }
-
-            /// The witness input (`tests/fixtures/witness/NAME.in`): a judge input on
-            /// which this mistake answers differently from the judge.
-            pub fn witness(self) -> &'static str {
-                match self {
-                    $(Mistake::$variant => include_str!(concat!(
-                        env!("CARGO_MANIFEST_DIR"),
-                        "/tests/fixtures/witness/",
-                        $name,
-                        ".in"
-                    )),)*
-                }
-            }
-        }
-    };
+/// A candidate that is not listed, and why.
+#[derive(Clone, Debug)]
+pub struct Unlisted {
+    /// Its name.
+    pub name: String,
+    /// What its mutant does.
+    pub fault: Fault,
+    /// Why it is not listed.
+    pub why: Why,
 }
 
-catalogue! {
-    MoveIgnoresElephantEye "move-ignores-elephant-eye" MoveBlocking
-        sentence "lets an elephant jump over a piece on the midpoint of its jump"
-        rule "an elephant moves only when the square between its start and its target is empty";
-    MoveElephantEyeSwapped "move-elephant-eye-swapped" MoveBlocking
-        sentence "looks for the elephant's eye with x and y swapped, on the wrong diagonal neighbour, when it judges a move"
-        rule "an elephant is blocked on the midpoint of its jump";
-    MoveIgnoresHorseLeg "move-ignores-horse-leg" MoveBlocking
-        sentence "lets a horse jump over the piece next to it on its long side"
-        rule "a horse moves only when the square one step along its long side is empty";
-    MoveHorseLegOnShortSide "move-horse-leg-on-short-side" MoveBlocking
-        sentence "looks for the horse's blocking square on its short side instead of its long one"
-        rule "a horse is blocked one step along its long side, not its short one";
-    MoveIgnoresDuckFirstLeg "move-ignores-duck-first-leg" MoveBlocking
-        sentence "lets a duck move through a piece on the first square of its path"
-        rule "a duck moves only when the square one straight step along its long side is empty";
-    MoveIgnoresDuckSecondLeg "move-ignores-duck-second-leg" MoveBlocking
-        sentence "lets a duck move through a piece on the second square of its path"
-        rule "a duck moves only when the square after one straight and one diagonal step is empty";
-    MoveDuckLegsNotSwapped "move-duck-legs-not-swapped" MoveBlocking
-        sentence "uses the blocking squares of the duck's 3-by-2 jumps for its 2-by-3 jumps too, x and y not swapped"
-        rule "a duck's 2-by-3 jumps are blocked along the column, mirroring its 3-by-2 jumps";
-    MoveCarJumps "move-car-jumps" MoveBlocking
-        sentence "lets a car move through pieces in its way"
-        rule "a car moves only over empty squares";
-    MoveCarStopsOneShort "move-car-stops-one-short" MoveBlocking
-        sentence "forgets the last square before the car's target when it looks for pieces in the way"
-        rule "every square strictly between a car and its target must be empty";
-    CarPathIncludesTarget "car-path-includes-target" MoveBlocking
-        sentence "counts the car's target as a square in its way, so a car never captures nor gives check"
-        rule "a car may take the opposing piece at the end of its empty path";
-    CheckIgnoresElephantEye "check-ignores-elephant-eye" CheckBlocking
-        sentence "forgets the elephant's eye when it looks for check"
-        rule "an elephant with a piece on its eye does not threaten the captain behind it";
-    CheckElephantEyeSwapped "check-elephant-eye-swapped" CheckBlocking
-        sentence "looks for a checking elephant's eye with x and y swapped, on the wrong diagonal neighbour"
-        rule "an elephant is blocked on the midpoint of its jump, when it gives check too";
-    CheckIgnoresHorseLeg "check-ignores-horse-leg" CheckBlocking
-        sentence "forgets the horse's leg when it looks for check"
-        rule "a horse with a piece on its leg does not threaten the captain behind it";
-    CheckHorseLegBesideCaptain "check-horse-leg-beside-captain" CheckBlocking
-        sentence "looks for the leg of a checking horse next to the captain instead of next to the horse"
-        rule "a horse's leg is counted from the horse, not from the square it attacks";
-    CheckIgnoresDuckFirstLeg "check-ignores-duck-first-leg" CheckBlocking
-        sentence "forgets the duck's first blocking square when it looks for check"
-        rule "a duck blocked on the first square of its path does not threaten the captain";
-    CheckIgnoresDuckSecondLeg "check-ignores-duck-second-leg" CheckBlocking
-        sentence "forgets the duck's second blocking square when it looks for check"
-        rule "a duck blocked on the second square of its path does not threaten the captain";
-    CheckDuckLegsFromCaptain "check-duck-legs-from-captain" CheckBlocking
-        sentence "counts a checking duck's blocking squares from the captain instead of from the duck"
-        rule "a duck's blocking squares are one straight step, then one diagonal, from the duck";
-    CheckCarJumps "check-car-jumps" CheckBlocking
-        sentence "lets a car give check through pieces in its way"
-        rule "a car threatens a captain only along an empty row or column";
-    CheckCarStopsOneShort "check-car-stops-one-short" CheckBlocking
-        sentence "forgets the square right before the captain when it looks for a car's check"
-        rule "every square strictly between a car and the captain must be empty for check";
-    MoveCaptainStepsDiagonally "move-captain-steps-diagonally" Shape
-        sentence "lets the captain move one step diagonally too"
-        rule "a captain steps one square along a row or a column only";
-    MoveGuardStepsStraight "move-guard-steps-straight" Shape
-        sentence "lets the guard move one step along a row or a column too"
-        rule "a guard steps one square diagonally only";
-    MoveSoldierNoDiagonals "move-soldier-no-diagonals" Shape
-        sentence "forgets the soldier's diagonal steps when it judges a move"
-        rule "a soldier steps to any of its eight neighbours";
-    MoveSoldierNeverBackwards "move-soldier-never-backwards" Shape
-        sentence "never lets a soldier move back towards its own side"
-        rule "a soldier steps in every direction, backwards too";
-    MoveHorseMissesShortJumps "move-horse-misses-short-jumps" Shape
-        sentence "knows only the horse's jumps of two rows and one column when it judges a move"
-        rule "a horse jumps two along one axis and one along the other, either way round";
-    MoveDuckMissesShortJumps "move-duck-misses-short-jumps" Shape
-        sentence "knows only the duck's jumps of three rows and two columns when it judges a move"
-        rule "a duck jumps three along one axis and two along the other, either way round";
-    CheckCaptainStepsDiagonally "check-captain-steps-diagonally" Shape
-        sentence "lets a captain give check one step diagonally too"
-        rule "a captain steps one square along a row or a column only";
-    CheckGuardStepsStraight "check-guard-steps-straight" Shape
-        sentence "lets a guard give check one step along a row or a column too"
-        rule "a guard steps one square diagonally only";
-    CheckSoldierNoDiagonals "check-soldier-no-diagonals" Shape
-        sentence "forgets the soldier's diagonal steps when it looks for check"
-        rule "a soldier steps to any of its eight neighbours";
-    CheckSoldierNeverBackwards "check-soldier-never-backwards" Shape
-        sentence "never lets a soldier give check backwards, towards its own side"
-        rule "a soldier steps in every direction, backwards too";
-    CheckHorseMissesShortJumps "check-horse-misses-short-jumps" Shape
-        sentence "knows only the horse's jumps of two rows and one column when it looks for check"
-        rule "a horse jumps two along one axis and one along the other, either way round";
-    CheckDuckMissesShortJumps "check-duck-misses-short-jumps" Shape
-        sentence "knows only the duck's jumps of three rows and two columns when it looks for check"
-        rule "a duck jumps three along one axis and two along the other, either way round";
-    NineRows "nine-rows" Edges
-        sentence "takes the board for 9 rows and 10 columns, so row 9 is off it"
-        rule "the board has 10 rows (x from 0 to 9) and 9 columns (y from 0 to 8)";
-    CheckWrapsAroundEdges "check-wraps-around-edges" Edges
-        sentence "numbers the squares 9x+y when it looks for check and never checks the column, so attacks wrap from one edge of the board to the other"
-        rule "no piece moves off the board, and nothing wraps around its edges";
-    CaptainKeptInPalace "captain-kept-in-palace" Xiangqi
-        sentence "keeps the captain inside a xiangqi palace (3 by 3 in the middle of its back rows)"
-        rule "there is no palace: a captain goes anywhere on the board";
-    GuardKeptInPalace "guard-kept-in-palace" Xiangqi
-        sentence "keeps the guards inside a xiangqi palace"
-        rule "there is no palace: a guard goes anywhere on the board";
-    ElephantKeptOnItsSide "elephant-kept-on-its-side" Xiangqi
-        sentence "stops an elephant at the river, as in xiangqi"
-        rule "there is no river: an elephant crosses the middle of the board";
-    CaptainsFacingGiveCheck "captains-facing-give-check" Xiangqi
-        sentence "counts two captains facing each other on an empty column as check, as in xiangqi"
-        rule "captains never fly: facing captains are not check unless one can step onto the other";
-    CaptainsMayNotFace "captains-may-not-face" Xiangqi
-        sentence "refuses a move that leaves the captains facing each other on an empty column"
-        rule "captains may face each other";
-    MoveIntoAttackRefused "move-into-attack-refused" Xiangqi
-        sentence "refuses a move that leaves the mover's own captain attacked"
-        rule "a side may leave its captain attacked or move it into attack";
-    CheckOnlyBySideToMove "check-only-by-side-to-move" Check
-        sentence "reports check only when the side to move can take the other captain"
-        rule "check is when either side can take the other side's captain";
-    CheckOnlyByMover "check-only-by-mover" Check
-        sentence "reports check only when the side that just moved can take the other captain"
-        rule "check is when either side can take the other side's captain";
-    CheckOnlyByMovedPiece "check-only-by-moved-piece" Check
-        sentence "looks only at the piece that moved when it decides check, missing discovered and standing checks"
-        rule "check counts every piece of both sides, not just the one that moved";
-    CheckBeforeTheMove "check-before-the-move" Check
-        sentence "decides check on the position before the move instead of after it"
-        rule "check is decided on the position after the move";
-    CheckForgetsCaptain "check-forgets-captain" Check
-        sentence "never counts a captain as a piece that gives check"
-        rule "a captain next to the other captain gives check";
-    CheckAfterTheEnd "check-after-the-end" End
-        sentence "still reports check on the move that takes a captain when the winner's captain stands attacked"
-        rule "once the game is over there is no check";
-    GameGoesOn "game-goes-on" End
-        sentence "does not end the game when a captain is taken"
-        rule "taking the opposing captain ends the game";
-    MovesAfterTheEnd "moves-after-the-end" End
-        sentence "still accepts moves after a captain has been taken"
-        rule "every command after the end of the game is invalid";
-    GameOverBeforeTheMove "game-over-before-the-move" End
-        sentence "decides whether the game is over before the move is made, so the winning move says no"
-        rule "the game-over answer is about the position after the move";
-    TurnPassesAfterInvalid "turn-passes-after-invalid" Invalid
-        sentence "passes the turn to the other side after an invalid command"
-        rule "an invalid command changes nothing: the same side is still to move";
-    OwnPieceCaptured "own-piece-captured" Invalid
-        sentence "lets a piece move onto and capture a piece of its own side"
-        rule "a piece may not move onto a square held by its own side";
-    OpponentPieceMoved "opponent-piece-moved" Invalid
-        sentence "lets the side to move move the opponent's pieces"
-        rule "the source square must hold a piece of the side to move";
-    SourceNotCleared "source-not-cleared" Invalid
-        sentence "leaves a copy of the moved piece on its old square, so an empty square can still be moved from"
-        rule "a move leaves its source square empty";
-    BlueMovesFirst "blue-moves-first" Invalid
-        sentence "lets blue move first"
-        rule "red moves first";
-    CapturedSideIsMovers "captured-side-is-movers" Output
-        sentence "names the captured piece with the mover's side"
-        rule "the captured piece is named with its own side";
-    CapturedKindIsMovers "captured-kind-is-movers" Output
-        sentence "names the captured piece by what stands on the target after the move, the mover's kind"
-        rule "the captured piece is named with its own kind";
-    CapturedAlwaysNa "captured-always-na" Output
-        sentence "writes NA for the captured piece even when a piece is taken"
-        rule "the second answer names the captured piece";
-    CapturedNotReset "captured-not-reset" Output
-        sentence "never resets the captured piece, so a move that takes nothing after a capture names the earlier one instead of NA"
-        rule "the second answer is NA when the move takes nothing";
-    CheckAnswerSwapped "check-answer-swapped" Output
-        sentence "writes yes for no check and no for check"
-        rule "the third answer is yes exactly when the position is check";
-    GameOverAnswerSwapped "game-over-answer-swapped" Output
-        sentence "writes yes for a game that goes on and no for one that is over"
-        rule "the fourth answer is yes exactly when the game is over";
-    SideNamesSwapped "side-names-swapped" Output
-        sentence "calls red pieces blue and blue pieces red"
-        rule "red is the side that starts on rows 0 to 3";
+/// The whole catalogue.
+#[derive(Debug)]
+pub struct Catalogue {
+    /// The listed mistakes, in table order.
+    pub entries: Vec<Entry>,
+    /// The candidates that are not listed.
+    pub unlisted: Vec<Unlisted>,
+    mistakes: Vec<Mistake>,
+    by_name: HashMap<String, Mistake>,
 }
+
+fn build() -> Catalogue {
+    let mut listed: Vec<Entry> = Written::ALL
+        .iter()
+        .map(|&w| Entry {
+            name: w.name().to_string(),
+            sentence: w.sentence().to_string(),
+            rule: w.rule().to_string(),
+            group: Group::Topic(w.topic()),
+            fault: Fault::Written(w),
+        })
+        .collect();
+    // Unlisted candidates, each with why: in words, or the name of the listed one it
+    // answers as.
+    let mut pending: Vec<(String, Fault, Result<Why, String>)> = Vec::new();
+    for v in variant::all() {
+        let fault = Fault::Variant(v.variant);
+        match v.standing {
+            Standing::Listed => listed.push(Entry {
+                name: v.name,
+                sentence: v.sentence,
+                rule: v.rule,
+                group: Group::Topic(v.topic),
+                fault,
+            }),
+            Standing::SameAs(w) => pending.push((v.name, fault, Err(w.name().to_string()))),
+            Standing::Rule(why) => pending.push((v.name, fault, Ok(Why::Rule(why)))),
+            Standing::Outside(why) => pending.push((v.name, fault, Ok(Why::Outside(why)))),
+        }
+    }
+    let mut first: HashMap<Key, String> = HashMap::new();
+    for g in grown::candidates() {
+        let fault = Fault::Slip(g.slip);
+        let key = g.slip.key();
+        if let Effect::Rule(why) = key.4 {
+            pending.push((g.name, fault, Ok(Why::Rule(why))));
+        } else if let Some(same) = first.get(&key) {
+            pending.push((g.name, fault, Err(same.clone())));
+        } else {
+            first.insert(key, g.name.clone());
+            listed.push(Entry {
+                name: g.name,
+                sentence: g.sentence,
+                rule: g.rule,
+                group: Group::Rows(g.slip.at, g.slip.kind),
+                fault,
+            });
+        }
+    }
+    // Table order: by group, in the order written within each.
+    listed.sort_by_key(|e| e.group);
+    let mistakes: Vec<Mistake> = (0..listed.len()).map(|i| Mistake(i as u16)).collect();
+    let by_name: HashMap<String, Mistake> = listed
+        .iter()
+        .zip(&mistakes)
+        .map(|(e, &m)| (e.name.clone(), m))
+        .collect();
+    let unlisted = pending
+        .into_iter()
+        .map(|(name, fault, why)| Unlisted {
+            name,
+            fault,
+            // Every name given here is a listed one: a hand-written or a first grown one.
+            why: why.unwrap_or_else(|same| Why::SameAs(by_name[&same])),
+        })
+        .collect();
+    Catalogue {
+        entries: listed,
+        unlisted,
+        mistakes,
+        by_name,
+    }
+}
+
+/// The catalogue, built once.
+pub fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(build)
+}
+
+/// One mistake of the catalogue: an index into its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mistake(u16);
 
 impl Mistake {
+    /// Every listed mistake, grouped as the tables list them.
+    pub fn all() -> &'static [Mistake] {
+        &catalogue().mistakes
+    }
+
+    fn entry(self) -> &'static Entry {
+        &catalogue().entries[self.0 as usize]
+    }
+
+    /// Its place in [`Mistake::all`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The short kebab-case name.
+    pub fn name(self) -> &'static str {
+        &self.entry().name
+    }
+
+    /// What the mistaken solution does, in one sentence.
+    pub fn sentence(self) -> &'static str {
+        &self.entry().sentence
+    }
+
+    /// The rule it breaks.
+    pub fn rule(self) -> &'static str {
+        &self.entry().rule
+    }
+
+    /// Its group.
+    pub fn group(self) -> Group {
+        self.entry().group
+    }
+
+    /// What its mutant does.
+    pub fn fault(self) -> Fault {
+        self.entry().fault
+    }
+
+    /// The hand-written witness input (`tests/fixtures/witness/NAME.in`) of a
+    /// hand-written mistake; the others' are found on demand
+    /// ([`super::witness::of`]).
+    pub fn fixture(self) -> Option<&'static str> {
+        match self.fault() {
+            Fault::Written(w) => Some(w.witness()),
+            _ => None,
+        }
+    }
+
     /// The mistake called `name`, if any.
     pub fn from_name(name: &str) -> Option<Mistake> {
-        Mistake::ALL.iter().copied().find(|m| m.name() == name)
+        catalogue().by_name.get(name).copied()
     }
+
+    /// The hand-written mistake `w`.
+    pub fn written(w: Written) -> Mistake {
+        // Every hand-written mistake is listed, under its own name.
+        catalogue().by_name[w.name()]
+    }
+}
+
+/// The catalogue as `audit --list` prints it: how many mistakes, where they come from,
+/// each group with its mistakes, their sentences and rules; then the candidates not
+/// listed, each with why.
+pub fn listing() -> String {
+    let all = Mistake::all();
+    let count = |f: &dyn Fn(Fault) -> bool| all.iter().filter(|m| f(m.fault())).count();
+    let mut out = format!(
+        "{} in {} groups\n({} written by hand, {} variants of them, {} grown from the move \
+         table)\n",
+        cli::plural(all.len() as u64, "mistake"),
+        Group::all().len(),
+        count(&|f| matches!(f, Fault::Written(_))),
+        count(&|f| matches!(f, Fault::Variant(_))),
+        count(&|f| matches!(f, Fault::Slip(_))),
+    );
+    for group in Group::all() {
+        out.push_str(&format!("\n{}:\n", group.title()));
+        for m in all.iter().filter(|m| m.group() == group) {
+            out.push_str(&format!("  {m}\n"));
+            out.push_str(&help::filled(m.sentence(), "    ", "    "));
+            out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
+        }
+    }
+    let unlisted = &catalogue().unlisted;
+    out.push('\n');
+    out.push_str(&help::filled(
+        &format!(
+            "not listed: {} more candidates, each always answering as a listed mistake or \
+             as the rules (a test plays them on a large corpus to hold these reasons to the \
+             truth):",
+            unlisted.len()
+        ),
+        "",
+        "",
+    ));
+    for u in unlisted {
+        out.push_str(&help::filled(
+            &format!("{}: {}", u.name, u.why),
+            "  ",
+            "    ",
+        ));
+    }
+    out
 }
 
 impl fmt::Display for Mistake {
@@ -329,9 +342,9 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_kebab_case() {
-        assert!(Mistake::ALL.len() >= 40, "{}", Mistake::ALL.len());
-        for m in Mistake::ALL {
-            assert_eq!(Mistake::from_name(m.name()), Some(*m));
+        assert!(Mistake::all().len() >= 300, "{}", Mistake::all().len());
+        for &m in Mistake::all() {
+            assert_eq!(Mistake::from_name(m.name()), Some(m));
             assert!(
                 m.name()
                     .bytes()
@@ -340,11 +353,32 @@ mod tests {
             );
             assert!(!m.sentence().ends_with('.') && !m.rule().ends_with('.'));
         }
+        let cat = catalogue();
+        for u in &cat.unlisted {
+            assert_eq!(Mistake::from_name(&u.name), None, "{} is listed", u.name);
+        }
         // Grouped: each group's mistakes stand together, in table order.
-        let groups: Vec<Group> = Mistake::ALL.iter().map(|m| m.group()).collect();
+        let groups: Vec<Group> = Mistake::all().iter().map(|m| m.group()).collect();
         let mut sorted = groups.clone();
         sorted.sort();
         assert_eq!(groups, sorted);
         assert_eq!(Mistake::from_name("no-such-mistake"), None);
+        assert_eq!(Mistake::written(Written::NineRows).name(), "nine-rows");
+    }
+
+    #[test]
+    fn one_listed_mistake_for_each_effect() {
+        let mut seen = HashMap::new();
+        for &m in Mistake::all() {
+            if let Fault::Slip(s) = m.fault() {
+                assert!(!matches!(s.key().4, Effect::Rule(_)), "{m}");
+                assert!(seen.insert(s.key(), m).is_none(), "{m} twice");
+            }
+        }
+        for u in &catalogue().unlisted {
+            if let (Fault::Slip(s), Why::SameAs(m)) = (u.fault, u.why) {
+                assert_eq!(seen.get(&s.key()), Some(&m), "{}", u.name);
+            }
+        }
     }
 }

@@ -1,13 +1,19 @@
 //! The mutant judge: a plain game simulator written straight from the rules, square by
-//! square, whose every clause asks whether it should make one of the catalogue's
-//! mistakes. With no mistake it answers exactly as the judge does (a differential test
-//! holds it to that), so whatever a mutant answers differently is its mistake's doing.
+//! square, whose every clause asks whether it should make its mistake: a hand-written
+//! one, a variant of one, or a slip in one row of the move table. With no mistake it
+//! answers exactly as the judge does (a differential test holds it to that), so whatever
+//! a mutant answers differently is its mistake's doing.
 //!
 //! It shares nothing with the judge's move table (`judge::rules`): it is a second,
-//! independent reading of the rules, slow and simple, with hooks. Only the value types
-//! (sides, kinds, the four answers) come from the judge.
+//! independent reading of the rules, simple, with hooks. A slip names the row it changes
+//! by the row's target and blocking squares; the mutant finds that row among its own
+//! and changes it there. Only the value types (sides, kinds, the four answers) come from
+//! the judge.
 
-use super::catalogue::Mistake;
+use super::catalogue::{Fault, Mistake};
+use super::grown::{CarSlip, Slip, Use, What};
+use super::variant::{next_kind, Refusal, Variant};
+use super::written::Written;
 use crate::judge::game::Moved;
 use crate::judge::piece::{Color, Piece, PieceKind};
 
@@ -17,14 +23,6 @@ pub type Cmd = [i64; 4];
 /// What a solution answers to one command: the four answers of a legal move, or `None`
 /// for `Invalid command`.
 pub type Answer = Option<Moved>;
-
-/// Why a piece's reach is asked about: judging a move, or deciding check. Some mistakes
-/// are made in one place and not the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Use {
-    Move,
-    Check,
-}
 
 /// A square as plain coordinates (always on the 10 x 9 board once made).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,20 +43,53 @@ impl At {
         (self.x * 9 + self.y) as usize
     }
 
+    fn of(index: usize) -> At {
+        At {
+            x: index as i64 / 9,
+            y: index as i64 % 9,
+        }
+    }
+
     fn on_board(self) -> bool {
         (0..10).contains(&self.x) && (0..9).contains(&self.y)
     }
 }
 
-/// A leap as [`Mistake::CheckWrapsAroundEdges`] looks for it: the kind that makes it,
+/// A leap as [`Written::CheckWrapsAroundEdges`] looks for it: the kind that makes it,
 /// its `(dx, dy)`, and its blocking squares relative to the attacker.
 type NumberedLeap<'a> = (PieceKind, (i64, i64), &'a [(i64, i64)]);
+
+/// Whether a piece may go somewhere by its own rule, as the solution thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// Not that way at all.
+    No,
+    /// That way, but something stands in the way.
+    Blocked,
+    /// Yes.
+    Yes,
+}
+
+impl Path {
+    fn when_free(free: bool) -> Path {
+        if free {
+            Path::Yes
+        } else {
+            Path::Blocked
+        }
+    }
+}
 
 /// A game as a solution with one mistake (or none) plays it.
 #[derive(Clone, Debug)]
 pub struct Mutant {
     mistake: Option<Mistake>,
+    written: Option<Written>,
+    variant: Option<Variant>,
+    slip: Option<Slip>,
     squares: [Option<Piece>; 90],
+    /// The squares of each side's pieces, as bits `x * 9 + y`.
+    occupied: [u128; 2],
     side: Color,
     over: bool,
     /// The piece the last capture took (for a solution that never resets it).
@@ -68,15 +99,33 @@ pub struct Mutant {
 impl Mutant {
     /// A game from the start position that makes `mistake` (none: the rules exactly).
     pub fn new(mistake: Option<Mistake>) -> Mutant {
+        let mut m = Mutant::making(mistake.map(|m| m.fault()));
+        m.mistake = mistake;
+        m
+    }
+
+    /// A game from the start position that makes `fault` (listed or not).
+    pub fn making(fault: Option<Fault>) -> Mutant {
         use PieceKind::*;
         const BACK: [PieceKind; 9] = [
             Car, Horse, Elephant, Guard, Captain, Guard, Elephant, Horse, Car,
         ];
-        let mut squares = [None; 90];
+        let mut m = Mutant {
+            mistake: None,
+            written: None,
+            variant: None,
+            slip: None,
+            squares: [None; 90],
+            occupied: [0; 2],
+            side: Color::Red,
+            over: false,
+            last_captured: None,
+        };
+        m.set_fault(fault);
         for color in Color::ALL {
             let row = |r: i64| if color == Color::Red { r } else { 9 - r };
             let mut put = |x: i64, y: i64, kind| {
-                squares[At { x, y }.index()] = Some(Piece::new(color, kind));
+                m.set(At { x, y }, Some(Piece::new(color, kind)));
             };
             for (y, &kind) in BACK.iter().enumerate() {
                 put(row(0), y as i64, kind);
@@ -87,17 +136,36 @@ impl Mutant {
                 put(row(3), y, Soldier);
             }
         }
-        let side = if mistake == Some(Mistake::BlueMovesFirst) {
-            Color::Blue
-        } else {
-            Color::Red
-        };
-        Mutant {
-            mistake,
-            squares,
-            side,
-            over: false,
-            last_captured: None,
+        if m.makes(Written::BlueMovesFirst) {
+            m.side = Color::Blue;
+        }
+        m
+    }
+
+    /// This game as a solution making `mistake` would stand in it had it been right so
+    /// far: the same position, side to move, end and last capture, and from now on the
+    /// mistake. Made from a mutant without a mistake, which stands where the judge does.
+    pub fn refaulted(&self, mistake: Mistake) -> Mutant {
+        let mut m = self.with_fault(mistake.fault());
+        m.mistake = Some(mistake);
+        m
+    }
+
+    /// The same, for any fault, listed or not.
+    pub fn with_fault(&self, fault: Fault) -> Mutant {
+        let mut m = self.clone();
+        m.mistake = None;
+        m.set_fault(Some(fault));
+        m
+    }
+
+    fn set_fault(&mut self, fault: Option<Fault>) {
+        (self.written, self.variant, self.slip) = (None, None, None);
+        match fault {
+            Some(Fault::Written(w)) => self.written = Some(w),
+            Some(Fault::Variant(v)) => self.variant = Some(v),
+            Some(Fault::Slip(s)) => self.slip = Some(s),
+            None => {}
         }
     }
 
@@ -106,8 +174,12 @@ impl Mutant {
         self.mistake
     }
 
-    fn makes(&self, m: Mistake) -> bool {
-        self.mistake == Some(m)
+    fn makes(&self, w: Written) -> bool {
+        self.written == Some(w)
+    }
+
+    fn varies(&self, v: Variant) -> bool {
+        self.variant == Some(v)
     }
 
     /// The piece on `s`; nothing stands off the board (where a misplaced blocking
@@ -124,9 +196,34 @@ impl Mutant {
         self.at(s).is_none()
     }
 
+    /// Puts `piece` (or nothing) on `s`, which is on the board.
+    fn set(&mut self, s: At, piece: Option<Piece>) {
+        let bit = 1u128 << s.index();
+        if let Some(old) = self.squares[s.index()] {
+            self.occupied[old.color.index()] &= !bit;
+        }
+        if let Some(new) = piece {
+            self.occupied[new.color.index()] |= bit;
+        }
+        self.squares[s.index()] = piece;
+    }
+
+    /// The squares of `color`'s pieces.
+    fn pieces(&self, color: Color) -> impl Iterator<Item = (At, Piece)> + '_ {
+        let mut bits = self.occupied[color.index()];
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.squares[i].map(|p| (At::of(i), p))
+        })
+    }
+
     /// The square `(x, y)` of a command, when the solution thinks it is on the board.
     fn square(&self, x: i64, y: i64) -> Option<At> {
-        let (rows, cols) = if self.makes(Mistake::NineRows) {
+        let (rows, cols) = if self.makes(Written::NineRows) {
             (9, 10)
         } else {
             (10, 9)
@@ -139,9 +236,11 @@ impl Mutant {
     /// Plays one command and returns what the solution answers.
     pub fn play(&mut self, [xs, ys, xt, yt]: Cmd) -> Answer {
         match self.try_move(xs, ys, xt, yt) {
-            Some(moved) => Some(self.written(moved)),
-            None => {
-                if self.makes(Mistake::TurnPassesAfterInvalid) {
+            Ok((moved, from)) => Some(self.written(moved, from)),
+            Err(refusal) => {
+                if self.makes(Written::TurnPassesAfterInvalid)
+                    || self.varies(Variant::TurnPassesAfter(refusal))
+                {
                     self.side = self.side.opponent();
                 }
                 None
@@ -149,96 +248,134 @@ impl Mutant {
         }
     }
 
-    /// The answers as the solution writes them.
-    fn written(&mut self, mut m: Moved) -> Moved {
+    /// The answers as the solution writes them, after the move from `from`.
+    fn written(&mut self, mut m: Moved, from: At) -> Moved {
         let flip = |p: Piece| Piece::new(p.color.opponent(), p.kind);
         if m.captured.is_some() {
             self.last_captured = m.captured;
         }
-        match self.mistake {
-            Some(Mistake::CapturedAlwaysNa) => m.captured = None,
-            Some(Mistake::CapturedNotReset) => m.captured = self.last_captured,
-            Some(Mistake::CapturedSideIsMovers) => {
+        match self.written {
+            Some(Written::CapturedAlwaysNa) => m.captured = None,
+            Some(Written::CapturedNotReset) => m.captured = self.last_captured,
+            Some(Written::CapturedSideIsMovers) => {
                 m.captured = m.captured.map(|c| Piece::new(m.piece.color, c.kind));
             }
-            Some(Mistake::CapturedKindIsMovers) => {
+            Some(Written::CapturedKindIsMovers) => {
                 m.captured = m.captured.map(|c| Piece::new(c.color, m.piece.kind));
             }
-            Some(Mistake::CheckAnswerSwapped) => m.check = !m.check,
-            Some(Mistake::GameOverAnswerSwapped) => m.game_over = !m.game_over,
-            Some(Mistake::SideNamesSwapped) => {
+            Some(Written::CheckAnswerSwapped) => m.check = !m.check,
+            Some(Written::GameOverAnswerSwapped) => m.game_over = !m.game_over,
+            Some(Written::SideNamesSwapped) => {
                 m.piece = flip(m.piece);
                 m.captured = m.captured.map(flip);
+            }
+            _ => {}
+        }
+        let swap = |k: PieceKind, p: Piece| match next_kind(k) {
+            Some(n) if p.kind == k => Piece::new(p.color, n),
+            Some(n) if p.kind == n => Piece::new(p.color, k),
+            _ => p,
+        };
+        match self.variant {
+            Some(Variant::CapturedIsMover) => m.captured = m.captured.map(|_| m.piece),
+            Some(Variant::CapturedFromSource) => {
+                m.captured = m.captured.and_then(|_| self.at(from));
+            }
+            Some(Variant::CapturedSideToMove) => {
+                let side = self.side;
+                m.captured = m.captured.map(|c| Piece::new(side, c.kind));
+            }
+            Some(Variant::CapturedNamed(c)) => {
+                m.captured = m.captured.map(|p| Piece::new(c, p.kind));
+            }
+            Some(Variant::CapturedNaWhen(c)) if m.piece.color == c => m.captured = None,
+            Some(Variant::SideNamesAll(c)) => {
+                m.piece = Piece::new(c, m.piece.kind);
+                m.captured = m.captured.map(|p| Piece::new(c, p.kind));
+            }
+            Some(Variant::KindNamesSwapped(k)) => {
+                m.piece = swap(k, m.piece);
+                m.captured = m.captured.map(|p| swap(k, p));
             }
             _ => {}
         }
         m
     }
 
-    /// Judges and makes the move; `None` when the solution finds it invalid.
-    fn try_move(&mut self, xs: i64, ys: i64, xt: i64, yt: i64) -> Option<Moved> {
-        if self.over && !self.makes(Mistake::MovesAfterTheEnd) {
-            return None;
+    /// Judges and makes the move; the answers and the source square, or why the
+    /// solution finds it invalid.
+    fn try_move(&mut self, xs: i64, ys: i64, xt: i64, yt: i64) -> Result<(Moved, At), Refusal> {
+        if self.over && !self.makes(Written::MovesAfterTheEnd) {
+            return Err(Refusal::Over);
         }
-        let from = self.square(xs, ys)?;
-        let piece = self.at(from)?;
-        if piece.color != self.side && !self.makes(Mistake::OpponentPieceMoved) {
-            return None;
+        let from = self.square(xs, ys).ok_or(Refusal::OffBoard)?;
+        let piece = self.at(from).ok_or(Refusal::NoPiece)?;
+        if piece.color != self.side
+            && !self.makes(Written::OpponentPieceMoved)
+            && !self.varies(Variant::OpponentPieceMovedBy(self.side))
+        {
+            return Err(Refusal::OpponentPiece);
         }
-        let to = self.square(xt, yt)?;
+        let to = self.square(xt, yt).ok_or(Refusal::OffBoard)?;
         if let Some(target) = self.at(to) {
-            if target.color == piece.color && !self.makes(Mistake::OwnPieceCaptured) {
-                return None;
+            let own = target.color == piece.color
+                && !self.makes(Written::OwnPieceCaptured)
+                && !self.varies(Variant::OwnPieceCapturedBy(piece.kind));
+            if own || self.varies(Variant::CapturesRefusedBy(piece.kind)) {
+                return Err(Refusal::OwnPiece);
             }
         }
-        if !self.reaches(piece, from, to, Use::Move) {
-            return None;
+        match self.path(piece, from, to, Use::Move) {
+            Path::No => return Err(Refusal::Shape),
+            Path::Blocked => return Err(Refusal::Blocked),
+            Path::Yes => {}
         }
         let before = self.clone();
         let captured = self.at(to);
-        self.squares[to.index()] = Some(piece);
-        if !self.makes(Mistake::SourceNotCleared) {
-            self.squares[from.index()] = None;
+        self.set(to, Some(piece));
+        if !self.makes(Written::SourceNotCleared) {
+            self.set(from, None);
         }
-        let refused = (self.makes(Mistake::CaptainsMayNotFace) && self.captains_face())
-            || (self.makes(Mistake::MoveIntoAttackRefused) && self.captain_attacked(piece.color));
+        let refused = (self.makes(Written::CaptainsMayNotFace) && self.captains_face())
+            || (self.makes(Written::MoveIntoAttackRefused) && self.captain_attacked(piece.color));
         if refused {
             *self = before;
-            return None;
+            return Err(Refusal::Forbidden);
         }
         let ends = captured.is_some_and(|c| c.kind == PieceKind::Captain);
-        if ends && !self.makes(Mistake::GameGoesOn) {
+        let goes_on = self.makes(Written::GameGoesOn)
+            || self.varies(Variant::GameGoesOnWhenWins(piece.color));
+        if ends && !goes_on {
             self.over = true;
         }
-        let check = if self.makes(Mistake::CheckBeforeTheMove) {
+        let check = if self.makes(Written::CheckBeforeTheMove) {
             before.check(piece, to)
         } else {
             self.check(piece, to)
         };
-        let game_over = if self.makes(Mistake::GameOverBeforeTheMove) {
+        let game_over = if self.makes(Written::GameOverBeforeTheMove) {
             before.over
         } else {
             self.over
         };
         self.side = self.side.opponent();
-        Some(Moved {
-            piece,
-            captured,
-            check,
-            game_over,
-        })
+        Ok((
+            Moved {
+                piece,
+                captured,
+                check,
+                game_over,
+            },
+            from,
+        ))
     }
 
     /// Where `color`'s captains stand (a solution that leaves copies behind may have
     /// several, or none once one is taken).
     fn captains(&self, color: Color) -> impl Iterator<Item = At> + '_ {
-        (0..90).filter_map(move |i| {
-            let p = self.squares[i]?;
-            (p == Piece::new(color, PieceKind::Captain)).then_some(At {
-                x: i as i64 / 9,
-                y: i as i64 % 9,
-            })
-        })
+        self.pieces(color)
+            .filter(|(_, p)| p.kind == PieceKind::Captain)
+            .map(|(s, _)| s)
     }
 
     fn has_captain(&self, color: Color) -> bool {
@@ -256,42 +393,45 @@ impl Mutant {
         let both = self.has_captain(Color::Red) && self.has_captain(Color::Blue);
         if !both {
             // Once a captain is gone there is no check; a solution that still looks
-            // asks whether the remaining captain is attacked.
-            return self.makes(Mistake::CheckAfterTheEnd)
-                && Color::ALL
-                    .iter()
-                    .any(|&c| self.has_captain(c) && self.captain_attacked(c));
+            // asks whether the remaining captain is attacked, and perhaps more.
+            let still = |c: Color| self.has_captain(c) && self.captain_attacked(c);
+            let winner_attacked = || Color::ALL.iter().any(|&c| still(c));
+            let winner = mover.color;
+            return match (self.written, self.variant) {
+                (Some(Written::CheckAfterTheEnd), _) => winner_attacked(),
+                (_, Some(Variant::CheckAtEndOnTakenSquare)) => {
+                    winner_attacked() || self.attacked(to, winner)
+                }
+                (_, Some(Variant::CheckAtEndOnTaker)) => {
+                    winner_attacked() || self.attacked(to, winner.opponent())
+                }
+                (_, Some(Variant::CheckAtEndAtCorner)) => {
+                    winner_attacked() || self.attacked(At { x: 0, y: 0 }, winner)
+                }
+                _ => false,
+            };
         }
         let us = mover.color;
         let them = us.opponent();
-        match self.mistake {
-            Some(Mistake::CheckOnlyBySideToMove) => self.captain_attacked(us),
-            Some(Mistake::CheckOnlyByMover) => self.captain_attacked(them),
-            Some(Mistake::CheckOnlyByMovedPiece) => self
+        match self.written {
+            Some(Written::CheckOnlyBySideToMove) => self.captain_attacked(us),
+            Some(Written::CheckOnlyByMover) => self.captain_attacked(them),
+            Some(Written::CheckOnlyByMovedPiece) => self
                 .captains(them)
-                .any(|c| self.reaches(mover, to, c, Use::Check)),
-            Some(Mistake::CaptainsFacingGiveCheck) if self.captains_face() => true,
+                .any(|c| self.path(mover, to, c, Use::Check) == Path::Yes),
+            Some(Written::CaptainsFacingGiveCheck) if self.captains_face() => true,
             _ => self.captain_attacked(us) || self.captain_attacked(them),
         }
     }
 
     /// Whether some piece of `by` could move onto `target` (a captain's square).
     fn attacked(&self, target: At, by: Color) -> bool {
-        if self.makes(Mistake::CheckWrapsAroundEdges) {
+        if self.makes(Written::CheckWrapsAroundEdges) {
             return self.attacked_by_numbers(target, by);
         }
-        (0..90).any(|i| {
-            let from = At {
-                x: i as i64 / 9,
-                y: i as i64 % 9,
-            };
-            match self.squares[i] {
-                Some(p) if p.color == by => {
-                    !(p.kind == PieceKind::Captain && self.makes(Mistake::CheckForgetsCaptain))
-                        && self.reaches(p, from, target, Use::Check)
-                }
-                _ => false,
-            }
+        self.pieces(by).any(|(from, p)| {
+            !(p.kind == PieceKind::Captain && self.makes(Written::CheckForgetsCaptain))
+                && self.path(p, from, target, Use::Check) == Path::Yes
         })
     }
 
@@ -307,149 +447,225 @@ impl Mutant {
             && (red.x.min(blue.x) + 1..red.x.max(blue.x)).all(|x| self.empty(At { x, y: red.y }))
     }
 
+    /// The slip this mutant makes on `piece`'s row `dir` in use `why`, if any.
+    fn slip_on(&self, piece: Piece, dir: (i64, i64), why: Use) -> Option<What> {
+        let s = self.slip?;
+        let here = s.at == why
+            && s.kind == piece.kind
+            && s.for_color(piece.color)
+            && (s.dir.0 as i64, s.dir.1 as i64) == dir;
+        here.then_some(s.what)
+    }
+
+    /// Whether a leaping `piece` on `from` with these blocking squares (relative to it)
+    /// may go to its target by its row `dir`, with this mutant's slip on the row, if any.
+    fn leap(
+        &self,
+        piece: Piece,
+        from: At,
+        dir: (i64, i64),
+        blocks: &mut Vec<(i64, i64)>,
+        why: Use,
+    ) -> Path {
+        let wide = |o: (i8, i8)| (o.0 as i64, o.1 as i64);
+        match self.slip_on(piece, dir, why) {
+            Some(What::Dropped) => return Path::No,
+            Some(What::Forgotten(b)) => blocks.retain(|&s| s != wide(b)),
+            Some(What::Moved { block, to, .. }) => {
+                for s in blocks.iter_mut() {
+                    if *s == wide(block) {
+                        *s = wide(to);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Path::when_free(blocks.iter().all(|&(ox, oy)| self.empty(from.plus(ox, oy))))
+    }
+
     /// Whether `piece` on `from` may go to `to` by its own rule (blocking squares
     /// included; who stands on `to` is the caller's business), as the solution thinks.
-    fn reaches(&self, piece: Piece, from: At, to: At, why: Use) -> bool {
+    fn path(&self, piece: Piece, from: At, to: At, why: Use) -> Path {
         let (dx, dy) = (to.x - from.x, to.y - from.y);
         let (ax, ay) = (dx.abs(), dy.abs());
         let (sx, sy) = (dx.signum(), dy.signum());
-        let is = |m: Mistake| self.makes(m);
-        let in_move = |m: Mistake| why == Use::Move && is(m);
-        let in_check = |m: Mistake| why == Use::Check && is(m);
+        let is = |m: Written| self.makes(m);
+        let in_move = |m: Written| why == Use::Move && is(m);
+        let in_check = |m: Written| why == Use::Check && is(m);
         // A shape mistake made when moves are judged, or when check is decided.
-        let either = |when_moving: Mistake, when_checking: Mistake| {
+        let either = |when_moving: Written, when_checking: Written| {
             in_move(when_moving) || in_check(when_checking)
         };
-        let free = |ox: i64, oy: i64| self.empty(from.plus(ox, oy));
         let palace = |c: Color| {
             let rows = if c == Color::Red { 0..=2 } else { 7..=9 };
             rows.contains(&to.x) && (3..=5).contains(&to.y)
         };
+        let shape = |ok: bool| if ok { Path::Yes } else { Path::No };
+        let mut blocks: Vec<(i64, i64)> = Vec::with_capacity(2);
         match piece.kind {
             PieceKind::Captain => {
                 let diagonal = either(
-                    Mistake::MoveCaptainStepsDiagonally,
-                    Mistake::CheckCaptainStepsDiagonally,
+                    Written::MoveCaptainStepsDiagonally,
+                    Written::CheckCaptainStepsDiagonally,
                 );
                 let step = ax + ay == 1 || (diagonal && ax == 1 && ay == 1);
-                step && (!is(Mistake::CaptainKeptInPalace) || palace(piece.color))
+                if !(step && (!is(Written::CaptainKeptInPalace) || palace(piece.color))) {
+                    return Path::No;
+                }
+                self.leap(piece, from, (dx, dy), &mut blocks, why)
             }
             PieceKind::Guard => {
                 let straight = either(
-                    Mistake::MoveGuardStepsStraight,
-                    Mistake::CheckGuardStepsStraight,
+                    Written::MoveGuardStepsStraight,
+                    Written::CheckGuardStepsStraight,
                 );
                 let step = (ax == 1 && ay == 1) || (straight && ax + ay == 1);
-                step && (!is(Mistake::GuardKeptInPalace) || palace(piece.color))
+                if !(step && (!is(Written::GuardKeptInPalace) || palace(piece.color))) {
+                    return Path::No;
+                }
+                self.leap(piece, from, (dx, dy), &mut blocks, why)
             }
             PieceKind::Elephant => {
                 let own_half = match piece.color {
                     Color::Red => to.x <= 4,
                     Color::Blue => to.x >= 5,
                 };
-                let (ex, ey) = if either(
-                    Mistake::MoveElephantEyeSwapped,
-                    Mistake::CheckElephantEyeSwapped,
+                if !(ax == 2 && ay == 2 && (!is(Written::ElephantKeptOnItsSide) || own_half)) {
+                    return Path::No;
+                }
+                let eye = if either(
+                    Written::MoveElephantEyeSwapped,
+                    Written::CheckElephantEyeSwapped,
                 ) {
                     (sy, sx)
                 } else {
                     (sx, sy)
                 };
-                ax == 2
-                    && ay == 2
-                    && (in_move(Mistake::MoveIgnoresElephantEye)
-                        || in_check(Mistake::CheckIgnoresElephantEye)
-                        || free(ex, ey))
-                    && (!is(Mistake::ElephantKeptOnItsSide) || own_half)
+                if !(in_move(Written::MoveIgnoresElephantEye)
+                    || in_check(Written::CheckIgnoresElephantEye))
+                {
+                    blocks.push(eye);
+                }
+                self.leap(piece, from, (dx, dy), &mut blocks, why)
             }
             PieceKind::Horse => {
                 let long_rows = ax == 2 && ay == 1;
                 let long_cols = ax == 1
                     && ay == 2
                     && !either(
-                        Mistake::MoveHorseMissesShortJumps,
-                        Mistake::CheckHorseMissesShortJumps,
+                        Written::MoveHorseMissesShortJumps,
+                        Written::CheckHorseMissesShortJumps,
                     );
                 if !long_rows && !long_cols {
-                    return false;
+                    return Path::No;
                 }
-                if in_move(Mistake::MoveIgnoresHorseLeg) || in_check(Mistake::CheckIgnoresHorseLeg)
-                {
-                    return true;
+                let ignored = in_move(Written::MoveIgnoresHorseLeg)
+                    || in_check(Written::CheckIgnoresHorseLeg);
+                if !ignored {
+                    blocks.push(if in_check(Written::CheckHorseLegBesideCaptain) {
+                        (sx, sy)
+                    } else if long_rows != in_move(Written::MoveHorseLegOnShortSide) {
+                        (sx, 0)
+                    } else {
+                        (0, sy)
+                    });
                 }
-                let (lx, ly) = if in_check(Mistake::CheckHorseLegBesideCaptain) {
-                    (sx, sy)
-                } else if long_rows != in_move(Mistake::MoveHorseLegOnShortSide) {
-                    (sx, 0)
-                } else {
-                    (0, sy)
-                };
-                free(lx, ly)
+                self.leap(piece, from, (dx, dy), &mut blocks, why)
             }
-            PieceKind::Car => {
-                if (dx != 0 && dy != 0) || (dx == 0 && dy == 0) {
-                    return false;
-                }
-                if in_move(Mistake::MoveCarJumps) || in_check(Mistake::CheckCarJumps) {
-                    return true;
-                }
-                let n = ax.max(ay);
-                let last = if is(Mistake::CarPathIncludesTarget) {
-                    n
-                } else if in_move(Mistake::MoveCarStopsOneShort)
-                    || in_check(Mistake::CheckCarStopsOneShort)
-                {
-                    n - 2
-                } else {
-                    n - 1
-                };
-                (1..=last).all(|k| free(k * sx, k * sy))
-            }
+            PieceKind::Car => self.car(piece, from, to, why),
             PieceKind::Duck => {
                 let long_rows = ax == 3 && ay == 2;
                 let long_cols = ax == 2
                     && ay == 3
                     && !either(
-                        Mistake::MoveDuckMissesShortJumps,
-                        Mistake::CheckDuckMissesShortJumps,
+                        Written::MoveDuckMissesShortJumps,
+                        Written::CheckDuckMissesShortJumps,
                     );
                 if !long_rows && !long_cols {
-                    return false;
+                    return Path::No;
                 }
-                let (first, second) = if in_check(Mistake::CheckDuckLegsFromCaptain) {
+                let (first, second) = if in_check(Written::CheckDuckLegsFromCaptain) {
                     ((2 * sx, 2 * sy), (sx, sy))
-                } else if long_rows || in_move(Mistake::MoveDuckLegsNotSwapped) {
+                } else if long_rows || in_move(Written::MoveDuckLegsNotSwapped) {
                     ((sx, 0), (2 * sx, sy))
                 } else {
                     ((0, sy), (sx, 2 * sy))
                 };
-                let first_ok = in_move(Mistake::MoveIgnoresDuckFirstLeg)
-                    || in_check(Mistake::CheckIgnoresDuckFirstLeg)
-                    || free(first.0, first.1);
-                let second_ok = in_move(Mistake::MoveIgnoresDuckSecondLeg)
-                    || in_check(Mistake::CheckIgnoresDuckSecondLeg)
-                    || free(second.0, second.1);
-                first_ok && second_ok
+                if !(in_move(Written::MoveIgnoresDuckFirstLeg)
+                    || in_check(Written::CheckIgnoresDuckFirstLeg))
+                {
+                    blocks.push(first);
+                }
+                if !(in_move(Written::MoveIgnoresDuckSecondLeg)
+                    || in_check(Written::CheckIgnoresDuckSecondLeg))
+                {
+                    blocks.push(second);
+                }
+                self.leap(piece, from, (dx, dy), &mut blocks, why)
             }
             PieceKind::Soldier => {
                 let step = ax <= 1 && ay <= 1 && ax + ay > 0;
                 let straight = !either(
-                    Mistake::MoveSoldierNoDiagonals,
-                    Mistake::CheckSoldierNoDiagonals,
+                    Written::MoveSoldierNoDiagonals,
+                    Written::CheckSoldierNoDiagonals,
                 ) || ax + ay == 1;
                 let forward = !either(
-                    Mistake::MoveSoldierNeverBackwards,
-                    Mistake::CheckSoldierNeverBackwards,
+                    Written::MoveSoldierNeverBackwards,
+                    Written::CheckSoldierNeverBackwards,
                 ) || match piece.color {
                     Color::Red => dx >= 0,
                     Color::Blue => dx <= 0,
                 };
-                step && straight && forward
+                match shape(step && straight && forward) {
+                    Path::Yes => self.leap(piece, from, (dx, dy), &mut blocks, why),
+                    no => no,
+                }
             }
         }
     }
 
-    /// [`Mistake::CheckWrapsAroundEdges`]: attacks looked for from the captain outwards
+    /// The car's path from `from` to `to`, as the solution walks it.
+    fn car(&self, piece: Piece, from: At, to: At, why: Use) -> Path {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        if (dx != 0 && dy != 0) || (dx == 0 && dy == 0) {
+            return Path::No;
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let is = |m: Written| self.makes(m);
+        let in_move = |m: Written| why == Use::Move && is(m);
+        let in_check = |m: Written| why == Use::Check && is(m);
+        if in_move(Written::MoveCarJumps) || in_check(Written::CheckCarJumps) {
+            return Path::Yes;
+        }
+        let n = dx.abs().max(dy.abs());
+        let mut first = 1;
+        let mut last = if is(Written::CarPathIncludesTarget) {
+            n
+        } else if in_move(Written::MoveCarStopsOneShort) || in_check(Written::CheckCarStopsOneShort)
+        {
+            n - 2
+        } else {
+            n - 1
+        };
+        match self.slip_on(piece, (sx, sy), why) {
+            Some(What::Dropped) => return Path::No,
+            Some(What::Car(CarSlip::Jumps)) => return Path::Yes,
+            Some(What::Car(CarSlip::SkipsFirst)) => first = 2,
+            Some(What::Car(CarSlip::SkipsLast)) => last = n - 2,
+            Some(What::Car(CarSlip::TargetInPath)) => last = n,
+            Some(What::Car(CarSlip::EdgeOff)) => {
+                // Its loop stops before the edge it heads for.
+                let edge = to.plus(sx, sy);
+                if !edge.on_board() {
+                    return Path::No;
+                }
+            }
+            _ => {}
+        }
+        Path::when_free((first..=last).all(|k| self.empty(from.plus(k * sx, k * sy))))
+    }
+
+    /// [`Written::CheckWrapsAroundEdges`]: attacks looked for from the captain outwards
     /// with the squares numbered `9x + y` and only that number bounds-checked, so a step
     /// off one side of the board lands on the other side, a row up or down.
     fn attacked_by_numbers(&self, target: At, by: Color) -> bool {
@@ -509,6 +725,12 @@ impl Mutant {
 /// What the mutant of `mistake` answers to each of `cmds`.
 pub fn answers(mistake: Option<Mistake>, cmds: &[Cmd]) -> Vec<Answer> {
     let mut game = Mutant::new(mistake);
+    cmds.iter().map(|&c| game.play(c)).collect()
+}
+
+/// What a mutant making `fault` (listed or not) answers to each of `cmds`.
+pub fn fault_answers(fault: Fault, cmds: &[Cmd]) -> Vec<Answer> {
+    let mut game = Mutant::making(Some(fault));
     cmds.iter().map(|&c| game.play(c)).collect()
 }
 

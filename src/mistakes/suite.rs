@@ -1,111 +1,191 @@
-//! `gen --suite`: a compact test set that kills every mistake of the catalogue.
+//! `gen --suite`: a small test set built for coverage and redundancy, so that it catches
+//! the mistakes of the catalogue and, as far as can be measured, those next to them.
 //!
-//! Each file is one game, written by a greedy search against the mutants still alive:
-//! at every step it tries candidate continuations of the game (every legal move, every
-//! invalid command a piece could plausibly be sent on, and short games played on from
-//! here by `stress`'s steering writers), plays each on the judge and on every live
-//! mutant, and keeps the one that kills the most mistakes per command, up to its last
-//! kill. When nothing kills, a few moves of a steering writer take the game on to new
-//! situations. A game that does not end can expose one mistake after another, so one
-//! file usually does it all; the game's end comes last, because after it every command
-//! is invalid.
+//! Each file is one game, written by a greedy search. At every step it tries candidate
+//! continuations of the game (every legal move; the invalid commands a careless solution
+//! might take for moves: blocked ones, onto its own pieces, with the opponent's pieces,
+//! of a wrong shape, from a square just left; and short games played on from here by
+//! `stress`'s steering writers), plays each on the judge, on the coverage map
+//! ([`super::coverage`]) and on the mutants of the mistakes, and keeps the one that
+//! gains the most per command, up to its last gain. A gain is a kill of a mistake that
+//! fewer than two files kill so far (one that no file kills is worth more), or a hit of a
+//! coverage cell reached fewer than a few times in the whole suite. When nothing gains, a
+//! few moves of a steering writer take the game on to new situations.
 //!
-//! A killing file is laid out as: the greedy search; a stretch of invalid commands of
-//! every kind; the end of the game, sought where the winner's own captain stands
-//! attacked (and where a solution that plays on finds a move); commands after the end,
-//! up to `Q = 1000`: a game that ends early and goes on. Should a mistake survive, another
-//! killing file goes after the survivors. Then, if there is room, the longest legal game
-//! (1000 legal moves, greedy on what legal moves can kill; the game never ends). The
-//! same seed always gives the same bytes, whatever the number of threads.
+//! Each file ends: the game's end is sought where the winner's captain stands attacked,
+//! the loser could take the piece that took the captain, another winner's piece covers
+//! the taken square and the winner covers (0, 0) (the squares a solution that still
+//! looks for check might look at), relaxing that as the room shrinks; commands after the
+//! end follow, first the moves a solution that plays on would accept. So every file
+//! kills what it can from the start of a game, and every mistake should die in two files
+//! of three.
+//!
+//! Scoring is cheap because a slip in one row of the table can only change the answer to
+//! a command that uses that row: a move by it, or a piece standing where that row would
+//! threaten a captain. A slip's mutant is right until it first answers differently, so
+//! it stands where the judge stands: it is made from the judge's state for the commands
+//! that touch its row, and played on them alone. The same seed always gives the same
+//! bytes, whatever the number of threads.
 
-use super::catalogue::{Group, Mistake};
-use super::mutant::{Answer, Cmd, Mutant};
-use crate::cli;
-use crate::generate::case::Case;
+use super::catalogue::{Fault, Mistake};
+use super::coverage::{Cell, Counter};
+use super::grown::{Offset, Slip, Use};
+use super::mission;
+use super::mutant::{self, Answer, Cmd, Mutant};
 use crate::generate::games::Writer;
 use crate::generate::mode::Mode;
-use crate::judge::game::Game;
-use crate::judge::piece::{PieceKind, Square};
-use crate::judge::rules;
-use crate::sys::file;
+use crate::generate::position::rule_targets;
+use crate::judge::board::Board;
+use crate::judge::game::{Game, Invalid};
+use crate::judge::piece::{Color, PieceKind, Square};
+use crate::judge::rules::{self, Reach, REACH};
 use crate::sys::rng::Rng;
-use std::fmt;
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
 use std::thread;
 
 /// Commands per file: the official maximum.
 pub const Q: usize = 1000;
-/// The default (and largest useful) number of files.
-pub const DEFAULT_FILES: usize = 10;
-/// The length of the stretch of invalid commands in a killing file.
-const STRETCH: usize = 60;
-/// Commands kept for the end of a killing file: reaching the end, and after it.
-const END_RESERVE: usize = 300;
+/// The default number of files.
+pub const DEFAULT_FILES: usize = 3;
+/// Commands of a file's growing part, at most: room enough to reach what the greedy
+/// search can, and pieces enough left for an end with its situations.
+const GROW: usize = 850;
+/// Commands of the search for the end, at most.
+const END_BUDGET: usize = 100;
 /// Commands after the end of the game, at least.
 const AFTER_END: usize = 40;
 /// Commands after the end a candidate may have (what a solution that plays on accepts).
 const AFTER_END_TRIED: usize = 3;
-/// Moves a steering writer plays when no candidate kills anything.
+/// Moves a steering writer plays when no candidate gains anything.
 const STEER: usize = 4;
 /// Plies of each played-on candidate game.
-const PLAYOUT: u64 = 12;
+const PLAYOUT: u64 = 10;
 /// Played-on candidates per steering mode and step.
-const PLAYOUTS: usize = 5;
-/// Steps without a kill after which the killing part of a file gives up.
-const PATIENCE: usize = 60;
+const PLAYOUTS: usize = 3;
+/// Steps without a gain after which the search goes on to the end.
+const PATIENCE: usize = 40;
+/// Invalid candidates of each kind but the blocked ones (which are all tried).
+const INVALID_EACH: usize = 6;
 
-/// What a file of the suite is for.
+/// What the greedy search values: kills of the mistakes, hits of the coverage map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The greedy search for kills, then the end of the game.
-    Killer,
-    /// 1000 legal moves; the game never ends.
-    LongestLegal,
+pub struct Weights {
+    /// A kill of a mistake that no earlier file kills.
+    pub first_kill: u64,
+    /// A kill of a mistake that one earlier file kills.
+    pub second_kill: u64,
+    /// A hit of a coverage cell reached fewer than `hits` times so far.
+    pub cell: u64,
+    /// How often each coverage cell should be reached in the whole suite.
+    pub hits: u64,
+    /// What a capture costs with all 32 pieces on the board; with fewer, it costs more
+    /// in proportion (pieces are what every later test needs).
+    pub capture: u64,
+    /// While a file grows, captures stop when this many pieces are left (the end needs
+    /// some, and every blocked move and stopped check needs them).
+    pub floor: usize,
+}
+
+/// The weights `gen --suite` uses: chosen by the held-out measurement of
+/// `scripts/bench-heldout.sh` (the setters' guide says how).
+pub const WEIGHTS: Weights = Weights {
+    first_kill: 100,
+    second_kill: 40,
+    cell: 10,
+    hits: 3,
+    capture: 8,
+    floor: 20,
+};
+
+/// What a suite is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan<'a> {
+    /// The seed: the same seed, the same bytes.
+    pub seed: u64,
+    /// How many files.
+    pub files: usize,
+    /// The mistakes it is built against (the whole catalogue, or part of it when the
+    /// rest is held out to measure it).
+    pub mistakes: &'a [Mistake],
+    /// What the search values.
+    pub weights: Weights,
+    /// Parallel threads (the result does not depend on them).
+    pub jobs: usize,
+}
+
+impl Plan<'static> {
+    /// The plan of `gen --suite`: the whole catalogue, the chosen weights.
+    pub fn new(seed: u64, files: usize, jobs: usize) -> Plan<'static> {
+        Plan {
+            seed,
+            files,
+            mistakes: Mistake::all(),
+            weights: WEIGHTS,
+            jobs,
+        }
+    }
 }
 
 /// One file of the suite: its commands and what it has besides its kills.
 #[derive(Clone, Debug)]
 pub struct SuiteFile {
-    /// What it is for.
-    pub role: Role,
     /// The commands.
     pub cmds: Vec<Cmd>,
-    /// What else it has, in words (`an all-invalid stretch: commands 201-260`).
+    /// What else it has, in words.
     pub features: Vec<String>,
 }
 
-/// A game being written, and the mutants that have agreed with the judge so far.
-struct Search {
-    game: Game,
-    cmds: Vec<Cmd>,
-    /// Live mutants, each in the state its answers so far left it in.
-    alive: Vec<Mutant>,
-    rng: Rng,
-    jobs: usize,
-    /// The squares the last legal moves left (a solution that forgets to empty them
-    /// can still move from them).
-    left: Vec<Square>,
+/// What the files written so far do.
+#[derive(Clone, Debug)]
+struct Tally {
+    /// For each mistake (by index), how many files kill it.
+    files: Vec<u8>,
+    /// For each coverage cell, how often the files reach it.
+    hits: Vec<u64>,
 }
 
-/// What one candidate continuation does.
-#[derive(Clone, Copy, Debug, Default)]
-struct Score {
-    kills: usize,
-    /// Commands up to and including the last kill.
-    used: usize,
-}
+/// Where a slip's row is used: a move by it, or a threat on a captain by it.
+type RowKey = (Use, PieceKind, Offset);
 
-impl Score {
-    /// Whether `self` kills more per command than `other`.
-    fn beats(&self, other: &Score) -> bool {
-        // kills / (used + 2), compared without division.
-        self.kills * (other.used + 2) > other.kills * (self.used + 2)
+/// The row of `kind`'s table that goes by `delta`, if any: the leap itself, or the car's
+/// direction.
+fn row_of(kind: PieceKind, (dx, dy): (i8, i8)) -> Option<Offset> {
+    match REACH[kind.index()] {
+        Reach::Leaps(leaps) => leaps
+            .iter()
+            .any(|l| l.delta == (dx, dy))
+            .then_some((dx, dy)),
+        Reach::Rays(_) => ((dx == 0) != (dy == 0)).then_some((dx.signum(), dy.signum())),
     }
 }
 
-/// Whether a command is a move that takes a captain, in `game`'s position.
+/// The rows a command uses: the moving piece's (if its delta is a row), and after a
+/// legal move that does not end the game, every row from which a piece stands towards
+/// the other side's captain.
+fn touched(before: &Board, c: Cmd, after: &Board, legal: bool, out: &mut Vec<RowKey>) {
+    out.clear();
+    let from = Square::new(c[0], c[1]);
+    let to = Square::new(c[2], c[3]);
+    if let (Some(from), Some(to)) = (from, to) {
+        if let Some(p) = before.piece_at(from) {
+            if let Some(dir) = row_of(p.kind, to.delta_from(from)) {
+                out.push((Use::Move, p.kind, dir));
+            }
+        }
+    }
+    if !legal || after.is_over() {
+        return;
+    }
+    for (from, p) in after.pieces() {
+        if let Some(captain) = after.captain(p.color.opponent()) {
+            if let Some(dir) = row_of(p.kind, captain.delta_from(from)) {
+                out.push((Use::Check, p.kind, dir));
+            }
+        }
+    }
+}
+
+/// Whether `c` is a legal move that takes a captain, in `game`'s position.
 fn takes_captain(game: &Game, c: Cmd) -> bool {
     game.validate(c[0], c[1], c[2], c[3]).is_ok()
         && Square::new(c[2], c[3])
@@ -129,77 +209,270 @@ struct Allowed {
     invalid: bool,
     /// The move that ends the game.
     end: bool,
+    /// Captures only while more pieces than this stand on the board.
+    floor: usize,
 }
 
-impl Search {
-    fn new(seed: u64, jobs: usize) -> Search {
+impl Allowed {
+    /// Whether `c` may be played in `game`: a capture of a captain only when the end is
+    /// allowed, other captures only above the floor.
+    fn may(&self, game: &Game, c: Cmd) -> bool {
+        let board = game.board();
+        let target = Square::new(c[2], c[3]).and_then(|t| board.piece_at(t));
+        match target {
+            Some(p) if game.validate(c[0], c[1], c[2], c[3]).is_ok() => {
+                if p.kind == PieceKind::Captain {
+                    self.end
+                } else {
+                    board.pieces().count() > self.floor
+                }
+            }
+            _ => true,
+        }
+    }
+}
+
+/// What one candidate continuation gains.
+#[derive(Clone, Copy, Debug, Default)]
+struct Score {
+    gain: u64,
+    /// Commands up to and including the last gain.
+    used: usize,
+    /// Whether the game ends within them.
+    ends: bool,
+    /// How many of the end's situations the end has (winner's captain attacked, taker
+    /// attacked, taken square covered, corner covered).
+    situations: usize,
+}
+
+impl Score {
+    /// Whether `self` gains more per command than `other`.
+    fn beats(&self, other: &Score) -> bool {
+        // gain / (used + 2), compared without division.
+        self.gain * (other.used as u64 + 2) > other.gain * (self.used as u64 + 2)
+    }
+}
+
+/// A continuation being played from the search's state: the judge (with its coverage
+/// counter), the mutant without a mistake that stands where the judge does, and the
+/// mutants of the other (stateful) mistakes alive in this file.
+#[derive(Clone)]
+struct Run {
+    counter: Counter,
+    base: Mutant,
+    others: Vec<Option<Mutant>>,
+    /// Slips (indices into the search's list) killed during this run.
+    dead: Vec<usize>,
+    rows: Vec<RowKey>,
+}
+
+impl Run {
+    /// Plays `c`, calling `cell` for every coverage cell it reaches and `kill` for every
+    /// mistake alive so far that answers it differently from the judge.
+    fn play(
+        &mut self,
+        s: &Search,
+        c: Cmd,
+        mut cell: impl FnMut(Cell),
+        mut kill: impl FnMut(Mistake),
+    ) {
+        let before = self.counter.game().board().clone();
+        self.counter.play(c, &mut cell);
+        let prior = self.base.clone();
+        let answer: Answer = self.base.play(c);
+        touched(
+            &before,
+            c,
+            self.counter.game().board(),
+            answer.is_some(),
+            &mut self.rows,
+        );
+        for key in &self.rows {
+            for &i in s.by_row.get(key).map_or(&[][..], |v| &v[..]) {
+                if !s.slip_alive[i] || self.dead.contains(&i) {
+                    continue;
+                }
+                let m = s.slips[i].0;
+                if prior.refaulted(m).play(c) != answer {
+                    self.dead.push(i);
+                    kill(m);
+                }
+            }
+        }
+        for o in &mut self.others {
+            if let Some(m) = o {
+                if m.play(c) != answer {
+                    if let Some(mistake) = m.mistake() {
+                        kill(mistake);
+                    }
+                    *o = None;
+                }
+            }
+        }
+    }
+}
+
+/// A game being written, and what it has killed and reached so far.
+struct Search<'p> {
+    plan: &'p Plan<'p>,
+    run: Run,
+    cmds: Vec<Cmd>,
+    /// The targeted slips, and whether each is alive in this file.
+    slips: Vec<(Mistake, Slip)>,
+    slip_alive: Vec<bool>,
+    /// The targeted slips by the row they are in.
+    by_row: HashMap<RowKey, Vec<usize>>,
+    /// For each mistake (by index), how many files kill it, this one included.
+    files: Vec<u8>,
+    /// For each coverage cell, how often the suite reaches it, this file included.
+    hits: Vec<u64>,
+    rng: Rng,
+    /// The squares the last legal moves left.
+    left: Vec<Square>,
+    /// Whether this is a witness's search, which stops at the first kill.
+    witness: bool,
+}
+
+impl<'p> Search<'p> {
+    fn new(plan: &'p Plan<'p>, tally: &Tally, seed: u64, witness: bool) -> Search<'p> {
+        let base = Mutant::new(None);
+        let mut slips = Vec::new();
+        let mut others = Vec::new();
+        for &m in plan.mistakes {
+            match m.fault() {
+                Fault::Slip(s) => slips.push((m, s)),
+                _ => others.push(Some(base.refaulted(m))),
+            }
+        }
+        let mut by_row: HashMap<RowKey, Vec<usize>> = HashMap::new();
+        for (i, (_, s)) in slips.iter().enumerate() {
+            by_row.entry((s.at, s.kind, s.dir)).or_default().push(i);
+        }
         Search {
-            game: Game::new(),
+            plan,
+            run: Run {
+                counter: Counter::new(),
+                base,
+                others,
+                dead: Vec::new(),
+                rows: Vec::new(),
+            },
             cmds: Vec::new(),
-            alive: Mistake::ALL.iter().map(|&m| Mutant::new(Some(m))).collect(),
+            slip_alive: vec![true; slips.len()],
+            slips,
+            by_row,
+            files: tally.files.clone(),
+            hits: tally.hits.clone(),
             rng: Rng::new(seed),
-            jobs: jobs.max(1),
             left: Vec::new(),
+            witness,
         }
     }
 
-    /// Plays `cmds` on the judge and every live mutant; mutants that answer differently
-    /// are dead.
-    fn push(&mut self, cmds: &[Cmd]) {
-        for &c in cmds {
-            let answer: Answer = self.game.play(c[0], c[1], c[2], c[3]).ok();
-            if answer.is_some() {
-                if let Some(from) = Square::new(c[0], c[1]) {
-                    self.left.insert(0, from);
-                    self.left.truncate(3);
-                }
-            }
-            self.alive.retain_mut(|m| m.play(c) == answer);
-            self.cmds.push(c);
-        }
+    fn game(&self) -> &Game {
+        self.run.counter.game()
+    }
+
+    /// Whether the file's work is done: for a witness's search, every targeted mistake
+    /// killed in it.
+    fn done(&self) -> bool {
+        self.witness && self.run.others.is_empty() && !self.slip_alive.iter().any(|&a| a)
     }
 
     fn over(&self) -> bool {
-        self.game.board().is_over()
+        self.game().board().is_over()
     }
 
     fn room(&self) -> usize {
         Q - self.cmds.len()
     }
 
-    /// The live mistakes that a game that goes on could still kill (all but the end's).
-    fn alive_before_end(&self) -> usize {
-        self.alive
-            .iter()
-            .filter(|m| m.mistake().is_some_and(|m| m.group() != Group::End))
-            .count()
+    /// What killing `m` is worth now.
+    fn kill_gain(&self, m: Mistake) -> u64 {
+        match self.files[m.index()] {
+            0 => self.plan.weights.first_kill,
+            1 => self.plan.weights.second_kill,
+            _ => 0,
+        }
     }
 
-    /// How many live mutants `cont` kills, and how many of its commands that takes.
+    /// What one more hit of `cell` is worth, `extra` hits after those counted: more the
+    /// less it is reached, nothing once it is reached often enough.
+    fn cell_gain(&self, cell: Cell, extra: u64) -> u64 {
+        let reached = self.hits[cell.index()] + extra;
+        if cell.reachable() {
+            self.plan.weights.cell * self.plan.weights.hits.saturating_sub(reached)
+        } else {
+            0
+        }
+    }
+
+    /// What `cont` gains, and how many of its commands that takes.
     fn score(&self, cont: &[Cmd]) -> Score {
-        let mut game = self.game.clone();
-        let answers: Vec<Answer> = cont
-            .iter()
-            .map(|c| game.play(c[0], c[1], c[2], c[3]).ok())
-            .collect();
+        let mut run = self.run.clone();
+        run.dead.clear();
+        let mut extra: Vec<(usize, u64)> = Vec::new();
         let mut score = Score::default();
-        for m in &self.alive {
-            let mut m = m.clone();
-            if let Some(at) = cont
-                .iter()
-                .zip(&answers)
-                .position(|(&c, a)| m.play(c) != *a)
-            {
-                score.kills += 1;
-                score.used = score.used.max(at + 1);
+        let mut net: i64 = 0;
+        for (i, &c) in cont.iter().enumerate() {
+            let before = run.counter.game().board();
+            let pieces = before.pieces().count().max(1) as u64;
+            let takes = !before.is_over()
+                && Square::new(c[2], c[3]).is_some_and(|t| !before.is_empty(t))
+                && run.counter.game().validate(c[0], c[1], c[2], c[3]).is_ok();
+            let mut gain = 0;
+            let mut killing = 0;
+            let mut situations = 0;
+            run.play(
+                self,
+                c,
+                |cell| {
+                    let at = cell.index();
+                    let n = match extra.iter_mut().find(|(j, _)| *j == at) {
+                        Some((_, n)) => n,
+                        None => {
+                            extra.push((at, 0));
+                            &mut extra.last_mut().expect("just pushed").1
+                        }
+                    };
+                    gain += self.cell_gain(cell, *n);
+                    *n += 1;
+                    if matches!(
+                        cell,
+                        Cell::WinnerAttacked
+                            | Cell::TakerAttacked
+                            | Cell::SquareCovered
+                            | Cell::CornerCovered
+                    ) {
+                        situations += 1;
+                    }
+                },
+                |m| killing += self.kill_gain(m),
+            );
+            gain += killing;
+            if run.counter.game().board().is_over() && !score.ends {
+                score.ends = true;
+                score.situations = situations;
+                // The end counts as a gain of its own: it is what the end phase seeks.
+                score.used = i + 1;
+            }
+            if takes {
+                net -= (self.plan.weights.capture * 32 / pieces) as i64;
+            }
+            if gain > 0 {
+                net += gain as i64;
+                if net > score.gain as i64 {
+                    score.gain = net as u64;
+                    score.used = i + 1;
+                }
             }
         }
         score
     }
 
-    /// The scores of all `candidates`, on `jobs` threads.
+    /// The scores of all `candidates`, on the plan's threads.
     fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Score> {
-        let jobs = self.jobs.min(candidates.len().max(1));
+        let jobs = self.plan.jobs.clamp(1, candidates.len().max(1));
         if jobs <= 1 {
             return candidates.iter().map(|c| self.score(c)).collect();
         }
@@ -227,11 +500,41 @@ impl Search {
         scores
     }
 
+    /// Plays `cont` for good: the judge, the map, the mutants.
+    fn push(&mut self, cont: &[Cmd]) {
+        let mut run = self.run.clone();
+        run.dead.clear();
+        let mut cells = Vec::new();
+        let mut kills = Vec::new();
+        for &c in cont {
+            let legal = self.game().validate(c[0], c[1], c[2], c[3]).is_ok();
+            if legal {
+                if let Some(from) = Square::new(c[0], c[1]) {
+                    self.left.insert(0, from);
+                    self.left.truncate(3);
+                }
+            }
+            run.play(self, c, |cell| cells.push(cell), |m| kills.push(m));
+            self.cmds.push(c);
+        }
+        for cell in cells {
+            self.hits[cell.index()] += 1;
+        }
+        for m in kills {
+            self.files[m.index()] = self.files[m.index()].saturating_add(1);
+        }
+        for &i in &run.dead {
+            self.slip_alive[i] = false;
+        }
+        run.others.retain(Option::is_some);
+        self.run = run;
+    }
+
     /// `cont` cut to what is allowed: invalid commands dropped (they change nothing, so
     /// the rest stays legal) unless allowed; cut before the move that ends the game
     /// unless allowed, else a few commands after it.
     fn allowed(&self, cont: &[Cmd], allowed: Allowed) -> Vec<Cmd> {
-        let mut game = self.game.clone();
+        let mut game = self.game().clone();
         let mut out = Vec::new();
         let mut after_end = 0;
         for &c in cont {
@@ -243,7 +546,7 @@ impl Search {
                 out.push(c);
                 continue;
             }
-            if takes_captain(&game, c) && !allowed.end {
+            if !allowed.may(&game, c) {
                 break;
             }
             let legal = game.play(c[0], c[1], c[2], c[3]).is_ok();
@@ -257,7 +560,7 @@ impl Search {
     /// `plies` commands of a steering writer in `mode` that plays on from here.
     fn written(&mut self, mode: Mode, plies: u64) -> Vec<Cmd> {
         let mut rng = Rng::new(self.rng.next_u64());
-        Writer::continuing(&mut rng, self.game.clone())
+        Writer::continuing(&mut rng, self.game().clone())
             .play(mode, plies)
             .cmds()
     }
@@ -268,41 +571,79 @@ impl Search {
         self.allowed(&cont, allowed)
     }
 
-    /// Invalid commands a careless solution might take for moves: every piece sent to
-    /// every square within three rows and columns or along its lines, and the squares
-    /// the last moves left sent likewise.
-    fn invalid_singles(&self) -> Vec<Vec<Cmd>> {
-        let board = self.game.board();
-        let mut from: Vec<Square> = board.pieces().map(|(s, _)| s).collect();
-        from.extend(self.left.iter().filter(|&&s| board.is_empty(s)));
+    /// Up to `n` of `items`, drawn without replacement.
+    fn some(&mut self, mut items: Vec<Cmd>, n: usize) -> Vec<Cmd> {
         let mut out = Vec::new();
-        for f in from {
-            for t in Square::all() {
-                let (dx, dy) = t.delta_from(f);
-                let near = dx.abs() <= 3 && dy.abs() <= 3;
-                if !(near || dx == 0 || dy == 0) {
-                    continue;
-                }
-                let c = cmd_of(f, t);
-                if self.game.validate(c[0], c[1], c[2], c[3]).is_err() {
-                    out.push(vec![c]);
-                }
-            }
+        while out.len() < n && !items.is_empty() {
+            out.push(items.swap_remove(self.rng.index(items.len())));
         }
         out
     }
 
+    /// Invalid commands a careless solution might take for moves: every move its rule
+    /// allows but a piece in the way forbids; and a few of each other kind: onto the
+    /// mover's own piece, with the opponent's piece by its rule, of a shape the piece
+    /// does not have, from a square the last moves left or from any empty square.
+    fn invalid_singles(&mut self) -> Vec<Vec<Cmd>> {
+        let game = self.game().clone();
+        let board = game.board();
+        let side = board.side_to_move();
+        let (mut blocked, mut own, mut theirs, mut shape, mut empty) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (from, p) in board.pieces() {
+            if p.color != side {
+                theirs.extend(
+                    rule_targets(board, from)
+                        .into_iter()
+                        .map(|to| cmd_of(from, to)),
+                );
+                continue;
+            }
+            for to in Square::all() {
+                let (dx, dy) = to.delta_from(from);
+                if !(dx.abs() <= 3 && dy.abs() <= 3 || dx == 0 || dy == 0) {
+                    continue;
+                }
+                let c = cmd_of(from, to);
+                match game.validate(c[0], c[1], c[2], c[3]) {
+                    Err(Invalid::Blocked(..)) => blocked.push(c),
+                    Err(Invalid::OwnPiece(_)) => own.push(c),
+                    Err(Invalid::NotThatWay(_)) => shape.push(c),
+                    _ => {}
+                }
+            }
+        }
+        for &from in self.left.iter().filter(|&&s| board.is_empty(s)) {
+            for to in Square::all() {
+                let (dx, dy) = to.delta_from(from);
+                if dx.abs() <= 3 && dy.abs() <= 3 && to != from {
+                    empty.push(cmd_of(from, to));
+                }
+            }
+        }
+        let mut out = blocked;
+        for group in [own, theirs, shape, empty] {
+            let picked = self.some(group, INVALID_EACH);
+            out.extend(picked);
+        }
+        out.into_iter().map(|c| vec![c]).collect()
+    }
+
     /// The candidates of one step.
     fn candidates(&mut self, allowed: Allowed, modes: &[Mode]) -> Vec<Vec<Cmd>> {
-        let mut out: Vec<Vec<Cmd>> = rules::legal_moves(self.game.board())
+        let game = self.game().clone();
+        let mut out: Vec<Vec<Cmd>> = rules::legal_moves(game.board())
             .into_iter()
             .map(|m| cmd_of(m.from, m.to))
-            .filter(|&c| allowed.end || !takes_captain(&self.game, c))
+            .filter(|&c| allowed.may(&game, c))
             .map(|c| vec![c])
             .collect();
         if allowed.invalid {
             out.extend(self.invalid_singles());
         }
+        let mut rng = Rng::new(self.rng.next_u64());
+        let missions = mission::missions(&game, |cell| self.cell_gain(cell, 0) > 0, &mut rng);
+        out.extend(missions.into_iter().map(|m| self.allowed(&m, allowed)));
         for &mode in modes {
             for _ in 0..PLAYOUTS {
                 let p = self.playout(mode, PLAYOUT, allowed);
@@ -314,28 +655,6 @@ impl Search {
         out
     }
 
-    /// One greedy step: the candidate that kills the most per command, up to its last
-    /// kill, if any kills; else a few moves of a steering writer. Returns whether it
-    /// killed, and `false` too when it could not go on at all.
-    fn step(&mut self, allowed: Allowed, modes: &[Mode], steer: Mode) -> Option<bool> {
-        let candidates = self.candidates(allowed, modes);
-        let scores = self.scores(&candidates);
-        let mut best: Option<usize> = None;
-        for (i, s) in scores.iter().enumerate() {
-            if s.kills > 0 && best.is_none_or(|b| s.beats(&scores[b])) {
-                best = Some(i);
-            }
-        }
-        if let Some(b) = best {
-            let used = scores[b].used.min(self.room());
-            let chosen = candidates[b][..used].to_vec();
-            self.push(&chosen);
-            return Some(true);
-        }
-        let limit = self.cmds.len() + STEER;
-        self.wander(steer, allowed, limit).then_some(false)
-    }
-
     /// Up to [`STEER`] commands (no further than `limit`) of a steering writer in
     /// `mode`, or when it has nothing allowed to play, one allowed legal move. Returns
     /// whether anything was played.
@@ -343,10 +662,11 @@ impl Search {
         let room = limit.min(Q).saturating_sub(self.cmds.len()).min(STEER);
         let mut steps = self.playout(mode, STEER as u64, allowed);
         if steps.is_empty() {
-            let moves: Vec<Cmd> = rules::legal_moves(self.game.board())
+            let game = self.game().clone();
+            let moves: Vec<Cmd> = rules::legal_moves(game.board())
                 .into_iter()
                 .map(|m| cmd_of(m.from, m.to))
-                .filter(|&c| allowed.end || !takes_captain(&self.game, c))
+                .filter(|&c| allowed.may(&game, c))
                 .collect();
             steps.extend(self.rng.pick(&moves));
         }
@@ -355,15 +675,53 @@ impl Search {
         !steps.is_empty()
     }
 
-    /// Greedy steps until `limit` commands, nothing left to kill before the end, or
-    /// [`PATIENCE`] steps without a kill.
-    fn kill(&mut self, limit: usize, allowed: Allowed, modes: &[Mode]) {
+    /// One greedy step: the candidate that gains the most per command, up to its last
+    /// gain, if any gains; else a few moves of a steering writer. Returns whether it
+    /// gained, and `None` when it could not go on at all.
+    fn step(
+        &mut self,
+        allowed: Allowed,
+        modes: &[Mode],
+        steer: Mode,
+        limit: usize,
+    ) -> Option<bool> {
+        let candidates = self.candidates(allowed, modes);
+        let scores = self.scores(&candidates);
+        let best = (0..scores.len())
+            .filter(|&i| scores[i].gain > 0)
+            .reduce(|b, i| if scores[i].beats(&scores[b]) { i } else { b });
+        if let Some(b) = best {
+            let used = scores[b].used.min(limit.saturating_sub(self.cmds.len()));
+            if used > 0 {
+                let chosen = candidates[b][..used].to_vec();
+                self.push(&chosen);
+                return Some(true);
+            }
+        }
+        self.wander(steer, allowed, limit).then_some(false)
+    }
+
+    /// Greedy steps until `limit` commands, or [`PATIENCE`] steps without a gain.
+    fn grow(&mut self, limit: usize) {
+        let debug = std::env::var_os("SUITE_DEBUG").is_some();
+        let everything = Allowed {
+            invalid: true,
+            end: false,
+            floor: self.plan.weights.floor,
+        };
         let mut idle = 0;
         let mut turn = 0;
-        while self.cmds.len() < limit && self.alive_before_end() > 0 && idle < PATIENCE {
-            let steer = modes[turn % modes.len()];
+        while self.cmds.len() < limit && idle < PATIENCE && !self.over() && !self.done() {
+            let steer = MODES[turn % MODES.len()];
             turn += 1;
-            match self.step(allowed, modes, steer) {
+            if debug && self.cmds.len() % 25 < 2 {
+                eprintln!(
+                    "grow {} pieces {} idle {idle}",
+                    self.cmds.len(),
+                    self.game().board().pieces().count()
+                );
+            }
+            match self.step(everything, &MODES, steer, limit) {
                 Some(true) => idle = 0,
                 Some(false) => idle += 1,
                 None => break,
@@ -371,83 +729,106 @@ impl Search {
         }
     }
 
-    /// A stretch of `n` invalid commands of every kind (the position stays as it is).
-    fn invalid_stretch(&mut self, n: usize) {
-        let mut rng = Rng::new(self.rng.next_u64());
-        let mut writer = Writer::continuing(&mut rng, self.game.clone());
-        let stretch: Vec<Cmd> = (0..n).map(|_| writer.invalid(Mode::Invalid)).collect();
-        self.push(&stretch);
-    }
-
-    /// Steered legal play (greedy while anything is left to kill) up to `limit`.
-    fn play_on(&mut self, limit: usize, allowed: Allowed, modes: &[Mode]) {
+    /// Ends the game, preferring an end with all four situations a solution that still
+    /// looks for check might find (the winner's captain attacked, the taker attacked,
+    /// the taken square covered, the corner covered), fewer as the `budget` runs out. A
+    /// capture of a captain with enough situations is taken; else the game goes on by
+    /// the move that brings either side nearest such an end ([`promise`]). Out of
+    /// budget, a decisive game to the end.
+    fn end(&mut self, budget: usize) {
+        let start = self.cmds.len();
+        let until = start + budget;
         let mut turn = 0;
-        while self.cmds.len() < limit && !self.over() {
-            let steer = modes[turn % modes.len()];
-            turn += 1;
-            let went = if self.alive_before_end() > 0 {
-                self.step(allowed, modes, steer)
+        // The side that has won fewer games of the suite so far should win this one.
+        let wins = |c: Color| self.hits[Cell::Wins(c).index()];
+        let winner = match wins(Color::Red).cmp(&wins(Color::Blue)) {
+            std::cmp::Ordering::Less => Color::Red,
+            std::cmp::Ordering::Greater => Color::Blue,
+            std::cmp::Ordering::Equal => Color::ALL[self.rng.index(2)],
+        };
+        while !self.over() && self.cmds.len() < until && self.room() > AFTER_END {
+            let spent = self.cmds.len() - start;
+            let wanted = 4 - (4 * spent / budget.max(1)).min(4);
+            let game = self.game().clone();
+            let moves: Vec<Cmd> = rules::legal_moves(game.board())
+                .into_iter()
+                .map(|m| cmd_of(m.from, m.to))
+                .collect();
+            let (ends, going_on): (Vec<Cmd>, Vec<Cmd>) =
+                moves.into_iter().partition(|&c| takes_captain(&game, c));
+            let ends = if game.side_to_move() == winner {
+                ends
             } else {
-                self.wander(steer, allowed, limit).then_some(false)
+                Vec::new()
             };
-            if went.is_none() {
+            let ends: Vec<Vec<Cmd>> = ends.into_iter().map(|c| vec![c]).collect();
+            let scores = self.scores(&ends);
+            let best = (0..ends.len()).reduce(|b, i| {
+                let (x, y) = (&scores[i], &scores[b]);
+                if (x.situations, x.gain) > (y.situations, y.gain) {
+                    i
+                } else {
+                    b
+                }
+            });
+            if std::env::var_os("SUITE_DEBUG").is_some() {
+                eprintln!(
+                    "end at {} wanted {wanted} promise {} best {:?}",
+                    self.cmds.len(),
+                    promise(game.board(), winner),
+                    best.map(|b| scores[b])
+                );
+            }
+            if let Some(b) = best.filter(|&b| scores[b].situations >= wanted) {
+                self.push(&ends[b]);
                 break;
             }
-        }
-    }
-
-    /// Ends the game, preferring an end that kills (the winner's own captain attacked,
-    /// for one): greedy steps that may end the game, steered by moves that may not, for
-    /// at most `budget` commands; then a decisive game to the end.
-    fn end(&mut self, budget: usize) {
-        let ending = Allowed {
-            invalid: true,
-            end: true,
-        };
-        let going_on = Allowed {
-            invalid: false,
-            end: false,
-        };
-        let modes = [Mode::Attacks, Mode::Captains, Mode::Decisive];
-        let until = self.cmds.len() + budget;
-        let mut turn = 0;
-        while !self.over() && self.cmds.len() < until && self.room() > AFTER_END {
-            let candidates = self.candidates(ending, &modes);
-            let scores = self.scores(&candidates);
-            // Any end kills the easy ones; wait for an end that kills every mistake of
-            // the end still alive, since there is only one end.
-            let of_the_end = self.alive.len() - self.alive_before_end();
-            let ends = |c: &[Cmd]| {
-                let mut game = self.game.clone();
-                c.iter().any(|c| {
-                    let _ = game.play(c[0], c[1], c[2], c[3]);
-                    game.board().is_over()
+            let promised: Vec<usize> = going_on
+                .iter()
+                .map(|c| {
+                    let mut after = game.clone();
+                    let _ = after.play(c[0], c[1], c[2], c[3]);
+                    promise(after.board(), winner)
                 })
-            };
-            let best = (0..scores.len())
-                .filter(|&i| {
-                    scores[i].kills > 0
-                        && (!ends(&candidates[i][..scores[i].used])
-                            || scores[i].kills >= of_the_end)
-                })
-                .reduce(|b, i| if scores[i].beats(&scores[b]) { i } else { b });
-            match best {
-                Some(b) => {
-                    let used = scores[b].used.min(self.room());
-                    let chosen = candidates[b][..used].to_vec();
-                    self.push(&chosen);
+                .collect();
+            let top = promised.iter().copied().max().unwrap_or(0);
+            if std::env::var_os("SUITE_DEBUG").is_some() {
+                eprintln!("  top {top} of {} moves; {}", going_on.len(), game.board());
+            }
+            if top == 0 {
+                // No piece near a captain yet: the captains walk towards each other, or
+                // pieces go after them.
+                turn += 1;
+                let going_on = Allowed {
+                    invalid: false,
+                    end: false,
+                    floor: 0,
+                };
+                let mode = [Mode::Captains, Mode::Attacks][turn % 2];
+                if !self.wander(mode, going_on, until) {
+                    break;
                 }
-                None => {
-                    turn += 1;
-                    if !self.wander(modes[turn % modes.len()], going_on, until) {
-                        break;
-                    }
-                }
+                continue;
+            }
+            let best: Vec<Cmd> = going_on
+                .iter()
+                .zip(&promised)
+                .filter(|(_, &p)| p == top)
+                .map(|(&c, _)| c)
+                .collect();
+            match self.rng.pick(&best) {
+                Some(c) => self.push(&[c]),
+                None => break,
             }
         }
         // Out of budget: a decisive game to the end.
+        let decisive = Allowed {
+            invalid: true,
+            end: true,
+            floor: 0,
+        };
         while !self.over() && self.room() > 0 {
-            let mut steps = self.playout(Mode::Decisive, 40, ending);
+            let mut steps = self.playout(Mode::Decisive, 40, decisive);
             steps.truncate(self.room());
             if steps.is_empty() {
                 break;
@@ -456,14 +837,17 @@ impl Search {
         }
     }
 
-    /// Commands after the end: first single commands that kill (a solution that still
-    /// plays on accepts a move its rule allows), then a writer's commands after the end,
-    /// mostly moves that would be legal if the game went on.
+    /// Commands after the end: first single commands that gain (moves a solution that
+    /// plays on accepts, by either side), then a writer's commands after the end, up to
+    /// [`Q`].
     fn after_end(&mut self) {
-        while self.room() > 0 && !self.alive.is_empty() {
+        while self.room() > 0 {
             let singles = self.after_end_singles();
             let scores = self.scores(&singles);
-            match scores.iter().position(|s| s.kills > 0) {
+            let best = (0..scores.len())
+                .filter(|&i| scores[i].gain > 0)
+                .reduce(|b, i| if scores[i].beats(&scores[b]) { i } else { b });
+            match best {
                 Some(i) => self.push(&singles[i].clone()),
                 None => break,
             }
@@ -474,11 +858,11 @@ impl Search {
 
     /// After the end: every piece sent where its rule would take it.
     fn after_end_singles(&self) -> Vec<Vec<Cmd>> {
-        let board = self.game.board();
+        let board = self.game().board();
         board
             .pieces()
             .flat_map(|(from, _)| {
-                crate::generate::position::rule_targets(board, from)
+                rule_targets(board, from)
                     .into_iter()
                     .map(move |to| vec![cmd_of(from, to)])
             })
@@ -486,47 +870,52 @@ impl Search {
     }
 }
 
-/// The modes whose writers steer the killing search.
-const KILL_MODES: [Mode; 5] = [
-    Mode::Attacks,
-    Mode::Blocked,
-    Mode::Captains,
-    Mode::Invalid,
-    Mode::Decisive,
-];
-
-/// A killing file from `seed`.
-fn killer(seed: u64, jobs: usize, alive: &[Mistake]) -> SuiteFile {
-    let mut s = Search::new(seed, jobs);
-    s.alive
-        .retain(|m| m.mistake().is_some_and(|m| alive.contains(&m)));
-    let everything = Allowed {
-        invalid: true,
-        end: false,
+/// How near `side` stands to winning with the situations a solution that still looks
+/// for check might find: its attackers of the other captain (two count: one takes, one
+/// still covers the square), the other side attacking its captain, the other side
+/// covering its own captain's square (so it could take the taker), its cover of (0, 0),
+/// and its turn.
+fn promise(board: &Board, side: Color) -> usize {
+    let corner = Square::new(0, 0);
+    let other = side.opponent();
+    let (Some(target), Some(own)) = (board.captain(other), board.captain(side)) else {
+        return 0;
     };
-    s.kill(Q - END_RESERVE - STRETCH, everything, &KILL_MODES);
-    let mut features = Vec::new();
-    let start = s.cmds.len();
-    s.invalid_stretch(STRETCH);
-    features.push(format!(
-        "an all-invalid stretch: commands {}-{}",
-        start + 1,
-        s.cmds.len()
-    ));
-    s.end(END_RESERVE - AFTER_END);
-    s.after_end();
-    features.extend(ending(&s));
+    let attackers = rules::attackers(board, target, side).len().min(2);
+    if attackers == 0 {
+        return 0;
+    }
+    let mut p = 2 * attackers;
+    p += usize::from(rules::is_attacked(board, own, other));
+    p += usize::from(rules::is_attacked(board, target, other));
+    p += usize::from(corner.is_some_and(|c| rules::is_attacked(board, c, side)));
+    p += usize::from(board.side_to_move() == side);
+    p
+}
+
+/// The modes whose writers steer the search (not the decisive one, which would take
+/// the pieces the end needs).
+const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::Invalid];
+
+/// One file from `seed`, after the files of `tally`; for a witness, only up to the
+/// first kill.
+fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool) -> SuiteFile {
+    let mut s = Search::new(plan, tally, seed, witness);
+    s.grow(GROW);
+    if !s.done() {
+        s.end(END_BUDGET);
+        s.after_end();
+    }
     SuiteFile {
-        role: Role::Killer,
+        features: ending(&s.cmds).into_iter().collect(),
         cmds: s.cmds,
-        features,
     }
 }
 
-/// Where the game ended, in words.
-fn ending(s: &Search) -> Option<String> {
+/// Where the game of `cmds` ended, in words.
+fn ending(cmds: &[Cmd]) -> Option<String> {
     let mut game = Game::new();
-    let at = s.cmds.iter().position(|c| {
+    let at = cmds.iter().position(|c| {
         let _ = game.play(c[0], c[1], c[2], c[3]);
         game.board().is_over()
     })?;
@@ -534,243 +923,68 @@ fn ending(s: &Search) -> Option<String> {
     Some(format!(
         "the game ends at command {} ({winner} takes the captain); {} commands follow",
         at + 1,
-        s.cmds.len() - at - 1
+        cmds.len() - at - 1
     ))
 }
 
-/// The longest legal game: [`Q`] legal moves, greedy on what legal moves can kill.
-fn longest_legal(seed: u64, jobs: usize) -> SuiteFile {
-    let mut s = Search::new(seed, jobs);
-    let legal = Allowed {
-        invalid: false,
-        end: false,
+/// A game that exposes `mistake`: one file's greedy search against it alone, cut after
+/// the first command on which it answers differently from the judge; `None` when the
+/// search finds none.
+pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
+    let only = [mistake];
+    let plan = Plan {
+        seed,
+        files: 1,
+        mistakes: &only,
+        // Coverage too, a little: it takes the game where random play does not.
+        weights: Weights {
+            cell: 1,
+            second_kill: 0,
+            ..WEIGHTS
+        },
+        jobs: 1,
     };
-    let modes = [Mode::Attacks, Mode::Captains, Mode::Blocked, Mode::Legal];
-    s.play_on(Q, legal, &modes);
-    let mut features = vec![format!(
-        "{} legal moves in a row: the longest game the limits allow; it never ends",
-        s.cmds.len()
-    )];
-    if s.cmds.len() < Q {
-        // No legal move that does not end the game: end it and go on after the end.
-        s.end(Q);
-        s.after_end();
-        features = ending(&s).into_iter().collect();
-    }
-    SuiteFile {
-        role: Role::LongestLegal,
-        cmds: s.cmds,
-        features,
-    }
+    let tally = Tally {
+        files: vec![0; Mistake::all().len()],
+        hits: vec![0; super::coverage::cells().len()],
+    };
+    let mut cmds = file(&plan, &tally, seed, true).cmds;
+    let at = mutant::first_difference(mistake, &cmds, &mutant::judge_answers(&cmds))?;
+    cmds.truncate(at + 1);
+    Some(cmds)
 }
 
-/// The mistakes that `cmds` kills.
-pub fn killed_by(cmds: &[Cmd]) -> Vec<Mistake> {
-    let expected = super::mutant::judge_answers(cmds);
-    Mistake::ALL
+/// The mistakes of `mistakes` that `cmds` kills.
+pub fn killed_by(cmds: &[Cmd], mistakes: &[Mistake]) -> Vec<Mistake> {
+    let expected = mutant::judge_answers(cmds);
+    mistakes
         .iter()
         .copied()
-        .filter(|&m| super::mutant::first_difference(m, cmds, &expected).is_some())
+        .filter(|&m| mutant::first_difference(m, cmds, &expected).is_some())
         .collect()
 }
 
-/// The suite for `seed`: killing files while mistakes survive (at most `max_files`),
-/// then, room permitting, the longest legal game and a game that ends early.
-pub fn suite(seed: u64, max_files: usize, jobs: usize) -> Vec<SuiteFile> {
-    let salt = |k: u64| seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut files: Vec<SuiteFile> = Vec::new();
-    let mut alive: Vec<Mistake> = Mistake::ALL.to_vec();
-    while !alive.is_empty() && files.len() < max_files {
-        let file = killer(salt(files.len() as u64 + 1), jobs, &alive);
-        let killed = killed_by(&file.cmds);
-        let before = alive.len();
-        alive.retain(|m| !killed.contains(m));
-        files.push(file);
-        if alive.len() == before {
-            // This seed's searches find nothing more.
-            break;
+/// The suite of `plan`: its files, one after the other, each built knowing what the
+/// ones before it kill and reach.
+pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
+    let salt = |k: u64| plan.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut tally = Tally {
+        files: vec![0; Mistake::all().len()],
+        hits: vec![0; super::coverage::cells().len()],
+    };
+    let mut files = Vec::new();
+    for k in 0..plan.files {
+        let f = file(plan, &tally, salt(k as u64 + 1), false);
+        for m in killed_by(&f.cmds, plan.mistakes) {
+            tally.files[m.index()] += 1;
         }
-    }
-    if files.len() < max_files {
-        files.push(longest_legal(salt(101), jobs));
+        let mut counter = Counter::new();
+        for &c in &f.cmds {
+            counter.play(c, |cell| tally.hits[cell.index()] += 1);
+        }
+        files.push(f);
     }
     files
-}
-
-/// Why a suite could not be written.
-#[derive(Debug)]
-pub enum SuiteError {
-    /// DIR exists and holds something the suite does not write.
-    Foreign(PathBuf),
-    /// DIR exists and is not a directory.
-    NotADirectory(PathBuf),
-    /// Reading or writing failed.
-    Io(PathBuf, io::Error),
-}
-
-impl fmt::Display for SuiteError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SuiteError::Foreign(p) => write!(
-                f,
-                "{} is not a file the suite writes (N.in, N.ans, suite.txt): refusing to \
-                 write into its directory; give an empty or a new one",
-                p.display()
-            ),
-            SuiteError::NotADirectory(p) => write!(f, "{} is not a directory", p.display()),
-            SuiteError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for SuiteError {}
-
-/// Whether `name` is one the suite writes: `N.in` or `N.ans` (`N` from 1, no leading
-/// zero) or `suite.txt`.
-fn written_by_the_suite(name: &str) -> bool {
-    if name == "suite.txt" {
-        return true;
-    }
-    let stem = name
-        .strip_suffix(".in")
-        .or_else(|| name.strip_suffix(".ans"));
-    stem.is_some_and(|n| {
-        !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
-    })
-}
-
-/// Makes `dir` ready for a suite: created when missing; when it exists, it may hold only
-/// files the suite writes (an earlier suite), which are removed so that no file of a
-/// larger earlier suite is left behind.
-fn prepare(dir: &Path) -> Result<(), SuiteError> {
-    let io = |p: &Path, e: io::Error| SuiteError::Io(p.to_path_buf(), e);
-    match fs::metadata(dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return fs::create_dir_all(dir).map_err(|e| io(dir, e));
-        }
-        Err(e) => return Err(io(dir, e)),
-        Ok(m) if !m.is_dir() => return Err(SuiteError::NotADirectory(dir.to_path_buf())),
-        Ok(_) => {}
-    }
-    let mut ours = Vec::new();
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| io(dir, e))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| io(dir, e))?;
-    entries.sort();
-    for path in entries {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-        if !is_file || !written_by_the_suite(name) {
-            return Err(SuiteError::Foreign(path));
-        }
-        ours.push(path);
-    }
-    for path in ours {
-        fs::remove_file(&path).map_err(|e| io(&path, e))?;
-    }
-    Ok(())
-}
-
-/// What was written.
-#[derive(Debug)]
-pub struct Written {
-    /// The files, in order.
-    pub files: Vec<SuiteFile>,
-    /// The mistakes no file kills.
-    pub survivors: Vec<Mistake>,
-    /// The text of `suite.txt`.
-    pub summary: String,
-}
-
-/// `words` joined by ", " and filled into lines of at most 80 columns, each starting
-/// with `indent`.
-fn wrapped(words: &[&str], indent: &str) -> String {
-    cli::help::filled(&words.join(", "), indent, indent)
-}
-
-/// The text of `suite.txt`: how it was made, and for each file its commands, what it
-/// has besides its kills, and the mistakes it kills.
-fn summary(seed: u64, max_files: usize, files: &[SuiteFile], survivors: &[Mistake]) -> String {
-    let total = Mistake::ALL.len();
-    let mut out = format!(
-        "duckchess gen --suite DIR --seed {seed} --files {max_files}\n{} of at most \
-         {max_files}; {} of {total} mistakes of the catalogue killed\n",
-        cli::plural(files.len() as u64, "file"),
-        total - survivors.len()
-    );
-    for (i, f) in files.iter().enumerate() {
-        let answers = super::mutant::judge_answers(&f.cmds);
-        let legal = answers.iter().filter(|a| a.is_some()).count();
-        let checks = answers.iter().flatten().filter(|m| m.check).count();
-        out.push_str(&format!(
-            "\n{}.in: Q = {}: {}, {}, {}\n",
-            i + 1,
-            f.cmds.len(),
-            cli::plural(legal as u64, "legal move"),
-            cli::plural(checks as u64, "check"),
-            cli::plural((f.cmds.len() - legal) as u64, "invalid command")
-        ));
-        for feature in &f.features {
-            out.push_str(&format!("  {feature}\n"));
-        }
-        let mut killed = killed_by(&f.cmds);
-        killed.sort_by_key(|m| m.name());
-        let names: Vec<&str> = killed.iter().map(|m| m.name()).collect();
-        out.push_str(&format!("  kills {}:\n", names.len()));
-        out.push_str(&wrapped(&names, "    "));
-    }
-    if !survivors.is_empty() {
-        let mut names: Vec<&str> = survivors.iter().map(|m| m.name()).collect();
-        names.sort();
-        out.push_str(&format!("\nno file kills {}:\n", names.len()));
-        out.push_str(&wrapped(&names, "    "));
-    }
-    out
-}
-
-/// Writes the suite for `seed` (at most `max_files` files) into `dir`: `N.in` and the
-/// judge's `N.ans` for each file, and `suite.txt`.
-pub fn write(dir: &Path, seed: u64, max_files: usize, jobs: usize) -> Result<Written, SuiteError> {
-    prepare(dir)?;
-    let files = suite(seed, max_files, jobs);
-    let mut survivors: Vec<Mistake> = Mistake::ALL.to_vec();
-    for f in &files {
-        let killed = killed_by(&f.cmds);
-        survivors.retain(|m| !killed.contains(m));
-    }
-    // Each file is whole or absent; and when one cannot be written, those written
-    // before it go too, so that no half suite (an input without its answer) is left.
-    let mut written: Vec<PathBuf> = Vec::new();
-    let mut put = |name: String, bytes: &[u8]| {
-        let path = dir.join(name);
-        match file::write_whole(&path, bytes) {
-            Ok(()) => {
-                written.push(path);
-                Ok(())
-            }
-            Err(e) => {
-                for p in &written {
-                    let _ = fs::remove_file(p);
-                }
-                let e = io::Error::new(e.kind(), format!("{e}; no file of the suite is left"));
-                Err(SuiteError::Io(path, e))
-            }
-        }
-    };
-    for (i, f) in files.iter().enumerate() {
-        let case = Case::of(&f.cmds);
-        put(format!("{}.in", i + 1), &case.to_bytes())?;
-        put(format!("{}.ans", i + 1), &case.answer())?;
-    }
-    let summary = summary(seed, max_files, &files, &survivors);
-    put("suite.txt".to_string(), summary.as_bytes())?;
-    Ok(Written {
-        files,
-        survivors,
-        summary,
-    })
 }
 
 #[cfg(test)]
@@ -778,44 +992,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn suite_files_are_recognised_by_name() {
-        for name in ["1.in", "1.ans", "10.in", "suite.txt"] {
-            assert!(written_by_the_suite(name), "{name}");
-        }
-        for name in [
-            "0.in", "01.in", "1.out", ".in", "a.in", "1.in.bak", "suite.md", "1",
-        ] {
-            assert!(!written_by_the_suite(name), "{name}");
-        }
-    }
-
-    #[test]
-    fn one_killing_file_kills_everything_whatever_the_threads() {
-        let one = suite(7, 1, 1);
-        let two = suite(7, 1, 2);
-        assert_eq!(one.len(), 1);
-        assert_eq!(one[0].cmds, two[0].cmds);
-        assert_eq!(one[0].cmds.len(), Q);
-        assert_eq!(killed_by(&one[0].cmds).len(), Mistake::ALL.len());
-    }
-
-    #[test]
-    fn greedy_scores_prefer_kills_per_command() {
-        let s = |kills, used| Score { kills, used };
+    fn greedy_scores_prefer_gain_per_command() {
+        let s = |gain, used| Score {
+            gain,
+            used,
+            ..Score::default()
+        };
         assert!(s(2, 1).beats(&s(1, 1)));
-        assert!(s(1, 1).beats(&s(2, 9)));
-        assert!(!s(1, 3).beats(&s(1, 3)));
+        assert!(s(10, 1).beats(&s(20, 9)));
+        assert!(!s(10, 3).beats(&s(10, 3)));
     }
 
     #[test]
-    fn wrapped_lists_stay_within_80_columns() {
-        let names: Vec<&str> = Mistake::ALL.iter().map(|m| m.name()).collect();
-        let text = wrapped(&names, "    ");
-        assert!(text.lines().all(|l| l.len() <= 80 && l.starts_with("    ")));
-        let words: Vec<&str> = text
-            .split_whitespace()
-            .map(|w| w.trim_end_matches(','))
-            .collect();
-        assert_eq!(words, names);
+    fn rows_are_found_by_delta() {
+        assert_eq!(row_of(PieceKind::Horse, (2, 1)), Some((2, 1)));
+        assert_eq!(row_of(PieceKind::Horse, (2, 2)), None);
+        assert_eq!(row_of(PieceKind::Car, (0, -5)), Some((0, -1)));
+        assert_eq!(row_of(PieceKind::Car, (1, 1)), None);
     }
 }

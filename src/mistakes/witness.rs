@@ -12,6 +12,7 @@
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Cmd};
+use super::suite::exposing;
 use crate::generate::case::Case;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::Kind;
@@ -120,3 +121,26 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
     );
     Some((shrinker.shrink(case, trial).case, index + 1))
 }
+
+/// The witness of `mistake` as an input file: its fixture when the mistake was written
+/// by hand; for the others, found now by the suite's search against it alone and shrunk
+/// like a `stress` failure (the same every time). `None` when none was found.
+pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
+    if let Some(fixture) = mistake.fixture() {
+        return Some(fixture.to_string());
+    }
+    // The search of one seed may miss a rare mistake; a few more seeds find it.
+    let cmds = (1..=SEEDS).find_map(|seed| exposing(mistake, seed))?;
+    let case = Case::of(&cmds);
+    let tester = MutantTester::new(mistake);
+    let trial = tester.trial(&case)?;
+    let budget = Budget { deadline: None };
+    let shrinker = Shrinker::new(&tester, jobs, budget, SHRINK_RUNS, true);
+    let shrunk = shrinker.shrink(case, trial).case;
+    Some(String::from_utf8_lossy(&shrunk.to_bytes()).into_owned())
+}
+
+/// Seeds of the search tried, at most.
+const SEEDS: u64 = 8;
+/// Runs of the mutant a witness is shrunk with, at most.
+const SHRINK_RUNS: u64 = 20_000;

@@ -14,9 +14,11 @@ use crate::check::format::{self, ValidateError, DEFAULT_MAX_Q};
 use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
-use crate::mistakes::catalogue::{Group, Mistake};
+use crate::mistakes::catalogue::{self, Group, Mistake};
+use crate::mistakes::coverage;
 use crate::mistakes::matrix::{matrix, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
+use crate::mistakes::witness;
 use crate::show::compare::Comparator;
 use std::fmt;
 use std::fs::File;
@@ -160,7 +162,7 @@ pub fn load(case: &cases::Case, notes: &mut Vec<String>) -> Result<Test, Problem
 
 /// The mistakes in report order: by name.
 fn sorted_mistakes() -> Vec<Mistake> {
-    let mut all = Mistake::ALL.to_vec();
+    let mut all = Mistake::all().to_vec();
     all.sort_by_key(|m| m.name());
     all
 }
@@ -176,7 +178,9 @@ fn line_of(answer: &Answer) -> String {
 /// How `mistake`'s witness shows it, for the report: the input, indented, and the
 /// first command on which the mistake answers differently, with both answers.
 fn witness_text(mistake: Mistake) -> String {
-    let input = mistake.witness();
+    let Some(input) = mistake.fixture() else {
+        return format!("  witness: 'duckchess audit --witness {mistake}' finds one\n");
+    };
     let cmds = parse(input.as_bytes());
     let mut text = format!(
         "  witness ({}):\n",
@@ -230,15 +234,36 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
             1 => ", 1 survives\n".to_string(),
             n => format!(", {n} survive\n"),
         });
-        out.push_str(
-            "\nsurvivors, each with its witness: an input on which it answers differently\n\
-             ('duckchess audit --witness NAME' prints it):\n",
-        );
-        for &m in &survivors {
+        let (grown, written): (Vec<Mistake>, Vec<Mistake>) =
+            survivors.iter().partition(|m| m.group().is_grown());
+        if !written.is_empty() {
+            out.push_str(
+                "\nsurvivors, each with its witness: an input on which it answers differently\n\
+                 ('duckchess audit --witness NAME' prints it):\n",
+            );
+        }
+        for &m in &written {
             out.push_str(&format!("\n{m}\n"));
             out.push_str(&help::filled(m.sentence(), "  ", "  "));
             out.push_str(&help::filled(m.rule(), "  rule: ", "        "));
             out.push_str(&witness_text(m));
+        }
+        if !grown.is_empty() {
+            out.push_str(
+                "\nsurvivors grown from the move table, by group ('duckchess audit --list' says\n\
+                 what each does; 'duckchess audit --witness NAME' finds a witness):\n",
+            );
+            for group in Group::all() {
+                let names: Vec<&str> = grown
+                    .iter()
+                    .filter(|m| m.group() == group)
+                    .map(|m| m.name())
+                    .collect();
+                if !names.is_empty() {
+                    out.push_str(&format!("\n{} ({}):\n", group.title(), names.len()));
+                    out.push_str(&help::filled(&names.join(", "), "  ", "  "));
+                }
+            }
         }
     }
     // Per test: what it kills, and what no other test kills.
@@ -254,7 +279,7 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
             .filter(|r| kills_it(r) && r.iter().filter(|k| k.is_some()).count() == 1)
             .count();
         out.push_str(&format!(
-            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>2}  alone {:>2}\n",
+            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}\n",
             j + 1,
             t.name,
             t.cmds.len(),
@@ -299,49 +324,47 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
     (out, survivors.len())
 }
 
-/// The catalogue as `--list` prints it: each group, then its mistakes with their
-/// sentences and rules.
-pub fn catalogue_text() -> String {
-    let mut out = format!(
-        "{} in {} groups\n",
-        cli::plural(Mistake::ALL.len() as u64, "mistake"),
-        Group::ALL.len()
-    );
-    for group in Group::ALL {
-        out.push_str(&format!("\n{}:\n", group.title()));
-        for m in Mistake::ALL.iter().filter(|m| m.group() == group) {
-            out.push_str(&format!("  {m}\n"));
-            out.push_str(&help::filled(m.sentence(), "    ", "    "));
-            out.push_str(&help::filled(m.rule(), "    rule: ", "          "));
-        }
-    }
-    out
-}
-
 /// The command line of `audit`.
 pub const SPEC: Spec = Spec {
     name: "audit",
     summary: "measure how many plausible mistakes a test set catches",
-    usage: &["[PATH...] [--matrix]", "--witness NAME", "--list"],
+    usage: &[
+        "[PATH...] [--matrix]",
+        "--coverage [PATH...]",
+        "--witness NAME",
+        "--list",
+    ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans), as
 'duckchess test' pairs them (default: the current directory). First every input
 must follow the official format exactly ('duckchess validate') and every answer
 file must agree with the built-in judge; the first differing line is named with
 the judge's line and the file's. Then every mistake of the catalogue ('--list':
-a forgotten blocking square, a xiangqi rule, check reported for the wrong side,
-moves after the end, an output slip, ...) is played on every input by a mutant
-judge, in process: a mistake that answers some input differently from the judge
-is killed by it.
+the hand-written ones, a forgotten blocking square, a xiangqi rule, check for the
+wrong side, moves after the end, an output slip, ...; and those grown from the
+move table, one slip in one row of one piece's table, when a move is judged or
+when check is decided) is played on every input by a mutant judge, in process:
+a mistake that answers some input differently from the judge is killed by it.
 
 The report: 'killed K of M'; each surviving mistake with what it does, the rule
 it breaks, and its witness (a small input that kills it, with the line where it
-answers differently); for each test how many mistakes it kills and how many no
-other test kills; the redundant tests, which kill nothing the others do not;
-with --matrix, which test kills which mistake. 'duckchess gen --suite DIR'
-writes a test set that kills them all.",
+answers differently; the grown ones are listed by group); for each test how many
+mistakes it kills and how many no other test kills; the redundant tests, which
+kill nothing the others do not; with --matrix, which test kills which mistake.
+
+--coverage reports instead what the data exercises of the rules, and how often:
+for each piece, side and row of the move table, the moves judged legal, the
+captures, the moves refused for what stands in the way, the checks that row
+alone gives and those a blocking square stops; the edges, check, the end of the
+game and after it, each kind of invalid command; and, in words, every cell the
+data never reaches. 'duckchess gen --suite DIR' writes a test set that kills
+every mistake and reaches what it can.",
     options: &[
         Opt::flag("--matrix", "also print which test kills which mistake"),
+        Opt::flag(
+            "--coverage",
+            "print instead what the data exercises of the rules, and what never",
+        ),
         Opt::valued(
             "--witness",
             "NAME",
@@ -356,8 +379,12 @@ writes a test set that kills them all.",
         ("--witness", "--list"),
         ("--witness", "--matrix"),
         ("--list", "--matrix"),
+        ("--coverage", "--matrix"),
+        ("--coverage", "--witness"),
+        ("--coverage", "--list"),
     ],
-    exit: "0 every mistake killed, 1 some survive (or an I/O error), 2 usage error,\n             \
+    exit: "0 every mistake killed (with --coverage: every cell reached), 1 some\n             \
+           survive (some cells never reached) or an I/O error, 2 usage error,\n             \
            3 an invalid input or a wrong answer file",
 };
 
@@ -378,23 +405,43 @@ pub fn cli(args: &[String]) -> u8 {
             let m = Mistake::from_name(name).ok_or_else(|| {
                 format!("--witness: no mistake {name:?} in the catalogue ('--list' lists them)")
             })?;
-            return Ok(print(m.witness()));
+            let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+            return match witness::of(m, jobs) {
+                Some(w) => Ok(print(&w)),
+                None => Ok(cli::fail("audit", &format!("no witness found for {m}"))),
+            };
         }
         if parsed.flag("--list") {
             parsed.no_operands()?;
-            return Ok(print(&catalogue_text()));
+            return Ok(print(&catalogue::listing()));
         }
         let paths = if parsed.operands.is_empty() {
             vec![".".to_string()]
         } else {
             parsed.operands.clone()
         };
-        Ok(audit(&paths, parsed.flag("--matrix")))
+        let report = if parsed.flag("--coverage") {
+            Report::Coverage
+        } else {
+            Report::Mistakes {
+                matrix: parsed.flag("--matrix"),
+            }
+        };
+        Ok(audit(&paths, report))
     })
 }
 
+/// What `audit` reports on a test set.
+#[derive(Clone, Copy, Debug)]
+enum Report {
+    /// The mistakes it kills, and with `matrix` which test kills which.
+    Mistakes { matrix: bool },
+    /// The coverage map.
+    Coverage,
+}
+
 /// Audits the test set under `paths`; returns the exit status.
-fn audit(paths: &[String], with_matrix: bool) -> u8 {
+fn audit(paths: &[String], report_of: Report) -> u8 {
     let mut notes = Vec::new();
     let collected = cases::collect(paths, &mut notes);
     for note in &notes {
@@ -423,9 +470,15 @@ fn audit(paths: &[String], with_matrix: bool) -> u8 {
         return status;
     }
     let jobs = thread::available_parallelism().map_or(1, |n| n.get());
-    let (text, survivors) = report(&tests, with_matrix, jobs);
+    let (text, short) = match report_of {
+        Report::Mistakes { matrix } => report(&tests, matrix, jobs),
+        Report::Coverage => {
+            let map = coverage::Map::of(&tests);
+            (map.render(), map.missing())
+        }
+    };
     match print(&text) {
-        EXIT_OK if survivors > 0 => EXIT_FAILURE,
+        EXIT_OK if short > 0 => EXIT_FAILURE,
         status => status,
     }
 }

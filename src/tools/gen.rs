@@ -6,7 +6,8 @@
 use crate::cli::{self, Opt, Spec};
 use crate::generate;
 use crate::generate::mode::{modes_help, Mode};
-use crate::mistakes::suite;
+use crate::mistakes::suite::{self, Plan};
+use crate::mistakes::suitedir;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -30,15 +31,15 @@ modes (--mode; default official):
 ",
         modes_help!(),
         "
---suite DIR writes a compact test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
-... (each valid under 'duckchess validate', Q = 1000, answers from the judge)
-and suite.txt, which says what each file has and which mistakes of the
-'duckchess audit' catalogue it kills. Every mistake is killed, usually by the
-first file alone: one game written by a greedy search that keeps the
-continuation killing the most mistakes still alive, with a stretch of invalid
-commands of every kind, and its end followed by commands after the end. Room
-permitting, the longest legal game follows (1000 legal moves). DIR is created
-when missing; an existing DIR may hold only files a suite writes (N.in, N.ans,
+--suite DIR writes a strong test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
+3.in and 3.ans (--files N; each valid under 'duckchess validate', Q <= 1000,
+answers from the judge) and suite.txt, which says what each file kills and
+reaches. Each file is one game, written by a greedy search for coverage and
+redundancy: every mistake of the 'duckchess audit' catalogue killed in two files
+if it can be, every cell of the coverage map ('audit --coverage') reached a few
+times, then the end of the game where a solution that still looks for check
+would see it, and commands after the end. DIR is created when missing; an
+existing DIR may hold only files a suite writes (N.in, N.ans,
 suite.txt), which are replaced: anything else makes gen refuse."
     ),
     options: &[
@@ -57,7 +58,7 @@ suite.txt), which are replaced: anything else makes gen refuse."
         Opt::valued(
             "--files",
             "N",
-            "at most N files in the suite (default 10; from 1 to 100)",
+            "N files in the suite (default 3; from 1 to 100)",
         ),
     ],
     conflicts: &[("--suite", "--q"), ("--suite", "--mode")],
@@ -102,28 +103,29 @@ pub fn cli(args: &[String]) -> u8 {
 /// `gen --suite`: writes the suite and says what it wrote; returns the exit status.
 fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let written = match suite::write(dir, seed, files, jobs) {
+    let written = match suitedir::write(dir, &Plan::new(seed, files, jobs)) {
         Ok(w) => w,
         Err(e) => return cli::fail("gen", &e.to_string()),
     };
     let commands: usize = written.files.iter().map(|f| f.cmds.len()).sum();
-    let total = crate::mistakes::catalogue::Mistake::ALL.len();
+    let total = written.kills.len();
+    let survivors = written.survivors();
     let text = format!(
         "wrote {} ({}) and suite.txt to {}: {} of {total} mistakes killed\n",
         cli::plural(written.files.len() as u64, "file"),
         cli::plural(commands as u64, "command"),
         dir.display(),
-        total - written.survivors.len()
+        total - survivors.len()
     );
     let mut out = io::stdout().lock();
     let status = cli::output_status(
         "gen",
         out.write_all(text.as_bytes()).and_then(|()| out.flush()),
     );
-    if written.survivors.is_empty() {
+    if survivors.is_empty() {
         return status;
     }
-    let names: Vec<&str> = written.survivors.iter().map(|m| m.name()).collect();
+    let names: Vec<&str> = survivors.iter().map(|m| m.name()).collect();
     cli::fail(
         "gen",
         &format!(

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# How strong is `gen --suite` on mistakes it was not built against? Not a test: prints
+# numbers (minutes of work; tests/heldout.rs, in release mode).
+#  1. Held-out kill rates: for each way of building the suite (the weights of its greedy
+#     search: the chosen ones, kills only, one kill each, coverage only, ...), suites of
+#     3 files built against part of the catalogue and measured on the rest: a random
+#     half held out, for seeds 1..HELDOUT_SEEDS (default 8; mean, sample standard
+#     deviation, the worst seed); then each group of the catalogue held out in turn (one
+#     row of one piece's table in one use, or one topic of the hand-written mistakes),
+#     pooled, with the three weakest groups.
+#  2. Every seed 1..SUITE_SEEDS (default 20): the default suite kills every mistake;
+#     seconds a suite, and how many mistakes only one file kills.
+# Usage: scripts/bench-heldout.sh [halves|groups|both|seeds]   (default: both, then seeds)
+#   HELDOUT_STRATEGIES="chosen,kills only" limits the ways compared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+echo "$(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+run() {
+  cargo test --release --quiet --test heldout -- --ignored --nocapture --test-threads 1 "$1" 2>&1 |
+    grep -v '^running\|^test \|^$\|test result'
+}
+case $what in
+  halves | groups | both) HELDOUT_WHAT=$what run held_out_kill_rates ;;
+  seeds) run every_seed_kills_the_catalogue ;;
+  all)
+    HELDOUT_WHAT=both run held_out_kill_rates
+    run every_seed_kills_the_catalogue
+    ;;
+  *)
+    echo "usage: scripts/bench-heldout.sh [halves|groups|both|seeds]" >&2
+    exit 2
+    ;;
+esac

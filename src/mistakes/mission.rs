@@ -1,0 +1,197 @@
+//! Missions: candidate continuations aimed at one coverage cell that random play rarely
+//! reaches. A piece of the side to move is routed, by its own moves over the board as it
+//! stands, to the square from which it gives check along one row of its table (on a
+//! captain at the edge, for a car; or would, but for a blocking square), or takes an
+//! opposing piece by that row; or its captain walks to where an opposing piece's row
+//! checks it. The other side answers each step with a quiet move. The suite's search scores a mission like
+//! any candidate, on what the game really does: a mission the other side's answers
+//! spoil simply gains nothing.
+
+use super::coverage::{rows, ways, Cell};
+use super::mutant::Cmd;
+use crate::judge::board::Board;
+use crate::judge::game::Game;
+use crate::judge::piece::{PieceKind, Square};
+use crate::judge::rules;
+use crate::sys::rng::Rng;
+use std::collections::VecDeque;
+
+/// Moves a piece may make on the way: at most this many (a captain, which steps one
+/// square at a time, twice as many).
+const DEPTH: usize = 3;
+/// Missions tried in one step, at most.
+const MISSIONS: usize = 24;
+
+fn cmd(from: Square, to: Square) -> Cmd {
+    [
+        from.x() as i64,
+        from.y() as i64,
+        to.x() as i64,
+        to.y() as i64,
+    ]
+}
+
+/// The shortest way (at most [`DEPTH`] moves) for the piece on `from` to reach `goal`,
+/// everything else standing still: each step a legal move of that piece by its rule,
+/// onto an empty square (or onto `goal`, whatever holds it).
+fn route(board: &Board, from: Square, goal: Square) -> Option<Vec<Square>> {
+    let piece = board.piece_at(from)?;
+    let mut empty = board.clone();
+    empty.put(from, None);
+    let mut came: [Option<Square>; 90] = [None; 90];
+    let mut depth = [0usize; 90];
+    let mut queue = VecDeque::from([from]);
+    came[from.bit() as usize] = Some(from);
+    while let Some(at) = queue.pop_front() {
+        if at == goal {
+            let mut path = vec![goal];
+            let mut s = goal;
+            while s != from {
+                s = came[s.bit() as usize]?;
+                path.push(s);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        let limit = if piece.kind == PieceKind::Captain {
+            2 * DEPTH
+        } else {
+            DEPTH
+        };
+        if depth[at.bit() as usize] == limit {
+            continue;
+        }
+        for to in Square::all() {
+            let seen = came[to.bit() as usize].is_some();
+            let open = to == goal && board.piece_at(to).map(|p| p.color) != Some(piece.color)
+                || empty.is_empty(to);
+            if !seen && open && rules::check_path(&empty, piece.kind, at, to).is_ok() {
+                came[to.bit() as usize] = Some(at);
+                depth[to.bit() as usize] = depth[at.bit() as usize] + 1;
+                queue.push_back(to);
+            }
+        }
+    }
+    None
+}
+
+/// A quiet legal move of the side to move in `game`: one that takes nothing and does not
+/// land on `avoid`; the first of a random order.
+fn quiet(game: &Game, avoid: &[Square], rng: &mut Rng) -> Option<Cmd> {
+    let board = game.board();
+    let moves: Vec<Cmd> = rules::legal_moves(board)
+        .into_iter()
+        .filter(|m| board.is_empty(m.to) && !avoid.contains(&m.to))
+        .map(|m| cmd(m.from, m.to))
+        .collect();
+    rng.pick(&moves)
+}
+
+/// Plays `path` for the side to move, the other side answering with quiet moves;
+/// `None` when a step turns out illegal.
+fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
+    let mut game = game.clone();
+    let mut out = Vec::new();
+    for (i, pair) in path.windows(2).enumerate() {
+        let c = cmd(pair[0], pair[1]);
+        game.play(c[0], c[1], c[2], c[3]).ok()?;
+        out.push(c);
+        if i + 2 < path.len() {
+            let answer = quiet(&game, path, rng)?;
+            game.play(answer[0], answer[1], answer[2], answer[3]).ok()?;
+            out.push(answer);
+        }
+    }
+    Some(out)
+}
+
+/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]: for
+/// the side to move, a piece to where it gives check by one row alone (a car's on a
+/// captain at its edge too) or a check by it is stopped, or takes by one row; and its
+/// captain to where one row of an opposing piece checks it, or would but for a
+/// blocking square.
+pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let board = game.board();
+    if board.is_over() {
+        return Vec::new();
+    }
+    let side = board.side_to_move();
+    let other = side.opponent();
+    let (Some(captain), Some(own)) = (board.captain(other), board.captain(side)) else {
+        return Vec::new();
+    };
+    // Whether a check (or one stopped) by `color`'s row `r` is wanted, the captain it
+    // would be on standing at `at`.
+    let checks = |color, r: u8, at: Square| {
+        let row = rows()[r as usize];
+        let stopped = (0..ways(row.kind).len()).any(|w| wanted(Cell::Stopped(color, r, w as u8)));
+        wanted(Cell::Check(color, r))
+            || stopped
+            || (row.kind == PieceKind::Car
+                && wanted(Cell::CheckAtEdge(color, r))
+                && at.offset(row.dir).is_none())
+    };
+    // (the piece, where it goes, what it then takes from there)
+    let mut goals: Vec<(Square, Square, Option<Square>)> = Vec::new();
+    for (r, row) in rows().iter().enumerate() {
+        let r = r as u8;
+        let car = row.kind == PieceKind::Car;
+        for (at, p) in board.pieces().filter(|(_, p)| p.kind == row.kind) {
+            if p.color == side {
+                let mut squares: Vec<(Square, Option<Square>)> = Vec::new();
+                if checks(side, r, captain) {
+                    squares.extend(stands(captain, row.dir, car).into_iter().map(|s| (s, None)));
+                }
+                if wanted(Cell::Takes(side, r)) {
+                    for (s, q) in board.pieces() {
+                        if q.color == other && q.kind != PieceKind::Captain {
+                            let first = stands(s, row.dir, car).into_iter().next();
+                            squares.extend(first.map(|from| (from, Some(s))));
+                        }
+                    }
+                }
+                goals.extend(squares.into_iter().map(|(goal, then)| (at, goal, then)));
+            } else {
+                // The captain walks into this piece's row.
+                let reach = |k: i8| at.offset((k * row.dir.0, k * row.dir.1));
+                let targets: Vec<Square> = if car {
+                    (1..=9).filter_map(reach).collect()
+                } else {
+                    reach(1).into_iter().collect()
+                };
+                for t in targets {
+                    if checks(other, r, t) {
+                        goals.push((own, t, None));
+                    }
+                }
+            }
+        }
+    }
+    goals.retain(|&(from, goal, _)| {
+        goal != from && board.piece_at(goal).map(|p| p.color) != Some(side)
+    });
+    let mut out = Vec::new();
+    while out.len() < MISSIONS && !goals.is_empty() {
+        let (from, goal, then) = goals.swap_remove(rng.index(goals.len()));
+        let Some(mut path) = route(board, from, goal) else {
+            continue;
+        };
+        // For a capture, one more step: from the goal onto the piece.
+        path.extend(then);
+        if let Some(walked) = walk(game, &path, rng) {
+            out.push(walked);
+        }
+    }
+    out
+}
+
+/// The squares from which a piece moving by `dir` reaches `target`: one for a leap, the
+/// first few along the line for a car.
+fn stands(target: Square, dir: (i8, i8), car: bool) -> Vec<Square> {
+    let back = |k: i8| target.offset((-k * dir.0, -k * dir.1));
+    if car {
+        (1..=4).filter_map(back).collect()
+    } else {
+        back(1).into_iter().collect()
+    }
+}

@@ -1,0 +1,273 @@
+//! The suite on disk: `gen --suite DIR` writes each file of [`super::suite`] as `N.in`
+//! with the judge's `N.ans`, and `suite.txt`, which says how it was made, what each file
+//! kills and reaches, and which mistakes only one file kills. An existing DIR may hold
+//! only what a suite writes, which is replaced; anything else is refused.
+
+use super::catalogue::Mistake;
+use super::coverage::{cells, Map};
+use super::matrix::Test;
+use super::mutant;
+use super::suite::{killed_by, suite, Plan, SuiteFile};
+use crate::cli;
+use crate::generate::case::Case;
+use crate::sys::file;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why a suite could not be written.
+#[derive(Debug)]
+pub enum SuiteError {
+    /// DIR exists and holds something the suite does not write.
+    Foreign(PathBuf),
+    /// DIR exists and is not a directory.
+    NotADirectory(PathBuf),
+    /// Reading or writing failed.
+    Io(PathBuf, io::Error),
+}
+
+impl fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SuiteError::Foreign(p) => write!(
+                f,
+                "{} is not a file the suite writes (N.in, N.ans, suite.txt): refusing to \
+                 write into its directory; give an empty or a new one",
+                p.display()
+            ),
+            SuiteError::NotADirectory(p) => write!(f, "{} is not a directory", p.display()),
+            SuiteError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
+/// Whether `name` is one the suite writes: `N.in` or `N.ans` (`N` from 1, no leading
+/// zero) or `suite.txt`.
+fn written_by_the_suite(name: &str) -> bool {
+    if name == "suite.txt" {
+        return true;
+    }
+    let stem = name
+        .strip_suffix(".in")
+        .or_else(|| name.strip_suffix(".ans"));
+    stem.is_some_and(|n| {
+        !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Makes `dir` ready for a suite: created when missing; when it exists, it may hold only
+/// files the suite writes (an earlier suite), which are removed so that no file of a
+/// larger earlier suite is left behind.
+fn prepare(dir: &Path) -> Result<(), SuiteError> {
+    let io = |p: &Path, e: io::Error| SuiteError::Io(p.to_path_buf(), e);
+    match fs::metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return fs::create_dir_all(dir).map_err(|e| io(dir, e));
+        }
+        Err(e) => return Err(io(dir, e)),
+        Ok(m) if !m.is_dir() => return Err(SuiteError::NotADirectory(dir.to_path_buf())),
+        Ok(_) => {}
+    }
+    let mut ours = Vec::new();
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| io(dir, e))?;
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        if !is_file || !written_by_the_suite(name) {
+            return Err(SuiteError::Foreign(path));
+        }
+        ours.push(path);
+    }
+    for path in ours {
+        fs::remove_file(&path).map_err(|e| io(&path, e))?;
+    }
+    Ok(())
+}
+
+/// What was written.
+#[derive(Debug)]
+pub struct Written {
+    /// The files, in order.
+    pub files: Vec<SuiteFile>,
+    /// For each mistake of the plan, how many files kill it.
+    pub kills: Vec<(Mistake, usize)>,
+    /// The text of `suite.txt`.
+    pub summary: String,
+}
+
+impl Written {
+    /// The mistakes no file kills.
+    pub fn survivors(&self) -> Vec<Mistake> {
+        self.kills
+            .iter()
+            .filter(|(_, n)| *n == 0)
+            .map(|&(m, _)| m)
+            .collect()
+    }
+}
+
+/// `words` joined by ", " and filled into lines of at most 80 columns, each starting
+/// with `indent`.
+fn wrapped(words: &[&str], indent: &str) -> String {
+    cli::help::filled(&words.join(", "), indent, indent)
+}
+
+/// The text of `suite.txt`: how it was made; how many files kill each mistake; for each
+/// file its commands, its end, what it kills and reaches; the mistakes only one file
+/// kills, those none kills; the cells of the coverage map never reached.
+fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> String {
+    let total = kills.len();
+    let by = |n: usize| kills.iter().filter(|(_, k)| *k == n).count();
+    let every = kills.iter().filter(|(_, k)| *k == files.len()).count();
+    let tests: Vec<Test> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Test::new(format!("{}.in", i + 1), f.cmds.clone()))
+        .collect();
+    let map = Map::of(&tests);
+    let reachable = cells().iter().filter(|c| c.reachable()).count();
+    let often = cells()
+        .iter()
+        .filter(|&&c| c.reachable() && map.count(c) >= plan.weights.hits)
+        .count();
+    let mut out = format!(
+        "duckchess gen --suite DIR --seed {} --files {}\n{}; {} of {total} mistakes of the \
+         catalogue killed",
+        plan.seed,
+        plan.files,
+        cli::plural(files.len() as u64, "file"),
+        total - by(0),
+    );
+    if files.len() > 1 {
+        out.push_str(&format!(
+            ": {every} by every file, {} by two or more, {} by one",
+            total - by(0) - by(1),
+            by(1)
+        ));
+    }
+    out.push_str(&format!(
+        "\ncoverage: {} of {reachable} cells reached, {often} of them at least {} times\n",
+        reachable - map.missing(),
+        plan.weights.hits
+    ));
+    for (i, f) in files.iter().enumerate() {
+        let answers = mutant::judge_answers(&f.cmds);
+        let legal = answers.iter().filter(|a| a.is_some()).count();
+        let checks = answers.iter().flatten().filter(|m| m.check).count();
+        out.push_str(&format!(
+            "\n{}.in: Q = {}: {}, {}, {}\n",
+            i + 1,
+            f.cmds.len(),
+            cli::plural(legal as u64, "legal move"),
+            cli::plural(checks as u64, "check"),
+            cli::plural((f.cmds.len() - legal) as u64, "invalid command")
+        ));
+        for feature in &f.features {
+            out.push_str(&format!("  {feature}\n"));
+        }
+        let one = Map::of(&tests[i..=i]);
+        out.push_str(&format!(
+            "  kills {} of {total} mistakes; reaches {} of {reachable} cells\n",
+            killed_by(&f.cmds, plan.mistakes).len(),
+            reachable - one.missing()
+        ));
+    }
+    for (n, title) in [(1, "killed by one file only"), (0, "killed by no file")] {
+        let mut names: Vec<&str> = kills
+            .iter()
+            .filter(|(_, k)| *k == n)
+            .map(|(m, _)| m.name())
+            .collect();
+        if names.is_empty() || files.len() < 2 && n == 1 {
+            continue;
+        }
+        names.sort();
+        out.push_str(&format!("\n{title} ({}):\n", names.len()));
+        out.push_str(&wrapped(&names, "  "));
+    }
+    out
+}
+
+/// Writes the suite of `plan` into `dir`: `N.in` and the judge's `N.ans` for each file,
+/// and `suite.txt`.
+pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
+    prepare(dir)?;
+    let files = suite(plan);
+    let mut kills: Vec<(Mistake, usize)> = plan.mistakes.iter().map(|&m| (m, 0)).collect();
+    for f in &files {
+        let killed = killed_by(&f.cmds, plan.mistakes);
+        for (m, n) in &mut kills {
+            if killed.contains(m) {
+                *n += 1;
+            }
+        }
+    }
+    // Each file is whole or absent; and when one cannot be written, those written
+    // before it go too, so that no half suite (an input without its answer) is left.
+    let mut written: Vec<PathBuf> = Vec::new();
+    let mut put = |name: String, bytes: &[u8]| {
+        let path = dir.join(name);
+        match file::write_whole(&path, bytes) {
+            Ok(()) => {
+                written.push(path);
+                Ok(())
+            }
+            Err(e) => {
+                for p in &written {
+                    let _ = fs::remove_file(p);
+                }
+                let e = io::Error::new(e.kind(), format!("{e}; no file of the suite is left"));
+                Err(SuiteError::Io(path, e))
+            }
+        }
+    };
+    for (i, f) in files.iter().enumerate() {
+        let case = Case::of(&f.cmds);
+        put(format!("{}.in", i + 1), &case.to_bytes())?;
+        put(format!("{}.ans", i + 1), &case.answer())?;
+    }
+    let summary = summary(plan, &files, &kills);
+    put("suite.txt".to_string(), summary.as_bytes())?;
+    Ok(Written {
+        files,
+        kills,
+        summary,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_files_are_recognised_by_name() {
+        for name in ["1.in", "1.ans", "10.in", "suite.txt"] {
+            assert!(written_by_the_suite(name), "{name}");
+        }
+        for name in [
+            "0.in", "01.in", "1.out", ".in", "a.in", "1.in.bak", "suite.md", "1",
+        ] {
+            assert!(!written_by_the_suite(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn wrapped_lists_stay_within_80_columns() {
+        let names: Vec<&str> = Mistake::all().iter().map(|m| m.name()).collect();
+        let text = wrapped(&names, "    ");
+        assert!(text.lines().all(|l| l.len() <= 80 && l.starts_with("    ")));
+        let words: Vec<&str> = text
+            .split_whitespace()
+            .map(|w| w.trim_end_matches(','))
+            .collect();
+        assert_eq!(words, names);
+    }
+}

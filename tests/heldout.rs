@@ -1,0 +1,179 @@
+//! The held-out measurement of `gen --suite` and its every-seed check, as benchmarks:
+//! not run by `cargo test` (they take minutes); `scripts/bench-heldout.sh` runs them in
+//! release mode and prints the figures the setters' guide reports.
+//!
+//! - `held_out_kill_rates`: for each way of building the suite (the weights of its
+//!   greedy search), suites built against part of the catalogue and measured on the
+//!   rest: random halves over `HELDOUT_SEEDS` seeds (default 8), then each group of the
+//!   catalogue held out in turn.
+//! - `every_seed_kills_the_catalogue`: the default suite of every seed of
+//!   `SUITE_SEEDS` (default 1..=20) kills every mistake.
+
+use duckchess::mistakes::catalogue::Mistake;
+use duckchess::mistakes::heldout::{self, Outcome, Split};
+use duckchess::mistakes::suite::{killed_by, suite, Plan, Weights, DEFAULT_FILES, WEIGHTS};
+use std::time::Instant;
+
+fn jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The ways of building compared: the chosen weights and variations of them.
+fn strategies() -> Vec<(&'static str, Weights)> {
+    let w = WEIGHTS;
+    let all = vec![
+        ("chosen", w),
+        ("kills only", Weights { cell: 0, ..w }),
+        (
+            "one kill each",
+            Weights {
+                second_kill: 0,
+                cell: 0,
+                ..w
+            },
+        ),
+        (
+            "coverage only",
+            Weights {
+                first_kill: 0,
+                second_kill: 0,
+                ..w
+            },
+        ),
+        (
+            "no second kill",
+            Weights {
+                second_kill: 0,
+                ..w
+            },
+        ),
+        ("cells once", Weights { hits: 1, ..w }),
+        ("cells 5 times", Weights { hits: 5, ..w }),
+        ("floor 14", Weights { floor: 14, ..w }),
+        ("floor 26", Weights { floor: 26, ..w }),
+    ];
+    let wanted = std::env::var("HELDOUT_STRATEGIES").unwrap_or_default();
+    all.into_iter()
+        .filter(|(name, _)| wanted.is_empty() || wanted.split(',').any(|w| w == *name))
+        .collect()
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Mean and sample standard deviation.
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, var.sqrt())
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+#[test]
+#[ignore]
+fn held_out_kill_rates() {
+    let seeds = env_number("HELDOUT_SEEDS", 8);
+    let what = std::env::var("HELDOUT_WHAT").unwrap_or_else(|_| "both".into());
+    println!(
+        "{} mistakes; {} files a suite; {} threads",
+        Mistake::all().len(),
+        DEFAULT_FILES,
+        jobs()
+    );
+    if what != "groups" {
+        println!("\nrandom halves held out, seeds 1..={seeds}: held-out kill rate (mean +- sd, min), killed by two files, training mistakes missed, seconds a suite");
+        for (name, w) in strategies() {
+            let outcomes: Vec<Outcome> = (1..=seeds)
+                .map(|s| heldout::measure(&heldout::halves(s), s, DEFAULT_FILES, w, jobs()))
+                .collect();
+            report(name, &outcomes);
+        }
+    }
+    if what != "halves" {
+        let groups = heldout::groups();
+        println!("\neach of the {} groups held out in turn (pooled): held-out kill rate, killed by two files, training mistakes missed, seconds a suite; the weakest groups", groups.len());
+        for (name, w) in strategies() {
+            let outcomes: Vec<(String, Outcome)> = groups
+                .iter()
+                .enumerate()
+                .map(|(i, g): (usize, &Split)| {
+                    let o = heldout::measure(g, 100 + i as u64, DEFAULT_FILES, w, jobs());
+                    (g.name.clone(), o)
+                })
+                .collect();
+            let held: usize = outcomes.iter().map(|(_, o)| o.held).sum();
+            let killed: usize = outcomes.iter().map(|(_, o)| o.killed).sum();
+            let twice: usize = outcomes.iter().map(|(_, o)| o.twice).sum();
+            let missed: usize = outcomes.iter().map(|(_, o)| o.missed).sum();
+            let seconds: f64 = outcomes.iter().map(|(_, o)| o.seconds).sum::<f64>();
+            let mut weakest: Vec<&(String, Outcome)> = outcomes.iter().collect();
+            weakest.sort_by(|a, b| {
+                percent(a.1.killed, a.1.held).total_cmp(&percent(b.1.killed, b.1.held))
+            });
+            println!(
+                "  {name:<15} {:6.2}% ({killed}/{held})  twice {:6.2}%  missed {missed}  {:.1} s",
+                percent(killed, held),
+                percent(twice, held),
+                seconds / outcomes.len() as f64
+            );
+            for (g, o) in weakest.iter().take(3) {
+                println!("      {:6.2}% {g}", percent(o.killed, o.held));
+            }
+        }
+    }
+}
+
+fn report(name: &str, outcomes: &[Outcome]) {
+    let rates: Vec<f64> = outcomes.iter().map(|o| percent(o.killed, o.held)).collect();
+    let twice: Vec<f64> = outcomes.iter().map(|o| percent(o.twice, o.held)).collect();
+    let (mean, sd) = mean_sd(&rates);
+    let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
+    let missed: usize = outcomes.iter().map(|o| o.missed).sum();
+    let seconds = outcomes.iter().map(|o| o.seconds).sum::<f64>() / outcomes.len() as f64;
+    println!(
+        "  {name:<15} {mean:6.2}% +- {sd:4.2} (min {min:6.2}%)  twice {:6.2}%  missed {missed}  {seconds:.1} s",
+        mean_sd(&twice).0
+    );
+}
+
+#[test]
+#[ignore]
+fn every_seed_kills_the_catalogue() {
+    let last = env_number("SUITE_SEEDS", 20);
+    let mut failed = Vec::new();
+    for seed in 1..=last {
+        let start = Instant::now();
+        let plan = Plan::new(seed, DEFAULT_FILES, jobs());
+        let files = suite(&plan);
+        let seconds = start.elapsed().as_secs_f64();
+        let mut count = vec![0usize; Mistake::all().len()];
+        for f in &files {
+            for m in killed_by(&f.cmds, Mistake::all()) {
+                count[m.index()] += 1;
+            }
+        }
+        let survivors: Vec<&str> = Mistake::all()
+            .iter()
+            .filter(|m| count[m.index()] == 0)
+            .map(|m| m.name())
+            .collect();
+        let once = count.iter().filter(|&&n| n == 1).count();
+        println!(
+            "seed {seed:>2}: {seconds:5.1} s, {} survive, {once} killed by one file only {:?}",
+            survivors.len(),
+            survivors
+        );
+        if !survivors.is_empty() {
+            failed.push(seed);
+        }
+    }
+    assert!(failed.is_empty(), "seeds with survivors: {failed:?}");
+}
