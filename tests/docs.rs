@@ -465,6 +465,31 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
     );
 }
 
+/// Where the README and the FAQ count the catalogue ("N mistakes"), the count is the
+/// catalogue's own.
+#[test]
+fn the_front_pages_count_the_catalogue_right() {
+    use duckchess::mistakes::catalogue::Mistake;
+    let n = Mistake::all().len();
+    for page in ["README.md", "docs/faq.md"] {
+        let text = fs::read_to_string(root().join(page)).expect("page");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let counts: Vec<&str> = words
+            .windows(2)
+            .filter(|w| w[1].starts_with("mistakes") && w[0].chars().all(|c| c.is_ascii_digit()))
+            .map(|w| w[0])
+            .collect();
+        assert!(!counts.is_empty(), "{page} counts the catalogue");
+        for c in counts {
+            assert_eq!(
+                c,
+                n.to_string(),
+                "{page} says {c} mistakes; the catalogue holds {n}"
+            );
+        }
+    }
+}
+
 /// The UCI options the engine offers and the `go` words it reads: every one is named in
 /// `duckchess uci --help` and in the engine's guide (one list, both places).
 #[test]
