@@ -30,6 +30,37 @@ fn field<'a>(json: &'a Json, name: &str) -> &'a str {
 }
 
 #[test]
+fn going_back_where_the_other_side_can_repeat_gives_the_lead_away() {
+    // Red is a horse up. The horse steps out (1) and back (3) while blue's captain steps
+    // aside (2): after 3, blue can return to the start position, which the search scores
+    // as a draw, so the lead is lost by going round. The step out is not.
+    let game = "4k4/9/9/9/9/9/9/9/9/H3K4 r\n4\n0 0 2 1\n9 4 9 3\n2 1 0 0\n9 3 9 4\n";
+    let json = analyze_json(&["--depth", "4"], game);
+    let list = moves(&json);
+    assert_eq!(list.len(), 4);
+    let cp = |m: &Json, at: &str| m.get(at).and_then(|e| e.get("cp")).and_then(Json::as_int);
+    assert!(
+        cp(&list[0], "after").is_some_and(|c| c > 200),
+        "{}",
+        list[0]
+    );
+    assert!(
+        matches!(field(&list[0], "verdict"), "best" | "good"),
+        "{}",
+        list[0]
+    );
+    assert_eq!(cp(&list[2], "after"), Some(0), "{}", list[2]);
+    assert!(list[2].get("loss").and_then(Json::as_int).unwrap() > 200);
+    assert_ne!(field(&list[2], "verdict"), "good");
+    // Back at the start, the lead is there again.
+    assert!(
+        cp(&list[3], "after").is_some_and(|c| c > 200),
+        "{}",
+        list[3]
+    );
+}
+
+#[test]
 fn a_captain_walking_into_a_car_is_a_blunder() {
     // Blue's car and captain against red's car and captain, blue to move. The blue
     // captain steps onto (9, 3), in the red car's column; red takes it.
