@@ -84,18 +84,7 @@ impl Disk {
             c
         };
         command.args(args).current_dir(&self.dir);
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("runs");
-        {
-            use std::io::Write;
-            let mut input = child.stdin.take().expect("piped");
-            let _ = input.write_all(stdin);
-        }
-        child.wait_with_output().expect("finishes")
+        common::run_command(command, stdin)
     }
 
     /// The names in the folder (or in `sub` under it), sorted, the filler left out.

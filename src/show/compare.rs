@@ -638,34 +638,38 @@ mod tests {
 
     #[test]
     fn whitespace_only_differences_are_named() {
-        assert_eq!(
-            ws("a b\nc\n", "a b\r\nc\r\n").as_deref(),
-            Some("the output has CRLF line ends")
-        );
-        assert_eq!(
-            ws("a b\r\nc\r\n", "a b\nc\n").as_deref(),
-            Some("the expected output has CRLF line ends")
-        );
-        assert_eq!(
-            ws("a b\nc\n", "a b  \nc\n").as_deref(),
-            Some("trailing whitespace differs (first on line 1)")
-        );
-        assert_eq!(
-            ws("a b\nc\n", "a b\nc").as_deref(),
-            Some("the final newline is missing")
-        );
-        assert_eq!(
-            ws("a b\nc", "a b\nc\n").as_deref(),
-            Some("the output has a final newline, the answer not")
-        );
-        assert_eq!(
-            ws("a b\nc\n", "a b\nc\t\n\n \n").as_deref(),
-            Some("trailing whitespace differs (first on line 2); 2 extra blank lines at the end")
-        );
-        assert_eq!(
-            ws("a\n\n", "a\n").as_deref(),
-            Some("1 blank line missing at the end")
-        );
+        let table = [
+            ("a b\nc\n", "a b\r\nc\r\n", "the output has CRLF line ends"),
+            (
+                "a b\r\nc\r\n",
+                "a b\nc\n",
+                "the expected output has CRLF line ends",
+            ),
+            (
+                "a b\nc\n",
+                "a b  \nc\n",
+                "trailing whitespace differs (first on line 1)",
+            ),
+            ("a b\nc\n", "a b\nc", "the final newline is missing"),
+            (
+                "a b\nc",
+                "a b\nc\n",
+                "the output has a final newline, the answer not",
+            ),
+            (
+                "a b\nc\n",
+                "a b\nc\t\n\n \n",
+                "trailing whitespace differs (first on line 2); 2 extra blank lines at the end",
+            ),
+            ("a\n\n", "a\n", "1 blank line missing at the end"),
+        ];
+        for (expected, actual, said) in table {
+            assert_eq!(
+                ws(expected, actual).as_deref(),
+                Some(said),
+                "{expected:?} {actual:?}"
+            );
+        }
     }
 
     #[test]

@@ -418,19 +418,23 @@ mod tests {
         }
     }
 
+    /// A case of gen's endgame mode: a long game, then the hunt for a captain.
+    fn endgame_case(seed: u64) -> Case {
+        let recipe = Recipe {
+            seed,
+            mode: Some(Mode::Endgame),
+            max_q: 1000,
+            messy: false,
+        };
+        recipe::case(&recipe, 5000).0
+    }
+
     #[test]
     fn a_game_over_bug_shrinks_to_a_short_game_and_one_command() {
         let tester = fake(after_the_end);
         let mut shrunk_sizes = Vec::new();
         for seed in 0..12 {
-            // gen's endgame mode: a long game, then the hunt for a captain.
-            let recipe = Recipe {
-                seed,
-                mode: Some(Mode::Endgame),
-                max_q: 1000,
-                messy: false,
-            };
-            let (case, _) = recipe::case(&recipe, 5000);
+            let case = endgame_case(seed);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };
@@ -458,13 +462,7 @@ mod tests {
         let tester = fake(after_the_end);
         let (mut with, mut without) = (0, 0);
         for seed in 0..6 {
-            let recipe = Recipe {
-                seed,
-                mode: Some(Mode::Endgame),
-                max_q: 1000,
-                messy: false,
-            };
-            let (case, _) = recipe::case(&recipe, 5000);
+            let case = endgame_case(seed);
             let Some(trial) = tester.trial(&case).filter(|t| t.kind == Kind::WrongAnswer) else {
                 continue;
             };

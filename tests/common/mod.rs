@@ -33,8 +33,15 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
 /// Runs `program` with `args`, feeding `stdin` (a program that exits without reading
 /// it all is fine).
 pub fn run_program(program: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
+    let mut command = Command::new(program);
+    command.args(args);
+    run_command(command, stdin)
+}
+
+/// Runs `command` as it is set up, feeding `stdin` (a program that exits without
+/// reading it all is fine).
+pub fn run_command(mut command: Command, stdin: &[u8]) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
