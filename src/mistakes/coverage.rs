@@ -19,7 +19,7 @@ use crate::generate::position::rule_targets;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Invalid};
 use crate::judge::piece::{Color, PieceKind, Square};
-use crate::judge::rules::{Reach, REACH};
+use crate::judge::rules::{self, Reach, REACH};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -401,16 +401,6 @@ fn attacks(board: &Board) -> Vec<Attack> {
     out
 }
 
-/// Whether some piece of `by` could move onto `target` by its rule (whatever stands
-/// there).
-fn covers(board: &Board, target: Square, by: Color) -> bool {
-    board.pieces().any(|(from, p)| {
-        p.color == by
-            && from != target
-            && matches!(row_towards(board, p.kind, from, target), Some((_, None)))
-    })
-}
-
 /// Counts cells command by command, playing the judge.
 #[derive(Clone, Debug)]
 pub struct Counter {
@@ -582,17 +572,17 @@ impl Counter {
         let loser = winner.opponent();
         if after
             .captain(winner)
-            .is_some_and(|k| covers(after, k, loser))
+            .is_some_and(|k| rules::is_attacked(after, k, loser))
         {
             hit(Cell::WinnerAttacked);
         }
-        if covers(after, to, loser) {
+        if rules::is_attacked(after, to, loser) {
             hit(Cell::TakerAttacked);
         }
-        if covers(after, to, winner) {
+        if rules::is_attacked(after, to, winner) {
             hit(Cell::SquareCovered);
         }
-        if Square::new(0, 0).is_some_and(|corner| covers(after, corner, winner)) {
+        if Square::new(0, 0).is_some_and(|corner| rules::is_attacked(after, corner, winner)) {
             hit(Cell::CornerCovered);
         }
     }
