@@ -4,10 +4,21 @@
 
 use crate::judge;
 use crate::judge::game::Game;
+use crate::judge::piece::Square;
 use std::fmt::Write as _;
 
 /// One judge command `xs ys xt yt`, any integers.
 pub type Cmd = [i64; 4];
+
+/// The command that moves the piece on `from` to `to`.
+pub fn cmd_of(from: Square, to: Square) -> Cmd {
+    [
+        from.x() as i64,
+        from.y() as i64,
+        to.x() as i64,
+        to.y() as i64,
+    ]
+}
 
 /// How a command is written. [`Layout::PLAIN`] is the official form, `a b c d` and a
 /// newline; the others (only with `--messy`) use what SPEC section 5 allows.

@@ -4,7 +4,7 @@
 //! writer plays the game it writes through [`Game`], so it knows the position each
 //! command meets.
 
-use crate::generate::case::{Case, Cmd, Line};
+use crate::generate::case::{cmd_of, Case, Cmd, Line};
 use crate::generate::mode::Mode;
 use crate::generate::position::{random_square, rule_targets};
 use crate::judge::board::Board;
@@ -52,15 +52,6 @@ fn distances() -> &'static Distances {
 /// How many moves a piece of `kind` needs from `from` to `to` on an empty board.
 fn distance(kind: PieceKind, from: Square, to: Square) -> u8 {
     distances()[kind.index()][from.bit() as usize][to.bit() as usize]
-}
-
-fn cmd(from: Square, to: Square) -> Cmd {
-    [
-        from.x() as i64,
-        from.y() as i64,
-        to.x() as i64,
-        to.y() as i64,
-    ]
 }
 
 /// Whether some piece could take a captain, but a blocking square stops it.
@@ -200,7 +191,7 @@ impl<'r> Writer<'r> {
                     _ => self.pick(&moves, |s| !s.wins || moves.len() == 1),
                 };
                 match chosen.or_else(|| self.pick(&moves, |_| true)) {
-                    Some(m) => cmd(m.from, m.to),
+                    Some(m) => cmd_of(m.from, m.to),
                     None => self.invalid(mode),
                 }
             };
@@ -398,11 +389,11 @@ impl<'r> Writer<'r> {
             if let Some(from) = self.rng.pick(&own) {
                 let targets = rule_targets(&board, from);
                 if let Some(to) = self.rng.pick(&targets) {
-                    return cmd(from, to);
+                    return cmd_of(from, to);
                 }
             }
         }
-        cmd(random_square(self.rng), random_square(self.rng))
+        cmd_of(random_square(self.rng), random_square(self.rng))
     }
 
     /// An invalid command of a random kind: an empty source, the opponent's piece, a
@@ -431,7 +422,7 @@ impl<'r> Writer<'r> {
                     let empty: Vec<Square> = Square::all().filter(|&s| board.is_empty(s)).collect();
                     self.rng
                         .pick(&empty)
-                        .map(|s| cmd(s, random_square(self.rng)))
+                        .map(|s| cmd_of(s, random_square(self.rng)))
                 }
                 1 => self.rng.pick(&theirs).map(|s| {
                     let targets = rule_targets(&board, s);
@@ -439,7 +430,7 @@ impl<'r> Writer<'r> {
                         .rng
                         .pick(&targets)
                         .unwrap_or_else(|| random_square(self.rng));
-                    cmd(s, to)
+                    cmd_of(s, to)
                 }),
                 2..=4 => self.rng.pick(&own).and_then(|from| {
                     let kind_of = board.piece_at(from)?.kind;
@@ -454,16 +445,16 @@ impl<'r> Writer<'r> {
                             }
                         })
                         .collect();
-                    self.rng.pick(&wanted).map(|to| cmd(from, to))
+                    self.rng.pick(&wanted).map(|to| cmd_of(from, to))
                 }),
                 5 => {
                     let s = random_square(self.rng);
-                    Some(cmd(s, s))
+                    Some(cmd_of(s, s))
                 }
-                6 => Some(cmd(random_square(self.rng), random_square(self.rng))),
+                6 => Some(cmd_of(random_square(self.rng), random_square(self.rng))),
                 _ => {
                     let wild = [-1, 10, 9, -7, 99_999_999_999, i64::MIN / 2];
-                    let mut c = cmd(random_square(self.rng), random_square(self.rng));
+                    let mut c = cmd_of(random_square(self.rng), random_square(self.rng));
                     let at = self.rng.index(4);
                     c[at] = wild[self.rng.index(wild.len())];
                     Some(c)
@@ -476,7 +467,7 @@ impl<'r> Writer<'r> {
             }
         }
         let s = random_square(self.rng);
-        cmd(s, s)
+        cmd_of(s, s)
     }
 }
 

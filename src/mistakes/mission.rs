@@ -9,6 +9,7 @@
 
 use super::coverage::{rows, ways, Cell};
 use super::mutant::Cmd;
+use crate::generate::case::cmd_of;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
@@ -21,15 +22,6 @@ use std::collections::VecDeque;
 const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
-
-fn cmd(from: Square, to: Square) -> Cmd {
-    [
-        from.x() as i64,
-        from.y() as i64,
-        to.x() as i64,
-        to.y() as i64,
-    ]
-}
 
 /// The shortest way (at most [`DEPTH`] moves) for the piece on `from` to reach `goal`,
 /// everything else standing still: each step a legal move of that piece by its rule,
@@ -82,7 +74,7 @@ fn quiet(game: &Game, avoid: &[Square], rng: &mut Rng) -> Option<Cmd> {
     let moves: Vec<Cmd> = rules::legal_moves(board)
         .into_iter()
         .filter(|m| board.is_empty(m.to) && !avoid.contains(&m.to))
-        .map(|m| cmd(m.from, m.to))
+        .map(|m| cmd_of(m.from, m.to))
         .collect();
     rng.pick(&moves)
 }
@@ -93,7 +85,7 @@ fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
     let mut game = game.clone();
     let mut out = Vec::new();
     for (i, pair) in path.windows(2).enumerate() {
-        let c = cmd(pair[0], pair[1]);
+        let c = cmd_of(pair[0], pair[1]);
         game.play(c[0], c[1], c[2], c[3]).ok()?;
         out.push(c);
         if i + 2 < path.len() {

@@ -32,6 +32,7 @@ use super::coverage::{Cell, Counter};
 use super::grown::{Offset, Slip, Use};
 use super::mission;
 use super::mutant::{self, Answer, Cmd, Mutant};
+use crate::generate::case::cmd_of;
 use crate::generate::games::Writer;
 use crate::generate::mode::Mode;
 use crate::generate::position::rule_targets;
@@ -191,15 +192,6 @@ fn takes_captain(game: &Game, c: Cmd) -> bool {
         && Square::new(c[2], c[3])
             .and_then(|s| game.board().piece_at(s))
             .is_some_and(|p| p.kind == PieceKind::Captain)
-}
-
-fn cmd_of(from: Square, to: Square) -> Cmd {
-    [
-        from.x() as i64,
-        from.y() as i64,
-        to.x() as i64,
-        to.y() as i64,
-    ]
 }
 
 /// What continuations may contain.

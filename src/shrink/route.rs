@@ -9,7 +9,7 @@
 //!
 //! A piece is named by the square it starts on.
 
-use crate::generate::case::Cmd;
+use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
@@ -143,12 +143,7 @@ impl Builder {
 
     /// Plays a move, which must be legal.
     fn play(&mut self, from: Square, to: Square) -> Option<()> {
-        let c = [
-            from.x() as i64,
-            from.y() as i64,
-            to.x() as i64,
-            to.y() as i64,
-        ];
+        let c = cmd_of(from, to);
         self.game.play(c[0], c[1], c[2], c[3]).ok()?;
         let id = self.id_at[from.index()]?;
         if let Some(victim) = self.id_at[to.index()] {
@@ -560,12 +555,7 @@ mod tests {
             for _ in 0..rng.below(60) {
                 let moves = rules::legal_moves(game.board());
                 let Some(m) = rng.pick(&moves) else { break };
-                let c = [
-                    m.from.x() as i64,
-                    m.from.y() as i64,
-                    m.to.x() as i64,
-                    m.to.y() as i64,
-                ];
+                let c = cmd_of(m.from, m.to);
                 let _ = game.play(c[0], c[1], c[2], c[3]);
                 cmds.push(c);
             }
