@@ -495,7 +495,7 @@ mod unix {
 
         /// The parent and the process group of `pid`, from `/proc/PID/stat` (its name,
         /// in parentheses, may hold anything: the fields come after the last `)`).
-        fn parent_and_group(pid: i32) -> Option<(i32, i32)> {
+        pub(super) fn parent_and_group(pid: i32) -> Option<(i32, i32)> {
             let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace().skip(1);
             let parent = fields.next()?.parse().ok()?;
@@ -505,15 +505,17 @@ mod unix {
 
         /// Whether `pid` has a descriptor on one of `pipes`.
         fn holds(pid: i32, pipes: &[String]) -> bool {
+            holds_one(pid, |l| pipes.iter().any(|p| p == l))
+        }
+
+        /// Whether `pid` has a descriptor whose target (as `/proc/PID/fd` shows it,
+        /// `pipe:[N]`) is one `wanted` accepts.
+        pub(super) fn holds_one(pid: i32, wanted: impl Fn(&str) -> bool) -> bool {
             let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
                 return false;
             };
-            fds.flatten().any(|fd| {
-                fs::read_link(fd.path())
-                    .ok()
-                    .and_then(|l| l.to_str().map(|l| pipes.iter().any(|p| p == l)))
-                    .unwrap_or(false)
-            })
+            fds.flatten()
+                .any(|fd| fs::read_link(fd.path()).is_ok_and(|l| l.to_str().is_some_and(&wanted)))
         }
     }
 
@@ -598,10 +600,7 @@ mod unix {
                     continue;
                 };
                 listed = true;
-                children.extend(
-                    text.split_whitespace()
-                        .filter_map(|w| w.parse::<i32>().ok()),
-                );
+                children.extend(pids(&text));
             }
             listed.then_some(children)
         }
@@ -618,14 +617,14 @@ mod unix {
                 .collect()
         }
 
-        /// The parent of `pid`, from `/proc/PID/stat` (the fields after the name's `)`).
+        /// The parent of `pid`.
         fn parent_of(pid: i32) -> Option<i32> {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            stat[stat.rfind(')')? + 1..]
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()
+            super::strays::parent_and_group(pid).map(|(parent, _)| parent)
+        }
+
+        /// The process ids of a `children` file.
+        fn pids(text: &str) -> impl Iterator<Item = i32> + '_ {
+            text.split_whitespace().filter_map(|w| w.parse().ok())
         }
 
         fn children(pid: i32) -> Vec<i32> {
@@ -638,10 +637,7 @@ mod unix {
         /// a thread's.
         fn adoptive_children(own: i32) -> Vec<i32> {
             match fs::read_to_string(format!("/proc/{own}/task/{own}/children")) {
-                Ok(text) => text
-                    .split_whitespace()
-                    .filter_map(|w| w.parse().ok())
-                    .collect(),
+                Ok(text) => pids(&text).collect(),
                 Err(_) => children_by_scan(own),
             }
         }
@@ -668,14 +664,8 @@ mod unix {
             if runs.is_empty() {
                 return false;
             }
-            let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
-                return false;
-            };
-            fds.flatten().any(|fd| {
-                fs::read_link(fd.path()).is_ok_and(|link| {
-                    link.to_str()
-                        .is_some_and(|l| runs.iter().any(|(_, names)| names.iter().any(|n| n == l)))
-                })
+            super::strays::holds_one(pid, |l| {
+                runs.iter().any(|(_, names)| names.iter().any(|n| n == l))
             })
         }
 
