@@ -552,8 +552,9 @@ impl Session {
         let value = value_at
             .map(|i| words[i + 1..].join(" "))
             .unwrap_or_default();
-        let number = |min: u64, max: u64| -> Option<u64> {
-            match value.parse::<u64>() {
+        // Signed: the evaluation's weights may be negative.
+        let number = |min: i64, max: i64| -> Option<i64> {
+            match value.parse::<i64>() {
                 Ok(n) if (min..=max).contains(&n) => Some(n),
                 _ => {
                     send(&format!(
@@ -571,15 +572,15 @@ impl Session {
         }
         match name.as_str() {
             "hash" => {
-                if let Some(mb) = number(tt::MIN_MB as u64, tt::MAX_MB as u64) {
+                if let Some(mb) = number(tt::MIN_MB as i64, tt::MAX_MB as i64) {
                     if let Err(e) = self.engine().set_hash(mb as usize) {
                         send(&format!("info string setoption hash: {e}"));
                     }
                 }
             }
             "move overhead" => {
-                if let Some(ms) = number(0, MAX_OVERHEAD_MS) {
-                    self.overhead = Duration::from_millis(ms);
+                if let Some(ms) = number(0, MAX_OVERHEAD_MS as i64) {
+                    self.overhead = Duration::from_millis(ms as u64);
                 }
             }
             // Pondering is driven by 'go ponder' itself; the option only tells the GUI
@@ -600,14 +601,11 @@ impl Session {
             }
             "clear hash" => self.engine().clear(),
             _ => match eval::weight(&name).or_else(|| alphabeta::knob(&name)) {
-                // Weights may be negative: read as signed numbers.
-                Some(w) => match value.parse::<i64>() {
-                    Ok(n) if (i64::from(w.min)..=i64::from(w.max)).contains(&n) => w.set(n as i32),
-                    _ => send(&format!(
-                        "info string setoption {name}: expected a number {} to {}, found {value:?}",
-                        w.min, w.max
-                    )),
-                },
+                Some(w) => {
+                    if let Some(n) = number(w.min.into(), w.max.into()) {
+                        w.set(n as i32);
+                    }
+                }
                 None => send(&format!("info string unknown option {name:?}")),
             },
         }
