@@ -66,10 +66,6 @@ pub(crate) struct Search<'a> {
     /// The static evaluation at each ply of the current line ([`NO_EVAL`] where the
     /// captain was attacked and none was taken).
     evals: [i32; MAX_PLY + 2],
-    /// Whether the node at each ply is expected to fail high (a "cut node": a
-    /// zero-window node reached by a move other than its parent's first, or the first
-    /// child of an expected "all node"): late moves there are reduced more.
-    cut: [bool; MAX_PLY + 2],
     pub buffers: Vec<Vec<(Move, i32)>>,
     /// Keys of the positions before the current one: the game's, then the search path's.
     pub keys: Vec<u64>,
@@ -132,7 +128,7 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 13] = [
+pub static KNOBS: [Weight; 12] = [
     Weight::new("Reduction", 160, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
@@ -145,7 +141,6 @@ pub static KNOBS: [Weight; 13] = [
     Weight::new("X PV Less", 1, 0, 3),
     Weight::new("X Evasions", 2, 0, 4),
     Weight::new("X Asp", 40, 5, 200),
-    Weight::new("X Cut", 0, 0, 4),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
@@ -160,7 +155,6 @@ const X_PV_LESS: usize = 9;
 const X_EVASIONS: usize = 10;
 /// The first aspiration window's half width (read by the iterative deepening).
 pub(crate) const X_ASP: usize = 11;
-const X_CUT: usize = 12;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -186,7 +180,6 @@ impl<'a> Search<'a> {
             countermoves: vec![None; SQUARE_SLOTS * SQUARE_SLOTS],
             path: [None; MAX_PLY + 2],
             evals: [NO_EVAL; MAX_PLY + 2],
-            cut: [false; MAX_PLY + 2],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
             keys: Vec::new(),
             quiet_run: 0,
@@ -550,7 +543,6 @@ impl<'a> Search<'a> {
                 let r = 3 + depth / KNOBS[X_NULL_DIV].get() + ((eval - beta) / 200).min(3);
                 let saved = self.make_null();
                 self.path[ply + 1] = None;
-                self.cut[ply + 1] = !self.cut[ply];
                 let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
                 self.unmake_null(saved);
                 if self.stopped {
@@ -652,15 +644,12 @@ impl<'a> Search<'a> {
                 reduce = reduction(depth, i)
                     - i32::from(pv) * KNOBS[X_PV_LESS].get()
                     - h * 100 / KNOBS[X_HIST_DIV].get() / HISTORY_MAX
-                    + i32::from(!improving)
-                    + if self.cut[ply] { KNOBS[X_CUT].get() } else { 0 };
+                    + i32::from(!improving);
                 reduce = reduce.clamp(0, depth - 2);
             }
             let score = if i == 0 {
-                self.cut[ply + 1] = !pv && !self.cut[ply];
                 -self.negamax(depth - 1, ply + 1, -beta, -alpha, true)
             } else {
-                self.cut[ply + 1] = true;
                 let mut s = -self.negamax(depth - 1 - reduce, ply + 1, -alpha - 1, -alpha, true);
                 if stats::ON && reduce > 0 {
                     stats::add(Counter::Reduced);
@@ -672,14 +661,12 @@ impl<'a> Search<'a> {
                     }
                 }
                 if s > alpha && reduce > 0 {
-                    self.cut[ply + 1] = !self.cut[ply];
                     s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha {
                         stats::add(Counter::ResearchHeld);
                     }
                 }
                 if s > alpha && s < beta {
-                    self.cut[ply + 1] = false;
                     s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, true);
                 }
                 s
