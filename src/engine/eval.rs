@@ -93,8 +93,8 @@ pub static WEIGHTS: [Weight; TERMS_AT + TERMS + 12] = [
     Weight::new("Captain Advance", 0, -500, 500),
     Weight::new("Captain Center", 0, -500, 500),
     Weight::new("Car Xray", 0, -500, 500),
-    Weight::new("Near Soldier", 0, -500, 500),
-    Weight::new("Near Pieces", 0, -500, 500),
+    Weight::new("Near Soldier", 20, -500, 500),
+    Weight::new("Near Pieces", 10, -500, 500),
     Weight::new("Advance Guard", 0, -200, 200),
     Weight::new("Advance Elephant", 0, -200, 200),
     Weight::new("Advance Horse", 0, -200, 200),
@@ -443,6 +443,26 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "{checked} positions checked");
+    }
+
+    #[test]
+    fn pieces_near_a_captain_are_those_two_rows_and_two_files_from_it() {
+        let at = |name: &str| WEIGHTS.iter().position(|w| w.name == name).unwrap();
+        // Red's captain on e1. Blue's soldier on e3 is near, the one on e5 is not; the
+        // horse on c2 is near; the car on e2 is near but not counted (it reaches from
+        // afar); a blue guard on h1 is three files away.
+        for side in ["r", "b"] {
+            let board: Board = format!("4k4/9/9/9/9/4s4/9/4s4/2h1r4/4K2g1 {side}")
+                .parse()
+                .unwrap();
+            let f = features(&board).unwrap();
+            assert_eq!(f[at("Near Soldier")], -1, "{side}");
+            assert_eq!(f[at("Near Pieces")], -1, "{side}");
+        }
+        // The same pieces of red's around blue's captain count for red.
+        let board: Board = "4k2G1/4R1H2/4S4/9/4S4/9/9/9/9/4K4 r".parse().unwrap();
+        let f = features(&board).unwrap();
+        assert_eq!((f[at("Near Soldier")], f[at("Near Pieces")]), (1, 1));
     }
 
     #[test]
