@@ -27,7 +27,9 @@ if [ "$what" = search ] || [ "$what" = all ]; then
         while read -r position; do
             printf 'ucinewgame\nposition fen %s\ngo movetime %s\n' "$position" "$think"
         done <scripts/bench-positions.txt
-        printf 'ucinewgame\nquit\n'
+        # No 'quit': it would stop the searches still waiting. The end of the input
+        # lets every 'go' finish, then the engine exits.
+        printf 'ucinewgame\n'
     } | "$bin" uci | awk '
         /^info depth/ { for (i = 1; i < NF; i++) { if ($i == "depth") d = $(i + 1); if ($i == "nodes") n = $(i + 1); if ($i == "time") t = $(i + 1) } }
         /^bestmove/ {

@@ -61,6 +61,36 @@ fn fits_the_values_of_the_recorded_games() {
 }
 
 #[test]
+fn fits_every_weight_of_the_evaluation_with_terms() {
+    let mut args = vec!["fit".to_string(), "--terms".to_string()];
+    args.extend(records());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&args, b"");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fit_terms_recorded_games.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, &out).expect("write golden");
+        return;
+    }
+    assert_eq!(out, fs::read_to_string(&path).expect("the golden file"));
+    assert!(out.starts_with("260 games (62 drawn), "), "{out}");
+    // One row per weight that 'uci' offers, the horse the unit, then the options.
+    for name in ["Value Horse", "Mobility", "Near Soldier", "Center Soldier"] {
+        assert!(out.contains(&format!("\n{name:<18} ")), "{name}: {out}");
+    }
+    assert!(out.contains("\nValue Horse            300 "), "{out}");
+    let options = out.lines().last().unwrap();
+    assert!(options.starts_with("options: Value Guard="), "{out}");
+    assert_eq!(
+        options.matches('=').count(),
+        out.lines().count() - 4,
+        "{out}"
+    );
+}
+
+#[test]
 fn the_same_games_twice_give_the_same_values() {
     let all = records();
     let once = text(&fit(&all).stdout);

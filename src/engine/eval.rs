@@ -83,16 +83,18 @@ pub static WEIGHTS: [Weight; TERMS_AT + TERMS + 12] = [
     Weight::new("Value Car", VALUES[4], 0, 2000),
     Weight::new("Value Duck", VALUES[5], 0, 2000),
     Weight::new("Value Soldier", VALUES[6], 0, 2000),
-    Weight::new("Mobility", 4, 0, 100),
-    Weight::new("Pressure", 10, 0, 200),
+    Weight::new("Mobility", 4, -100, 100),
+    Weight::new("Pressure", 10, -200, 200),
     Weight::new("Tempo", 10, 0, 200),
-    Weight::new("Escape", 0, 0, 500),
+    Weight::new("Escape", 0, -500, 500),
     Weight::new("Checks", 0, -500, 500),
     Weight::new("Hanging", 0, -500, 500),
     Weight::new("Threats", 0, -500, 500),
     Weight::new("Captain Advance", 0, -500, 500),
     Weight::new("Captain Center", 0, -500, 500),
     Weight::new("Car Xray", 0, -500, 500),
+    Weight::new("Near Soldier", 20, -500, 500),
+    Weight::new("Near Pieces", 10, -500, 500),
     Weight::new("Advance Guard", 0, -200, 200),
     Weight::new("Advance Elephant", 0, -200, 200),
     Weight::new("Advance Horse", 0, -200, 200),
@@ -114,7 +116,7 @@ const ADVANCE_AT: usize = TERMS_AT + TERMS;
 const CENTER_AT: usize = ADVANCE_AT + 6;
 
 /// The number of [`Terms`].
-pub const TERMS: usize = 7;
+pub const TERMS: usize = 9;
 const ESCAPE: usize = 0;
 const CHECKS: usize = 1;
 const HANGING: usize = 2;
@@ -122,6 +124,8 @@ const THREATS: usize = 3;
 const ADVANCE: usize = 4;
 const CENTER: usize = 5;
 const XRAY: usize = 6;
+const NEAR_SOLDIER: usize = 7;
+const NEAR_PIECES: usize = 8;
 
 /// The positional terms of the evaluation beyond material, mobility and pressure, each
 /// the side to move's figure less the opponent's (so that a positive weight is good
@@ -138,7 +142,10 @@ const XRAY: usize = 6;
 /// - captain advance: how many rows the own captain stands from its home edge;
 /// - captain center: how many files the own captain stands from the nearer side edge;
 /// - car xray: opposing cars that would reach the own captain along a line but for one
-///   piece in between (negative for the side whose captain it is).
+///   piece in between (negative for the side whose captain it is);
+/// - near soldier: the side's soldiers within two steps of the opposing captain (rows
+///   and files both at most two away), less the opponent's near the own captain;
+/// - near pieces: the same for guards, elephants, horses and ducks.
 pub type Terms = [i32; TERMS];
 
 /// The weight called `name` (case-insensitive), if any.
@@ -206,7 +213,7 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     if score + LAZY_MARGIN <= alpha {
         return score + LAZY_MARGIN;
     }
-    let (me, them, terms) = activity_terms(board, side, mine, theirs);
+    let (me, them, terms) = activity_terms(board, side, mine, theirs, false);
     score += WEIGHTS[MOBILITY].get() * (me.moves - them.moves);
     score += WEIGHTS[PRESSURE].get() * (me.near - them.near);
     for (i, t) in terms.iter().enumerate() {
@@ -216,17 +223,18 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
 }
 
 /// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
-/// move (`side`, its captain on `mine`, the opponent's on `theirs`); a term whose
-/// weight is 0 is left at 0.
+/// move (`side`, its captain on `mine`, the opponent's on `theirs`); unless `all`, a
+/// term whose weight is 0 is left at 0.
 fn activity_terms(
     board: &Board,
     side: Color,
     mine: Square,
     theirs: Square,
+    all: bool,
 ) -> (mobility::Activity, mobility::Activity, Terms) {
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
-    let on = |term: usize| WEIGHTS[TERMS_AT + term].get() != 0;
+    let on = |term: usize| all || WEIGHTS[TERMS_AT + term].get() != 0;
     let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
     let activity = match (on(CHECKS), attacks) {
         (false, false) => mobility::activity::<false, false>,
@@ -263,6 +271,25 @@ fn activity_terms(
         terms[XRAY] = mobility::car_xrays(board, side, theirs, occupied) as i32
             - mobility::car_xrays(board, other, mine, occupied) as i32;
     }
+    if on(NEAR_SOLDIER) || on(NEAR_PIECES) {
+        let (near_mine, near_theirs) = (mobility::wide_zone(mine), mobility::wide_zone(theirs));
+        let count = |c: Color, kinds: &[PieceKind], zone: u128| -> i32 {
+            kinds
+                .iter()
+                .map(|&k| (board.mask(c, k) & zone).count_ones() as i32)
+                .sum()
+        };
+        let soldier = [PieceKind::Soldier];
+        terms[NEAR_SOLDIER] =
+            count(side, &soldier, near_theirs) - count(other, &soldier, near_mine);
+        let pieces = [
+            PieceKind::Guard,
+            PieceKind::Elephant,
+            PieceKind::Horse,
+            PieceKind::Duck,
+        ];
+        terms[NEAR_PIECES] = count(side, &pieces, near_theirs) - count(other, &pieces, near_mine);
+    }
     (me, them, terms)
 }
 
@@ -273,6 +300,45 @@ fn cramped(captain: Square, own: u128, attacked: u128) -> i32 {
     let blocked = own | attacked;
     let safe = (mobility::steps_of(captain) & !blocked).count_ones() as i32;
     (2 - safe).max(0)
+}
+
+/// What each weight of [`WEIGHTS`] multiplies in the evaluation of `board`, from red's
+/// point of view (red's figure less blue's; the tempo is 1 when red is to move and -1
+/// when blue is), every term counted whatever its weight: the evaluation from the
+/// side to move's point of view is the sum of weights times features, red's sign
+/// applied, apart from the hunt of a lone captain. `None` once a captain is gone.
+/// This is what `fit --terms` regresses the games' results on.
+pub fn features(board: &Board) -> Option<[i32; WEIGHTS.len()]> {
+    let side = board.side_to_move();
+    let (mine, theirs) = (board.captain(side)?, board.captain(side.opponent())?);
+    let mut f = [0; WEIGHTS.len()];
+    for kind in PieceKind::ALL.into_iter().skip(1) {
+        let k = kind.index();
+        for color in Color::ALL {
+            let sign = if color == side { 1 } else { -1 };
+            let mut mask = board.mask(color, kind);
+            f[k] += sign * mask.count_ones() as i32;
+            while mask != 0 {
+                let s = mask.trailing_zeros() as i32;
+                mask &= mask - 1;
+                let (x, y) = (s / 9, s % 9);
+                let advance = if color == Color::Red { x } else { 9 - x };
+                f[ADVANCE_AT + k - 1] += sign * advance;
+                f[CENTER_AT + k - 1] += sign * y.min(8 - y);
+            }
+        }
+    }
+    f[TEMPO] = 1;
+    let (me, them, terms) = activity_terms(board, side, mine, theirs, true);
+    f[MOBILITY] = me.moves - them.moves;
+    f[PRESSURE] = me.near - them.near;
+    f[TERMS_AT..TERMS_AT + TERMS].copy_from_slice(&terms);
+    if side == Color::Blue {
+        for x in f.iter_mut() {
+            *x = -*x;
+        }
+    }
+    Some(f)
 }
 
 /// The placement of `color`'s pieces of `kind` on `mask`: per row of advance from the
@@ -346,6 +412,58 @@ fn mop_up(board: &Board, strong: Color, weak_captain: Square, strong_captain: Sq
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_evaluation_is_the_weights_times_the_features() {
+        let mut checked = 0;
+        for mut b in crate::engine::random_positions(5, 300) {
+            let Some(f) = features(&b) else { continue };
+            let side = b.side_to_move();
+            let (mine, theirs) = (
+                b.captain(side).unwrap(),
+                b.captain(side.opponent()).unwrap(),
+            );
+            let lead: i32 = PieceKind::ALL
+                .iter()
+                .map(|&k| {
+                    let n = |c: Color| b.mask(c, k).count_ones() as i32;
+                    (n(side) - n(side.opponent())) * value(k)
+                })
+                .sum();
+            if lead.abs() >= MOP_UP_LEAD {
+                continue; // the hunt of a lone captain may add to it
+            }
+            let sign = if side == Color::Red { 1 } else { -1 };
+            let sum: i32 = WEIGHTS.iter().zip(f).map(|(w, x)| w.get() * x).sum();
+            assert_eq!(eval_mut(&mut b), sign * sum, "{b}");
+            // Every term is counted, whatever its weight: the car's x-rays and the
+            // captain's escape squares depend only on the board.
+            let (_, _, terms) = activity_terms(&b, side, mine, theirs, true);
+            assert_eq!(&f[TERMS_AT..TERMS_AT + TERMS], &terms.map(|t| sign * t)[..]);
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked} positions checked");
+    }
+
+    #[test]
+    fn pieces_near_a_captain_are_those_two_rows_and_two_files_from_it() {
+        let at = |name: &str| WEIGHTS.iter().position(|w| w.name == name).unwrap();
+        // Red's captain on e1. Blue's soldier on e3 is near, the one on e5 is not; the
+        // horse on c2 is near; the car on e2 is near but not counted (it reaches from
+        // afar); a blue guard on h1 is three files away.
+        for side in ["r", "b"] {
+            let board: Board = format!("4k4/9/9/9/9/4s4/9/4s4/2h1r4/4K2g1 {side}")
+                .parse()
+                .unwrap();
+            let f = features(&board).unwrap();
+            assert_eq!(f[at("Near Soldier")], -1, "{side}");
+            assert_eq!(f[at("Near Pieces")], -1, "{side}");
+        }
+        // The same pieces of red's around blue's captain count for red.
+        let board: Board = "4k2G1/4R1H2/4S4/9/4S4/9/9/9/9/4K4 r".parse().unwrap();
+        let f = features(&board).unwrap();
+        assert_eq!((f[at("Near Soldier")], f[at("Near Pieces")]), (1, 1));
+    }
 
     #[test]
     fn start_position_is_balanced() {

@@ -26,6 +26,10 @@ const KINDS: usize = 6;
 const PARAMS: usize = KINDS + 2;
 /// The longest line a record may have (a 300-move game takes under 2 KB).
 const MAX_LINE: u64 = 1 << 16;
+/// The most positions `fit --terms` keeps (the first ones read): each holds every
+/// feature of the evaluation, so that memory stays bounded (about 100 MB) however many
+/// records are read.
+pub const MAX_TERM_POSITIONS: usize = 1_000_000;
 /// What [`fit`] adds to the curvature of every parameter: keeps the system solvable
 /// when a kind never differs between the sides, and barely moves the others.
 const RIDGE: f64 = 1e-3;
@@ -40,6 +44,10 @@ type Features = ([i8; KINDS], Color);
 #[derive(Default, Debug)]
 pub struct Samples {
     seen: HashMap<Features, (f64, f64)>,
+    /// With `--terms`: every kept position's [`eval::features`] (red's point of view)
+    /// and red's score in its game, at most [`MAX_TERM_POSITIONS`] of them; `None` when
+    /// only the material is fitted.
+    pub terms: Option<Vec<(Box<[i16]>, f32)>>,
     /// Games read.
     pub games: u64,
     /// Games drawn among them.
@@ -66,6 +74,11 @@ impl Samples {
     ) -> Result<(), GameFault> {
         let mut board = Board::start();
         let mut kept = Vec::new();
+        let mut kept_terms = Vec::new();
+        let room = self
+            .terms
+            .as_ref()
+            .map_or(0, |t| MAX_TERM_POSITIONS.saturating_sub(t.len()));
         let mut last_captured = false;
         for (ply, m) in moves.iter().enumerate() {
             if !rules::legal_moves(&board).contains(m) {
@@ -74,12 +87,24 @@ impl Samples {
             let captures = board.piece_at(m.to).is_some();
             if ply >= skip && !captures && !last_captured {
                 kept.push(features(&board));
+                if kept_terms.len() < room {
+                    if let Some(f) = eval::features(&board) {
+                        kept_terms.push(f.map(|x| x.clamp(-9999, 9999) as i16));
+                    }
+                }
             }
             board.make_move(m.from, m.to);
             last_captured = captures;
         }
         check_ending(&board, moves.len(), ending).map_err(GameFault::Ending)?;
         let red_score = ending.red_score;
+        if let Some(terms) = self.terms.as_mut() {
+            terms.extend(
+                kept_terms
+                    .into_iter()
+                    .map(|f| (Box::from(&f[..]), red_score as f32)),
+            );
+        }
         for position in kept {
             let entry = self.seen.entry(position).or_insert((0.0, 0.0));
             entry.0 += red_score;
@@ -261,35 +286,7 @@ pub fn fit(samples: &Samples) -> Option<Fit> {
         .collect::<Vec<_>>();
     // The same sums in the same order on every run, whatever the map's order.
     rows.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
-    let mut w = [0.0; PARAMS];
-    for _ in 0..50 {
-        let mut grad = [0.0; PARAMS];
-        let mut hess = [[0.0; PARAMS]; PARAMS];
-        for (x, score, count) in &rows {
-            let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum();
-            let p = 1.0 / (1.0 + (-z).exp());
-            let curve = count * p * (1.0 - p);
-            for i in 0..PARAMS {
-                grad[i] += (count * p - score) * x[i];
-                for j in 0..PARAMS {
-                    hess[i][j] += curve * x[i] * x[j];
-                }
-            }
-        }
-        for i in 0..PARAMS {
-            grad[i] += RIDGE * w[i];
-            hess[i][i] += RIDGE;
-        }
-        let step = solve(hess, grad)?;
-        let mut largest: f64 = 0.0;
-        for i in 0..PARAMS {
-            w[i] -= step[i];
-            largest = largest.max(step[i].abs());
-        }
-        if largest < 1e-10 {
-            break;
-        }
-    }
+    let (w, _) = logistic(rows.iter().map(|(x, s, c)| (&x[..], *s, *c)), PARAMS)?;
     let mut weights = [0.0; KINDS];
     weights.copy_from_slice(&w[..KINDS]);
     Some(Fit {
@@ -299,17 +296,120 @@ pub fn fit(samples: &Samples) -> Option<Fit> {
     })
 }
 
+/// A fit of every weight of the evaluation ([`eval::WEIGHTS`], the captain's slot
+/// aside), in the evaluation's units (the horse at its built-in value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermFit {
+    /// For each weight: its index in [`eval::WEIGHTS`], its fitted value and the 95%
+    /// margin of that value (1.96 standard errors, the scale taken as exact).
+    pub weights: Vec<(usize, i32, i32)>,
+    /// Red's edge with everything else equal, in logits of red's score.
+    pub red_edge: f64,
+}
+
+/// Fits red's score on every feature of the evaluation of the positions kept with
+/// `--terms`, by logistic regression; `None` without positions, or when the horse's
+/// weight does not come out positive.
+pub fn fit_terms(samples: &Samples) -> Option<TermFit> {
+    let positions = samples.terms.as_ref().filter(|t| !t.is_empty())?;
+    let n = eval::WEIGHTS.len(); // the captain's slot becomes red's edge
+    let rows: Vec<(Vec<f64>, f64)> = positions
+        .iter()
+        .map(|(f, score)| {
+            let mut x: Vec<f64> = f.iter().map(|&v| f64::from(v)).collect();
+            x[0] = 1.0;
+            (x, f64::from(*score))
+        })
+        .collect();
+    let (w, cov) = logistic(rows.iter().map(|(x, s)| (&x[..], *s, 1.0)), n)?;
+    let horse = PieceKind::Horse.index();
+    if w[horse].partial_cmp(&1e-9) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let scale = f64::from(VALUES[horse]) / w[horse];
+    let weights = (1..n)
+        .map(|i| {
+            let margin = 1.96 * cov[i][i].max(0.0).sqrt() * scale;
+            (i, (w[i] * scale).round() as i32, margin.round() as i32)
+        })
+        .collect();
+    Some(TermFit {
+        weights,
+        red_edge: w[0],
+    })
+}
+
+/// Logistic regression of the scores on the rows `(features, score, count)` (a row
+/// seen `count` times, its scores summed), `n` features each: maximum likelihood with
+/// a tiny ridge, by Newton's method. Returns the weights and the inverse of the
+/// curvature at them (their covariance), or `None` when the system is singular.
+#[allow(clippy::type_complexity)]
+fn logistic<'r>(
+    rows: impl Iterator<Item = (&'r [f64], f64, f64)> + Clone,
+    n: usize,
+) -> Option<(Vec<f64>, Vec<Vec<f64>>)> {
+    let mut w = vec![0.0; n];
+    let mut hess = vec![vec![0.0; n]; n];
+    for round in 0..51 {
+        let mut grad = vec![0.0; n];
+        for row in hess.iter_mut() {
+            row.iter_mut().for_each(|h| *h = 0.0);
+        }
+        for (x, score, count) in rows.clone() {
+            let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let curve = count * p * (1.0 - p);
+            for i in 0..n {
+                grad[i] += (count * p - score) * x[i];
+                if x[i] != 0.0 {
+                    for j in 0..n {
+                        hess[i][j] += curve * x[i] * x[j];
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            grad[i] += RIDGE * w[i];
+            hess[i][i] += RIDGE;
+        }
+        if round == 50 {
+            break;
+        }
+        let step = solve(hess.clone(), grad)?;
+        let mut largest: f64 = 0.0;
+        for i in 0..n {
+            w[i] -= step[i];
+            largest = largest.max(step[i].abs());
+        }
+        if largest < 1e-10 {
+            break;
+        }
+    }
+    // The covariance: the inverse of the curvature, one column at a time.
+    let mut cov = vec![vec![0.0; n]; n];
+    for j in 0..n {
+        let mut e = vec![0.0; n];
+        e[j] = 1.0;
+        let col = solve(hess.clone(), e)?;
+        for i in 0..n {
+            cov[i][j] = col[i];
+        }
+    }
+    Some((w, cov))
+}
+
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when `a` is
 /// singular (it is not: the ridge keeps it positive definite).
-fn solve(mut a: [[f64; PARAMS]; PARAMS], mut b: [f64; PARAMS]) -> Option<[f64; PARAMS]> {
-    for col in 0..PARAMS {
-        let pivot = (col..PARAMS).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[pivot][col].abs() < 1e-12 {
             return None;
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..PARAMS {
+        for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             let (above, below) = a.split_at_mut(row);
             for (x, p) in below[0][col..].iter_mut().zip(&above[col][col..]) {
@@ -318,9 +418,9 @@ fn solve(mut a: [[f64; PARAMS]; PARAMS], mut b: [f64; PARAMS]) -> Option<[f64; P
             b[row] -= f * b[col];
         }
     }
-    let mut x = [0.0; PARAMS];
-    for row in (0..PARAMS).rev() {
-        let rest: f64 = (row + 1..PARAMS).map(|k| a[row][k] * x[k]).sum();
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let rest: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
         x[row] = (b[row] - rest) / a[row][row];
     }
     Some(x)
@@ -487,7 +587,7 @@ pub fn read_record(
 pub const SPEC: Spec = Spec {
     name: "fit",
     summary: "fit the piece values on the games of match records",
-    usage: &["RECORD... [--skip PLIES]"],
+    usage: &["RECORD... [--skip PLIES] [--terms]"],
     about: "\
 RECORD is a file that 'duckchess match --record' wrote. Every game is replayed
 through the rules and must end as its result line says: as many moves, and the
@@ -496,12 +596,25 @@ captain captured, the 300-ply limit reached or the side to move stuck as said
 nor the next is a capture, are fitted by logistic regression of red's score on
 the material difference. Prints each kind's fitted value (the horse at 300) next
 to the built-in one, the edge of having the move, and the values as UCI options
-for 'match --engine-options'.",
-    options: &[Opt::valued(
-        "--skip",
-        "PLIES",
-        "leave out each game's first PLIES plies, the opening (default 16)",
-    )],
+for 'match --engine-options'.
+
+With --terms, red's score is regressed on every feature of the evaluation
+instead: the material, the mobility, the pressure on the captain, the tempo and
+each positional term (all that 'uci' offers as weights), counted whether its
+weight is 0 or not. Prints each weight fitted (the horse at 300) with its 95%
+margin next to the built-in one, then the weights as UCI options. At most
+1,000,000 positions are kept, the first ones read.",
+    options: &[
+        Opt::valued(
+            "--skip",
+            "PLIES",
+            "leave out each game's first PLIES plies, the opening (default 16)",
+        ),
+        Opt::flag(
+            "--terms",
+            "fit every weight of the evaluation, not only the material",
+        ),
+    ],
     conflicts: &[],
     exit: "0 success, 1 a record that cannot be read or does not add up, or games \
            that cannot be fitted (too few, or all with the same result), 2 usage error",
@@ -518,6 +631,9 @@ pub fn cli(args: &[String]) -> u8 {
             Some(v) => cli::args::int_in(v, 0, 1000).map_err(|e| format!("--skip: {e}"))? as usize,
         };
         let mut samples = Samples::default();
+        if parsed.flag("--terms") {
+            samples.terms = Some(Vec::new());
+        }
         for path in &parsed.operands {
             let file = match cli::open_input("fit", Some(path)) {
                 Ok(f) => f,
@@ -530,16 +646,27 @@ pub fn cli(args: &[String]) -> u8 {
         if let Some(problem) = samples.one_sided() {
             return Ok(cli::fail("fit", &problem));
         }
+        let too_few = || {
+            format!(
+                "{} and {} are too few to fit",
+                cli::plural(samples.games, "game"),
+                cli::plural(samples.positions, "position")
+            )
+        };
+        if samples.terms.is_some() {
+            let Some(model) = fit_terms(&samples) else {
+                return Ok(cli::fail("fit", &too_few()));
+            };
+            let mut out = io::stdout().lock();
+            let text = terms_report(&samples, skip, &model);
+            return Ok(cli::output_status(
+                "fit",
+                out.write_all(text.as_bytes()).and_then(|_| out.flush()),
+            ));
+        }
         let fitted = fit(&samples);
         let Some((model, values)) = fitted.and_then(|f| f.values().map(|v| (f, v))) else {
-            return Ok(cli::fail(
-                "fit",
-                &format!(
-                    "{} and {} are too few to fit",
-                    cli::plural(samples.games, "game"),
-                    cli::plural(samples.positions, "position")
-                ),
-            ));
+            return Ok(cli::fail("fit", &too_few()));
         };
         let mut out = io::stdout().lock();
         let text = report(&samples, skip, &model, &values);
@@ -548,6 +675,40 @@ pub fn cli(args: &[String]) -> u8 {
             out.write_all(text.as_bytes()).and_then(|_| out.flush()),
         ))
     })
+}
+
+/// The printed result of a fit of every weight.
+fn terms_report(samples: &Samples, skip: usize, model: &TermFit) -> String {
+    let kept = samples.terms.as_ref().map_or(0, Vec::len);
+    let mut text = format!(
+        "{} ({} drawn), {} (from ply {} on, no capture before or after)\n",
+        cli::plural(samples.games, "game"),
+        samples.draws,
+        cli::plural(kept as u64, "quiet position"),
+        skip,
+    );
+    text.push_str("weight              fitted  margin  built-in\n");
+    let mut options = Vec::new();
+    for &(i, value, margin) in &model.weights {
+        let weight = &eval::WEIGHTS[i];
+        text.push_str(&format!(
+            "{:<18} {value:>7} {:>7} {:>9}\n",
+            weight.name,
+            format!("±{margin}"),
+            weight.default
+        ));
+        options.push(format!(
+            "{}={}",
+            weight.name,
+            value.clamp(weight.min, weight.max)
+        ));
+    }
+    text.push_str(&format!(
+        "red's edge, all else equal: {:+.3} (logits of red's score)\n",
+        model.red_edge
+    ));
+    text.push_str(&format!("options: {}\n", options.join(";")));
+    text
 }
 
 /// The printed result of a fit.
@@ -630,6 +791,55 @@ mod tests {
             (e.reason.as_str(), e.moves),
             ("x: cannot start: gone (os error 2)", 0)
         );
+    }
+
+    #[test]
+    fn the_fit_of_every_term_finds_the_weights_that_made_the_scores() {
+        // Red's expected score in each position, exactly as a known model over every
+        // feature of the evaluation says: the fit must give that model back, scaled so
+        // that the horse is 300, with margins that shrink as the positions grow.
+        let n = eval::WEIGHTS.len();
+        let truth: Vec<f64> = (0..n)
+            .map(|i| ((i * 37 % 23) as f64 - 11.0) / 40.0)
+            .collect();
+        let horse = PieceKind::Horse.index();
+        assert!(truth[horse] > 0.0);
+        let mut rng = Rng::new(11);
+        let mut make = |positions: usize| {
+            let mut samples = Samples {
+                terms: Some(Vec::new()),
+                ..Samples::default()
+            };
+            for _ in 0..positions {
+                let f: Vec<i16> = (0..n)
+                    .map(|i| if i == 0 { 0 } else { rng.below(5) as i16 - 2 })
+                    .collect();
+                let z: f64 = truth[0] + (1..n).map(|i| f64::from(f[i]) * truth[i]).sum::<f64>();
+                let score = 1.0 / (1.0 + (-z).exp());
+                samples
+                    .terms
+                    .as_mut()
+                    .unwrap()
+                    .push((f.into(), score as f32));
+            }
+            samples
+        };
+        let got = fit_terms(&make(4000)).expect("enough positions");
+        assert!((got.red_edge - truth[0]).abs() < 0.01, "{got:?}");
+        assert_eq!(got.weights.len(), n - 1);
+        for &(i, value, margin) in &got.weights {
+            let expected = truth[i] / truth[horse] * 300.0;
+            assert!(
+                (f64::from(value) - expected).abs() <= 2.0,
+                "{}: {value} against {expected}",
+                eval::WEIGHTS[i].name
+            );
+            assert!(margin > 0, "{}: margin {margin}", eval::WEIGHTS[i].name);
+        }
+        let wider = fit_terms(&make(1000)).expect("enough positions");
+        let sum = |f: &TermFit| f.weights.iter().map(|w| w.2).sum::<i32>();
+        assert!(sum(&wider) > sum(&got), "{wider:?} against {got:?}");
+        assert_eq!(fit_terms(&Samples::default()), None);
     }
 
     #[test]

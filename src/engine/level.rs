@@ -434,7 +434,7 @@ pub struct UciStrength {
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
 /// measured: +759, +759, +168, +240, +126, +179), rounded to tens. A scale of this
 /// engine's levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1370, 1610, 1730, 1910];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1379, 1619, 1776, 1923];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {

@@ -241,6 +241,35 @@ static ZONES: [u128; 90] = {
     z
 };
 
+/// The squares at most two rows and two files from `square` (a 5x5 block, cut by the
+/// edges): where pieces stand that can join an attack on a captain there soon.
+static WIDE_ZONES: [u128; 90] = {
+    let mut z = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (x, y) = ((s / 9) as i8, (s % 9) as i8);
+        let mut dx = -2;
+        while dx <= 2 {
+            let mut dy = -2;
+            while dy <= 2 {
+                if let Some(b) = bit(x + dx, y + dy) {
+                    z[s] |= 1u128 << b;
+                }
+                dy += 1;
+            }
+            dx += 1;
+        }
+        s += 1;
+    }
+    z
+};
+
+/// The squares at most two rows and two files from `square`.
+#[inline]
+pub fn wide_zone(square: Square) -> u128 {
+    WIDE_ZONES[square.bit() as usize]
+}
+
 /// The squares a captain on `square` steps to (one step along a row or a column).
 #[inline]
 pub fn steps_of(square: Square) -> u128 {

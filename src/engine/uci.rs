@@ -46,8 +46,9 @@ Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
 Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo; and for
 tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
-Duck, Value Soldier, Mobility, Pressure, Tempo, Escape, Reduction, Futility,
-Quiet Checks, Improving; evaluation terms weighted 0 until fitted: Checks,
+Duck, Value Soldier, Mobility, Pressure, Tempo, Near Soldier, Near Pieces,
+Reduction, Futility, Quiet Checks, Improving; evaluation terms weighted 0 until
+fitted: Escape, Checks,
 Hanging, Threats, Captain Advance, Captain Center, Car Xray, Advance Guard,
 Advance Elephant, Advance Horse, Advance Car, Advance Duck, Advance Soldier,
 Center Guard, Center Elephant, Center Horse, Center Car, Center Duck, Center
