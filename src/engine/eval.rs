@@ -75,7 +75,7 @@ const TERMS_AT: usize = 10;
 /// centipawns per available move (mobility), per move that lands next to the opposing
 /// captain (pressure on it), for having the move, and the weights of the
 /// [`Terms`] in their order.
-pub static WEIGHTS: [Weight; TERMS_AT + TERMS + 12] = [
+pub static WEIGHTS: [Weight; FEATURES] = [
     Weight::new("Value Captain", 0, 0, 0),
     Weight::new("Value Guard", VALUES[1], 0, 2000),
     Weight::new("Value Elephant", VALUES[2], 0, 2000),
@@ -108,6 +108,9 @@ pub static WEIGHTS: [Weight; TERMS_AT + TERMS + 12] = [
     Weight::new("Center Duck", 0, -200, 200),
     Weight::new("Center Soldier", 0, -200, 200),
 ];
+
+/// The number of weights in [`WEIGHTS`], and of [`features`] of a position.
+pub const FEATURES: usize = TERMS_AT + TERMS + 12;
 
 /// The first of the weights of a piece's advance (rows from its own edge), kind by
 /// kind from the guard on.
@@ -308,24 +311,19 @@ fn cramped(captain: Square, own: u128, attacked: u128) -> i32 {
 /// side to move's point of view is the sum of weights times features, red's sign
 /// applied, apart from the hunt of a lone captain. `None` once a captain is gone.
 /// This is what `fit --terms` regresses the games' results on.
-pub fn features(board: &Board) -> Option<[i32; WEIGHTS.len()]> {
+pub fn features(board: &Board) -> Option<[i32; FEATURES]> {
     let side = board.side_to_move();
     let (mine, theirs) = (board.captain(side)?, board.captain(side.opponent())?);
-    let mut f = [0; WEIGHTS.len()];
+    let mut f = [0; FEATURES];
     for kind in PieceKind::ALL.into_iter().skip(1) {
         let k = kind.index();
         for color in Color::ALL {
             let sign = if color == side { 1 } else { -1 };
-            let mut mask = board.mask(color, kind);
+            let mask = board.mask(color, kind);
+            let (advance, center) = spread(color, mask);
             f[k] += sign * mask.count_ones() as i32;
-            while mask != 0 {
-                let s = mask.trailing_zeros() as i32;
-                mask &= mask - 1;
-                let (x, y) = (s / 9, s % 9);
-                let advance = if color == Color::Red { x } else { 9 - x };
-                f[ADVANCE_AT + k - 1] += sign * advance;
-                f[CENTER_AT + k - 1] += sign * y.min(8 - y);
-            }
+            f[ADVANCE_AT + k - 1] += sign * advance;
+            f[CENTER_AT + k - 1] += sign * center;
         }
     }
     f[TEMPO] = 1;
@@ -345,7 +343,7 @@ pub fn features(board: &Board) -> Option<[i32; WEIGHTS.len()]> {
 /// own edge and per file away from the nearer side edge, at the weights of
 /// [`ADVANCE_AT`] and [`CENTER_AT`].
 #[inline]
-fn place(kind: PieceKind, color: Color, mut mask: u128) -> i32 {
+fn place(kind: PieceKind, color: Color, mask: u128) -> i32 {
     if kind == PieceKind::Captain || mask == 0 {
         return 0;
     }
@@ -356,15 +354,22 @@ fn place(kind: PieceKind, color: Color, mut mask: u128) -> i32 {
     if a == 0 && c == 0 {
         return 0;
     }
-    let mut sum = 0;
+    let (advance, center) = spread(color, mask);
+    a * advance + c * center
+}
+
+/// For `color`'s pieces on `mask`: the rows they stand from `color`'s own edge, and the
+/// files they stand from the nearer side edge, each summed.
+fn spread(color: Color, mut mask: u128) -> (i32, i32) {
+    let (mut advance, mut center) = (0, 0);
     while mask != 0 {
         let s = mask.trailing_zeros() as i32;
         mask &= mask - 1;
         let (x, y) = (s / 9, s % 9);
-        let advance = if color == Color::Red { x } else { 9 - x };
-        sum += a * advance + c * y.min(8 - y);
+        advance += if color == Color::Red { x } else { 9 - x };
+        center += y.min(8 - y);
     }
-    sum
+    (advance, center)
 }
 
 /// The material lead from which the hunt of [`mop_up`] starts.

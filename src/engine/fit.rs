@@ -26,9 +26,12 @@ const KINDS: usize = 6;
 const PARAMS: usize = KINDS + 2;
 /// The longest line a record may have (a 300-move game takes under 2 KB).
 const MAX_LINE: u64 = 1 << 16;
+/// One position of `fit --terms`: its features and red's score.
+pub type TermRow = ([i16; eval::FEATURES], f32);
+
 /// The most positions `fit --terms` keeps (the first ones read): each holds every
-/// feature of the evaluation, so that memory stays bounded (about 100 MB) however many
-/// records are read.
+/// feature of the evaluation (70 bytes), so that memory stays bounded (about 70 MB)
+/// however many records are read.
 pub const MAX_TERM_POSITIONS: usize = 1_000_000;
 /// What [`fit`] adds to the curvature of every parameter: keeps the system solvable
 /// when a kind never differs between the sides, and barely moves the others.
@@ -44,10 +47,11 @@ type Features = ([i8; KINDS], Color);
 #[derive(Default, Debug)]
 pub struct Samples {
     seen: HashMap<Features, (f64, f64)>,
-    /// With `--terms`: every kept position's [`eval::features`] (red's point of view)
-    /// and red's score in its game, at most [`MAX_TERM_POSITIONS`] of them; `None` when
-    /// only the material is fitted.
-    pub terms: Option<Vec<(Box<[i16]>, f32)>>,
+    /// With `--terms`: every kept position's [`eval::features`] (red's point of view;
+    /// in the captain's slot, which has no feature, a 1 for red's edge) and red's score
+    /// in its game, at most [`MAX_TERM_POSITIONS`] of them; `None` when only the
+    /// material is fitted.
+    pub terms: Option<Vec<TermRow>>,
     /// Games read.
     pub games: u64,
     /// Games drawn among them.
@@ -88,7 +92,8 @@ impl Samples {
             if ply >= skip && !captures && !last_captured {
                 kept.push(features(&board));
                 if kept_terms.len() < room {
-                    if let Some(f) = eval::features(&board) {
+                    if let Some(mut f) = eval::features(&board) {
+                        f[0] = 1; // the captain's slot: red's edge
                         kept_terms.push(f.map(|x| x.clamp(-9999, 9999) as i16));
                     }
                 }
@@ -99,11 +104,7 @@ impl Samples {
         check_ending(&board, moves.len(), ending).map_err(GameFault::Ending)?;
         let red_score = ending.red_score;
         if let Some(terms) = self.terms.as_mut() {
-            terms.extend(
-                kept_terms
-                    .into_iter()
-                    .map(|f| (Box::from(&f[..]), red_score as f32)),
-            );
+            terms.extend(kept_terms.into_iter().map(|f| (f, red_score as f32)));
         }
         for position in kept {
             let entry = self.seen.entry(position).or_insert((0.0, 0.0));
@@ -312,16 +313,11 @@ pub struct TermFit {
 /// weight does not come out positive.
 pub fn fit_terms(samples: &Samples) -> Option<TermFit> {
     let positions = samples.terms.as_ref().filter(|t| !t.is_empty())?;
-    let n = eval::WEIGHTS.len(); // the captain's slot becomes red's edge
-    let rows: Vec<(Vec<f64>, f64)> = positions
+    let n = eval::FEATURES; // the captain's slot holds red's edge
+    let rows = positions
         .iter()
-        .map(|(f, score)| {
-            let mut x: Vec<f64> = f.iter().map(|&v| f64::from(v)).collect();
-            x[0] = 1.0;
-            (x, f64::from(*score))
-        })
-        .collect();
-    let (w, cov) = logistic(rows.iter().map(|(x, s)| (&x[..], *s, 1.0)), n)?;
+        .map(|(f, score)| (&f[..], f64::from(*score), 1.0));
+    let (w, cov) = logistic(rows, n)?;
     let horse = PieceKind::Horse.index();
     if w[horse].partial_cmp(&1e-9) != Some(std::cmp::Ordering::Greater) {
         return None;
@@ -344,18 +340,23 @@ pub fn fit_terms(samples: &Samples) -> Option<TermFit> {
 /// a tiny ridge, by Newton's method. Returns the weights and the inverse of the
 /// curvature at them (their covariance), or `None` when the system is singular.
 #[allow(clippy::type_complexity)]
-fn logistic<'r>(
-    rows: impl Iterator<Item = (&'r [f64], f64, f64)> + Clone,
+fn logistic<'r, T: Copy + Into<f64> + 'r>(
+    rows: impl Iterator<Item = (&'r [T], f64, f64)> + Clone,
     n: usize,
 ) -> Option<(Vec<f64>, Vec<Vec<f64>>)> {
     let mut w = vec![0.0; n];
     let mut hess = vec![vec![0.0; n]; n];
+    // One row's features as numbers, reused from row to row.
+    let mut x = vec![0.0; n];
     for round in 0..51 {
         let mut grad = vec![0.0; n];
         for row in hess.iter_mut() {
             row.iter_mut().for_each(|h| *h = 0.0);
         }
-        for (x, score, count) in rows.clone() {
+        for (features, score, count) in rows.clone() {
+            for (xi, &f) in x.iter_mut().zip(features) {
+                *xi = f.into();
+            }
             let z: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum();
             let p = 1.0 / (1.0 + (-z).exp());
             let curve = count * p * (1.0 - p);
@@ -646,30 +647,24 @@ pub fn cli(args: &[String]) -> u8 {
         if let Some(problem) = samples.one_sided() {
             return Ok(cli::fail("fit", &problem));
         }
-        let too_few = || {
-            format!(
-                "{} and {} are too few to fit",
-                cli::plural(samples.games, "game"),
-                cli::plural(samples.positions, "position")
-            )
+        let text = if samples.terms.is_some() {
+            fit_terms(&samples).map(|model| terms_report(&samples, skip, &model))
+        } else {
+            fit(&samples)
+                .and_then(|f| f.values().map(|v| (f, v)))
+                .map(|(model, values)| report(&samples, skip, &model, &values))
         };
-        if samples.terms.is_some() {
-            let Some(model) = fit_terms(&samples) else {
-                return Ok(cli::fail("fit", &too_few()));
-            };
-            let mut out = io::stdout().lock();
-            let text = terms_report(&samples, skip, &model);
-            return Ok(cli::output_status(
+        let Some(text) = text else {
+            return Ok(cli::fail(
                 "fit",
-                out.write_all(text.as_bytes()).and_then(|_| out.flush()),
+                &format!(
+                    "{} and {} are too few to fit",
+                    cli::plural(samples.games, "game"),
+                    cli::plural(samples.positions, "position")
+                ),
             ));
-        }
-        let fitted = fit(&samples);
-        let Some((model, values)) = fitted.and_then(|f| f.values().map(|v| (f, v))) else {
-            return Ok(cli::fail("fit", &too_few()));
         };
         let mut out = io::stdout().lock();
-        let text = report(&samples, skip, &model, &values);
         Ok(cli::output_status(
             "fit",
             out.write_all(text.as_bytes()).and_then(|_| out.flush()),
@@ -798,7 +793,7 @@ mod tests {
         // Red's expected score in each position, exactly as a known model over every
         // feature of the evaluation says: the fit must give that model back, scaled so
         // that the horse is 300, with margins that shrink as the positions grow.
-        let n = eval::WEIGHTS.len();
+        let n = eval::FEATURES;
         let truth: Vec<f64> = (0..n)
             .map(|i| ((i * 37 % 23) as f64 - 11.0) / 40.0)
             .collect();
@@ -811,16 +806,14 @@ mod tests {
                 ..Samples::default()
             };
             for _ in 0..positions {
-                let f: Vec<i16> = (0..n)
-                    .map(|i| if i == 0 { 0 } else { rng.below(5) as i16 - 2 })
-                    .collect();
+                // Slot 0 is red's edge: always 1.
+                let mut f = [1i16; eval::FEATURES];
+                for x in f.iter_mut().skip(1) {
+                    *x = rng.below(5) as i16 - 2;
+                }
                 let z: f64 = truth[0] + (1..n).map(|i| f64::from(f[i]) * truth[i]).sum::<f64>();
                 let score = 1.0 / (1.0 + (-z).exp());
-                samples
-                    .terms
-                    .as_mut()
-                    .unwrap()
-                    .push((f.into(), score as f32));
+                samples.terms.as_mut().unwrap().push((f, score as f32));
             }
             samples
         };

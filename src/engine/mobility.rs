@@ -212,15 +212,15 @@ pub fn attackers(kind: PieceKind, pieces: u128, target: usize, occupied: u128) -
     found
 }
 
-/// The squares next to `bit` (diagonals too) and `bit` itself: where a move presses on a
-/// captain standing there.
-const fn zone(s: usize) -> u128 {
+/// The squares at most `r` rows and `r` files from bit `s` (diagonals too), `s` itself
+/// included: a square block cut by the edges.
+const fn block(s: usize, r: i8) -> u128 {
     let (x, y) = ((s / 9) as i8, (s % 9) as i8);
     let mut mask = 0u128;
-    let mut dx = -1;
-    while dx <= 1 {
-        let mut dy = -1;
-        while dy <= 1 {
+    let mut dx = -r;
+    while dx <= r {
+        let mut dy = -r;
+        while dy <= r {
             if let Some(b) = bit(x + dx, y + dy) {
                 mask |= 1u128 << b;
             }
@@ -231,38 +231,24 @@ const fn zone(s: usize) -> u128 {
     mask
 }
 
-static ZONES: [u128; 90] = {
+/// The blocks of radius `r` around every square.
+const fn blocks(r: i8) -> [u128; 90] {
     let mut z = [0u128; 90];
     let mut s = 0;
     while s < 90 {
-        z[s] = zone(s);
+        z[s] = block(s, r);
         s += 1;
     }
     z
-};
+}
 
-/// The squares at most two rows and two files from `square` (a 5x5 block, cut by the
-/// edges): where pieces stand that can join an attack on a captain there soon.
-static WIDE_ZONES: [u128; 90] = {
-    let mut z = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (x, y) = ((s / 9) as i8, (s % 9) as i8);
-        let mut dx = -2;
-        while dx <= 2 {
-            let mut dy = -2;
-            while dy <= 2 {
-                if let Some(b) = bit(x + dx, y + dy) {
-                    z[s] |= 1u128 << b;
-                }
-                dy += 1;
-            }
-            dx += 1;
-        }
-        s += 1;
-    }
-    z
-};
+/// The squares next to each square (diagonals too) and the square itself: where a move
+/// presses on a captain standing there.
+static ZONES: [u128; 90] = blocks(1);
+
+/// The squares at most two rows and two files from each square: where pieces stand that
+/// can join an attack on a captain there soon.
+static WIDE_ZONES: [u128; 90] = blocks(2);
 
 /// The squares at most two rows and two files from `square`.
 #[inline]
