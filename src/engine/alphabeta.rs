@@ -139,7 +139,7 @@ pub static KNOBS: [Weight; 12] = [
     Weight::new("X Threat", 1, 0, 1),
     Weight::new("X Hist Div", 100, 10, 1000),
     Weight::new("X PV Less", 1, 0, 3),
-    Weight::new("X Evasions", 2, 0, 4),
+    Weight::new("X Evasions", 4, 0, 8),
     Weight::new("X Asp", 40, 5, 200),
 ];
 const REDUCTION: usize = 0;

@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +759, +800 or more, +179, +240, +157, +147). A scale of this engine's
+/// measured: +759, +800 or more, +179, +240, +179, +147). A scale of this engine's
 /// levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1379, 1619, 1776, 1923];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1379, 1619, 1798, 1945];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
