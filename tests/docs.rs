@@ -619,3 +619,46 @@ fn pages_read_as_documentation_not_as_a_log() {
         }
     }
 }
+
+/// Every numeric option in the guide's table of UCI options (rows of `spin` options, one
+/// default for all their names or one for each) has the range and the default that the engine announces.
+#[test]
+fn the_guide_gives_each_spin_option_its_range_and_default() {
+    let guide = fs::read_to_string(root().join("docs/engine.md")).expect("guide");
+    let handshake = common::stdout(&common::run(&["uci"], b"uci\nquit\n"));
+    let mut checked = 0;
+    for row in guide.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (names, kind, defaults) = match cells.get(1..4) {
+            Some(&[n, k, d]) => (n, k, d),
+            _ => continue,
+        };
+        let Some(range) = kind.strip_prefix("spin ") else {
+            continue;
+        };
+        // "-500-500": the range's second minus sign is the separator.
+        let split = range[1..].find('-').map(|i| i + 1).expect(row);
+        let (min, max) = (&range[..split], &range[split + 1..]);
+        let names: Vec<&str> = names.split('`').skip(1).step_by(2).collect();
+        let defaults: Vec<&str> = defaults
+            .split(", ")
+            .map(|d| d.split(' ').next().unwrap_or(d))
+            .collect();
+        // One default for every name, or one for each.
+        assert!(
+            defaults.len() == 1 || defaults.len() == names.len(),
+            "defaults of {row}"
+        );
+        for (i, name) in names.iter().enumerate() {
+            let default = defaults[i.min(defaults.len() - 1)];
+            let line =
+                format!("option name {name} type spin default {default} min {min} max {max}");
+            assert!(
+                handshake.lines().any(|l| l == line),
+                "docs/engine.md says {line:?}; the engine says otherwise"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} spin options checked");
+}
