@@ -497,7 +497,7 @@ fn every_uci_option_and_go_word_is_in_the_help_and_the_guide() {
     let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let help = words(&common::stdout(&common::run(&["uci", "--help"], b"")));
     let guide = words(&fs::read_to_string(root().join("docs/engine.md")).expect("guide"));
-    let handshake = common::stdout(&common::run(&["uci"], b"uci\nquit\n"));
+    let handshake = uci_handshake();
     let options: Vec<&str> = handshake
         .lines()
         .filter_map(|l| l.strip_prefix("option name "))
@@ -620,12 +620,18 @@ fn pages_read_as_documentation_not_as_a_log() {
     }
 }
 
+/// What the engine announces when a GUI says `uci`: its name and its options.
+fn uci_handshake() -> String {
+    common::stdout(&common::run(&["uci"], b"uci\nquit\n"))
+}
+
 /// Every numeric option in the guide's table of UCI options (rows of `spin` options, one
-/// default for all their names or one for each) has the range and the default that the engine announces.
+/// default for all their names or one for each) has the range and the default that the
+/// engine announces.
 #[test]
 fn the_guide_gives_each_spin_option_its_range_and_default() {
     let guide = fs::read_to_string(root().join("docs/engine.md")).expect("guide");
-    let handshake = common::stdout(&common::run(&["uci"], b"uci\nquit\n"));
+    let handshake = uci_handshake();
     let mut checked = 0;
     for row in guide.lines().filter(|l| l.starts_with("| `")) {
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
