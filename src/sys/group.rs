@@ -683,6 +683,10 @@ mod unix {
             }
         }
 
+        /// How many rounds of 2 ms the signal handler spends at most ending what is left
+        /// (a fork bomb cannot hold the exit up for longer).
+        const HANDLER_ROUNDS: u32 = 1000;
+
         /// The sweep: see [`super::sweep_orphans`].
         pub fn sweep(deadline: Instant) -> usize {
             // SAFETY: getpid(2) takes nothing and cannot fail.
@@ -728,9 +732,13 @@ mod unix {
         }
 
         /// From the signal handler, before the process ends: kills every child of the
-        /// main thread, where adopted processes land, and reaps it, in a few rounds so
-        /// that what they leave is handed to us and goes too. Only calls that are safe
-        /// in a signal handler, and no allocation.
+        /// main thread, where adopted processes land, and reaps every child, in rounds
+        /// until none is left (for at most [`HANDLER_ROUNDS`] of 2 ms), so that what they
+        /// leave is handed to us and goes too. A program killed a moment ago may take a
+        /// while to end on a busy machine, and its daemons come to us only then: an
+        /// empty list of adopted children is no sign that the work is done, while a
+        /// thread still has a child. Only calls that are safe in a signal handler, and no
+        /// allocation.
         pub fn end_all_in_handler() {
             // SAFETY: getpid(2) takes nothing and cannot fail.
             let own = unsafe { getpid() };
@@ -764,7 +772,7 @@ mod unix {
                 tv_sec: 0,
                 tv_nsec: 2_000_000,
             };
-            for _ in 0..20 {
+            for _ in 0..HANDLER_ROUNDS {
                 let mut buf = [0u8; 4096];
                 // SAFETY: open(2), read(2) and close(2) are async-signal-safe; the path
                 // is a NUL-terminated buffer of ours, and read writes at most its size.
@@ -777,12 +785,9 @@ mod unix {
                     close(fd);
                     got
                 };
-                if got <= 0 {
-                    return;
-                }
                 let mut pid: i32 = 0;
                 let mut in_number = false;
-                for &b in &buf[..got as usize] {
+                for &b in &buf[..got.max(0) as usize] {
                     if b.is_ascii_digit() {
                         pid = pid.saturating_mul(10).saturating_add(i32::from(b - b'0'));
                         in_number = true;
@@ -796,12 +801,22 @@ mod unix {
                         in_number = false;
                     }
                 }
+                // A thread's child counts too: waitpid(2) waits for the children of
+                // every thread of the process, and says -1 (no child) once none is left.
                 // SAFETY: waitpid(2) and nanosleep(2) are async-signal-safe; the status
                 // goes to a local. Reaping any child is fine: the process is ending.
-                unsafe {
+                let left = unsafe {
                     nanosleep(&tick, std::ptr::null_mut());
                     let mut status = 0;
-                    while waitpid(-1, &mut status, WNOHANG) > 0 {}
+                    loop {
+                        let r = waitpid(-1, &mut status, WNOHANG);
+                        if r <= 0 {
+                            break r == 0;
+                        }
+                    }
+                };
+                if !left {
+                    return;
                 }
             }
         }
