@@ -71,6 +71,9 @@ mod unix {
     /// Programs started but not yet in [`RUNNING`]: a signal that comes between the two
     /// waits for them.
     static STARTING: AtomicUsize = AtomicUsize::new(0);
+    /// Set by the signal handler: the process is ending, and no program may start any
+    /// more (another thread could otherwise start one while the handler ends the rest).
+    static ENDING: AtomicBool = AtomicBool::new(false);
     static HANDLER: Once = Once::new();
     /// How long the handler waits for a program being started, in spins (some tens of
     /// milliseconds): bounded, since the handler may be running on the very thread that
@@ -132,6 +135,7 @@ mod unix {
     /// The signal handler: kill every running group (gentle ones after TERM and a short
     /// grace), and those being started, then end as the signal would.
     extern "C" fn on_signal(signum: i32) {
+        ENDING.store(true, Ordering::SeqCst);
         terminate_gentle();
         kill_running();
         let mut spins = 0;
@@ -180,6 +184,16 @@ mod unix {
         // No sweep looks while a child is between its fork and its exec.
         let _starting = STARTS.read().unwrap_or_else(|e| e.into_inner());
         STARTING.fetch_add(1, Ordering::SeqCst);
+        // Looked at after announcing the start: either the handler waits for this
+        // program and kills it, or this sees that the process is ending. Then the
+        // handler, on another thread, ends the process within a few seconds; this
+        // thread waits for that rather than start a program or report an error.
+        if ENDING.load(Ordering::SeqCst) {
+            STARTING.fetch_sub(1, Ordering::SeqCst);
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        }
         let started = command.spawn();
         let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
         STARTING.fetch_sub(1, Ordering::SeqCst);
@@ -566,8 +580,8 @@ mod unix {
     #[cfg(target_os = "linux")]
     mod adopted {
         use super::{
-            getpid, kill, nanosleep, not_started, waitpid, Timespec, RUN_PIPES, SIGKILL, STARTED,
-            WNOHANG,
+            getpid, kill, kill_running, nanosleep, not_started, waitpid, Timespec, RUN_PIPES,
+            SIGKILL, STARTED, WNOHANG,
         };
         use std::fs;
         use std::time::{Duration, Instant};
@@ -773,6 +787,9 @@ mod unix {
                 tv_nsec: 2_000_000,
             };
             for _ in 0..HANDLER_ROUNDS {
+                // The programs of the other threads again: one started just before
+                // the signal is in the table by now.
+                kill_running();
                 let mut buf = [0u8; 4096];
                 // SAFETY: open(2), read(2) and close(2) are async-signal-safe; the path
                 // is a NUL-terminated buffer of ours, and read writes at most its size.
