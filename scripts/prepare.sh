@@ -6,4 +6,5 @@ if [ ! -x /usr/bin/time ]; then
   apt-get update -qq && apt-get install -y -qq time >/dev/null
 fi
 cargo build --release --quiet
-bin=target/release/duckchess
+# Cargo builds where CARGO_TARGET_DIR says, when it is set.
+bin=${CARGO_TARGET_DIR:-target}/release/duckchess

@@ -102,6 +102,27 @@ pub(crate) struct Undo {
     quiet_run: usize,
 }
 
+/// Puts the best-ordered move of `list[i..]` at `i`, in a list that
+/// [`Search::ordered`] left unsorted. The first move is found by one scan: most nodes
+/// that cut do so on their first move and need no sort. The rest are sorted once,
+/// when the second move is reached.
+#[inline]
+fn next_best(list: &mut [(Move, i32)], i: usize) {
+    match i {
+        0 => {
+            let mut top = 0;
+            for (j, e) in list.iter().enumerate().skip(1) {
+                if e.1 > list[top].1 {
+                    top = j;
+                }
+            }
+            list.swap(0, top);
+        }
+        1 => list[1..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1)),
+        _ => {}
+    }
+}
+
 /// The index of a move in the from-to tables (history, countermoves).
 #[inline]
 fn slot(m: Move) -> usize {
@@ -382,12 +403,13 @@ impl<'a> Search<'a> {
     }
 
     /// Fills the buffer of `ply` with the moves (all, or only captures) and their
-    /// ordering scores, best first.
+    /// ordering scores, best first (or, when `lazy`, unsorted: see [`next_best`]).
     fn ordered(
         &mut self,
         ply: usize,
         captures_only: bool,
         tt_move: Option<Move>,
+        lazy: bool,
     ) -> Vec<(Move, i32)> {
         let mut list = std::mem::take(&mut self.buffers[ply]);
         list.clear();
@@ -439,7 +461,9 @@ impl<'a> Search<'a> {
             };
             list.push((m, score));
         });
-        list.sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
+        if !lazy {
+            list.sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
+        }
         list
     }
 
@@ -557,7 +581,7 @@ impl<'a> Search<'a> {
             }
         }
 
-        let mut list = self.ordered(ply, false, tt_move);
+        let mut list = self.ordered(ply, false, tt_move, true);
         if ply == 0 && !self.root_moves.is_empty() {
             let allowed = &self.root_moves;
             list.retain(|(m, _)| allowed.contains(m));
@@ -578,7 +602,9 @@ impl<'a> Search<'a> {
         let theirs = self.board.captain(side.opponent()).unwrap_or(mine);
         let mut quiets_tried = [None; 32];
         let mut quiet_count = 0;
-        for (i, &(m, order)) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            next_best(&mut list, i);
+            let (m, order) = list[i];
             let quiet = self.board.is_empty(m.to);
             // Killers and the countermove are neither reduced nor pruned.
             let ordinary = quiet && order < ORDER_COUNTER;
@@ -784,7 +810,7 @@ impl<'a> Search<'a> {
         // At the first ply past the horizon, quiet moves that attack the captain are
         // tried too: such a threat, often a fork, is this game's main tactic.
         let checks = !threatened && qply == 0 && KNOBS[QUIET_CHECKS].get() != 0;
-        let mut list = self.ordered(ply, !threatened && !checks, None);
+        let mut list = self.ordered(ply, !threatened && !checks, None, false);
         if list.is_empty() && threatened {
             self.buffers[ply] = list;
             return 0;
