@@ -64,7 +64,7 @@ pub struct Profile {
 pub const ANY_MOVE: i32 = i32::MAX;
 
 /// The weakened levels, 1 to [`LEVELS`] - 1. Measured with `scripts/bench-levels.sh`
-/// (40 games a line): each scores 67% or more against the one below it, losing at most
+/// (40 games a line): each scores 63% or more against the one below it, losing at most
 /// 5 games in 40, and level 1 scores 25% against the greedy player (which takes the
 /// most valuable piece it can).
 pub const PROFILES: [Profile; LEVELS as usize - 1] = [
@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +759, +800 or more, +179, +240, +179, +147). A scale of this engine's
+/// measured: +759, +800 or more, +227, +202, +98, +190). A scale of this engine's
 /// levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1379, 1619, 1798, 1945];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1427, 1629, 1727, 1917];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
