@@ -512,23 +512,47 @@ impl AttackFilter {
     }
 }
 
+/// The squares beyond bit `s` along each line, in the order: rows up (bit + 9),
+/// files right (bit + 1), rows down (bit - 9), files left (bit - 1).
+static RAYS: [[u128; 90]; 4] = {
+    let mut rays = [[0u128; 90]; 4];
+    let dirs: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < 90 {
+            let (mut x, mut y) = ((s / 9) as i32 + dirs[d].0, (s % 9) as i32 + dirs[d].1);
+            while x >= 0 && x < 10 && y >= 0 && y < 9 {
+                rays[d][s] |= 1u128 << (x * 9 + y);
+                x += dirs[d].0;
+                y += dirs[d].1;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
 /// The squares a car on bit `s` reaches: along each line up to and including the first
-/// occupied square.
+/// occupied square. Each line is one look-up: its squares beyond the first piece on it
+/// are that piece's own ray in the same direction, and are taken off.
 #[inline]
 fn car_reach(s: u32, occupied: u128) -> u128 {
-    let (x, y) = ((s / 9) as i32, (s % 9) as i32);
+    let s = s as usize;
     let mut reach = 0u128;
-    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let (mut cx, mut cy) = (x + dx, y + dy);
-        while (0..10).contains(&cx) && (0..9).contains(&cy) {
-            let b = 1u128 << (cx * 9 + cy);
-            reach |= b;
-            if occupied & b != 0 {
-                break;
-            }
-            cx += dx;
-            cy += dy;
-        }
+    // Upward lines meet their first piece at the lowest set bit, downward ones at the
+    // highest.
+    for (d, rays) in RAYS.iter().enumerate() {
+        let ray = rays[s];
+        let hit = ray & occupied;
+        reach |= if hit == 0 {
+            ray
+        } else if d < 2 {
+            ray ^ rays[hit.trailing_zeros() as usize]
+        } else {
+            ray ^ rays[127 - hit.leading_zeros() as usize]
+        };
     }
     reach
 }
