@@ -516,16 +516,17 @@ impl AttackFilter {
 /// files right (bit + 1), rows down (bit - 9), files left (bit - 1).
 static RAYS: [[u128; 90]; 4] = {
     let mut rays = [[0u128; 90]; 4];
-    let dirs: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let dirs: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
     let mut d = 0;
     while d < 4 {
         let mut s = 0;
         while s < 90 {
-            let (mut x, mut y) = ((s / 9) as i32 + dirs[d].0, (s % 9) as i32 + dirs[d].1);
-            while x >= 0 && x < 10 && y >= 0 && y < 9 {
-                rays[d][s] |= 1u128 << (x * 9 + y);
-                x += dirs[d].0;
-                y += dirs[d].1;
+            let (dx, dy) = dirs[d];
+            let (mut x, mut y) = ((s / 9) as i8 + dx, (s % 9) as i8 + dy);
+            while let Some(b) = bit(x, y) {
+                rays[d][s] |= 1u128 << b;
+                x += dx;
+                y += dy;
             }
             s += 1;
         }
