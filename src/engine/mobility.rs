@@ -512,16 +512,27 @@ impl AttackFilter {
     }
 }
 
-/// The squares beyond bit `s` along each line, in the order: rows up (bit + 9),
-/// files right (bit + 1), rows down (bit - 9), files left (bit - 1).
-static RAYS: [[u128; 90]; 4] = {
-    let mut rays = [[0u128; 90]; 4];
-    let dirs: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+/// The lines a car slides along, as the move table gives them.
+const CAR_LINES: &[(i8, i8)] = {
+    let mut k = 0;
+    let mut lines: &[(i8, i8)] = &[];
+    while k < REACH.len() {
+        if let Reach::Rays(r) = REACH[k] {
+            lines = r;
+        }
+        k += 1;
+    }
+    lines
+};
+
+/// The squares beyond bit `s` along each of [`CAR_LINES`].
+static RAYS: [[u128; 90]; CAR_LINES.len()] = {
+    let mut rays = [[0u128; 90]; CAR_LINES.len()];
     let mut d = 0;
-    while d < 4 {
+    while d < CAR_LINES.len() {
+        let (dx, dy) = CAR_LINES[d];
         let mut s = 0;
         while s < 90 {
-            let (dx, dy) = dirs[d];
             let (mut x, mut y) = ((s / 9) as i8 + dx, (s % 9) as i8 + dy);
             while let Some(b) = bit(x, y) {
                 rays[d][s] |= 1u128 << b;
@@ -535,6 +546,19 @@ static RAYS: [[u128; 90]; 4] = {
     rays
 };
 
+/// Whether each of [`CAR_LINES`] runs towards higher bits (a row up or a file right):
+/// such a line meets its first piece at its lowest set bit, the others at their highest.
+const ASCENDING: [bool; CAR_LINES.len()] = {
+    let mut up = [false; CAR_LINES.len()];
+    let mut d = 0;
+    while d < CAR_LINES.len() {
+        let (dx, dy) = CAR_LINES[d];
+        up[d] = dx as i32 * 9 + dy as i32 > 0;
+        d += 1;
+    }
+    up
+};
+
 /// The squares a car on bit `s` reaches: along each line up to and including the first
 /// occupied square. Each line is one look-up: its squares beyond the first piece on it
 /// are that piece's own ray in the same direction, and are taken off.
@@ -542,14 +566,12 @@ static RAYS: [[u128; 90]; 4] = {
 fn car_reach(s: u32, occupied: u128) -> u128 {
     let s = s as usize;
     let mut reach = 0u128;
-    // Upward lines meet their first piece at the lowest set bit, downward ones at the
-    // highest.
-    for (d, rays) in RAYS.iter().enumerate() {
+    for (rays, up) in RAYS.iter().zip(ASCENDING) {
         let ray = rays[s];
         let hit = ray & occupied;
         reach |= if hit == 0 {
             ray
-        } else if d < 2 {
+        } else if up {
             ray ^ rays[hit.trailing_zeros() as usize]
         } else {
             ray ^ rays[127 - hit.leading_zeros() as usize]
