@@ -445,21 +445,15 @@ fn searchmoves_restricts_the_root_and_ignores_illegal_moves() {
     assert_eq!(best[0], "a1a2");
     legal(&Board::start(), &best[1]);
     assert!(["c4c5", "i4i5"].contains(&best[2].as_str()), "{lines:?}");
-    // Every line of the third search starts with one of its moves.
-    let third = lines
+    // Every line of the third search (after the second bestmove, up to the third)
+    // starts with one of its moves.
+    let ends: Vec<usize> = lines
         .iter()
-        .rposition(|l| l == "bestmove a1a2")
-        .unwrap_or(0);
-    let second_end = lines[third..]
-        .iter()
-        .position(|l| l.starts_with("bestmove"))
-        .map(|i| third + i + 1)
-        .unwrap_or(0);
-    let third_end = lines[second_end..]
-        .iter()
-        .position(|l| l.starts_with("bestmove"))
-        .map(|i| second_end + i)
-        .unwrap_or(0);
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("bestmove"))
+        .map(|(i, _)| i)
+        .collect();
+    let (second_end, third_end) = (ends[1] + 1, ends[2]);
     for line in &lines[second_end..third_end] {
         if let Some((_, pv)) = line.split_once(" pv ") {
             assert!(pv.starts_with("c4c5") || pv.starts_with("i4i5"), "{line}");
