@@ -129,8 +129,6 @@ const CENTER: usize = 5;
 const XRAY: usize = 6;
 const NEAR_SOLDIER: usize = 7;
 const NEAR_PIECES: usize = 8;
-// `eval_within` adds the near-captain terms apart from the others, as the last two.
-const _: () = assert!(NEAR_SOLDIER + 1 == NEAR_PIECES && NEAR_PIECES + 1 == TERMS);
 
 /// The positional terms of the evaluation beyond material, mobility and pressure, each
 /// the side to move's figure less the opponent's (so that a positive weight is good
@@ -226,8 +224,8 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     let (me, them, terms) = activity_terms(board, side, mine, theirs, false);
     score += WEIGHTS[MOBILITY].get() * (me.moves - them.moves);
     score += WEIGHTS[PRESSURE].get() * (me.near - them.near);
-    // The near-captain terms, the last two, are already in.
-    for (i, t) in terms.iter().enumerate().take(NEAR_SOLDIER) {
+    // The near-captain terms are 0 here: they are already in.
+    for (i, t) in terms.iter().enumerate() {
         score += WEIGHTS[TERMS_AT + i].get() * t;
     }
     score
