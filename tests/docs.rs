@@ -668,3 +668,34 @@ fn the_guide_gives_each_spin_option_its_range_and_default() {
     }
     assert!(checked >= 30, "{checked} spin options checked");
 }
+
+/// The guide's table of levels gives each weakened level the name, the share of
+/// mistakes, the largest mistake and the `UCI_Elo` that the engine has.
+#[test]
+fn the_guide_gives_each_level_its_profile_and_rating() {
+    use duckchess::engine::level::{ANY_MOVE, ELO, PROFILES};
+    let guide = fs::read_to_string(root().join("docs/engine.md")).expect("guide");
+    let mut checked = 0;
+    for row in guide.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let Some(n) = cells.get(1).and_then(|c| c.parse::<usize>().ok()) else {
+            continue;
+        };
+        let Some(profile) = PROFILES.get(n.wrapping_sub(1)) else {
+            continue;
+        };
+        assert_eq!(cells.len(), 8, "{row}");
+        assert_eq!(cells[2], profile.name, "{row}");
+        let share = cells[4].split('%').next().expect("a share");
+        assert_eq!(share, profile.mistakes.to_string(), "{row}");
+        let largest = if profile.largest == ANY_MOVE {
+            "any move".to_string()
+        } else {
+            profile.largest.to_string()
+        };
+        assert_eq!(cells[5], largest, "{row}");
+        assert_eq!(cells[6], ELO[n - 1].to_string(), "{row}");
+        checked += 1;
+    }
+    assert_eq!(checked, PROFILES.len(), "levels in the guide's table");
+}
