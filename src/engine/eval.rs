@@ -236,23 +236,23 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
 fn near_captains(board: &Board, side: Color, mine: Square, theirs: Square) -> (i32, i32) {
     let other = side.opponent();
     let (near_mine, near_theirs) = (mobility::wide_zone(mine), mobility::wide_zone(theirs));
-    let count = |c: Color, kinds: &[PieceKind], zone: u128| -> i32 {
-        kinds
-            .iter()
-            .map(|&k| (board.mask(c, k) & zone).count_ones() as i32)
-            .sum()
+    let soldiers = |c: Color| board.mask(c, PieceKind::Soldier);
+    let pieces = |c: Color| {
+        [
+            PieceKind::Guard,
+            PieceKind::Elephant,
+            PieceKind::Horse,
+            PieceKind::Duck,
+        ]
+        .iter()
+        .fold(0, |m, &k| m | board.mask(c, k))
     };
-    let soldier = [PieceKind::Soldier];
-    let pieces = [
-        PieceKind::Guard,
-        PieceKind::Elephant,
-        PieceKind::Horse,
-        PieceKind::Duck,
-    ];
-    (
-        count(side, &soldier, near_theirs) - count(other, &soldier, near_mine),
-        count(side, &pieces, near_theirs) - count(other, &pieces, near_mine),
-    )
+    // The side's own pieces near the opposing captain, less the opponent's near its own.
+    let balance = |mask: &dyn Fn(Color) -> u128| {
+        (mask(side) & near_theirs).count_ones() as i32
+            - (mask(other) & near_mine).count_ones() as i32
+    };
+    (balance(&soldiers), balance(&pieces))
 }
 
 /// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
