@@ -149,7 +149,7 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// quiescence search tries quiet moves that attack the captain (1) or not (0), and
 /// whether late moves are pruned and reduced more when the side to move's evaluation
 /// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 12] = [
+pub static KNOBS: [Weight; 13] = [
     Weight::new("Reduction", 160, 50, 1000),
     Weight::new("Futility", 110, 0, 1000),
     Weight::new("Quiet Checks", 0, 0, 1),
@@ -162,6 +162,7 @@ pub static KNOBS: [Weight; 12] = [
     Weight::new("X PV Less", 1, 0, 3),
     Weight::new("X Evasions", 4, 0, 8),
     Weight::new("X Asp", 40, 5, 200),
+    Weight::new("X Threat Order", 16, 0, 1024),
 ];
 const REDUCTION: usize = 0;
 const FUTILITY: usize = 1;
@@ -176,6 +177,7 @@ const X_PV_LESS: usize = 9;
 const X_EVASIONS: usize = 10;
 /// The first aspiration window's half width (read by the iterative deepening).
 pub(crate) const X_ASP: usize = 11;
+const X_THREAT_ORDER: usize = 12;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
@@ -422,6 +424,7 @@ impl<'a> Search<'a> {
             Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
         });
         let mut attacked: Option<u128> = None;
+        let threat_order = KNOBS[X_THREAT_ORDER].get();
         mobility::for_each_move(board, captures_only, |m| {
             let victim = board.piece_at(m.to);
             let score = if Some(m) == tt_move {
@@ -453,11 +456,30 @@ impl<'a> Search<'a> {
             } else if counter == Some(m) {
                 ORDER_COUNTER
             } else {
-                let cont = match (cont_row, board.piece_at(m.from)) {
+                let mover = board.piece_at(m.from);
+                let cont = match (cont_row, mover) {
                     (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
                     _ => 0,
                 };
-                history[slot(m)] + cont
+                // A piece that steps out of attack comes earlier, one that steps into
+                // attack later, by its value.
+                let threat = match mover {
+                    Some(p) if threat_order != 0 && p.kind != PieceKind::Captain => {
+                        let map = *attacked.get_or_insert_with(|| {
+                            mobility::attack_map(board, board.side_to_move().opponent())
+                        });
+                        let from = map >> m.from.bit() & 1 != 0;
+                        let to = map >> m.to.bit() & 1 != 0;
+                        let v = value(p.kind) * threat_order / 4;
+                        match (from, to) {
+                            (true, false) => v,
+                            (_, true) => -v,
+                            _ => 0,
+                        }
+                    }
+                    _ => 0,
+                };
+                history[slot(m)] + cont + threat
             };
             list.push((m, score));
         });
@@ -1022,5 +1044,39 @@ mod tests {
         }
         s.moves_played = MOVE_LIMIT - 4;
         assert!(s.is_draw(4), "the move limit");
+    }
+
+    #[test]
+    fn a_hanging_piece_steps_out_of_attack_first() {
+        let mut table = Table::new(1);
+        let mut history = vec![0; HISTORY_LEN];
+        // The red car on (1, 0) stands on the blue car's row: along it every square is
+        // attacked, up or down its file none is.
+        let board: Board = "4k4/9/9/9/9/9/9/9/R7r/4K4 r".parse().unwrap();
+        let mut s = Search::new(&board, &mut table, &mut history);
+        let list = s.ordered(0, false, None, false);
+        let car = Square::new(1, 0).unwrap();
+        let score = |x, y| {
+            let to = Square::new(x, y).unwrap();
+            list.iter()
+                .find(|(m, _)| m.from == car && m.to == to)
+                .map(|e| e.1)
+                .unwrap()
+        };
+        let escapes = [score(0, 0), score(2, 0), score(5, 0)];
+        let stays = [score(1, 1), score(1, 4), score(1, 7)];
+        let car_value = value(PieceKind::Car);
+        for e in escapes {
+            assert_eq!(e, car_value * KNOBS[X_THREAT_ORDER].get() / 4);
+            for t in stays {
+                assert!(e > t, "{escapes:?} {stays:?}");
+            }
+        }
+        // The captain's moves are left to the history alone.
+        let captain = Square::new(0, 4).unwrap();
+        assert!(list
+            .iter()
+            .filter(|(m, _)| m.from == captain)
+            .all(|e| e.1 == 0));
     }
 }
