@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +800 or more twice, +157, +214, +190, +284). A scale of this engine's
+/// measured: +800 or more twice, +202, +190, +136, +269). A scale of this engine's
 /// levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1357, 1571, 1761, 2045];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1402, 1592, 1728, 1997];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
