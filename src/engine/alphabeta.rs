@@ -423,7 +423,12 @@ impl<'a> Search<'a> {
             let before = board.piece_at(prev.to)?;
             Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
         });
+        // The squares the opponent attacks, worked out once and only if a move needs them.
         let mut attacked: Option<u128> = None;
+        let mut attacks = || {
+            *attacked
+                .get_or_insert_with(|| mobility::attack_map(board, board.side_to_move().opponent()))
+        };
         let threat_order = KNOBS[X_THREAT_ORDER].get();
         mobility::for_each_move(board, captures_only, |m| {
             let victim = board.piece_at(m.to);
@@ -440,10 +445,7 @@ impl<'a> Search<'a> {
                 // moves (only worth looking at when the cheap test says it might).
                 let base = if !captures_only
                     && attacker > v
-                    && *attacked.get_or_insert_with(|| {
-                        mobility::attack_map(board, board.side_to_move().opponent())
-                    }) & (1u128 << m.to.bit())
-                        != 0
+                    && attacks() & (1u128 << m.to.bit()) != 0
                     && see(board, m) < 0
                 {
                     ORDER_BAD_CAPTURE
@@ -465,9 +467,7 @@ impl<'a> Search<'a> {
                 // attack later, by its value.
                 let threat = match mover {
                     Some(p) if threat_order != 0 && p.kind != PieceKind::Captain => {
-                        let map = *attacked.get_or_insert_with(|| {
-                            mobility::attack_map(board, board.side_to_move().opponent())
-                        });
+                        let map = attacks();
                         let from = map >> m.from.bit() & 1 != 0;
                         let to = map >> m.to.bit() & 1 != 0;
                         let v = value(p.kind) * threat_order / 4;
