@@ -8,7 +8,7 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 17] = [
+const SUBCOMMANDS: [Entry; 19] = [
     (&tools::judge::SPEC, tools::judge::cli),
     (&tools::gen::SPEC, tools::gen::cli),
     (&tools::validate::SPEC, tools::validate::cli),
@@ -24,6 +24,8 @@ const SUBCOMMANDS: [Entry; 17] = [
     (&engine::uci::SPEC, engine::uci::cli),
     (&engine::matchrun::SPEC, engine::matchrun::cli),
     (&engine::fit::SPEC, engine::fit::cli),
+    (&engine::selfplay::SPEC, engine::selfplay::cli),
+    (&engine::train::SPEC, engine::train::cli),
     (&web::SPEC, web::cli),
     (&chase::SPEC, chase::cli),
 ];

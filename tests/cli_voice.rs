@@ -64,6 +64,18 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             b"",
         ),
         "uci" => (vec!["uci"], b"uci\nisready\nquit\n"),
+        "selfplay" => (vec!["selfplay", "--games", "1", "--nodes", "100"], b""),
+        "train" => (
+            vec![
+                "train",
+                "tests/fixtures/train/positions.txt",
+                "--out",
+                "/dev/null",
+                "--epochs",
+                "1",
+            ],
+            b"",
+        ),
         "match" => (
             vec![
                 "match",

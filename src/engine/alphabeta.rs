@@ -11,6 +11,7 @@
 
 use crate::engine::eval::{eval_mut, eval_within, value, Weight, MATE};
 use crate::engine::mobility::{self, AttackFilter};
+use crate::engine::nnue::{self, Accumulator, Network};
 use crate::engine::see::see;
 use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
@@ -18,6 +19,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A game that reaches this many moves (both sides' moves counted) without a captain
@@ -93,6 +95,10 @@ pub(crate) struct Search<'a> {
     /// without its static pruning.
     checking: bool,
     unpruned_ply: Option<usize>,
+    /// The learnt evaluation's network, and its views of the positions along the
+    /// current line (the last one is the current position's).
+    net: Arc<Network>,
+    views: Vec<Accumulator>,
 }
 
 /// What `make` must remember to be undone.
@@ -194,6 +200,7 @@ fn reduction(depth: i32, index: usize) -> i32 {
 impl<'a> Search<'a> {
     /// A search over `board` whose game went through `history` (keys, oldest first).
     pub fn new(board: &Board, tt: &'a mut Table, history: &'a mut [i32]) -> Search<'a> {
+        let net = nnue::network();
         Search {
             board: board.clone(),
             hash: tt::hash_of(board),
@@ -219,15 +226,40 @@ impl<'a> Search<'a> {
             hit_at: None,
             checking: false,
             unpruned_ply: None,
+            views: {
+                let mut v = Vec::with_capacity(MAX_PLY + 8);
+                v.push(net.accumulate(board));
+                v
+            },
+            net,
+        }
+    }
+
+    /// The static evaluation of the current position for the side to move.
+    #[inline]
+    fn static_eval(&mut self) -> i32 {
+        if nnue::enabled() {
+            let side = self.board.side_to_move();
+            let top = self.views.last().unwrap_or(&self.views[0]);
+            self.net.evaluate(top, side) + crate::engine::eval::hunt(&self.board)
+        } else {
+            eval_mut(&mut self.board)
         }
     }
 
     #[inline]
     pub fn make(&mut self, m: Move) -> Undo {
         self.keys.push(self.hash);
-        if let Some(p) = self.board.piece_at(m.from) {
-            self.hash ^= tt::piece_key(p, m.from) ^ tt::piece_key(p, m.to);
-        }
+        let top = self.views.last().unwrap_or(&self.views[0]);
+        let next = match self.board.piece_at(m.from) {
+            Some(p) => {
+                self.hash ^= tt::piece_key(p, m.from) ^ tt::piece_key(p, m.to);
+                self.net
+                    .after(top, p, m.from, m.to, self.board.piece_at(m.to))
+            }
+            None => *top,
+        };
+        self.views.push(next);
         let captured = self.board.make_move(m.from, m.to);
         let undo = Undo {
             captured,
@@ -247,6 +279,9 @@ impl<'a> Search<'a> {
     #[inline]
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.board.unmake_move(m.from, m.to, undo.captured);
+        if self.views.len() > 1 {
+            self.views.pop();
+        }
         self.quiet_run = undo.quiet_run;
         self.hash = self.keys.pop().unwrap_or(0);
     }
@@ -514,7 +549,7 @@ impl<'a> Search<'a> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return eval_mut(&mut self.board);
+            return self.static_eval();
         }
         let side = self.board.side_to_move();
         // An attacked captain must be answered: look one ply further so that the
@@ -563,7 +598,7 @@ impl<'a> Search<'a> {
 
         let static_eval = (!threatened).then(|| match entry.map(|e| e.eval) {
             Some(e) if e != NO_EVAL => e,
-            _ => eval_mut(&mut self.board),
+            _ => self.static_eval(),
         });
         self.evals[ply] = static_eval.unwrap_or(NO_EVAL);
         // Whether the position got better for the side to move since its last turn:
@@ -812,7 +847,7 @@ impl<'a> Search<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 || qply >= QUIESCENCE_PLIES {
-            return eval_mut(&mut self.board);
+            return self.static_eval();
         }
         let side = self.board.side_to_move();
         let threatened = evasions > 0 && rules::is_attacked(&self.board, mine, side.opponent());
@@ -821,7 +856,11 @@ impl<'a> Search<'a> {
         if threatened {
             stats::add(Counter::QEvasions);
         } else {
-            stand = eval_within(&mut self.board, alpha, beta);
+            stand = if nnue::enabled() {
+                self.static_eval()
+            } else {
+                eval_within(&mut self.board, alpha, beta)
+            };
             best = stand;
             if best >= beta {
                 stats::add(Counter::QStandCut);

@@ -388,6 +388,30 @@ fn spread(color: Color, mut mask: u128) -> (i32, i32) {
     (advance, center)
 }
 
+/// The hunt of a captain with little left ([`mop_up`]) from the side to move's point
+/// of view: 0 unless one side leads by [`MOP_UP_LEAD`] and the other has at most
+/// [`MOP_UP_WEAK`]. The learnt evaluation adds it too.
+pub(crate) fn hunt(board: &Board) -> i32 {
+    let side = board.side_to_move();
+    let (Some(mine), Some(theirs)) = (board.captain(side), board.captain(side.opponent())) else {
+        return 0;
+    };
+    let material = |c: Color| {
+        PieceKind::ALL
+            .iter()
+            .map(|&k| board.mask(c, k).count_ones() as i32 * value(k))
+            .sum::<i32>()
+    };
+    let (own, other) = (material(side), material(side.opponent()));
+    if own - other >= MOP_UP_LEAD && other <= MOP_UP_WEAK {
+        mop_up(board, side, theirs, mine)
+    } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
+        -mop_up(board, side.opponent(), mine, theirs)
+    } else {
+        0
+    }
+}
+
 /// The material lead from which the hunt of [`mop_up`] starts.
 const MOP_UP_LEAD: i32 = 300;
 /// The most material (captain aside) a side may have to be hunted.

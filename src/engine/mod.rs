@@ -1,5 +1,7 @@
-//! The game engine and what plays with it: the static evaluation ([`eval`], counting
-//! moves with [`mobility`], which also generates the search's moves), the search
+//! The game engine and what plays with it: the static evaluation (the learnt network
+//! of [`nnue`], trained by [`train`] on the games of [`selfplay`]; and the hand-written
+//! one of [`eval`], counting moves with [`mobility`], which also generates the search's
+//! moves), the search
 //! ([`search`] drives iterative deepening over [`alphabeta`], with the transposition
 //! table of [`tt`] and the exchange evaluation of [`see`]; [`stats`] profiles its tree in
 //! a build made for it), perft ([`perft`]), games
@@ -28,13 +30,16 @@ pub mod fit;
 pub mod level;
 pub mod matchrun;
 pub mod mobility;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod play;
 pub mod saved;
 pub mod search;
 pub mod see;
+pub mod selfplay;
 pub mod stats;
+pub mod train;
 pub mod tt;
 pub mod uci;
 pub mod uciclient;

@@ -14,7 +14,7 @@ use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
 };
 use crate::engine::tt;
-use crate::engine::{alphabeta, eval};
+use crate::engine::{alphabeta, eval, nnue};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
@@ -44,8 +44,9 @@ pub const SPEC: Spec = Spec {
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
-Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo; and for
-tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
+Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo, Use NNUE
+and EvalFile for the network the engine evaluates with; and for the hand-written
+evaluation and tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
 Duck, Value Soldier, Mobility, Pressure, Tempo, Near Soldier, Near Pieces,
 Reduction, Futility, Quiet Checks, Improving; evaluation terms weighted 0 until
 fitted: Escape, Checks,
@@ -601,6 +602,18 @@ impl Session {
                 }
             }
             "clear hash" => self.engine().clear(),
+            "use nnue" => match value.to_ascii_lowercase().as_str() {
+                "true" => nnue::enable(true),
+                "false" => nnue::enable(false),
+                _ => send(&format!(
+                    "info string setoption use nnue: expected true or false, found {value:?}"
+                )),
+            },
+            "evalfile" => {
+                if let Err(e) = nnue::use_file(&value) {
+                    send(&format!("info string setoption evalfile: {e}"));
+                }
+            }
             _ => match eval::weight(&name).or_else(|| alphabeta::knob(&name)) {
                 Some(w) => {
                     if let Some(n) = number(w.min.into(), w.max.into()) {
@@ -841,6 +854,11 @@ fn identify() {
     ));
     send("option name Clear Hash type button");
     send("option name Ponder type check default false");
+    send(&format!(
+        "option name Use NNUE type check default {}",
+        nnue::enabled()
+    ));
+    send("option name EvalFile type string default <built-in>");
     for line in UciStrength::options() {
         send(&line);
     }

@@ -1,0 +1,321 @@
+//! The learnt evaluation: a small neural network over where each piece stands, read
+//! from the side to move's point of view and from the opponent's, efficiently updated
+//! as moves are made (an "NNUE", as modern chess engines evaluate).
+//!
+//! Each side's view is [`HIDDEN`] numbers, the sum of one learnt row per piece on the
+//! board (the row of the piece's kind, whether it is the viewer's own, and its square
+//! seen from the viewer's edge). A move changes two or three pieces' squares, so the
+//! search updates the sums instead of adding them up again ([`Accumulator::after`]).
+//! The output is a weighted sum of both views, each number clipped to 0..1, scaled to
+//! centipawns.
+//!
+//! The weights are trained by `duckchess fit --net` on positions of the engine's own
+//! games and stored in `nnue.net` beside this file, embedded in the binary.
+
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, Piece, PieceKind, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// The numbers of each side's view.
+pub const HIDDEN: usize = 256;
+/// The inputs of one view: 2 owners x 7 kinds x 90 squares.
+pub const INPUTS: usize = 2 * 7 * 90;
+/// The scale of the first layer's weights: 1.0 is stored as this.
+pub const QA: i32 = 255;
+/// The scale of the output layer's weights.
+pub const QB: i32 = 512;
+/// The output layers, one for each stage of the game by the number of pieces left.
+pub const BUCKETS: usize = 8;
+
+/// The output layer for a board of `pieces` pieces (captains included).
+#[inline]
+pub fn bucket(pieces: u32) -> usize {
+    ((pieces.max(2) as usize - 2) * BUCKETS / 31).min(BUCKETS - 1)
+}
+
+/// The network's weights, quantized.
+pub struct Network {
+    /// One row of [`HIDDEN`] per input.
+    w1: Vec<[i16; HIDDEN]>,
+    b1: [i16; HIDDEN],
+    /// For each output layer: the weights of the side to move's view, then of the
+    /// opponent's.
+    w2: [[[i16; HIDDEN]; 2]; BUCKETS],
+    /// Each output's bias, at the scale `QA * QB`.
+    b2: [i32; BUCKETS],
+    /// Centipawns per unit of output.
+    scale: i32,
+}
+
+/// Both sides' views of one position, by [`Color::index`] of the viewer.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub v: [[i16; HIDDEN]; 2],
+    /// The pieces on the board, captains included.
+    pub pieces: u32,
+}
+
+/// Why a network file was not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The first bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"DCNNUE01";
+
+/// The input of `piece` on `square` in the view of `viewer`: the board is seen from
+/// the viewer's own edge, so that both colours share the weights.
+#[inline]
+pub fn input(viewer: Color, piece: Piece, square: Square) -> usize {
+    let bit = square.bit() as usize;
+    input_at(viewer, piece.color, piece.kind, bit / 9, bit % 9)
+}
+
+/// The input of a `color` `kind` on row `x` and file `y` in the view of `viewer`.
+#[inline]
+pub fn input_at(viewer: Color, color: Color, kind: PieceKind, x: usize, y: usize) -> usize {
+    let owner = usize::from(color != viewer);
+    let x = if viewer == Color::Red { x } else { 9 - x };
+    (owner * 7 + kind.index()) * 90 + x * 9 + y
+}
+
+impl Network {
+    /// Reads a network file: [`MAGIC`], the hidden size and the scale (u32 each), then
+    /// the first layer's rows, its biases, the output weights (i16 each) and the
+    /// output's bias (i32), all little-endian.
+    pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], NetError> {
+            let s = bytes
+                .get(at..at + n)
+                .ok_or_else(|| NetError(format!("network file ends at byte {at}")))?;
+            at += n;
+            Ok(s)
+        };
+        if take(8)? != MAGIC {
+            return Err(NetError("not a network file (bad magic)".into()));
+        }
+        let u32_at = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let hidden = u32_at(take(4)?) as usize;
+        let buckets = u32_at(take(4)?) as usize;
+        if (hidden, buckets) != (HIDDEN, BUCKETS) {
+            return Err(NetError(format!(
+                "network of {hidden} hidden numbers and {buckets} outputs, this build needs {HIDDEN} and {BUCKETS}"
+            )));
+        }
+        let scale = u32_at(take(4)?) as i32;
+        let mut i16s = |n: usize| -> Result<Vec<i16>, NetError> {
+            Ok(take(n * 2)?
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect())
+        };
+        let w1 = i16s(INPUTS * HIDDEN)?;
+        let b1 = i16s(HIDDEN)?;
+        let w2 = i16s(BUCKETS * 2 * HIDDEN)?;
+        let mut b2 = [0i32; BUCKETS];
+        for b in b2.iter_mut() {
+            *b = i32::from_le_bytes(take(4)?.try_into().unwrap_or([0; 4]));
+        }
+        if at != bytes.len() {
+            return Err(NetError(format!(
+                "network file has {} bytes after its end",
+                bytes.len() - at
+            )));
+        }
+        let row = |s: &[i16]| {
+            let mut r = [0i16; HIDDEN];
+            r.copy_from_slice(s);
+            r
+        };
+        Ok(Network {
+            w1: w1.chunks_exact(HIDDEN).map(row).collect(),
+            b1: row(&b1),
+            w2: std::array::from_fn(|b| {
+                let at = b * 2 * HIDDEN;
+                [
+                    row(&w2[at..at + HIDDEN]),
+                    row(&w2[at + HIDDEN..at + 2 * HIDDEN]),
+                ]
+            }),
+            b2,
+            scale,
+        })
+    }
+
+    /// Both views of `board`, added up from nothing.
+    pub fn accumulate(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [self.b1, self.b1],
+            pieces: 0,
+        };
+        for (square, piece) in board.pieces() {
+            acc.pieces += 1;
+            for viewer in Color::ALL {
+                add(
+                    &mut acc.v[viewer.index()],
+                    &self.w1[input(viewer, piece, square)],
+                );
+            }
+        }
+        acc
+    }
+
+    /// The views after `piece` moved from `from` to `to`, taking `captured` there.
+    #[inline]
+    pub fn after(
+        &self,
+        acc: &Accumulator,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    ) -> Accumulator {
+        let mut next = Accumulator {
+            v: [[0; HIDDEN]; 2],
+            pieces: acc.pieces - u32::from(captured.is_some()),
+        };
+        for viewer in Color::ALL {
+            let v = viewer.index();
+            let gone = &self.w1[input(viewer, piece, from)];
+            let come = &self.w1[input(viewer, piece, to)];
+            let (src, dst) = (&acc.v[v], &mut next.v[v]);
+            match captured {
+                None => {
+                    for j in 0..HIDDEN {
+                        dst[j] = src[j] - gone[j] + come[j];
+                    }
+                }
+                Some(c) => {
+                    let taken = &self.w1[input(viewer, c, to)];
+                    for j in 0..HIDDEN {
+                        dst[j] = src[j] - gone[j] + come[j] - taken[j];
+                    }
+                }
+            }
+        }
+        next
+    }
+
+    /// The evaluation in centipawns for `side` to move, from the views in `acc`.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let own = &acc.v[side.index()];
+        let other = &acc.v[side.opponent().index()];
+        let b = bucket(acc.pieces);
+        let sum = dot(own, &self.w2[b][0]) + dot(other, &self.w2[b][1]) + self.b2[b];
+        (sum as i64 * self.scale as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+#[inline]
+fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for j in 0..HIDDEN {
+        acc[j] += row[j];
+    }
+}
+
+/// The clipped view times the weights.
+#[inline]
+fn dot(view: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for j in 0..HIDDEN {
+        sum += i32::from(view[j].clamp(0, QA as i16)) * i32::from(weights[j]);
+    }
+    sum
+}
+
+/// The network this build carries.
+pub fn built_in() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| match Network::parse(include_bytes!("nnue.net")) {
+        Ok(net) => Arc::new(net),
+        // The file is part of the source and a test reads it: this cannot happen in a
+        // build that passed its tests.
+        Err(e) => panic!("the built-in network: {e}"),
+    })
+    .clone()
+}
+
+/// Whether searches evaluate with the network (else with the hand-written evaluation of
+/// [`crate::engine::eval`]).
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Whether searches evaluate with the network (the UCI option `Use NNUE`).
+#[inline]
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Makes every search from now on evaluate with the network, or not.
+pub fn enable(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+/// The network read from a file in place of the built-in one ([`use_file`]).
+static CHOSEN: RwLock<Option<Arc<Network>>> = RwLock::new(None);
+
+/// The network searches evaluate with: the one read by [`use_file`], else the
+/// built-in one.
+pub fn network() -> Arc<Network> {
+    let chosen = CHOSEN.read().unwrap_or_else(|e| e.into_inner()).clone();
+    chosen.unwrap_or_else(built_in)
+}
+
+/// The most bytes a network file may have.
+pub const MAX_FILE: u64 = 16 << 20;
+
+/// Reads the network at `path` for every search from now on (the UCI option
+/// `EvalFile`); an empty path or `<built-in>` goes back to the built-in one. On an
+/// error the network in use stays.
+pub fn use_file(path: &str) -> Result<(), NetError> {
+    let chosen = if path.is_empty() || path == "<built-in>" {
+        None
+    } else {
+        let bytes = crate::cli::read_small_file(path, MAX_FILE)
+            .map_err(|e| NetError(format!("cannot read {path}: {e}")))?;
+        let net = Network::parse(&bytes).map_err(|e| NetError(format!("{path}: {e}")))?;
+        Some(Arc::new(net))
+    };
+    *CHOSEN.write().unwrap_or_else(|e| e.into_inner()) = chosen;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_updated_views_are_the_views_added_up_again() {
+        let net = built_in();
+        for board in crate::engine::random_positions(11, 40) {
+            let acc = net.accumulate(&board);
+            for m in crate::judge::rules::legal_moves(&board) {
+                let mut b = board.clone();
+                let piece = b.piece_at(m.from).unwrap();
+                let captured = b.make_move(m.from, m.to);
+                let next = net.after(&acc, piece, m.from, m.to, captured);
+                let again = net.accumulate(&b);
+                assert!(
+                    next.v == again.v && next.pieces == again.pieces,
+                    "{board} {m:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_file_is_an_error() {
+        assert!(Network::parse(b"").is_err());
+        assert!(Network::parse(b"DCNNUE01\x01\x00\x00\x00").is_err());
+        let good = include_bytes!("nnue.net");
+        assert!(Network::parse(&good[..good.len() - 1]).is_err());
+    }
+}
