@@ -9,7 +9,7 @@
 //! The output is a weighted sum of both views, each number clipped to 0..1, scaled to
 //! centipawns.
 //!
-//! The weights are trained by `duckchess fit --net` on positions of the engine's own
+//! The weights are trained by `duckchess train` on positions of the engine's own
 //! games and stored in `nnue.net` beside this file, embedded in the binary.
 
 use crate::judge::board::Board;
@@ -246,7 +246,7 @@ pub fn built_in() -> Arc<Network> {
 
 /// Whether searches evaluate with the network (else with the hand-written evaluation of
 /// [`crate::engine::eval`]).
-static ENABLED: AtomicBool = AtomicBool::new(false);
+static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// Whether searches evaluate with the network (the UCI option `Use NNUE`).
 #[inline]
