@@ -64,9 +64,9 @@ pub struct Profile {
 pub const ANY_MOVE: i32 = i32::MAX;
 
 /// The weakened levels, 1 to [`LEVELS`] - 1. Measured with `scripts/bench-levels.sh`
-/// (40 games a line): each scores 68% or more against the one below it, losing at most
-/// 2 games in 40, and level 1 scores 10% against the greedy player (which takes the
-/// most valuable piece it can).
+/// (40 games a line): each wins more games than it loses against the one below it
+/// (58% or more, losing at most 2 games in 40), and level 1 scores 10% against the
+/// greedy player (which takes the most valuable piece it can).
 pub const PROFILES: [Profile; LEVELS as usize - 1] = [
     Profile {
         name: "beginner",
@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +800 or more twice, +202, +190, +136, +269). A scale of this engine's
+/// measured: +800 or more, +436, +284, +284, +61, +168). A scale of this engine's
 /// levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1402, 1592, 1728, 1997];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1484, 1768, 1829, 1997];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
