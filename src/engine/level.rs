@@ -64,9 +64,9 @@ pub struct Profile {
 pub const ANY_MOVE: i32 = i32::MAX;
 
 /// The weakened levels, 1 to [`LEVELS`] - 1. Measured with `scripts/bench-levels.sh`
-/// (40 games a line): each wins more games than it loses against the one below it
-/// (58% or more, losing at most 2 games in 40), and level 1 scores 10% against the
-/// greedy player (which takes the most valuable piece it can).
+/// (40 games a line): each scores 65% or more against the one below it, losing at most
+/// 3 games in 40, and level 1 scores 10% against the greedy player (which takes the
+/// most valuable piece it can).
 pub const PROFILES: [Profile; LEVELS as usize - 1] = [
     Profile {
         name: "beginner",
@@ -98,10 +98,10 @@ pub const PROFILES: [Profile; LEVELS as usize - 1] = [
     },
     Profile {
         name: "strong",
-        depth: 5,
-        nodes: 8_000,
-        mistakes: 7,
-        largest: 300,
+        depth: 4,
+        nodes: 5_000,
+        mistakes: 9,
+        largest: 350,
     },
     Profile {
         name: "expert",
@@ -432,9 +432,9 @@ pub struct UciStrength {
 /// The nominal rating of levels 1 to [`LEVELS`] - 1 for `UCI_Elo`: level 1 is set at
 /// 400, and each level above it adds the rating difference that its score against
 /// the level below in `scripts/bench-levels.sh` stands for (capped at 400 a step;
-/// measured: +800 or more, +436, +284, +284, +61, +168). A scale of this engine's
+/// measured: +800 or more, +436, +284, +107, +157, +168). A scale of this engine's
 /// levels, not one measured against people.
-pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1484, 1768, 1829, 1997];
+pub const ELO: [u32; LEVELS as usize - 1] = [400, 800, 1200, 1484, 1591, 1748, 1916];
 
 impl Default for UciStrength {
     fn default() -> UciStrength {
