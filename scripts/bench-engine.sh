@@ -8,7 +8,9 @@
 #
 # usage: scripts/bench-engine.sh [perft|search|arena|all] [GAMES] [THINK_MS]
 #   default: all, 100 games, 100 ms per move (the search part thinks THINK_MS on
-#   each position). The arena part can take a while.
+#   each position). The arena part can take a while. OPTIONS='Name=value;...' sets
+#   UCI options for the search part, e.g. OPTIONS='Use NNUE=false' for the
+#   hand-written evaluation.
 set -eu
 what=${1:-all}
 games=${2:-100}
@@ -21,9 +23,13 @@ if [ "$what" = perft ] || [ "$what" = all ]; then
 fi
 
 if [ "$what" = search ] || [ "$what" = all ]; then
-    echo "== search: $think ms on each position of scripts/bench-positions.txt (one core; load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "== search: $think ms on each position of scripts/bench-positions.txt (one core; load: $(cut -d' ' -f1-3 /proc/loadavg))${OPTIONS:+; $OPTIONS}"
     # One session: each position gets ucinewgame (an empty table), then go movetime.
     {
+        # OPTIONS: 'Name=value;Name=value' as setoption commands.
+        printf '%s' "${OPTIONS:-}" | tr ';' '\n' | while IFS='=' read -r name value; do
+            [ -n "$name" ] && printf 'setoption name %s value %s\n' "$name" "$value"
+        done
         while read -r position; do
             printf 'ucinewgame\nposition fen %s\ngo movetime %s\n' "$position" "$think"
         done <scripts/bench-positions.txt
