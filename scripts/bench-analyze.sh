@@ -1,6 +1,6 @@
 #!/bin/sh
 # The time of an analysis: 'duckchess analyze' on a whole game (level 5 against itself,
-# seed 3, played by 'play' here: 117 positions) at MS milliseconds a position, against
+# seed 3, played by 'play' here: 122 moves) at MS milliseconds a position, against
 # the positions times MS (the overhead a position is reading, clearing the engine's
 # tables and writing; a position with a forced result takes less than MS); then the
 # same game at a fixed depth, which is the same work on every machine; then
