@@ -9,7 +9,7 @@
 //! deal with it. Such "checks" are never reduced or pruned away, and a node whose own
 //! captain is attacked is searched one ply deeper.
 
-use crate::engine::eval::{eval_mut, eval_within, value, Weight, MATE};
+use crate::engine::eval::{self, eval_within, value, Weight, MATE};
 use crate::engine::mobility::{self, AttackFilter};
 use crate::engine::nnue::{self, Accumulator, Network};
 use crate::engine::see::see;
@@ -95,9 +95,11 @@ pub(crate) struct Search<'a> {
     /// without its static pruning.
     checking: bool,
     unpruned_ply: Option<usize>,
-    /// The learnt evaluation's network, and its views of the positions along the
-    /// current line (the last one is the current position's).
-    net: Arc<Network>,
+    /// The learnt evaluation's network, when the search evaluates with it (`Use NNUE`,
+    /// read once: options change between searches), and its views of the positions
+    /// along the current line (the last one is the current position's; empty without
+    /// a network).
+    net: Option<Arc<Network>>,
     views: Vec<Accumulator>,
 }
 
@@ -200,7 +202,12 @@ fn reduction(depth: i32, index: usize) -> i32 {
 impl<'a> Search<'a> {
     /// A search over `board` whose game went through `history` (keys, oldest first).
     pub fn new(board: &Board, tt: &'a mut Table, history: &'a mut [i32]) -> Search<'a> {
-        let net = nnue::network();
+        let net = nnue::enabled().then(nnue::network);
+        let mut views = Vec::new();
+        if let Some(net) = &net {
+            views.reserve(MAX_PLY + 8);
+            views.push(net.accumulate(board));
+        }
         Search {
             board: board.clone(),
             hash: tt::hash_of(board),
@@ -226,11 +233,7 @@ impl<'a> Search<'a> {
             hit_at: None,
             checking: false,
             unpruned_ply: None,
-            views: {
-                let mut v = Vec::with_capacity(MAX_PLY + 8);
-                v.push(net.accumulate(board));
-                v
-            },
+            views,
             net,
         }
     }
@@ -238,28 +241,36 @@ impl<'a> Search<'a> {
     /// The static evaluation of the current position for the side to move.
     #[inline]
     fn static_eval(&mut self) -> i32 {
-        if nnue::enabled() {
-            let side = self.board.side_to_move();
-            let top = self.views.last().unwrap_or(&self.views[0]);
-            self.net.evaluate(top, side) + crate::engine::eval::hunt(&self.board)
-        } else {
-            eval_mut(&mut self.board)
+        self.static_eval_within(-MATE, MATE)
+    }
+
+    /// The static evaluation, or with the hand-written evaluation a bound on it when it
+    /// is far outside `alpha..beta` ([`eval_within`]). The network's is always exact:
+    /// it costs the same either way.
+    #[inline]
+    fn static_eval_within(&mut self, alpha: i32, beta: i32) -> i32 {
+        match (&self.net, self.views.last()) {
+            (Some(net), Some(view)) => {
+                net.evaluate(view, self.board.side_to_move()) + eval::hunt(&self.board)
+            }
+            _ => eval_within(&mut self.board, alpha, beta),
         }
     }
 
     #[inline]
     pub fn make(&mut self, m: Move) -> Undo {
         self.keys.push(self.hash);
-        let top = self.views.last().unwrap_or(&self.views[0]);
-        let next = match self.board.piece_at(m.from) {
-            Some(p) => {
-                self.hash ^= tt::piece_key(p, m.from) ^ tt::piece_key(p, m.to);
-                self.net
-                    .after(top, p, m.from, m.to, self.board.piece_at(m.to))
-            }
-            None => *top,
-        };
-        self.views.push(next);
+        let moving = self.board.piece_at(m.from);
+        if let Some(p) = moving {
+            self.hash ^= tt::piece_key(p, m.from) ^ tt::piece_key(p, m.to);
+        }
+        if let (Some(net), Some(top)) = (&self.net, self.views.last()) {
+            let next = match moving {
+                Some(p) => net.after(top, p, m.from, m.to, self.board.piece_at(m.to)),
+                None => *top,
+            };
+            self.views.push(next);
+        }
         let captured = self.board.make_move(m.from, m.to);
         let undo = Undo {
             captured,
@@ -279,6 +290,7 @@ impl<'a> Search<'a> {
     #[inline]
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.board.unmake_move(m.from, m.to, undo.captured);
+        // The root's view stays: it is the only one without a move to undo.
         if self.views.len() > 1 {
             self.views.pop();
         }
@@ -856,11 +868,7 @@ impl<'a> Search<'a> {
         if threatened {
             stats::add(Counter::QEvasions);
         } else {
-            stand = if nnue::enabled() {
-                self.static_eval()
-            } else {
-                eval_within(&mut self.board, alpha, beta)
-            };
+            stand = self.static_eval_within(alpha, beta);
             best = stand;
             if best >= beta {
                 stats::add(Counter::QStandCut);

@@ -210,11 +210,7 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     let (near_soldier, near_pieces) = near_captains(board, side, mine, theirs);
     score += WEIGHTS[TERMS_AT + NEAR_SOLDIER].get() * near_soldier
         + WEIGHTS[TERMS_AT + NEAR_PIECES].get() * near_pieces;
-    if own - other >= MOP_UP_LEAD && other <= MOP_UP_WEAK {
-        score += mop_up(board, side, theirs, mine);
-    } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {
-        score -= mop_up(board, side.opponent(), mine, theirs);
-    }
+    score += hunt_by_material(board, side, mine, theirs, own, other);
     if score - LAZY_MARGIN >= beta {
         return score - LAZY_MARGIN;
     }
@@ -403,6 +399,19 @@ pub(crate) fn hunt(board: &Board) -> i32 {
             .sum::<i32>()
     };
     let (own, other) = (material(side), material(side.opponent()));
+    hunt_by_material(board, side, mine, theirs, own, other)
+}
+
+/// [`hunt`] for `side` to move, whose captain is on `mine` and the opponent's on
+/// `theirs`, given each side's material (`own`, `other`).
+fn hunt_by_material(
+    board: &Board,
+    side: Color,
+    mine: Square,
+    theirs: Square,
+    own: i32,
+    other: i32,
+) -> i32 {
     if own - other >= MOP_UP_LEAD && other <= MOP_UP_WEAK {
         mop_up(board, side, theirs, mine)
     } else if other - own >= MOP_UP_LEAD && own <= MOP_UP_WEAK {

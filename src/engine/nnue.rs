@@ -87,7 +87,8 @@ pub fn input_at(viewer: Color, color: Color, kind: PieceKind, x: usize, y: usize
 }
 
 impl Network {
-    /// Reads a network file: [`MAGIC`], the hidden size and the scale (u32 each), then
+    /// Reads a network file: [`MAGIC`], the hidden size, the number of output layers
+    /// and the scale (u32 each), then
     /// the first layer's rows, its biases, the output weights (i16 each) and the
     /// output's bias (i32), all little-endian.
     pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
