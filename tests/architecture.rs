@@ -2,7 +2,8 @@
 //! each folder's module doc says in one "May use" line which others it may use, and the
 //! imports must keep to it. Also: no two files import each other in a circle, the engine,
 //! the server and the CQOI solver use nothing of the contest tools, no folder outgrows
-//! the others, and the architecture guide's table says what the module docs say.
+//! the others, the architecture guide's table says what the module docs say, and only
+//! `src/sys/` binds to the system's own functions.
 //!
 //! Imports are read from the source as written (`use` trees, and `crate::`, `super::`,
 //! `self::` paths in code), with comments and string literals left out; test modules
@@ -592,6 +593,62 @@ fn the_architecture_guide_shows_the_layers_the_module_docs_name() {
         shown, layers,
         "the guide's table of layers and the module docs"
     );
+}
+
+/// The lines (from 1) of `code` (already through [`code_only`]) that bind to foreign code:
+/// an `extern` block or function, whatever its ABI (`extern "C"`, `extern "system"`, or
+/// none written). `extern crate` is an import, not a binding.
+fn foreign_bindings(code: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let t = tokens(line);
+        let binds = t.iter().enumerate().any(|(i, tok)| {
+            *tok == Token::Ident("extern".into())
+                && t.get(i + 1) != Some(&Token::Ident("crate".into()))
+        });
+        if binds {
+            lines.push(n + 1);
+        }
+    }
+    lines
+}
+
+#[test]
+fn system_calls_are_made_only_in_sys() {
+    // The system's own functions are declared in src/sys/ alone, each behind a small
+    // safe function there: the rest of the crate has no foreign code and no `unsafe` to
+    // review for it.
+    let mut found = Vec::new();
+    for (module, path) in modules() {
+        if module.first().map(String::as_str) == Some("sys") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).expect("a source file");
+        for line in foreign_bindings(&code_only(&text)) {
+            found.push(format!(
+                "src/{}.rs:{line} binds to foreign code outside src/sys/",
+                module.join("/")
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_reader_finds_foreign_bindings_in_every_form() {
+    let code = code_only(
+        "unsafe extern \"C\" {\n\
+         \x20   fn getpid() -> i32;\n\
+         }\n\
+         extern \"system\" { fn GetLastError() -> u32; }\n\
+         extern {}\n\
+         extern \"C\" fn on_signal(_: i32) {}\n\
+         // extern \"C\" in a comment\n\
+         let s = \"extern \\\"C\\\" in a string\";\n\
+         extern crate alloc;\n\
+         fn external() {}\n",
+    );
+    assert_eq!(foreign_bindings(&code), [1, 4, 5, 6]);
 }
 
 #[test]

@@ -10,7 +10,7 @@
 
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
-use crate::judge::rules::{Move, Reach, REACH};
+use crate::judge::rules::{bit_of, Move, Reach, REACH};
 
 /// One leap from one square: the target's bit and the blocking squares' mask.
 #[derive(Clone, Copy)]
@@ -28,15 +28,6 @@ struct Table {
     count: [[u8; 90]; 7],
 }
 
-/// The mask bit of `(x, y)`, or `None` off the board.
-const fn bit(x: i8, y: i8) -> Option<u32> {
-    if x >= 0 && x < 10 && y >= 0 && y < 9 {
-        Some(x as u32 * 9 + y as u32)
-    } else {
-        None
-    }
-}
-
 const fn build() -> Table {
     let mut t = Table {
         steps: [[[NO_STEP; 8]; 90]; 7],
@@ -52,12 +43,12 @@ const fn build() -> Table {
                 let mut i = 0;
                 while i < leaps.len() {
                     let (dx, dy) = leaps[i].delta;
-                    if let Some(to) = bit(x + dx, y + dy) {
+                    if let Some(to) = bit_of(x + dx, y + dy) {
                         let mut blocks = 0u128;
                         let mut j = 0;
                         while j < leaps[i].blocks.len() {
                             let (bx, by) = leaps[i].blocks[j];
-                            if let Some(b) = bit(x + bx, y + by) {
+                            if let Some(b) = bit_of(x + bx, y + by) {
                                 blocks |= 1u128 << b;
                             }
                             j += 1;
@@ -221,7 +212,7 @@ const fn block(s: usize, r: i8) -> u128 {
     while dx <= r {
         let mut dy = -r;
         while dy <= r {
-            if let Some(b) = bit(x + dx, y + dy) {
+            if let Some(b) = bit_of(x + dx, y + dy) {
                 mask |= 1u128 << b;
             }
             dy += 1;
@@ -534,7 +525,7 @@ static RAYS: [[u128; 90]; CAR_LINES.len()] = {
         let mut s = 0;
         while s < 90 {
             let (mut x, mut y) = ((s / 9) as i8 + dx, (s % 9) as i8 + dy);
-            while let Some(b) = bit(x, y) {
+            while let Some(b) = bit_of(x, y) {
                 rays[d][s] |= 1u128 << b;
                 x += dx;
                 y += dy;

@@ -15,10 +15,9 @@
 //!
 //! Moves come from the judge's rules table; the terminal board is drawn by
 //! [`crate::show`]; the engines `match` runs live in process groups of [`crate::sys`];
-//! the unit tests start from positions of [`crate::generate`].
+//! the unit tests start from random positions played with the judge's rules.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
-//! [`crate::generate`].
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`].
 
 pub mod alphabeta;
 pub mod analysis;
@@ -49,8 +48,20 @@ pub mod uciclient;
 /// them.
 #[cfg(test)]
 pub(crate) fn random_positions(seed: u64, count: usize) -> Vec<crate::judge::board::Board> {
+    use crate::judge::{board::Board, rules};
     let mut rng = crate::sys::rng::Rng::new(seed);
     (0..count)
-        .map(|_| crate::generate::position::random_position(&mut rng, 150))
+        .map(|_| {
+            let mut board = Board::start();
+            for _ in 0..rng.below(150) {
+                match rng.pick(&rules::legal_moves(&board)) {
+                    Some(m) => {
+                        board.make_move(m.from, m.to);
+                    }
+                    None => break,
+                }
+            }
+            board
+        })
         .collect()
 }

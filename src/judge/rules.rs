@@ -267,12 +267,21 @@ const fn sources_table() -> [[u128; 90]; 7] {
     table
 }
 
+/// The number of `(x, y)`'s bit in a 90-bit board mask (its [`Square::bit`]), or `None`
+/// off the board. Usable in constants, where the tables are built.
+pub const fn bit_of(x: i8, y: i8) -> Option<u32> {
+    if x >= 0 && x < 10 && y >= 0 && y < 9 {
+        Some(x as u32 * 9 + y as u32)
+    } else {
+        None
+    }
+}
+
 /// The mask bit of `(x, y)`, or 0 off the board.
 const fn bit_at(x: i8, y: i8) -> u128 {
-    if x >= 0 && x < 10 && y >= 0 && y < 9 {
-        1u128 << (x as u32 * 9 + y as u32)
-    } else {
-        0
+    match bit_of(x, y) {
+        Some(b) => 1u128 << b,
+        None => 0,
     }
 }
 

@@ -18,7 +18,7 @@ use crate::judge::game::Moved;
 use crate::judge::piece::{Color, Piece, PieceKind};
 
 /// One judge command `xs ys xt yt`, any integers.
-pub type Cmd = [i64; 4];
+pub use crate::generate::case::Cmd;
 
 /// What a solution answers to one command: the four answers of a legal move, or `None`
 /// for `Invalid command`.

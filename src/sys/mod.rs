@@ -2,7 +2,8 @@
 //! here knows the game, so every layer above may use it, whatever it does.
 //!
 //! - [`os`]: waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit,
-//!   handing freed memory back to the system.
+//!   whether we are the terminal's foreground process, handing freed memory back to the
+//!   system.
 //! - [`pipes`]: the standard streams of a program we started, served from one thread
 //!   with waits that never pass their deadline.
 //! - [`group`]: process groups, signals, the runner as the subreaper of what it
@@ -11,7 +12,8 @@
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
-//! Uses only `std`.
+//! The crate's only bindings to the system's own functions (`extern "C"`) are here, each
+//! behind a safe function. Uses only `std`.
 
 pub mod file;
 pub mod group;

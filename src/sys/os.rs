@@ -1,12 +1,13 @@
 //! The few system services that `std` does not offer, each behind a small safe function:
 //! waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit
-//! (`getrlimit(2)`, `setrlimit(2)`), and handing freed memory back to the system
-//! (glibc's `mallopt(3)` and `malloc_trim(3)`). The runner of programs under test waits
+//! (`getrlimit(2)`, `setrlimit(2)`), whether we are the terminal's foreground process
+//! (`tcgetpgrp(3)`), and handing freed memory back to the system (glibc's `mallopt(3)`
+//! and `malloc_trim(3)`). The runner of programs under test waits
 //! on their pipes with it, the server on its sockets.
 //!
 //! Elsewhere each falls back to something plain: readiness by trying (every descriptor
 //! is reported ready after a short sleep, and the non-blocking read says whether it
-//! was), no known limit, and the allocator as it is.
+//! was), no known limit, always the foreground, and the allocator as it is.
 
 use std::io;
 use std::time::Duration;
@@ -96,6 +97,14 @@ mod unix {
         fn poll(fds: *mut PollFd, nfds: Nfds, timeout: i32) -> i32;
         fn getrlimit(resource: i32, limit: *mut RLimit) -> i32;
         fn setrlimit(resource: i32, limit: *const RLimit) -> i32;
+        fn tcgetpgrp(fd: i32) -> i32;
+        fn getpgrp() -> i32;
+    }
+
+    pub fn in_foreground() -> bool {
+        // SAFETY: both take and return plain integers and touch no memory of ours;
+        // tcgetpgrp fails with -1 (never a process group) on a bad descriptor.
+        unsafe { tcgetpgrp(0) == getpgrp() }
     }
 
     pub fn wait(watches: &mut [Watch], timeout: Option<Duration>) -> io::Result<usize> {
@@ -216,6 +225,21 @@ mod glibc {
         unsafe {
             malloc_trim(0);
         }
+    }
+}
+
+/// Whether this process is in the foreground of the terminal on standard input
+/// (`tcgetpgrp(3)`): one started in the background of a shell must not read the terminal,
+/// which would stop it. Without job control, a terminal's process is always in the
+/// foreground.
+pub fn in_terminal_foreground() -> bool {
+    #[cfg(unix)]
+    {
+        unix::in_foreground()
+    }
+    #[cfg(not(unix))]
+    {
+        true
     }
 }
 

@@ -201,7 +201,7 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
 /// terminal, which would stop it (SIGTTIN).
 fn stdin_can_end() -> bool {
     if io::stdin().is_terminal() {
-        return terminal::in_foreground();
+        return crate::sys::os::in_terminal_foreground();
     }
     #[cfg(unix)]
     {
@@ -212,27 +212,4 @@ fn stdin_can_end() -> bool {
         }
     }
     false
-}
-
-#[cfg(unix)]
-mod terminal {
-    unsafe extern "C" {
-        fn tcgetpgrp(fd: i32) -> i32;
-        fn getpgrp() -> i32;
-    }
-
-    /// Whether this process is in the foreground of the terminal on standard input.
-    pub fn in_foreground() -> bool {
-        // SAFETY: both take and return plain integers and touch no memory of ours;
-        // tcgetpgrp fails with -1 (never a process group) on a bad descriptor.
-        unsafe { tcgetpgrp(0) == getpgrp() }
-    }
-}
-
-#[cfg(not(unix))]
-mod terminal {
-    /// Without job control, a terminal's process is always in the foreground.
-    pub fn in_foreground() -> bool {
-        true
-    }
 }
