@@ -7,7 +7,7 @@
 mod common;
 
 use common::{run, stderr, stdout};
-use duckchess::web::json::Json;
+use duckchess::cli::json::Json;
 
 /// `analyze ARGS` on `input`, which must succeed; its JSON.
 fn analyze_json(args: &[&str], input: &str) -> Json {

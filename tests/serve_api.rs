@@ -8,7 +8,7 @@
 
 mod serve_common;
 
-use duckchess::web::json::Json;
+use duckchess::cli::json::Json;
 use serve_common::{connect, exchange, get, parse_answer, post, read_all, request, Server};
 use std::fs;
 use std::io::{Read, Write};

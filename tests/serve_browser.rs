@@ -27,7 +27,7 @@
 
 mod serve_common;
 
-use duckchess::web::json::Json;
+use duckchess::cli::json::Json;
 use serve_common::{wait, Server, PATIENCE};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};

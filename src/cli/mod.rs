@@ -1,12 +1,15 @@
 //! Command-line manners every subcommand shares, so they all speak with one voice: a
 //! [`Spec`] per subcommand (its options, usage and help, read by both the parser and the
 //! help), exit codes, messages on stderr prefixed `duckchess: SUB: `, usage errors that
-//! point at `--help`, input files, and what a failed write means.
+//! point at `--help`, input files, what a failed write means, and [`json`], the JSON that
+//! subcommands write for programs to read (`analyze --json`, `serve`'s API) and read from
+//! them.
 //!
 //! Uses only `std`: every layer may use it, and it uses none of them.
 
 pub mod args;
 pub mod help;
+pub mod json;
 pub mod spec;
 
 pub use args::Parsed;

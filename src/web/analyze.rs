@@ -14,9 +14,9 @@
 //! (`prior`).
 
 use super::http::{Response, JSON};
-use super::json::Json;
 use super::state::{self, ApiError};
 use super::think::Thinker;
+use crate::cli::json::Json;
 use crate::engine::analysis::{Analyser, Eval, Position, Reviewed, HISTORY};
 use crate::engine::saved::load_text;
 use crate::engine::search::{Limits, MATE};

@@ -22,10 +22,10 @@
 use super::analyze;
 use super::assets;
 use super::http::{Method, Request, Response, JSON, TEXT};
-use super::json::Json;
 use super::replay;
 use super::state::{self, move_json, square_from, state_json, ApiError};
 use super::think::{self, Thinker};
+use crate::cli::json::Json;
 use crate::engine::level::{Level, Strength, LEVELS};
 use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;

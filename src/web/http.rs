@@ -513,7 +513,7 @@ impl Response {
 
     /// An error with a one-line message as JSON: `{"error": "..."}`.
     pub fn error(status: u16, message: String) -> Response {
-        let body = super::json::Json::obj([("error", super::json::Json::Str(message))]);
+        let body = crate::cli::json::Json::obj([("error", crate::cli::json::Json::Str(message))]);
         Response {
             status,
             content_type: JSON,

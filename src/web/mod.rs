@@ -15,7 +15,8 @@
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline, [`analyze`] the engine's view of a game a few positions at a time.
-//! - [`json`]: a small JSON reader and writer; [`assets`]: the page, built in.
+//! - [`assets`]: the page, built in. Requests are read and answers written with
+//!   [`crate::cli::json`].
 //!
 //! Only `main.rs` uses it.
 //!
@@ -26,7 +27,6 @@ pub mod analyze;
 pub mod api;
 pub mod assets;
 pub mod http;
-pub mod json;
 pub mod replay;
 pub mod server;
 pub mod state;

@@ -4,8 +4,8 @@
 //! replay with its line and column, after every command before it).
 
 use super::http::PART;
-use super::json::Json;
 use super::state::{checked, move_json, pieces_json, square_json};
+use crate::cli::json::Json;
 use crate::judge::game::Game;
 use crate::judge::rules;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};

@@ -6,7 +6,7 @@
 //! judge's line and the `trace` sentence of every move, the captured pieces, which
 //! pieces can move and where.
 
-use super::json::Json;
+use crate::cli::json::Json;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};

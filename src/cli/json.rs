@@ -1,6 +1,7 @@
 //! A small JSON value of our own, with a reader that takes any client's bytes without
-//! panicking (nesting and size bounded) and a compact writer. Just enough for the API:
-//! no dependency for a few hundred lines.
+//! panicking (nesting and size bounded) and a compact writer: the one way the crate
+//! reads and writes JSON (`serve`'s API, `analyze --json`). No dependency for a few
+//! hundred lines.
 
 use std::fmt::{self, Write as _};
 
