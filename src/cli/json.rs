@@ -131,6 +131,16 @@ impl Json {
         Json::Num(value as f64)
     }
 
+    /// A count, exact however large: written as a number, as digits beyond what a float
+    /// holds exactly.
+    pub fn count(value: u64) -> Json {
+        if value <= MAX_EXACT {
+            Json::Num(value as f64)
+        } else {
+            Json::Big(value.to_string())
+        }
+    }
+
     /// An object from `(key, value)` pairs.
     pub fn obj<const N: usize>(members: [(&str, Json); N]) -> Json {
         Json::Obj(

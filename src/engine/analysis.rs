@@ -24,6 +24,7 @@
 //! Scores are the engine's: from red's side, in units where a horse is 300 (shown as
 //! 3.00). Not on the judge path.
 
+use crate::cli::json::Json;
 use crate::engine::search::{mate_in, Context, Engine, Limits};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece};
@@ -90,12 +91,13 @@ impl Eval {
     }
 
     /// `{"cp":22}`, or `{"mate":3,"winner":"red"}`.
-    pub fn json(self) -> String {
+    pub fn json(self) -> Json {
         match self {
-            Eval::Cp(cp) => format!("{{\"cp\":{cp}}}"),
-            Eval::Mate { winner, plies } => {
-                format!("{{\"mate\":{plies},\"winner\":\"{winner}\"}}")
-            }
+            Eval::Cp(cp) => Json::obj([("cp", Json::int(cp.into()))]),
+            Eval::Mate { winner, plies } => Json::obj([
+                ("mate", Json::int(plies.into())),
+                ("winner", Json::str(winner.to_string())),
+            ]),
         }
     }
 }
@@ -140,27 +142,30 @@ pub struct Position {
 
 impl Position {
     /// `{"eval":...,"best":[xs,ys,xt,yt] or null,"line":[...],"depth":D,"nodes":N}`.
-    pub fn json(&self) -> String {
-        format!(
-            "{{\"eval\":{},\"best\":{},\"line\":{},\"depth\":{},\"nodes\":{}}}",
-            self.eval.json(),
-            self.best.map_or("null".to_string(), move_json),
-            line_json(&self.line),
-            self.depth,
-            self.nodes
-        )
+    pub fn json(&self) -> Json {
+        Json::obj([
+            ("eval", self.eval.json()),
+            ("best", self.best.map_or(Json::Null, move_json)),
+            ("line", line_json(&self.line)),
+            ("depth", Json::int(self.depth.into())),
+            ("nodes", Json::count(self.nodes)),
+        ])
     }
 }
 
-/// `[xs,ys,xt,yt]`.
-pub fn move_json(m: Move) -> String {
-    format!("[{},{},{},{}]", m.from.x(), m.from.y(), m.to.x(), m.to.y())
+/// `[xs,ys,xt,yt]`: a move as the analysis and the server's API write it.
+pub fn move_json(m: Move) -> Json {
+    Json::Arr(
+        [m.from.x(), m.from.y(), m.to.x(), m.to.y()]
+            .iter()
+            .map(|&v| Json::int(v.into()))
+            .collect(),
+    )
 }
 
 /// `[[xs,ys,xt,yt],...]`.
-pub fn line_json(line: &[Move]) -> String {
-    let moves: Vec<String> = line.iter().map(|&m| move_json(m)).collect();
-    format!("[{}]", moves.join(","))
+pub fn line_json(line: &[Move]) -> Json {
+    Json::Arr(line.iter().map(|&m| move_json(m)).collect())
 }
 
 /// Searches the positions of one game in order, each on its own.
@@ -375,24 +380,24 @@ impl Reviewed {
     /// `{"command":5,"move":[0,3,1,2],"side":"red","piece":"red guard","before":{...},
     /// "after":{...},"loss":27,"verdict":"good","best":[...],"best_piece":"red soldier",
     /// "line":[[...],...]}`.
-    pub fn json(&self) -> String {
-        format!(
-            "{{\"command\":{},\"move\":{},\"side\":\"{}\",\"piece\":\"{}\",\"before\":{},\
-             \"after\":{},\"loss\":{},\"verdict\":\"{}\",\"best\":{},\"best_piece\":{},\
-             \"line\":{}}}",
-            self.command,
-            move_json(self.played),
-            self.piece.color,
-            self.piece,
-            self.before.eval.json(),
-            self.after.json(),
-            self.loss,
-            self.verdict,
-            self.before.best.map_or("null".to_string(), move_json),
-            self.best_piece
-                .map_or("null".to_string(), |p| format!("\"{p}\"")),
-            line_json(&self.before.line)
-        )
+    pub fn json(&self) -> Json {
+        Json::obj([
+            ("command", Json::count(self.command)),
+            ("move", move_json(self.played)),
+            ("side", Json::str(self.piece.color.to_string())),
+            ("piece", Json::str(self.piece.to_string())),
+            ("before", self.before.eval.json()),
+            ("after", self.after.json()),
+            ("loss", Json::int(self.loss.into())),
+            ("verdict", Json::str(self.verdict.to_string())),
+            ("best", self.before.best.map_or(Json::Null, move_json)),
+            (
+                "best_piece",
+                self.best_piece
+                    .map_or(Json::Null, |p| Json::str(p.to_string())),
+            ),
+            ("line", line_json(&self.before.line)),
+        ])
     }
 }
 
@@ -446,23 +451,21 @@ impl Tally {
 
     /// `{"moves":5,"average_loss":10,"best":2,"good":3,"inaccuracy":0,...,
     /// "missed_win":0}`.
-    pub fn json(&self) -> String {
-        let counts: Vec<String> = Verdict::ALL
-            .iter()
-            .map(|&v| {
-                format!(
-                    "\"{}\":{}",
-                    v.name().replace(' ', "_"),
-                    self.counts[v.index()]
-                )
-            })
-            .collect();
-        format!(
-            "{{\"moves\":{},\"average_loss\":{},{}}}",
-            self.moves,
-            self.average_loss(),
-            counts.join(",")
-        )
+    pub fn json(&self) -> Json {
+        let mut members = vec![
+            ("moves".to_string(), Json::count(self.moves)),
+            (
+                "average_loss".to_string(),
+                Json::int(self.average_loss().into()),
+            ),
+        ];
+        members.extend(Verdict::ALL.iter().map(|&v| {
+            (
+                v.name().replace(' ', "_"),
+                Json::count(self.counts[v.index()]),
+            )
+        }));
+        Json::Obj(members)
     }
 }
 
@@ -605,8 +608,11 @@ mod tests {
         assert_eq!(Eval::Cp(0).to_string(), "+0.00");
         assert_eq!(RED_WINS.to_string(), "#+3");
         assert_eq!(BLUE_WINS.to_string(), "#-2");
-        assert_eq!(Eval::Cp(-5).json(), "{\"cp\":-5}");
-        assert_eq!(BLUE_WINS.json(), "{\"mate\":2,\"winner\":\"blue\"}");
+        assert_eq!(Eval::Cp(-5).json().to_string(), "{\"cp\":-5}");
+        assert_eq!(
+            BLUE_WINS.json().to_string(),
+            "{\"mate\":2,\"winner\":\"blue\"}"
+        );
     }
 
     #[test]
@@ -679,7 +685,7 @@ mod tests {
             "3 moves, average loss 0.97: 2 good, 1 mistake"
         );
         assert_eq!(
-            tally.json(),
+            tally.json().to_string(),
             "{\"moves\":3,\"average_loss\":97,\"best\":0,\"good\":2,\"inaccuracy\":0,\
              \"mistake\":1,\"blunder\":0,\"missed_win\":0}"
         );

@@ -2,6 +2,7 @@
 //! programs. The judging is [`crate::engine::analysis`]'s; this module reads the game,
 //! drives the searches, and writes the table, the summary and a progress bar.
 
+use crate::cli::json::Json;
 use crate::cli::{self, Opt, Spec};
 use crate::engine::analysis::{units, Analyser, Eval, Position, Reviewed, Tally, Verdict};
 use crate::engine::arena::MAX_THINK_MS;
@@ -115,11 +116,11 @@ impl Limit {
     }
 
     /// `{"movetime":300}`, `{"depth":5}`, `{"nodes":20000}`.
-    fn json(self) -> String {
+    fn json(self) -> Json {
         match self {
-            Limit::Movetime(ms) => format!("{{\"movetime\":{ms}}}"),
-            Limit::Depth(d) => format!("{{\"depth\":{d}}}"),
-            Limit::Nodes(n) => format!("{{\"nodes\":{n}}}"),
+            Limit::Movetime(ms) => Json::obj([("movetime", Json::count(ms))]),
+            Limit::Depth(d) => Json::obj([("depth", Json::count(d.into()))]),
+            Limit::Nodes(n) => Json::obj([("nodes", Json::count(n))]),
         }
     }
 }
@@ -252,9 +253,9 @@ impl<W: Write> Writer<W> {
     fn header(&mut self, game: &Loaded, limit: Limit) -> io::Result<()> {
         let text = match self.format {
             Format::Json => format!(
-                "{{\"start\":\"{}\",\"skipped\":{},\"limit\":{},\"moves\":[",
-                game.start,
-                game.skipped.map_or("null".to_string(), |n| n.to_string()),
+                "{{\"start\":{},\"skipped\":{},\"limit\":{},\"moves\":[",
+                Json::str(game.start.to_string()),
+                game.skipped.map_or(Json::Null, Json::count),
                 limit.json()
             ),
             Format::Text { .. } => {

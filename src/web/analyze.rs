@@ -95,20 +95,29 @@ pub fn analyze(thinker: &Thinker, body: &Json) -> Result<Response, ApiError> {
         }
     }
     let next = from + count;
-    let positions: Vec<String> = positions.iter().map(Position::json).collect();
-    let text = format!(
-        "{{\"from\":{from},\"total\":{total},\"next\":{},\"movetime\":{},\"positions\":[{}],\
-         \"moves\":[{}]}}\n",
-        if next < total {
-            next.to_string()
-        } else {
-            "null".to_string()
-        },
-        asked.movetime.as_millis(),
-        positions.join(","),
-        reviewed.join(",")
-    );
-    Ok(Response::ok(JSON, text))
+    let count_of = |n: usize| Json::count(n as u64);
+    let answer = Json::obj([
+        ("from", count_of(from)),
+        ("total", count_of(total)),
+        (
+            "next",
+            if next < total {
+                count_of(next)
+            } else {
+                Json::Null
+            },
+        ),
+        (
+            "movetime",
+            Json::count(u64::try_from(asked.movetime.as_millis()).unwrap_or(u64::MAX)),
+        ),
+        (
+            "positions",
+            Json::Arr(positions.iter().map(Position::json).collect()),
+        ),
+        ("moves", Json::Arr(reviewed)),
+    ]);
+    Ok(Response::ok(JSON, format!("{answer}\n")))
 }
 
 /// Reads and checks a request.

@@ -87,15 +87,8 @@ pub fn square_json(s: Square) -> Json {
     Json::Arr(vec![Json::int(s.x() as i64), Json::int(s.y() as i64)])
 }
 
-/// `[xs, ys, xt, yt]` of a move.
-pub fn move_json(m: Move) -> Json {
-    Json::Arr(
-        [m.from.x(), m.from.y(), m.to.x(), m.to.y()]
-            .iter()
-            .map(|&v| Json::int(v as i64))
-            .collect(),
-    )
-}
+/// `[xs, ys, xt, yt]` of a move, as the analysis writes it too.
+pub use crate::engine::analysis::move_json;
 
 /// `n` integers from a JSON array, or `None` when it is not exactly that.
 pub fn ints<const N: usize>(value: &Json) -> Option<[i64; N]> {
