@@ -17,8 +17,8 @@ use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
 use crate::show::render::{self, Marks, Style};
-use crate::sys::file;
-use std::io::{self, BufRead, IsTerminal, Read, Write};
+use crate::sys::{file, lines};
+use std::io::{self, BufRead, IsTerminal, Write};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub struct Options {
 }
 
 /// The longest command line read; the rest of a longer line is skipped.
-const LINE_MAX: u64 = 4096;
+const LINE_MAX: usize = 4096;
 
 const COMMANDS: &str = "\
 commands:
@@ -494,29 +494,11 @@ fn describe(number: usize, side: Color, who: &str, m: Move, moved: &Moved) -> St
     text
 }
 
-/// Reads one line of at most [`LINE_MAX`] bytes (the rest of a longer line is skipped);
-/// `None` at the end of the input.
+/// Reads one line, at most [`LINE_MAX`] bytes of it (the rest of a longer line is
+/// skipped); `None` at the end of the input.
 fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
-    let mut bytes = Vec::new();
-    let n = input
-        .by_ref()
-        .take(LINE_MAX)
-        .read_until(b'\n', &mut bytes)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if bytes.last() != Some(&b'\n') && n as u64 == LINE_MAX {
-        // Skip the rest of an overlong line.
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let m = input.by_ref().take(LINE_MAX).read_until(b'\n', &mut rest)?;
-            if m == 0 || rest.last() == Some(&b'\n') {
-                break;
-            }
-        }
-    }
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    let line = lines::read_line(input, LINE_MAX)?;
+    Ok(line.map(|l| String::from_utf8_lossy(&l.bytes).into_owned()))
 }
 
 /// Runs a session: commands from `input`, everything shown on `output`. Returns when

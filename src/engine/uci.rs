@@ -18,6 +18,7 @@ use crate::engine::{alphabeta, eval, nnue};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
+use crate::sys::lines;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -320,12 +321,11 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
 /// never more than [`BACKLOG`] lines ahead of the session.
 fn read_input(mut input: impl BufRead, events: &Sender<Event>, backlog: &Backlog) {
     loop {
-        let mut line = Vec::new();
-        let event = match read_line(&mut input, &mut line) {
+        let event = match lines::read_line(&mut input, MAX_LINE) {
             Ok(None) => Event::End,
-            Ok(Some(too_long)) => {
+            Ok(Some(line)) => {
                 backlog.add();
-                Event::Line(line, too_long)
+                Event::Line(line.bytes, line.overlong)
             }
             Err(e) => Event::Failed(e),
         };
@@ -354,39 +354,6 @@ fn start_engine(hash_mb: usize) -> Engine {
         );
     }
     engine
-}
-
-/// Reads one line into `line` (without its end), at most [`MAX_LINE`] bytes of it.
-/// `None` at the end of input; `Some(true)` when the line was longer (its rest is
-/// skipped).
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
-    let mut any = false;
-    let mut too_long = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(if any { Some(too_long) } else { None });
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if line.len() + chunk.len() > MAX_LINE {
-            too_long = true;
-        } else {
-            line.extend_from_slice(chunk);
-        }
-        let used = done.unwrap_or(buf.len());
-        input.consume(used);
-        if done.is_some() {
-            return Ok(Some(too_long));
-        }
-    }
 }
 
 impl Session {
@@ -1264,15 +1231,14 @@ mod tests {
         let mut text = vec![b'x'; MAX_LINE + 10];
         text.extend_from_slice(b"\nisready\nlast");
         let mut input = &text[..];
-        let mut line = Vec::new();
-        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(true));
-        line.clear();
-        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(false));
-        assert_eq!(line, b"isready");
-        line.clear();
-        assert_eq!(read_line(&mut input, &mut line).unwrap(), Some(false));
-        assert_eq!(line, b"last");
-        line.clear();
-        assert_eq!(read_line(&mut input, &mut line).unwrap(), None);
+        let mut read = || lines::read_line(&mut input, MAX_LINE).unwrap();
+        assert!(read().unwrap().overlong);
+        let line = read().unwrap();
+        assert!(!line.overlong);
+        assert_eq!(line.bytes, b"isready");
+        let line = read().unwrap();
+        assert!(!line.overlong);
+        assert_eq!(line.bytes, b"last");
+        assert_eq!(read(), None);
     }
 }

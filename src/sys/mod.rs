@@ -9,6 +9,7 @@
 //! - [`group`]: process groups, signals, the runner as the subreaper of what it
 //!   starts, and the sweeps for what escaped a group: what the runners and `match`
 //!   start never outlives them.
+//! - [`lines`]: lines of bounded length from a stream nobody vouches for.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
@@ -17,6 +18,7 @@
 
 pub mod file;
 pub mod group;
+pub mod lines;
 pub mod os;
 pub mod pipes;
 pub mod rng;
