@@ -2,20 +2,21 @@
 //! and asks for moves with a deadline, reading its `info` lines on the way. Used by the
 //! `match` subcommand. Not on the judge path.
 //!
-//! The engine is not trusted. A reader thread turns its output into lines on a bounded
-//! queue (so a flood of output waits in the engine's pipe, not in our memory), and a
-//! line longer than [`MAX_LINE`] is a protocol error; a writer thread feeds its input
-//! (so an engine that stops reading cannot block us). Every wait has a deadline that
-//! no amount of output extends: the handshake's `uciok` and each `readyok` within
-//! [`HANDSHAKE`], a `bestmove` within the time the caller gives. The engine runs in a
-//! process group of its own, ended (TERM, then KILL after [`GRACE`]) when the client
-//! is dropped or the program is interrupted, so nothing it started outlives the match.
+//! The engine is not trusted, and is served as the runner serves a program under test
+//! ([`crate::sys::pipes`]): its output is read only when a line is wanted (so a flood
+//! of output waits in the engine's pipe, not in our memory) and cut into lines of
+//! bounded length ([`crate::sys::lines`]), a line longer than [`MAX_LINE`] being a
+//! protocol error; its input is queued and written as it reads (so an engine that stops
+//! reading cannot block us). Every wait has a deadline that no amount of output
+//! extends: the handshake's `uciok` and each `readyok` within [`HANDSHAKE`], a
+//! `bestmove` within the time the caller gives. The engine runs in a process group of
+//! its own, ended (TERM, then KILL after [`GRACE`]) when the client is dropped or the
+//! program is interrupted, so nothing it started outlives the match.
 
 use crate::sys::group;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::thread;
+use crate::sys::lines::Lines;
+use crate::sys::pipes::{Event, Pipes, Refused, Stream};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `uci` with `uciok`, or `isready` with
@@ -26,19 +27,9 @@ pub const HANDSHAKE: Duration = Duration::from_secs(5);
 pub const MAX_LINE: usize = 1 << 16;
 /// How long an engine has to end after `quit`, and again after TERM, before KILL.
 pub const GRACE: Duration = Duration::from_millis(500);
-/// Lines read ahead of the caller: with [`MAX_LINE`], at most 4 MiB held per engine.
-const READ_AHEAD: usize = 64;
-/// Lines queued for an engine that does not read them yet; past that it is stuck.
-const WRITE_AHEAD: usize = 256;
-
-/// What the reader thread passes on.
-enum Output {
-    /// One line, without its end.
-    Line(String),
-    /// A line longer than [`MAX_LINE`]: the engine broke the protocol; nothing more
-    /// is read.
-    TooLong,
-}
+/// Bytes queued for an engine that does not read them yet (256 lines of 4 KiB); past
+/// that it is stuck.
+const WRITE_AHEAD: usize = 1 << 20;
 
 /// A running engine program.
 pub struct Client {
@@ -47,27 +38,20 @@ pub struct Client {
     /// The options the engine offered, by name.
     pub options: Vec<String>,
     child: Child,
-    /// Lines for the writer thread; `None` once the client has sent `quit`.
-    input: Option<SyncSender<String>>,
-    lines: Receiver<Output>,
+    /// The engine's input and output.
+    pipes: Pipes,
+    /// The line being read.
+    lines: Lines,
+    /// The output read and not yet cut into lines, from `at` on: at most one read.
+    unread: Vec<u8>,
+    at: usize,
+    /// Whether the engine's output has ended.
+    ended: bool,
     /// Keeps the group known to the interrupt handler while the engine runs.
     _tracked: group::Tracked,
     /// Our ends of the engine's pipes, as the system names them (see
     /// [`group::pipe_names`]).
-    pipes: Vec<String>,
-}
-
-/// The system's names of our ends of an engine's pipes.
-#[cfg(unix)]
-fn pipe_names(stdin: &ChildStdin, stdout: &ChildStdout) -> Vec<String> {
-    use std::os::unix::io::AsRawFd;
-    group::pipe_names(&[stdin.as_raw_fd(), stdout.as_raw_fd()])
-}
-
-/// No names elsewhere.
-#[cfg(not(unix))]
-fn pipe_names(_stdin: &ChildStdin, _stdout: &ChildStdout) -> Vec<String> {
-    Vec::new()
+    pipe_names: Vec<String>,
 }
 
 /// The most options kept from the handshake, and the longest name kept of each: enough
@@ -157,38 +141,6 @@ fn clipped(text: &str, max: usize) -> String {
     text[..end].to_string()
 }
 
-/// Reads `output` line by line into `lines` until the end, an error, a line longer
-/// than [`MAX_LINE`] (reported, then reading stops) or a receiver that has gone. The
-/// queue is bounded: when the caller falls behind, this waits, and so does the engine.
-fn read_lines(output: impl std::io::Read, lines: SyncSender<Output>) {
-    let mut reader = BufReader::new(output);
-    let mut line = Vec::new();
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok([]) | Err(_) => return,
-            Ok(b) => b,
-        };
-        let (chunk, end) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if line.len() + chunk.len() + usize::from(end.is_some()) > MAX_LINE {
-            let _ = lines.send(Output::TooLong);
-            return;
-        }
-        line.extend_from_slice(chunk);
-        let used = end.unwrap_or(buf.len());
-        reader.consume(used);
-        if end.is_some() {
-            let text = String::from_utf8_lossy(&line).trim().to_string();
-            line.clear();
-            if lines.send(Output::Line(text)).is_err() {
-                return;
-            }
-        }
-    }
-}
-
 impl Client {
     /// Starts `command` (a program and its arguments, separated by spaces) in a process
     /// group of its own, does the UCI handshake, selects the variant when the engine
@@ -209,34 +161,25 @@ impl Client {
         group::isolate(&mut spawn);
         let (mut child, tracked) = group::spawn_tracked_gentle(&mut spawn)
             .map_err(|e| fail(Fault::Start(e.to_string())))?;
-        let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             group::terminate_group(&mut child, GRACE, &[]);
             return Err(fail(Fault::Start("no pipes".into())));
         };
+        let pipes = Pipes::queued(stdin, Some(stdout), None, WRITE_AHEAD);
         // Named now, while they are surely ours: at the end, what still holds them from
         // outside the engine's group (a helper it started with setsid) is ended too.
-        let pipes = pipe_names(&stdin, &stdout);
-        let (tx, lines) = mpsc::sync_channel(READ_AHEAD);
-        thread::spawn(move || read_lines(stdout, tx));
-        let (input, queue) = mpsc::sync_channel::<String>(WRITE_AHEAD);
-        thread::spawn(move || {
-            for line in queue {
-                if writeln!(stdin, "{line}")
-                    .and_then(|()| stdin.flush())
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        });
+        let pipe_names = group::pipe_names(&pipes.fds());
         let mut client = Client {
             name: clipped(command, MAX_NAME),
             options: Vec::new(),
             child,
-            input: Some(input),
-            lines,
-            _tracked: tracked,
             pipes,
+            lines: Lines::new(),
+            unread: Vec::new(),
+            at: 0,
+            ended: false,
+            _tracked: tracked,
+            pipe_names,
         };
         client.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -273,14 +216,10 @@ impl Client {
     /// Queues one line for the engine; fails when the engine ended or has stopped
     /// reading.
     pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
-        let sent = match &self.input {
-            Some(input) => input.try_send(line.to_string()),
-            None => return Err(self.error(Fault::Ended)),
-        };
-        match sent {
+        match self.pipes.send(format!("{line}\n").as_bytes()) {
             Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(self.error(Fault::NotReading)),
-            Err(TrySendError::Disconnected(_)) => Err(self.error(Fault::Ended)),
+            Err(Refused::Full) => Err(self.error(Fault::NotReading)),
+            Err(Refused::Closed) => Err(self.error(Fault::Ended)),
         }
     }
 
@@ -293,15 +232,40 @@ impl Client {
         within: Duration,
     ) -> Result<String, ClientError> {
         let timeout = || Fault::Timeout { expected, within };
-        let now = Instant::now();
-        if now >= deadline {
-            return Err(self.error(timeout()));
-        }
-        match self.lines.recv_timeout(deadline - now) {
-            Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::TooLong) => Err(self.error(Fault::TooLong)),
-            Err(RecvTimeoutError::Timeout) => Err(self.error(timeout())),
-            Err(RecvTimeoutError::Disconnected) => Err(self.error(Fault::Ended)),
+        loop {
+            // What was read already first, a line at a time; the end of a line counts
+            // in MAX_LINE.
+            if self.lines.overlong() {
+                return Err(self.error(Fault::TooLong));
+            }
+            if self.at < self.unread.len() {
+                let (used, line) = self.lines.feed(&self.unread[self.at..], MAX_LINE - 1);
+                self.at += used;
+                match line {
+                    Some(line) if line.overlong => return Err(self.error(Fault::TooLong)),
+                    Some(line) => {
+                        return Ok(String::from_utf8_lossy(&line.bytes).trim().to_string())
+                    }
+                    None => continue,
+                }
+            }
+            // A last line without its end is not a line.
+            if self.ended {
+                return Err(self.error(Fault::Ended));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(self.error(timeout()));
+            }
+            match self.pipes.next(deadline - now) {
+                Ok(Event::Data(Stream::Stdout, bytes)) => {
+                    self.unread.clear();
+                    self.unread.extend_from_slice(bytes);
+                    self.at = 0;
+                }
+                Ok(Event::End(Stream::Stdout)) | Err(_) => self.ended = true,
+                Ok(_) => {}
+            }
         }
     }
 
@@ -363,14 +327,19 @@ impl Drop for Client {
         // A polite engine ends at once on 'quit'; then its group is ended, which also
         // ends anything it started and left behind, or the engine itself if it lingers.
         let _ = self.send("quit");
-        self.input = None;
         let deadline = Instant::now() + GRACE;
         while Instant::now() < deadline {
+            // Its input ends once 'quit' is written.
+            if self.pipes.unsent() == 0 {
+                self.pipes.close_input();
+            }
             if let Ok(Some(_)) = self.child.try_wait() {
                 break;
             }
-            thread::sleep(Duration::from_millis(5));
+            // What it prints meanwhile is read and dropped, so it is not stuck on a
+            // full pipe.
+            let _ = self.pipes.next(Duration::from_millis(5));
         }
-        group::terminate_group(&mut self.child, GRACE, &self.pipes);
+        group::terminate_group(&mut self.child, GRACE, &self.pipe_names);
     }
 }

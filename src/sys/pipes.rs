@@ -4,6 +4,10 @@
 //! running (in its group or not) and that still holds a pipe open can keep that pipe
 //! from ever ending, but it can never make the runner wait past its deadline.
 //!
+//! The input is either a source read as the program takes it (a test's input), or a
+//! queue the caller adds to while the program runs ([`Pipes::queued`]: a conversation,
+//! such as UCI's), bounded so that a program that stops reading is found out.
+//!
 //! On Unix this is poll(2) on the pipes ([`crate::sys::os::wait`]), with no thread at
 //! all; elsewhere a thread per
 //! pipe feeds a channel (a thread whose pipe is held open forever stays blocked, which
@@ -35,6 +39,15 @@ pub enum Event<'a> {
     Idle,
 }
 
+/// Why bytes for the program's input were refused ([`Pipes::send`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The input is closed: the program closed it, or ended, or it was never queued.
+    Closed,
+    /// More than the queue's bound waits: the program does not read its input.
+    Full,
+}
+
 /// The program's input: its pipe and where the bytes come from.
 pub struct Input {
     /// Our end of the program's standard input.
@@ -48,11 +61,11 @@ pub use unix::Pipes;
 
 #[cfg(unix)]
 mod unix {
-    use super::{Event, Input, Stream, CHUNK};
+    use super::{Event, Input, Refused, Stream, CHUNK};
     use crate::sys::os::{self, Ready, Watch};
     use std::io::{self, Read, Write};
     use std::os::unix::io::{AsRawFd, RawFd};
-    use std::process::{ChildStderr, ChildStdout};
+    use std::process::{ChildStderr, ChildStdin, ChildStdout};
     use std::time::{Duration, Instant};
 
     /// A write of at most this much to a pipe that poll(2) calls writable does not
@@ -64,21 +77,32 @@ mod unix {
     #[cfg(not(target_os = "linux"))]
     const INPUT_STEP: usize = 512;
 
-    /// The input being written: what has been read from the source and not yet written.
+    /// The input being written: what has been read from the source (or queued) and not
+    /// yet written.
     struct Feeding {
-        input: Input,
+        pipe: ChildStdin,
+        /// Where the bytes come from; `None` for a queue, which [`Pipes::send`] fills.
+        source: Option<Box<dyn Read + Send>>,
         pending: Vec<u8>,
         at: usize,
     }
 
     impl Feeding {
         /// Makes sure there is something to write; `false` when the input is all
-        /// written (or cannot be read any further).
+        /// written (or cannot be read any further). A queue is never all written: it
+        /// ends when it is closed.
         fn refill(&mut self) -> bool {
+            let Some(source) = &mut self.source else {
+                if self.at == self.pending.len() {
+                    self.pending.clear();
+                    self.at = 0;
+                }
+                return true;
+            };
             while self.at == self.pending.len() {
                 self.pending.resize(CHUNK, 0);
                 self.at = 0;
-                match self.input.source.read(&mut self.pending) {
+                match source.read(&mut self.pending) {
                     Ok(0) => {
                         self.pending.clear();
                         return false;
@@ -98,6 +122,8 @@ mod unix {
     /// A program's pipes, served by poll(2).
     pub struct Pipes {
         input: Option<Feeding>,
+        /// The most bytes a queued input holds.
+        bound: usize,
         stdout: Option<ChildStdout>,
         stderr: Option<ChildStderr>,
         buf: Vec<u8>,
@@ -114,10 +140,12 @@ mod unix {
         ) -> Pipes {
             let mut pipes = Pipes {
                 input: input.map(|input| Feeding {
-                    input,
+                    pipe: input.pipe,
+                    source: Some(input.source),
                     pending: Vec::new(),
                     at: 0,
                 }),
+                bound: 0,
                 stdout,
                 stderr,
                 buf: vec![0; CHUNK],
@@ -125,6 +153,55 @@ mod unix {
             };
             pipes.top_up();
             pipes
+        }
+
+        /// Serves the pipes given, the input from a queue of at most `bound` bytes that
+        /// [`Pipes::send`] adds to.
+        pub fn queued(
+            stdin: ChildStdin,
+            stdout: Option<ChildStdout>,
+            stderr: Option<ChildStderr>,
+            bound: usize,
+        ) -> Pipes {
+            Pipes {
+                input: Some(Feeding {
+                    pipe: stdin,
+                    source: None,
+                    pending: Vec::new(),
+                    at: 0,
+                }),
+                bound,
+                stdout,
+                stderr,
+                buf: vec![0; CHUNK],
+                stderr_first: false,
+            }
+        }
+
+        /// Queues `bytes` for the program's input; they are written as it reads, while
+        /// [`Pipes::next`] waits.
+        pub fn send(&mut self, bytes: &[u8]) -> Result<(), Refused> {
+            let Some(f) = self.input.as_mut().filter(|f| f.source.is_none()) else {
+                return Err(Refused::Closed);
+            };
+            if f.pending.len() - f.at + bytes.len() > self.bound {
+                return Err(Refused::Full);
+            }
+            f.pending.drain(..f.at);
+            f.at = 0;
+            f.pending.extend_from_slice(bytes);
+            Ok(())
+        }
+
+        /// How many queued bytes are not written yet.
+        pub fn unsent(&self) -> usize {
+            self.input.as_ref().map_or(0, |f| f.pending.len() - f.at)
+        }
+
+        /// Closes the program's input (what is queued and not written is dropped): the
+        /// program reads its end.
+        pub fn close_input(&mut self) {
+            self.input = None;
         }
 
         /// Closes the input once it is all written, so the program sees its end.
@@ -146,7 +223,7 @@ mod unix {
         pub fn fds(&self) -> Vec<RawFd> {
             let mut fds = Vec::new();
             if let Some(f) = &self.input {
-                fds.push(f.input.pipe.as_raw_fd());
+                fds.push(f.pipe.as_raw_fd());
             }
             if let Some(p) = &self.stdout {
                 fds.push(p.as_raw_fd());
@@ -167,12 +244,13 @@ mod unix {
             };
             loop {
                 let mut watches = Vec::with_capacity(3);
-                if let Some(f) = &self.input {
+                // A queue with nothing in it has nothing to wait for.
+                if let Some(f) = self.input.as_ref().filter(|f| f.at < f.pending.len()) {
                     let write = Ready {
                         write: true,
                         ..Ready::default()
                     };
-                    watches.push(Watch::new(&f.input.pipe, write));
+                    watches.push(Watch::new(&f.pipe, write));
                 }
                 let first = watches.len();
                 // Whichever output did not go first last time goes first now: neither
@@ -228,7 +306,7 @@ mod unix {
                 return;
             }
             let end = (f.at + INPUT_STEP).min(f.pending.len());
-            match f.input.pipe.write(&f.pending[f.at..end]) {
+            match f.pipe.write(&f.pending[f.at..end]) {
                 Ok(n) => f.at += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 // A program that stops reading early closes the pipe: not our problem.
@@ -271,10 +349,12 @@ pub use other::Pipes;
 
 #[cfg(not(unix))]
 mod other {
-    use super::{Event, Input, Stream, CHUNK};
-    use std::io::{self, Read};
-    use std::process::{ChildStderr, ChildStdout};
+    use super::{Event, Input, Refused, Stream, CHUNK};
+    use std::io::{self, Read, Write};
+    use std::process::{ChildStderr, ChildStdin, ChildStdout};
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+    use std::sync::Arc;
     use std::thread;
     use std::time::Duration;
 
@@ -283,8 +363,16 @@ mod other {
         End(Stream),
     }
 
+    /// A queued input: the writer thread's queue and the bytes in it not yet written.
+    struct Queue {
+        to: mpsc::Sender<Vec<u8>>,
+        unsent: Arc<AtomicUsize>,
+        bound: usize,
+    }
+
     /// A program's pipes, each served by a thread of its own.
     pub struct Pipes {
+        queue: Option<Queue>,
         messages: Receiver<Message>,
         stdout: bool,
         stderr: bool,
@@ -321,6 +409,40 @@ mod other {
                     let _ = io::copy(&mut input.source, &mut input.pipe);
                 });
             }
+            Pipes::outputs(None, stdout, stderr)
+        }
+
+        /// Serves the pipes given, the input from a queue of at most `bound` bytes that
+        /// [`Pipes::send`] adds to (a thread writes it).
+        pub fn queued(
+            mut stdin: ChildStdin,
+            stdout: Option<ChildStdout>,
+            stderr: Option<ChildStderr>,
+            bound: usize,
+        ) -> Pipes {
+            let (to, queue) = mpsc::channel::<Vec<u8>>();
+            let unsent = Arc::new(AtomicUsize::new(0));
+            let left = Arc::clone(&unsent);
+            thread::spawn(move || {
+                for bytes in queue {
+                    let written = stdin.write_all(&bytes).and_then(|()| stdin.flush());
+                    left.fetch_sub(bytes.len(), Ordering::SeqCst);
+                    // A program that stops reading early closes the pipe: the queue
+                    // ends with this thread, and the next send finds it closed.
+                    if written.is_err() {
+                        return;
+                    }
+                }
+            });
+            let queue = Queue { to, unsent, bound };
+            Pipes::outputs(Some(queue), stdout, stderr)
+        }
+
+        fn outputs(
+            queue: Option<Queue>,
+            stdout: Option<ChildStdout>,
+            stderr: Option<ChildStderr>,
+        ) -> Pipes {
             let (to, messages) = mpsc::sync_channel(4);
             let (has_out, has_err) = (stdout.is_some(), stderr.is_some());
             if let Some(p) = stdout {
@@ -331,6 +453,7 @@ mod other {
                 thread::spawn(move || reader(p, Stream::Stderr, to));
             }
             Pipes {
+                queue,
                 messages,
                 stdout: has_out,
                 stderr: has_err,
@@ -341,6 +464,34 @@ mod other {
         /// Whether an output is still open.
         pub fn outputs_open(&self) -> bool {
             self.stdout || self.stderr
+        }
+
+        /// Queues `bytes` for the program's input, for the writer thread.
+        pub fn send(&mut self, bytes: &[u8]) -> Result<(), Refused> {
+            let Some(q) = &self.queue else {
+                return Err(Refused::Closed);
+            };
+            if q.unsent.load(Ordering::SeqCst) + bytes.len() > q.bound {
+                return Err(Refused::Full);
+            }
+            q.unsent.fetch_add(bytes.len(), Ordering::SeqCst);
+            if q.to.send(bytes.to_vec()).is_err() {
+                self.queue = None;
+                return Err(Refused::Closed);
+            }
+            Ok(())
+        }
+
+        /// How many queued bytes are not written yet.
+        pub fn unsent(&self) -> usize {
+            self.queue
+                .as_ref()
+                .map_or(0, |q| q.unsent.load(Ordering::SeqCst))
+        }
+
+        /// Closes the program's input once the writer thread has written what it holds.
+        pub fn close_input(&mut self) {
+            self.queue = None;
         }
 
         /// No descriptors to look for elsewhere.
