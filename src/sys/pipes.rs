@@ -570,6 +570,54 @@ mod tests {
     }
 
     #[test]
+    fn a_queued_input_is_written_as_the_program_reads_and_bounded_when_it_does_not() {
+        // A conversation: each line sent comes back before the next is sent.
+        let mut child = spawn("cat", &[]);
+        let stdin = child.stdin.take().expect("piped");
+        let mut pipes = Pipes::queued(stdin, child.stdout.take(), None, 1000);
+        let give_up = Instant::now() + Duration::from_secs(60);
+        for line in ["uci\n", "isready\n", "quit\n"] {
+            pipes.send(line.as_bytes()).expect("queued");
+            let mut back = Vec::new();
+            while back != line.as_bytes() && Instant::now() < give_up {
+                if let Event::Data(Stream::Stdout, bytes) =
+                    pipes.next(Duration::from_millis(100)).expect("polls")
+                {
+                    back.extend_from_slice(bytes);
+                }
+            }
+            assert_eq!(back, line.as_bytes());
+            assert_eq!(pipes.unsent(), 0);
+        }
+        // Closed, the program reads the end of its input and ends.
+        pipes.close_input();
+        assert_eq!(pipes.send(b"more\n"), Err(Refused::Closed));
+        while pipes.outputs_open() && Instant::now() < give_up {
+            pipes.next(Duration::from_millis(100)).expect("polls");
+        }
+        assert!(child.wait().expect("ends").success());
+
+        // A program that never reads: what its pipe does not take waits in the queue,
+        // up to the bound.
+        let mut child = spawn("sleep", &["10"]);
+        let stdin = child.stdin.take().expect("piped");
+        let mut pipes = Pipes::queued(stdin, child.stdout.take(), None, 1000);
+        let block = [b'x'; 500];
+        let mut refused = None;
+        for _ in 0..10_000 {
+            if let Err(e) = pipes.send(&block) {
+                refused = Some(e);
+                break;
+            }
+            pipes.next(Duration::from_millis(1)).expect("polls");
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(refused, Some(Refused::Full));
+        assert!(pipes.unsent() <= 1000, "{}", pipes.unsent());
+    }
+
+    #[test]
     fn a_quiet_open_pipe_never_holds_a_wait_longer_than_asked() {
         let mut child = spawn("sleep", &["10"]);
         let mut pipes = Pipes::new(None, child.stdout.take(), child.stderr.take());
