@@ -3,7 +3,8 @@
 //!
 //! A request is read by an [`Incoming`], fed with bytes as they arrive: it parses each
 //! line once, as soon as it is complete, so a request costs the same however slowly it
-//! trickles in, and it never holds more than the limits allow. The caller keeps the
+//! trickles in, and it never holds more than the limits allow (a line of the head is
+//! bounded as it arrives, by [`crate::sys::lines`]). The caller keeps the
 //! clock (the server's event loop gives every connection a deadline); [`read_request`]
 //! drives an [`Incoming`] from a blocking reader.
 //!
@@ -15,6 +16,7 @@
 //! (at most one in HTTP/1.0), at most one `Content-Length` (a repeated one is refused
 //! even with the same value, as nginx does), no `Transfer-Encoding`.
 
+use crate::sys::lines::Lines;
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -140,14 +142,15 @@ pub enum Progress {
     Done(Request),
 }
 
-/// A request being read: the bytes so far, and how far they have been parsed.
+/// A request being read: the head a line at a time, then the body.
 #[derive(Debug, Default)]
 pub struct Incoming {
+    /// The line of the head being read, bounded as it arrives.
+    lines: Lines,
+    /// Whether any byte has arrived.
+    any: bool,
+    /// The body so far, once the head is read.
     buf: Vec<u8>,
-    /// Start of the first line not parsed yet (of the body once the head is read).
-    pos: usize,
-    /// Where the search for the end of that line goes on: no byte is looked at twice.
-    scan: usize,
     /// The request line and the headers so far, once the request line is read.
     head: Option<Request>,
     /// Bytes of the header lines so far.
@@ -164,48 +167,42 @@ impl Incoming {
 
     /// The memory held for the request so far, in bytes.
     pub fn held(&self) -> usize {
-        self.buf.capacity()
+        self.buf.capacity() + self.lines.held()
     }
 
     /// Adds `bytes` that arrived and parses what they complete.
     pub fn push(&mut self, bytes: &[u8], limits: &Limits) -> Result<Progress, Reject> {
-        self.buf.extend_from_slice(bytes);
+        self.any |= !bytes.is_empty();
+        let mut rest = bytes;
         loop {
             if let Some(length) = self.length {
-                if self.buf.len() - self.pos < length {
+                // Bytes past the body's end are not this request's: they are dropped.
+                let n = rest.len().min(length - self.buf.len());
+                self.buf.extend_from_slice(&rest[..n]);
+                if self.buf.len() < length {
                     return Ok(Progress::More);
                 }
-                return Ok(Progress::Done(self.take(length)));
+                return Ok(Progress::Done(self.take()));
             }
-            match self.head {
-                None => {
-                    let over = || status(414, "the request line is too long");
-                    let Some(line) = self.line(limits.line, over)? else {
-                        return Ok(Progress::More);
-                    };
-                    self.head = Some(request_line(&line)?);
+            let Some(line) = self.line(&mut rest, limits)? else {
+                return Ok(Progress::More);
+            };
+            if self.head.is_none() {
+                self.head = Some(request_line(&line)?);
+            } else if line.is_empty() {
+                if self.end_of_head(rest, limits)? {
+                    return Ok(Progress::Continue);
                 }
-                Some(_) => {
-                    let left = limits.headers.saturating_sub(self.header_bytes);
-                    let over = || status(431, "the request headers are too large");
-                    let Some(line) = self.line(left, over)? else {
-                        return Ok(Progress::More);
-                    };
-                    if line.is_empty() {
-                        if self.end_of_head(limits)? {
-                            return Ok(Progress::Continue);
-                        }
-                        continue;
-                    }
-                    self.header(line, limits)?;
-                }
+                rest = &[];
+            } else {
+                self.header(line, limits)?;
             }
         }
     }
 
     /// Why the request cannot be read now that the client has closed its side.
     pub fn end(&self) -> Reject {
-        if self.buf.is_empty() {
+        if !self.any {
             Reject::Closed
         } else if self.head.is_none() {
             status(400, "the request ended early")
@@ -216,29 +213,32 @@ impl Incoming {
         }
     }
 
-    /// The next complete line (without its `\r\n` or `\n`), at most `limit` bytes long;
-    /// `over` is the rejection for a longer one. `None` until the line is complete.
-    fn line(&mut self, limit: usize, over: impl Fn() -> Reject) -> Result<Option<String>, Reject> {
-        let from = self.scan.max(self.pos);
-        let Some(end) = self.buf[from..].iter().position(|&b| b == b'\n') else {
-            self.scan = self.buf.len();
-            if self.buf.len() - self.pos > limit + 1 {
-                return Err(over());
-            }
-            return Ok(None);
+    /// The next line of the head (without its `\r\n` or `\n`), taken from the front of
+    /// `rest`: the request line at most `limits.line` bytes long (414 past that), the
+    /// header lines at most `limits.headers` together (431). `None` until the line is
+    /// complete.
+    fn line(&mut self, rest: &mut &[u8], limits: &Limits) -> Result<Option<String>, Reject> {
+        let (limit, over) = match self.head {
+            None => (limits.line, (414, "the request line is too long")),
+            Some(_) => (
+                limits.headers.saturating_sub(self.header_bytes),
+                (431, "the request headers are too large"),
+            ),
         };
-        let i = from + end - self.pos;
-        if i > limit + 1 {
-            return Err(over());
+        // The bound leaves room for the `\r`.
+        let (used, line) = self.lines.feed(rest, limit + 1);
+        *rest = &rest[used..];
+        let line = match line {
+            Some(line) if !line.overlong => line,
+            None if !self.lines.overlong() => return Ok(None),
+            _ => return Err(status(over.0, over.1)),
+        };
+        let mut bytes = line.bytes;
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
         }
-        let mut line = &self.buf[self.pos..self.pos + i];
-        if let Some(stripped) = line.strip_suffix(b"\r") {
-            line = stripped;
-        }
-        let text = String::from_utf8(line.to_vec())
+        let text = String::from_utf8(bytes)
             .map_err(|_| status(400, "the request has bytes that are not UTF-8"))?;
-        self.pos += i + 1;
-        self.scan = self.pos;
         Ok(Some(text))
     }
 
@@ -260,7 +260,8 @@ impl Incoming {
 
     /// The empty line after the headers: checks the head and learns the body's length.
     /// Returns whether the client waits for `100 Continue`.
-    fn end_of_head(&mut self, limits: &Limits) -> Result<bool, Reject> {
+    /// `rest` is what arrived after the head: the body's first bytes.
+    fn end_of_head(&mut self, rest: &[u8], limits: &Limits) -> Result<bool, Reject> {
         let head = self.head.as_ref().expect("the request line came first");
         match (head.version, head.count("host")) {
             (Version::Http11, 0) => {
@@ -298,19 +299,16 @@ impl Incoming {
             .header("expect")
             .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
         self.length = Some(length);
-        let missing = (self.pos + length).saturating_sub(self.buf.len());
         // Room for the whole body at once, so the buffer never holds twice its size.
-        self.buf.reserve_exact(missing);
-        Ok(waiting && missing > 0)
+        self.buf.reserve_exact(length);
+        self.buf.extend_from_slice(&rest[..rest.len().min(length)]);
+        Ok(waiting && self.buf.len() < length)
     }
 
-    /// The request, with the `length` bytes of body after the head.
-    fn take(&mut self, length: usize) -> Request {
+    /// The request, with its body.
+    fn take(&mut self) -> Request {
         let mut request = self.head.take().expect("the head is complete");
-        let mut bytes = std::mem::take(&mut self.buf);
-        bytes.truncate(self.pos + length);
-        bytes.drain(..self.pos);
-        request.body = bytes;
+        request.body = std::mem::take(&mut self.buf);
         request
     }
 }
