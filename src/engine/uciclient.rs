@@ -68,7 +68,7 @@ pub enum Fault {
     Start(String),
     /// The engine closed its input or ended.
     Ended,
-    /// The engine did not read its input: more than [`WRITE_AHEAD`] lines wait.
+    /// The engine did not read its input: more than [`WRITE_AHEAD`] bytes wait.
     NotReading,
     /// No `expected` line within `within`.
     Timeout {
