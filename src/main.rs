@@ -1,7 +1,7 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, tools, web};
+use duckchess::{chase, commands, engine, web};
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
@@ -9,14 +9,14 @@ type Entry = (&'static Spec, fn(&[String]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
 const SUBCOMMANDS: [Entry; 19] = [
-    (&tools::judge::SPEC, tools::judge::cli),
-    (&tools::gen::SPEC, tools::gen::cli),
-    (&tools::validate::SPEC, tools::validate::cli),
-    (&tools::test::SPEC, tools::test::cli),
-    (&tools::stress::SPEC, tools::stress::cli),
-    (&tools::audit::SPEC, tools::audit::cli),
-    (&tools::trace::SPEC, tools::trace::cli),
-    (&tools::bundle::SPEC, tools::bundle::cli),
+    (&commands::judge::SPEC, commands::judge::cli),
+    (&commands::gen::SPEC, commands::gen::cli),
+    (&commands::validate::SPEC, commands::validate::cli),
+    (&commands::test::SPEC, commands::test::cli),
+    (&commands::stress::SPEC, commands::stress::cli),
+    (&commands::audit::SPEC, commands::audit::cli),
+    (&commands::trace::SPEC, commands::trace::cli),
+    (&commands::bundle::SPEC, commands::bundle::cli),
     (&engine::perft::SPEC, engine::perft::cli),
     (&engine::play::SPEC, engine::play::cli),
     (&engine::analyze::SPEC, engine::analyze::cli),
@@ -51,7 +51,7 @@ fn main() -> ExitCode {
     let rest = args.get(1..).unwrap_or(&[]);
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
-        None => tools::judge::stdin(""),
+        None => commands::judge::stdin(""),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
         Some("help") => match rest {
             // `help help` asks what `help` does: the top-level help says it.

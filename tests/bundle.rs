@@ -7,7 +7,7 @@
 mod common;
 
 use duckchess::generate::{self, mode::Mode};
-use duckchess::tools::bundle::bundle;
+use duckchess::commands::bundle::bundle;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -7,7 +7,7 @@
 //! after `--timeout`), and compares the output with the answer as it streams (byte for
 //! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
-//! are also built into the binary ([`crate::tools::samples`]).
+//! are also built into the binary ([`crate::commands::samples`]).
 
 use crate::check::cases::{collect, Case, CollectError, Reference};
 use crate::check::process::{split_command, Feed, Runner};
@@ -15,7 +15,7 @@ use crate::check::verdict::{run_case, Options};
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::show::diagnose::report;
 use crate::show::explain;
-use crate::tools::samples::{Sample, LENIENT, SAMPLES};
+use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
