@@ -31,6 +31,7 @@
 pub mod chase;
 pub mod check;
 pub mod cli;
+pub mod commands;
 pub mod engine;
 pub mod generate;
 pub mod judge;
@@ -38,5 +39,4 @@ pub mod mistakes;
 pub mod show;
 pub mod shrink;
 pub mod sys;
-pub mod commands;
 pub mod web;

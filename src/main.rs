@@ -1,7 +1,7 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, commands, engine, web};
+use duckchess::commands;
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
@@ -17,17 +17,17 @@ const SUBCOMMANDS: [Entry; 19] = [
     (&commands::audit::SPEC, commands::audit::cli),
     (&commands::trace::SPEC, commands::trace::cli),
     (&commands::bundle::SPEC, commands::bundle::cli),
-    (&engine::perft::SPEC, engine::perft::cli),
-    (&engine::play::SPEC, engine::play::cli),
-    (&engine::analyze::SPEC, engine::analyze::cli),
-    (&engine::arena::SPEC, engine::arena::cli),
-    (&engine::uci::SPEC, engine::uci::cli),
-    (&engine::matchrun::SPEC, engine::matchrun::cli),
-    (&engine::fit::SPEC, engine::fit::cli),
-    (&engine::selfplay::SPEC, engine::selfplay::cli),
-    (&engine::train::SPEC, engine::train::cli),
-    (&web::SPEC, web::cli),
-    (&chase::SPEC, chase::cli),
+    (&commands::perft::SPEC, commands::perft::cli),
+    (&commands::play::SPEC, commands::play::cli),
+    (&commands::analyze::SPEC, commands::analyze::cli),
+    (&commands::arena::SPEC, commands::arena::cli),
+    (&commands::uci::SPEC, commands::uci::cli),
+    (&commands::r#match::SPEC, commands::r#match::cli),
+    (&commands::fit::SPEC, commands::fit::cli),
+    (&commands::selfplay::SPEC, commands::selfplay::cli),
+    (&commands::train::SPEC, commands::train::cli),
+    (&commands::serve::SPEC, commands::serve::cli),
+    (&commands::chase::SPEC, commands::chase::cli),
 ];
 
 const INTRO: &str = "\
