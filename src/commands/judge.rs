@@ -34,8 +34,8 @@ pub fn cli(args: &[String]) -> u8 {
         if path.is_none_or(|p| p == "-") {
             return Ok(stdin("judge"));
         }
-        Ok(match cli::open_input("", path) {
-            Ok(input) => judge::serve(input),
+        Ok(match cli::open_input("judge", path) {
+            Ok(input) => judge::run::serve_with(input, &|m| cli::say("judge", m)),
             Err(status) => status,
         })
     })
@@ -52,5 +52,5 @@ pub fn stdin(command: &str) -> u8 {
              end it with Ctrl-D ('duckchess --help' for more)",
         );
     }
-    judge::serve(io::stdin().lock())
+    judge::run::serve_with(io::stdin().lock(), &|m| cli::say(command, m))
 }
