@@ -2,10 +2,11 @@
 
 use duckchess::cli::{self, help, Spec};
 use duckchess::commands;
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
-type Entry = (&'static Spec, fn(&[String]) -> u8);
+type Entry = (&'static Spec, fn(&[OsString]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
 const SUBCOMMANDS: [Entry; 19] = [
@@ -47,13 +48,21 @@ fn find(name: &str) -> Option<&'static Entry> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let rest = args.get(1..).unwrap_or(&[]);
+    // Arguments as the operating system gives them: a file name need not be UTF-8.
+    let os_args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let rest = os_args.get(1..).unwrap_or(&[]);
+    // The top level reads its own words as text; one that is not UTF-8 names no
+    // subcommand, and the message shows it lossily.
+    let args: Vec<String> = os_args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let words = args.get(1..).unwrap_or(&[]);
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
         None => commands::judge::stdin(""),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
-        Some("help") => match rest {
+        Some("help") => match words {
             // `help help` asks what `help` does: the top-level help says it.
             [] => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
             [name] if name == "help" => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),

@@ -65,7 +65,7 @@ side left without a move.",
 };
 
 /// The `arena` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let kind = |name: &str| -> Result<Kind, String> {

@@ -30,9 +30,9 @@ For example:
 };
 
 /// Runs `duckchess chase` with the arguments after the subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        if let Some(extra) = parsed.operands.first() {
+        if let Some(extra) = parsed.operands()?.first() {
             return Err(format!(
                 "unexpected argument {extra:?}: the position is read from standard input"
             ));

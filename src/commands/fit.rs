@@ -44,9 +44,9 @@ margin next to the built-in one, then the weights as UCI options. At most
 };
 
 /// The `fit` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        if parsed.operands.is_empty() {
+        if parsed.operands()?.is_empty() {
             return Err("missing RECORD".to_string());
         }
         let skip = match parsed.value("--skip") {
@@ -57,8 +57,8 @@ pub fn cli(args: &[String]) -> u8 {
         if parsed.flag("--terms") {
             samples.terms = Some(Vec::new());
         }
-        for path in &parsed.operands {
-            let file = match cli::open_input("fit", Some(path)) {
+        for path in parsed.operands()? {
+            let file = match cli::open_input("fit", Some(path.as_ref())) {
                 Ok(f) => f,
                 Err(status) => return Ok(status),
             };

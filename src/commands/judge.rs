@@ -28,9 +28,9 @@ names its line and column. A closed standard output ends the run quietly.",
 };
 
 /// The `judge` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        let path = parsed.file()?;
+        let path = parsed.file_os()?;
         if path.is_none_or(|p| p == "-") {
             return Ok(stdin("judge"));
         }

@@ -115,7 +115,7 @@ fn clock(text: &str) -> Result<Control, String> {
 }
 
 /// The `match` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let opponent = parsed

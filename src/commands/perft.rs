@@ -35,9 +35,9 @@ moves, so a captain capture counts as a leaf but has no children.",
 };
 
 /// The `perft` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        let depth = match parsed.operands.as_slice() {
+        let depth = match parsed.operands()? {
             [d] => {
                 cli::args::int_in(d, 0, MAX_DEPTH as u64).map_err(|e| format!("DEPTH: {e}"))? as u32
             }

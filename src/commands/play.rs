@@ -78,7 +78,7 @@ replays it.",
 };
 
 /// The `play` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let who = |name: &str| match parsed.value(name) {

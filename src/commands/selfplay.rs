@@ -47,7 +47,7 @@ error says how many games and positions were written.",
 };
 
 /// The `selfplay` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let games = parsed.int("--games", 1, 100_000_000)?.unwrap_or(100);

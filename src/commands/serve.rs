@@ -64,7 +64,7 @@ connections, answers the requests it has read (a request still arriving gets
 };
 
 /// The `serve` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let port = parsed

@@ -51,9 +51,9 @@ read.",
 };
 
 /// The `train` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        if parsed.operands.is_empty() {
+        if parsed.operands()?.is_empty() {
             return Err("missing FILE (positions that 'duckchess selfplay' wrote)".into());
         }
         let out = parsed
@@ -70,7 +70,7 @@ pub fn cli(args: &[String]) -> u8 {
         };
         let limit = parsed.int("--max", 1, 100_000_000)?.unwrap_or(10_000_000) as usize;
         let mut positions = Vec::new();
-        for path in &parsed.operands {
+        for path in parsed.operands()? {
             if let Err(e) = read(path, &mut positions, limit) {
                 return Ok(cli::fail("train", &e));
             }

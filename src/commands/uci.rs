@@ -57,7 +57,7 @@ input lets a bounded search finish and stops one that would wait for stop.",
 };
 
 /// The `uci` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let hash = parsed.int("--hash", tt::MIN_MB as u64, tt::MAX_MB as u64)?;
