@@ -23,7 +23,7 @@
 //! 4. [`mistakes`]: the catalogue of plausible mistakes, the mutant judge, witnesses
 //!    and the suite that kills them all.
 //! 4. [`web`]: `duckchess serve`, the board in a browser.
-//! 5. [`tools`]: the subcommands for contestants and setters, thin front ends over the
+//! 5. [`commands`]: the subcommands for contestants and setters, thin front ends over the
 //!    floors below.
 //!
 //! `src/main.rs` only picks the subcommand.
@@ -31,6 +31,7 @@
 pub mod chase;
 pub mod check;
 pub mod cli;
+pub mod commands;
 pub mod engine;
 pub mod generate;
 pub mod judge;
@@ -38,5 +39,4 @@ pub mod mistakes;
 pub mod show;
 pub mod shrink;
 pub mod sys;
-pub mod tools;
 pub mod web;

@@ -1,33 +1,34 @@
 //! The `duckchess` binary: picks the subcommand and hands over to the library.
 
 use duckchess::cli::{self, help, Spec};
-use duckchess::{chase, engine, tools, web};
+use duckchess::commands;
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// A subcommand: its command line and its entry point.
-type Entry = (&'static Spec, fn(&[String]) -> u8);
+type Entry = (&'static Spec, fn(&[OsString]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
 const SUBCOMMANDS: [Entry; 19] = [
-    (&tools::judge::SPEC, tools::judge::cli),
-    (&tools::gen::SPEC, tools::gen::cli),
-    (&tools::validate::SPEC, tools::validate::cli),
-    (&tools::test::SPEC, tools::test::cli),
-    (&tools::stress::SPEC, tools::stress::cli),
-    (&tools::audit::SPEC, tools::audit::cli),
-    (&tools::trace::SPEC, tools::trace::cli),
-    (&tools::bundle::SPEC, tools::bundle::cli),
-    (&engine::perft::SPEC, engine::perft::cli),
-    (&engine::play::SPEC, engine::play::cli),
-    (&engine::analyze::SPEC, engine::analyze::cli),
-    (&engine::arena::SPEC, engine::arena::cli),
-    (&engine::uci::SPEC, engine::uci::cli),
-    (&engine::matchrun::SPEC, engine::matchrun::cli),
-    (&engine::fit::SPEC, engine::fit::cli),
-    (&engine::selfplay::SPEC, engine::selfplay::cli),
-    (&engine::train::SPEC, engine::train::cli),
-    (&web::SPEC, web::cli),
-    (&chase::SPEC, chase::cli),
+    (&commands::judge::SPEC, commands::judge::cli),
+    (&commands::gen::SPEC, commands::gen::cli),
+    (&commands::validate::SPEC, commands::validate::cli),
+    (&commands::test::SPEC, commands::test::cli),
+    (&commands::stress::SPEC, commands::stress::cli),
+    (&commands::audit::SPEC, commands::audit::cli),
+    (&commands::trace::SPEC, commands::trace::cli),
+    (&commands::bundle::SPEC, commands::bundle::cli),
+    (&commands::perft::SPEC, commands::perft::cli),
+    (&commands::play::SPEC, commands::play::cli),
+    (&commands::analyze::SPEC, commands::analyze::cli),
+    (&commands::arena::SPEC, commands::arena::cli),
+    (&commands::uci::SPEC, commands::uci::cli),
+    (&commands::r#match::SPEC, commands::r#match::cli),
+    (&commands::fit::SPEC, commands::fit::cli),
+    (&commands::selfplay::SPEC, commands::selfplay::cli),
+    (&commands::train::SPEC, commands::train::cli),
+    (&commands::serve::SPEC, commands::serve::cli),
+    (&commands::chase::SPEC, commands::chase::cli),
 ];
 
 const INTRO: &str = "\
@@ -47,13 +48,21 @@ fn find(name: &str) -> Option<&'static Entry> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let rest = args.get(1..).unwrap_or(&[]);
+    // Arguments as the operating system gives them: a file name need not be UTF-8.
+    let os_args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let rest = os_args.get(1..).unwrap_or(&[]);
+    // The top level reads its own words as text; one that is not UTF-8 names no
+    // subcommand, and the message shows it lossily.
+    let args: Vec<String> = os_args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let words = args.get(1..).unwrap_or(&[]);
     let specs: Vec<&Spec> = SUBCOMMANDS.iter().map(|(spec, _)| *spec).collect();
     let status = match args.first().map(String::as_str) {
-        None => tools::judge::stdin(""),
+        None => commands::judge::stdin(""),
         Some("-h" | "--help") => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
-        Some("help") => match rest {
+        Some("help") => match words {
             // `help help` asks what `help` does: the top-level help says it.
             [] => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),
             [name] if name == "help" => cli::print_help("", &help::render_top(INTRO, &specs, EXIT)),

@@ -473,7 +473,7 @@ fn the_folders_stand_in_floors() {
     // The judge path stands alone; the engine, the server and the CQOI solver stand
     // apart from the contest tools, so a change to a tool cannot break them.
     assert!(layers["judge"].is_empty(), "the judge path uses only std");
-    let tools = ["tools", "check", "shrink", "mistakes"];
+    let tools = ["commands", "check", "shrink", "mistakes"];
     for folder in ["engine", "web", "chase"] {
         for tool in tools {
             assert!(

@@ -6,8 +6,8 @@
 
 mod common;
 
+use duckchess::commands::bundle::bundle;
 use duckchess::generate::{self, mode::Mode};
-use duckchess::tools::bundle::bundle;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -239,7 +239,16 @@ fn usage_errors_exit_2() {
     }
     let o = run(&["judge", "/nonexistent/x.in"], b"");
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).starts_with("duckchess: cannot open /nonexistent/x.in: "));
+    assert!(stderr(&o).starts_with("duckchess: judge: cannot open /nonexistent/x.in: "));
+    // Every message of the judge subcommand names it; the bare judge does not.
+    let o = run(&["judge"], b"2\n0 0 1 0\nabc\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "duckchess: judge: line 3, column 1: expected an integer (xs of command 2 of 2), found \"abc\"\n"
+    );
+    let o = run(&[], b"2\n0 0 1 0\nabc\n");
+    assert!(stderr(&o).starts_with("duckchess: line 3, column 1: "));
 }
 
 #[test]

@@ -96,11 +96,7 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
 
 /// How a subcommand's messages start: `duckchess: SUB: `, or `duckchess: ` for the judge.
 fn prefix(sub: &str) -> String {
-    if sub == "judge" {
-        "duckchess: ".to_string()
-    } else {
-        format!("duckchess: {sub}: ")
-    }
+    format!("duckchess: {sub}: ")
 }
 
 /// The options an options section lists, each with its names (`-o`, `--output`).

@@ -152,7 +152,7 @@ fn bad_input_is_reported_as_the_judge_reports_it() {
         // The same message, in the trace's voice.
         assert_eq!(
             text(&traced.stderr),
-            text(&judged.stderr).replacen("duckchess: ", "duckchess: trace: ", 1),
+            text(&judged.stderr).replacen("duckchess: judge: ", "duckchess: trace: ", 1),
             "{name:?}"
         );
         assert_eq!(

@@ -3,13 +3,17 @@
 //! (not a number, or out of range) rather than only "expected a number".
 
 use super::spec::Spec;
+use std::ffi::{OsStr, OsString};
 use std::time::Duration;
 
 /// Parsed arguments of one subcommand: options (with or without a value) and operands.
 #[derive(Debug, Default)]
 pub struct Parsed {
-    /// Operands, in order.
-    pub operands: Vec<String>,
+    /// Operands, in order, as text (an operand that is not UTF-8 is shown lossily here,
+    /// and [`Parsed::operands`] refuses it; [`Parsed::file_os`] takes it as it is).
+    operands: Vec<String>,
+    /// The same operands as the operating system gave them.
+    os_operands: Vec<OsString>,
     options: Vec<(&'static str, Option<String>)>,
 }
 
@@ -30,17 +34,33 @@ fn is_option(arg: &str) -> bool {
 /// option is refused (`--from --ascii` is a missing value, not the position
 /// "--ascii"); `--from=--ascii` still says it explicitly. Options the spec lists as
 /// conflicting may not both be given.
-pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, String> {
+///
+/// Arguments come as the operating system gives them: an operand need not be UTF-8 (a
+/// file name), but an option, or an option's value, must be.
+pub fn parse(spec: &Spec, args: &[OsString]) -> Result<Parsed, String> {
     let mut parsed = Parsed::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
+    let texts: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut rest = texts.iter().zip(args).peekable();
+    let operand = |parsed: &mut Parsed, text: &String, os: &OsString| {
+        parsed.operands.push(text.clone());
+        parsed.os_operands.push(os.clone());
+    };
+    while let Some((arg, os)) = rest.next() {
         if arg == "--" {
-            parsed.operands.extend(rest.cloned());
+            for (text, os) in rest.by_ref() {
+                operand(&mut parsed, text, os);
+            }
             break;
         }
         if !is_option(arg) {
-            parsed.operands.push(arg.clone());
+            operand(&mut parsed, arg, os);
             continue;
+        }
+        if os.to_str().is_none() {
+            return Err(format!("option {arg:?} is not valid UTF-8"));
         }
         let (name, inline) = match arg.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
@@ -66,7 +86,12 @@ pub fn parse(spec: &Spec, args: &[String]) -> Result<Parsed, String> {
                 let value = match inline {
                     Some(v) => v,
                     None => match rest.next() {
-                        Some(v) if !is_option(v) => v.clone(),
+                        Some((v, os)) if !is_option(v) => {
+                            if os.to_str().is_none() {
+                                return Err(format!("{name}: the value {v:?} is not valid UTF-8"));
+                            }
+                            v.clone()
+                        }
                         _ => return Err(format!("{name} needs a value {placeholder}")),
                     },
                 };
@@ -130,6 +155,22 @@ impl Parsed {
         }
     }
 
+    /// The operands as text; a usage error when one of them is not valid UTF-8.
+    pub fn operands(&self) -> Result<&[String], String> {
+        match self.os_operands.iter().position(|o| o.to_str().is_none()) {
+            Some(i) => Err(format!(
+                "argument {:?} is not valid UTF-8",
+                self.operands[i]
+            )),
+            None => Ok(&self.operands),
+        }
+    }
+
+    /// The operands as the operating system gave them (file names of any kind).
+    pub fn os_operands(&self) -> &[OsString] {
+        &self.os_operands
+    }
+
     /// A usage error when any operand was given.
     pub fn no_operands(&self) -> Result<(), String> {
         match self.operands.first() {
@@ -138,9 +179,23 @@ impl Parsed {
         }
     }
 
-    /// The one optional FILE operand (`None` for none or `-`: standard input).
+    /// The one optional FILE operand as the operating system gave it, any name (`None`
+    /// for none or `-`: standard input).
+    pub fn file_os(&self) -> Result<Option<&OsStr>, String> {
+        match self.os_operands.as_slice() {
+            [] => Ok(None),
+            [path] if path == "-" => Ok(None),
+            [path] => Ok(Some(path)),
+            [_, _, ..] => Err(format!(
+                "unexpected argument {:?} (expected at most one FILE)",
+                self.operands[1]
+            )),
+        }
+    }
+
+    /// The one optional FILE operand (`None` for none or `-`: standard input), as text.
     pub fn file(&self) -> Result<Option<&str>, String> {
-        match self.operands.as_slice() {
+        match self.operands()? {
             [] => Ok(None),
             [path] if path == "-" => Ok(None),
             [path] => Ok(Some(path)),
@@ -213,8 +268,8 @@ mod tests {
         exit: "0 success, 2 usage error",
     };
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn args(list: &[&str]) -> Vec<std::ffi::OsString> {
+        list.iter().map(std::ffi::OsString::from).collect()
     }
 
     #[test]

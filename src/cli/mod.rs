@@ -29,7 +29,11 @@ pub const EXIT_INVALID: u8 = 3;
 
 /// Runs a subcommand's `body` on its parsed arguments: a malformed command line or an
 /// `Err` from `body` is a usage error, `--help` prints the help. Returns the exit status.
-pub fn run(spec: &Spec, args: &[String], body: impl FnOnce(&Parsed) -> Result<u8, String>) -> u8 {
+pub fn run(
+    spec: &Spec,
+    args: &[std::ffi::OsString],
+    body: impl FnOnce(&Parsed) -> Result<u8, String>,
+) -> u8 {
     let parsed = match args::parse(spec, args) {
         Ok(p) => p,
         Err(e) => return usage_error(spec.name, &e),
@@ -100,10 +104,10 @@ pub fn output_status(command: &str, result: io::Result<()>) -> u8 {
 
 /// The input of a subcommand: standard input for `None`, else the file at `path`. A
 /// path that cannot be opened, or that is a directory, is reported with the path.
-pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8> {
+pub fn open_input(command: &str, path: Option<&std::ffi::OsStr>) -> Result<Box<dyn Read>, u8> {
     let path = match path {
         None => return Ok(Box::new(io::stdin().lock())),
-        Some(p) => p,
+        Some(p) => std::path::Path::new(p),
     };
     let opened = File::open(path).and_then(|f| {
         if f.metadata()?.is_dir() {
@@ -114,7 +118,10 @@ pub fn open_input(command: &str, path: Option<&str>) -> Result<Box<dyn Read>, u8
     });
     match opened {
         Ok(f) => Ok(Box::new(f)),
-        Err(e) => Err(fail(command, &format!("cannot open {path}: {e}"))),
+        Err(e) => Err(fail(
+            command,
+            &format!("cannot open {}: {e}", path.display()),
+        )),
     }
 }
 

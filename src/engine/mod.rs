@@ -21,7 +21,7 @@
 
 pub mod alphabeta;
 pub mod analysis;
-pub mod analyze;
+
 pub mod arena;
 pub mod clock;
 pub mod eval;

@@ -10,21 +10,18 @@
 //! integers the engine computes with and written whole to the output file, so an
 //! interrupted run leaves the last pass's network. Not on the judge path.
 
-use crate::cli::{self, Opt, Spec};
 use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS, QA, QB};
 use crate::engine::selfplay::Sample;
 use crate::judge::piece::{Color, PieceKind};
-use crate::sys::file;
 use crate::sys::rng::Rng;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read};
 
 /// The longest line a positions file may have.
 const MAX_LINE: usize = 4096;
 /// Positions learnt per step.
 const BATCH: usize = 16_384;
 /// The share of the positions held out, in parts of a thousand.
-const HELD_OUT: usize = 30;
+pub const HELD_OUT: usize = 30;
 /// The first layer's weights and biases stay within this (so that the engine's 16-bit
 /// sums of 32 pieces cannot overflow at scale [`QA`]).
 const CLIP_HIDDEN: f32 = 3.5;
@@ -367,7 +364,7 @@ pub fn train<E>(
 }
 
 /// Reads the positions of `path` (at most `limit` in all with `into`), in order.
-fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String> {
+pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
@@ -397,110 +394,6 @@ fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String
         into.extend(Position::of(&sample));
     }
     Ok(())
-}
-
-/// The command line of `train`.
-pub const SPEC: Spec = Spec {
-    name: "train",
-    summary: "train the evaluation network on selfplay's positions",
-    usage: &["FILE... --out NET [--epochs N] [--scale K] [--lambda L] [--rate R] [--max N] [--seed S] [--jobs J]"],
-    about: "\
-FILE holds lines 'NOTATION;SCORE;RESULT' as 'duckchess selfplay' writes them.
-The network learns, for the side to move, L times the logistic of SCORE / K plus
-1 - L times the result, each position as it is and mirrored left to right. The
-last 3% of the positions read are held out. After each pass one line says the
-mean squared error on the positions learnt and on those held out, and NET is
-written whole (the engine's 'EvalFile' option reads it; 'nnue.net' in
-src/engine is the one built in). At most N positions are kept, the first ones
-read.",
-    options: &[
-        Opt::valued("--out", "NET", "the network file to write (required)"),
-        Opt::valued("--epochs", "N", "passes over the positions (default 10)"),
-        Opt::valued(
-            "--scale",
-            "K",
-            "centipawns per unit of the network's output (default 500)",
-        ),
-        Opt::valued(
-            "--lambda",
-            "L",
-            "weight of the score in the target, in percent (default 75)",
-        ),
-        Opt::valued(
-            "--rate",
-            "R",
-            "first step size, in millionths (default 1000)",
-        ),
-        Opt::valued(
-            "--max",
-            "N",
-            "most positions kept (default 10000000, about 0.7 GB)",
-        ),
-        Opt::valued("--seed", "S", "seed of the first weights and the order (default 1)"),
-        Opt::valued("--jobs", "J", "threads (default 2)"),
-    ],
-    conflicts: &[],
-    exit: "0 success, 1 a file that cannot be read or holds a bad line, too few\npositions, or a network that cannot be written, 2 usage error",
-};
-
-/// The `train` subcommand. Returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
-    cli::run(&SPEC, args, |parsed| {
-        if parsed.operands.is_empty() {
-            return Err("missing FILE (positions that 'duckchess selfplay' wrote)".into());
-        }
-        let out = parsed
-            .path("--out")?
-            .ok_or("missing --out NET")?
-            .to_string();
-        let setup = Setup {
-            epochs: parsed.int("--epochs", 1, 1000)?.unwrap_or(10) as u32,
-            scale: parsed.int("--scale", 1, 10_000)?.unwrap_or(500) as u32,
-            lambda: parsed.int("--lambda", 0, 100)?.unwrap_or(75) as f32 / 100.0,
-            rate: parsed.int("--rate", 1, 1_000_000)?.unwrap_or(1000) as f32 / 1e6,
-            seed: parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1),
-            jobs: parsed.int("--jobs", 1, 64)?.unwrap_or(2) as usize,
-        };
-        let limit = parsed.int("--max", 1, 100_000_000)?.unwrap_or(10_000_000) as usize;
-        let mut positions = Vec::new();
-        for path in &parsed.operands {
-            if let Err(e) = read(path, &mut positions, limit) {
-                return Ok(cli::fail("train", &e));
-            }
-        }
-        if positions.len() * HELD_OUT / 1000 == 0 {
-            return Ok(cli::fail(
-                "train",
-                &format!(
-                    "{} to learn from: too few (at least {} are needed)",
-                    cli::plural(positions.len() as u64, "position"),
-                    1000 / HELD_OUT + 1
-                ),
-            ));
-        }
-        let mut stdout = io::stdout();
-        let result = train(positions, &setup, |epoch, pass, bytes| {
-            file::write_whole(Path::new(&out), &bytes)
-                .map_err(|e| cli::fail("train", &format!("cannot write {out}: {e}")))?;
-            let line = format!(
-                "pass {epoch}: error {:.6} learnt, {:.6} held out\n",
-                pass.train, pass.held_out
-            );
-            match stdout
-                .write_all(line.as_bytes())
-                .and_then(|_| stdout.flush())
-            {
-                Err(e) if !cli::is_closed(&e) => {
-                    Err(cli::fail("train", &format!("cannot write the output: {e}")))
-                }
-                _ => Ok(()),
-            }
-        });
-        Ok(match result {
-            Ok(()) => cli::EXIT_OK,
-            Err(status) => status,
-        })
-    })
 }
 
 #[cfg(test)]

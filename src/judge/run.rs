@@ -193,11 +193,17 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
 /// well (also when standard output was closed early: nobody is left to tell), 1 on bad
 /// input or an I/O error, after flushing every answer already computed.
 pub fn serve<R: Read>(input: R) -> u8 {
+    serve_with(input, &note)
+}
+
+/// [`serve`], with problems told through `say` (the tools name their subcommand in
+/// each message; the bare judge does not).
+pub fn serve_with<R: Read>(input: R, say: &dyn Fn(&str)) -> u8 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let result = run(input, &mut out);
     let flushed = out.flush();
-    conclude(result, flushed, &note)
+    conclude(result, flushed, say)
 }
 
 /// The exit status of a run that wrote to standard output, with its problems told

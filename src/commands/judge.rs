@@ -28,14 +28,14 @@ names its line and column. A closed standard output ends the run quietly.",
 };
 
 /// The `judge` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        let path = parsed.file()?;
+        let path = parsed.file_os()?;
         if path.is_none_or(|p| p == "-") {
             return Ok(stdin("judge"));
         }
-        Ok(match cli::open_input("", path) {
-            Ok(input) => judge::serve(input),
+        Ok(match cli::open_input("judge", path) {
+            Ok(input) => judge::run::serve_with(input, &|m| cli::say("judge", m)),
             Err(status) => status,
         })
     })
@@ -52,5 +52,5 @@ pub fn stdin(command: &str) -> u8 {
              end it with Ctrl-D ('duckchess --help' for more)",
         );
     }
-    judge::serve(io::stdin().lock())
+    judge::run::serve_with(io::stdin().lock(), &|m| cli::say(command, m))
 }

@@ -171,7 +171,7 @@ gives the counts, the state of the game and the final position in notation.",
 };
 
 /// The `trace` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let from = match parsed.value("--from") {
             None => Board::start(),
@@ -190,7 +190,7 @@ pub fn cli(args: &[String]) -> u8 {
             show,
             style: render::Style::for_stdout(parsed.flag("--ascii")),
         };
-        let path = parsed.file()?;
+        let path = parsed.file_os()?;
         Ok(match cli::open_input("trace", path) {
             Ok(input) => serve(input, &options),
             Err(status) => status,

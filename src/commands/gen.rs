@@ -70,7 +70,7 @@ suite.txt), which are replaced: anything else makes gen refuse."
 pub const MAX_FILES: u64 = 100;
 
 /// The `gen` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         if let Some(dir) = parsed.path("--suite")? {

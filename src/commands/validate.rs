@@ -35,14 +35,14 @@ With several FILEs every one is checked, and each line starts with its name:
 };
 
 /// The `validate` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let max_q = parsed.int("--max-q", 0, u64::MAX)?.unwrap_or(DEFAULT_MAX_Q);
-        let files: Vec<Option<&str>> = match parsed.operands.as_slice() {
+        let files: Vec<Option<&std::ffi::OsStr>> = match parsed.os_operands() {
             [] => vec![None],
             paths => paths
                 .iter()
-                .map(|p| Some(p.as_str()).filter(|p| *p != "-"))
+                .map(|p| Some(p.as_os_str()).filter(|p| *p != "-"))
                 .collect(),
         };
         let named = files.len() > 1;
@@ -50,7 +50,7 @@ pub fn cli(args: &[String]) -> u8 {
         for file in files {
             let name = match (named, file) {
                 (false, _) => String::new(),
-                (true, Some(path)) => format!("{path}: "),
+                (true, Some(path)) => format!("{}: ", std::path::Path::new(path).display()),
                 (true, None) => "standard input: ".to_string(),
             };
             let input = match cli::open_input("validate", file) {

@@ -126,7 +126,7 @@ impl Limit {
 }
 
 /// The `analyze` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let limit = if let Some(d) = parsed.int("--depth", 1, u64::from(MAX_DEPTH))? {
             Limit::Depth(d as u32)
@@ -137,7 +137,7 @@ pub fn cli(args: &[String]) -> u8 {
             Limit::Movetime(ms.unwrap_or(DEFAULT_MOVETIME_MS))
         };
         let json = parsed.flag("--json");
-        let input = match cli::open_input(SPEC.name, parsed.file()?) {
+        let input = match cli::open_input(SPEC.name, parsed.file_os()?) {
             Ok(input) => input,
             Err(status) => return Ok(status),
         };

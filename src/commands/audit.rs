@@ -398,7 +398,7 @@ fn print(text: &str) -> u8 {
 }
 
 /// The `audit` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         if let Some(name) = parsed.value("--witness") {
             parsed.no_operands()?;
@@ -415,10 +415,10 @@ pub fn cli(args: &[String]) -> u8 {
             parsed.no_operands()?;
             return Ok(print(&catalogue::listing()));
         }
-        let paths = if parsed.operands.is_empty() {
+        let paths = if parsed.operands()?.is_empty() {
             vec![".".to_string()]
         } else {
-            parsed.operands.clone()
+            parsed.operands()?.to_vec()
         };
         let report = if parsed.flag("--coverage") {
             Report::Coverage

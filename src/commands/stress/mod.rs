@@ -159,7 +159,7 @@ struct Settings {
 }
 
 /// The `stress` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let started = Instant::now();

@@ -139,7 +139,7 @@ rustc -O FILE (2015), or with --edition 2018 or --edition 2021.",
 };
 
 /// The `bundle` subcommand.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let text = match bundle(parsed.value("--output")) {

@@ -7,15 +7,15 @@
 //! after `--timeout`), and compares the output with the answer as it streams (byte for
 //! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
-//! are also built into the binary ([`crate::tools::samples`]).
+//! are also built into the binary ([`crate::commands::samples`]).
 
 use crate::check::cases::{collect, Case, CollectError, Reference};
 use crate::check::process::{split_command, Feed, Runner};
 use crate::check::verdict::{run_case, Options};
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::show::diagnose::report;
 use crate::show::explain;
-use crate::tools::samples::{Sample, LENIENT, SAMPLES};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
@@ -130,7 +130,7 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
 };
 
 /// The `test` subcommand; returns the exit status.
-pub fn cli(args: &[String]) -> u8 {
+pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         let timeout = parsed
             .seconds("--timeout", MAX_TIMEOUT)?
@@ -147,7 +147,7 @@ pub fn cli(args: &[String]) -> u8 {
             ignore_whitespace: parsed.flag("--ignore-whitespace"),
             ascii: parsed.flag("--ascii"),
         };
-        let no_path = parsed.operands.is_empty();
+        let no_path = parsed.operands()?.is_empty();
         let builtin = parsed.flag("--samples") || (no_path && !Path::new(DEFAULT_PATH).is_dir());
         let mut cases = if builtin {
             builtin_cases(false)
@@ -157,7 +157,7 @@ pub fn cli(args: &[String]) -> u8 {
         let paths = if no_path && !builtin {
             vec![DEFAULT_PATH.to_string()]
         } else {
-            parsed.operands.clone()
+            parsed.operands()?.to_vec()
         };
         if !paths.is_empty() {
             let mut notes = Vec::new();
