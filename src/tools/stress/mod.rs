@@ -1,13 +1,18 @@
 //! `duckchess stress`: finds a small input on which a program and the built-in judge
 //! disagree, and says why.
 //!
-//! It takes cases from the generators ([`crate::generate::recipe`]), runs the program on
-//! each (a fresh process per case, as `test` runs it, through [`oracle`]) and compares
-//! with the built-in judge as the output streams, in parallel
-//! ([`crate::shrink::search`]); stops at the first WA, RE or TLE; makes sure it
-//! reproduces; shrinks it ([`crate::shrink::shrinker`]); saves it with the judge's
-//! answer; and explains it exactly as `test` explains a wrong answer
-//! ([`crate::show::diagnose`]).
+//! A run goes through phases, each a function:
+//!
+//! - the search ([`search_phase`]): cases from the generators
+//!   ([`crate::generate::recipe`]), each run by the program (a fresh process per case, as
+//!   `test` runs it, through [`oracle`]) and compared with the built-in judge as the
+//!   output streams, in parallel ([`crate::shrink::search`]), until the first WA, RE or
+//!   TLE;
+//! - the check that it reproduces ([`confirm_phase`], through [`rerun`]);
+//! - the shrinking ([`shrink_phase`], with [`crate::shrink::shrinker`]), and the shrunk
+//!   case run again (the same [`rerun`]);
+//! - the report ([`finish`]): the case saved with the judge's answer, and explained
+//!   exactly as `test` explains a wrong answer ([`crate::show::diagnose`]).
 
 pub mod oracle;
 
@@ -20,7 +25,7 @@ use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
-use crate::shrink::search::{self, Budget};
+use crate::shrink::search::{self, Budget, Trial};
 use crate::shrink::shrinker::Shrinker;
 use crate::sys::file;
 use oracle::{Judged, Oracle};
@@ -275,11 +280,78 @@ impl Progress {
     }
 }
 
+/// A failing case the search found, with its place in the run.
+struct Failure {
+    /// Its index in the seed's sequence of cases.
+    index: u64,
+    /// The case.
+    case: Case,
+    /// The generator that made it.
+    mode: Mode,
+    /// Its failing run.
+    judged: Judged,
+}
+
+/// What the search found, and what it tried on the way.
+struct Hunt {
+    /// The first failing case, if any.
+    failure: Option<Failure>,
+    /// The cases and commands tried, the time and the seed, in words.
+    tried: String,
+}
+
+/// A case run again: how many runs there were and how many failed like the first, with
+/// the last of those.
+struct Rerun {
+    ran: usize,
+    failed: usize,
+    last: Option<Judged>,
+}
+
+/// How the run ends: the report's last line, and the case saved with its failing run.
+struct Report {
+    line: String,
+    case: Case,
+    judged: Judged,
+}
+
 /// The search, the shrinking and the report; returns the exit status.
 fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let progress = Progress {
         on: io::stderr().is_terminal(),
     };
+    let hunt = search_phase(s, oracle, &progress);
+    if let Some(why) = oracle.broken() {
+        return cli::fail("stress", &why);
+    }
+    let Some(Failure {
+        index,
+        case,
+        mode,
+        judged,
+    }) = hunt.failure
+    else {
+        let mut out = io::stdout().lock();
+        let written = writeln!(out, "no failure found: {}", hunt.tried).and_then(|()| out.flush());
+        return cli::output_status("stress", written);
+    };
+    let mut lines = vec![format!(
+        "found: {} in case {index} (mode {mode}, {}) after {}",
+        judged.trial.kind.word(),
+        cli::plural(case.len() as u64, "command"),
+        hunt.tried
+    )];
+    let report = match confirm_phase(s, oracle, case, judged) {
+        Ok((case, judged)) => shrink_phase(s, oracle, &progress, case, judged),
+        Err(report) => *report,
+    };
+    lines.push(report.line);
+    finish(s, oracle, &lines, &report.case, report.judged)
+}
+
+/// The search: cases from the recipe, run in parallel until the first failure or the
+/// end of the budget.
+fn search_phase(s: &Settings, oracle: &Oracle, progress: &Progress) -> Hunt {
     let commands = AtomicU64::new(0);
     let mut show = |tested: u64| {
         let secs = s.started.elapsed().as_secs_f64();
@@ -309,9 +381,6 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         Some(&mut show),
     );
     progress.clear();
-    if let Some(why) = oracle.broken() {
-        return cli::fail("stress", &why);
-    }
     let searched = s.started.elapsed();
     // What a search on one job would have tried: for a failure, the cases up to it (more
     // jobs also run some past it), so the summary is the same for any --jobs.
@@ -331,51 +400,83 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         searched.as_secs_f64(),
         s.recipe.seed
     );
-    let Some((index, Some((case, mode, judged)))) = found.first else {
-        let mut out = io::stdout().lock();
-        let written = writeln!(out, "no failure found: {tried}").and_then(|()| out.flush());
-        return cli::output_status("stress", written);
+    let failure = match found.first {
+        Some((index, Some((case, mode, judged)))) => Some(Failure {
+            index,
+            case,
+            mode,
+            judged,
+        }),
+        _ => None,
     };
-    let mut lines = vec![format!(
-        "found: {} in case {index} (mode {mode}, {}) after {tried}",
-        judged.trial.kind.word(),
-        cli::plural(case.len() as u64, "command"),
-    )];
-    // Does it fail again, the same way? (Its standard error is kept this time, for the
-    // report.) No run starts once the time is up.
-    let mut judged = judged;
-    let (mut again, mut reran) = (0, 0);
-    for _ in 0..REPEATS - 1 {
+    Hunt { failure, tried }
+}
+
+/// Runs `case` up to `times` more times within the budget (its standard error kept, for
+/// the report), counting the runs that fail like `like`.
+fn rerun(s: &Settings, oracle: &Oracle, case: &Case, like: &Trial, times: usize) -> Rerun {
+    let mut again = Rerun {
+        ran: 0,
+        failed: 0,
+        last: None,
+    };
+    for _ in 0..times {
+        // No run starts once the time is up.
         if s.budget.spent() {
             break;
         }
-        reran += 1;
-        if let Some(j) = oracle.judged(&case, Stderr::Keep) {
-            if j.trial.fails_like(&judged.trial) {
-                again += 1;
-                judged = j;
+        again.ran += 1;
+        if let Some(j) = oracle.judged(case, Stderr::Keep) {
+            if j.trial.fails_like(like) {
+                again.failed += 1;
+                again.last = Some(j);
             }
         }
     }
-    if again < reran {
-        lines.push(format!(
-            "flaky: it failed again on {again} of {reran} more runs (undefined behaviour or \
-             timing?); the original case is kept"
-        ));
-        return finish(s, oracle, &lines, &case, judged);
-    }
-    if reran < REPEATS - 1 {
-        lines.push(if reran == 0 {
-            "not shrunk: the time ran out before it could run again".to_string()
-        } else {
-            format!(
-                "not shrunk: the time ran out after {reran} of {} more runs (it failed again \
-                 on each)",
-                REPEATS - 1
-            )
-        });
-        return finish(s, oracle, &lines, &case, judged);
-    }
+    again
+}
+
+/// Does the failure come back, the same way? Gives the case with its last failing run,
+/// or ends the run (flaky, or no time to be sure).
+fn confirm_phase(
+    s: &Settings,
+    oracle: &Oracle,
+    case: Case,
+    judged: Judged,
+) -> Result<(Case, Judged), Box<Report>> {
+    let again = rerun(s, oracle, &case, &judged.trial, REPEATS - 1);
+    let line = if again.failed < again.ran {
+        format!(
+            "flaky: it failed again on {} of {} more runs (undefined behaviour or \
+             timing?); the original case is kept",
+            again.failed, again.ran
+        )
+    } else if again.ran == 0 {
+        "not shrunk: the time ran out before it could run again".to_string()
+    } else if again.ran < REPEATS - 1 {
+        format!(
+            "not shrunk: the time ran out after {} of {} more runs (it failed again \
+             on each)",
+            again.ran,
+            REPEATS - 1
+        )
+    } else {
+        let judged = again.last.unwrap_or(judged);
+        return Ok((case, judged));
+    };
+    let judged = again.last.unwrap_or(judged);
+    Err(Box::new(Report { line, case, judged }))
+}
+
+/// Shrinks a confirmed failure and runs the shrunk case again: the shrunk case with its
+/// last failing run, or the original case when the shrunk one cannot be confirmed.
+fn shrink_phase(
+    s: &Settings,
+    oracle: &Oracle,
+    progress: &Progress,
+    case: Case,
+    judged: Judged,
+) -> Report {
     progress.show(&format!(
         "shrinking {}",
         cli::plural(case.len() as u64, "command")
@@ -394,52 +495,41 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     progress.clear();
     // The shrunk case must fail every time too; its last run goes in the report. Within
     // the time left: the shrinking kept some for this.
-    let mut last = None;
-    let (mut failed, mut ran) = (0, 0);
-    for _ in 0..REPEATS {
-        if s.budget.spent() {
-            break;
-        }
-        ran += 1;
-        if let Some(j) = oracle.judged(&shrunk.case, Stderr::Keep) {
-            if j.trial.fails_like(&judged.trial) {
-                failed += 1;
-                last = Some(j);
-            }
-        }
-    }
-    let last = match last {
-        Some(j) if failed == ran => j,
-        _ if ran == 0 => {
-            lines.push(if shrunk.case == case {
+    let again = rerun(s, oracle, &shrunk.case, &judged.trial, REPEATS);
+    let size = cli::plural(shrunk.case.len() as u64, "command");
+    let last = match again.last {
+        Some(j) if again.failed == again.ran => j,
+        _ if again.ran == 0 => {
+            let line = if shrunk.case == case {
                 "not shrunk: the time ran out".to_string()
             } else {
                 format!(
-                    "not shrunk: the time ran out before the shrunk case of {} could run \
-                     again; the original case is kept",
-                    cli::plural(shrunk.case.len() as u64, "command")
+                    "not shrunk: the time ran out before the shrunk case of {size} could run \
+                     again; the original case is kept"
                 )
-            });
-            return finish(s, oracle, &lines, &case, judged);
+            };
+            return Report { line, case, judged };
         }
         _ => {
-            lines.push(format!(
-                "flaky: the shrunk case of {} failed on {failed} of {ran} runs (undefined \
+            let line = format!(
+                "flaky: the shrunk case of {size} failed on {} of {} runs (undefined \
                  behaviour or timing?); the original case is kept",
-                cli::plural(shrunk.case.len() as u64, "command")
-            ));
-            return finish(s, oracle, &lines, &case, judged);
+                again.failed, again.ran
+            );
+            return Report { line, case, judged };
         }
     };
-    let runs = if ran == REPEATS {
+    let runs = if again.ran == REPEATS {
         format!("{REPEATS} of {REPEATS} runs")
     } else {
-        format!("{ran} of {ran} runs (the time ran out before {REPEATS})")
+        format!(
+            "{ran} of {ran} runs (the time ran out before {REPEATS})",
+            ran = again.ran
+        )
     };
-    lines.push(format!(
-        "shrunk from {} to {} in {:.1} s ({} tried){}; it fails {runs}",
+    let line = format!(
+        "shrunk from {} to {size} in {:.1} s ({} tried){}; it fails {runs}",
         case.len(),
-        cli::plural(shrunk.case.len() as u64, "command"),
         shrink_started.elapsed().as_secs_f64(),
         cli::plural(shrunk.tries, "case"),
         if shrunk.minimal {
@@ -447,8 +537,12 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         } else {
             ", not 1-minimal: the budget ran out"
         }
-    ));
-    finish(s, oracle, &lines, &shrunk.case, last)
+    );
+    Report {
+        line,
+        case: shrunk.case,
+        judged: last,
+    }
 }
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
