@@ -9,8 +9,10 @@
 //!   output streams, in parallel ([`crate::shrink::search`]), until the first WA, RE or
 //!   TLE;
 //! - the check that it reproduces ([`confirm_phase`], through [`rerun`]);
-//! - the shrinking ([`shrink_phase`], with [`crate::shrink::shrinker`]), and the shrunk
-//!   case run again (the same [`rerun`]);
+//! - the shrinking ([`shrink_phase`], with [`crate::shrink::shrinker`]) to a 1-minimal
+//!   case, then the search for a smaller one ([`smaller_phase`], with
+//!   [`crate::shrink::smaller`]: new failures from short games of the same mode, each
+//!   shrunk, the smallest kept), and the case kept run again (the same [`rerun`]);
 //! - the report ([`finish`]): the case saved with the judge's answer, and explained
 //!   exactly as `test` explains a wrong answer ([`crate::show::diagnose`]).
 
@@ -26,15 +28,16 @@ use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget, Trial};
-use crate::shrink::shrinker::Shrinker;
-use crate::sys::file;
+use crate::shrink::shrinker::{Shrinker, Shrunk};
+use crate::shrink::smaller::{smaller, Effort, Smaller};
+use crate::sys::{file, group, rng};
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The default budget of a run, in seconds.
 pub const DEFAULT_TIME: f64 = 60.0;
@@ -51,6 +54,14 @@ pub const OFFICIAL_Q: u64 = 1000;
 pub const MESSY_Q: u64 = 100_000;
 /// At most this many runs are spent on shrinking.
 pub const SHRINK_RUNS: u64 = 20_000;
+/// At most this many more failures are shrunk in the search for a smaller case.
+pub const SMALLER_ROUNDS: usize = 6;
+/// The search for a smaller case stops after this many rounds in a row without one.
+pub const SMALLER_PATIENCE: usize = 2;
+/// The search for a smaller case may always try this many candidates.
+pub const SMALLER_TRIES: u64 = 500;
+/// A shrunk case of at most this many commands needs no search for a smaller one.
+pub const SMALL_ENOUGH: usize = 4;
 /// How many times a failing case is run again to see that it reproduces.
 pub const REPEATS: usize = 3;
 /// Cases of at most this many commands are printed after the report.
@@ -83,6 +94,10 @@ clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
 then commands removed (delta debugging) until removing any one makes it pass.
+Then, for a smaller case still, new failures from short games of the same mode
+are shrunk the same way (at most as many cases again as the search and the
+shrinking took) and the smallest is kept; the result says both sizes. Ctrl-C
+ends the run with a line on stderr: the cases tried and the seed.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
 0..=8, one space between numbers, one command a line, a final newline): a
@@ -194,7 +209,7 @@ pub fn cli(args: &[String]) -> u8 {
         };
         let seed = match parsed.int("--seed", 0, u64::MAX)? {
             Some(s) => s,
-            None => clock_seed(),
+            None => rng::clock_seed(),
         };
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = parsed.int("--jobs", 1, 1024)?.map_or(cores, |j| j as usize);
@@ -250,15 +265,6 @@ impl Ledger {
     fn through(&self, index: u64) -> Option<u64> {
         self.failures.get(&index).copied()
     }
-}
-
-/// A seed from the clock and the process id, for runs without `--seed`.
-fn clock_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // Small enough to type back in.
-    (nanos ^ (u64::from(std::process::id()) << 20)) % 1_000_000_000
 }
 
 /// The progress line, on a terminal only.
@@ -320,29 +326,41 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let progress = Progress {
         on: io::stderr().is_terminal(),
     };
+    let seed = s.recipe.seed;
+    // Ctrl-C ends the run with a summary, in each phase (over the progress line, on a
+    // terminal).
+    let fresh = if progress.on { "\r\x1b[K" } else { "" };
+    group::set_signal_note(
+        &format!("{fresh}duckchess: stress: interrupted; cases tried: "),
+        &format!("; no failure found yet; seed {seed} (--seed {seed} tries the same cases)"),
+    );
     let hunt = search_phase(s, oracle, &progress);
     if let Some(why) = oracle.broken() {
         return cli::fail("stress", &why);
     }
-    let Some(Failure {
-        index,
-        case,
-        mode,
-        judged,
-    }) = hunt.failure
-    else {
+    let Some(failure) = hunt.failure else {
         let mut out = io::stdout().lock();
         let written = writeln!(out, "no failure found: {}", hunt.tried).and_then(|()| out.flush());
         return cli::output_status("stress", written);
     };
     let mut lines = vec![format!(
-        "found: {} in case {index} (mode {mode}, {}) after {}",
-        judged.trial.kind.word(),
-        cli::plural(case.len() as u64, "command"),
+        "found: {} in case {} (mode {}, {}) after {}",
+        failure.judged.trial.kind.word(),
+        failure.index,
+        failure.mode,
+        cli::plural(failure.case.len() as u64, "command"),
         hunt.tried
     )];
-    let report = match confirm_phase(s, oracle, case, judged) {
-        Ok((case, judged)) => shrink_phase(s, oracle, &progress, case, judged),
+    group::set_signal_note(
+        &format!("{fresh}duckchess: stress: interrupted while shrinking; cases tried: "),
+        &format!(
+            "; {} in case {} of seed {seed} (--seed {seed} finds it again)",
+            failure.judged.trial.kind.word(),
+            failure.index
+        ),
+    );
+    let report = match confirm_phase(s, oracle, failure) {
+        Ok(failure) => shrink_phase(s, oracle, &progress, failure),
         Err(report) => *report,
     };
     lines.push(report.line);
@@ -436,15 +454,17 @@ fn rerun(s: &Settings, oracle: &Oracle, case: &Case, like: &Trial, times: usize)
     again
 }
 
-/// Does the failure come back, the same way? Gives the case with its last failing run,
-/// or ends the run (flaky, or no time to be sure).
+/// Does the failure come back, the same way? Gives it with its last failing run, or ends
+/// the run (flaky, or no time to be sure).
 fn confirm_phase(
     s: &Settings,
     oracle: &Oracle,
-    case: Case,
-    judged: Judged,
-) -> Result<(Case, Judged), Box<Report>> {
-    let again = rerun(s, oracle, &case, &judged.trial, REPEATS - 1);
+    mut failure: Failure,
+) -> Result<Failure, Box<Report>> {
+    let again = rerun(s, oracle, &failure.case, &failure.judged.trial, REPEATS - 1);
+    if let Some(last) = again.last {
+        failure.judged = last;
+    }
     let line = if again.failed < again.ran {
         format!(
             "flaky: it failed again on {} of {} more runs (undefined behaviour or \
@@ -461,22 +481,24 @@ fn confirm_phase(
             REPEATS - 1
         )
     } else {
-        let judged = again.last.unwrap_or(judged);
-        return Ok((case, judged));
+        return Ok(failure);
     };
-    let judged = again.last.unwrap_or(judged);
-    Err(Box::new(Report { line, case, judged }))
+    Err(Box::new(Report {
+        line,
+        case: failure.case,
+        judged: failure.judged,
+    }))
 }
 
 /// Shrinks a confirmed failure and runs the shrunk case again: the shrunk case with its
 /// last failing run, or the original case when the shrunk one cannot be confirmed.
-fn shrink_phase(
-    s: &Settings,
-    oracle: &Oracle,
-    progress: &Progress,
-    case: Case,
-    judged: Judged,
-) -> Report {
+fn shrink_phase(s: &Settings, oracle: &Oracle, progress: &Progress, failure: Failure) -> Report {
+    let Failure {
+        index,
+        case,
+        mode,
+        judged,
+    } = failure;
     progress.show(&format!(
         "shrinking {}",
         cli::plural(case.len() as u64, "command")
@@ -491,7 +513,13 @@ fn shrink_phase(
             .map(|d| d.checked_sub(reserve).unwrap_or(d)),
     };
     let shrinker = Shrinker::new(oracle, s.jobs, budget, oracle.runs() + SHRINK_RUNS, true);
-    let shrunk = shrinker.shrink(case.clone(), judged.trial);
+    let first = shrinker.shrink(case.clone(), judged.trial);
+    progress.show(&format!(
+        "shrunk to {}; looking for a smaller case",
+        cli::plural(first.case.len() as u64, "command")
+    ));
+    let found = smaller_phase(s, &shrinker, first, index, mode);
+    let shrunk = found.best;
     progress.clear();
     // The shrunk case must fail every time too; its last run goes in the report. Within
     // the time left: the shrinking kept some for this.
@@ -527,11 +555,23 @@ fn shrink_phase(
             ran = again.ran
         )
     };
+    let smaller = match found.rounds {
+        0 => String::new(),
+        n if shrunk.case.len() < found.first => format!(
+            " (the first shrunk case had {}; {} shrunk)",
+            found.first,
+            cli::plural(n as u64, "more failure")
+        ),
+        n => format!(
+            " ({} shrunk, none smaller)",
+            cli::plural(n as u64, "more failure")
+        ),
+    };
     let line = format!(
-        "shrunk from {} to {size} in {:.1} s ({} tried){}; it fails {runs}",
+        "shrunk from {} to {size} in {:.1} s ({} tried){}{smaller}; it fails {runs}",
         case.len(),
         shrink_started.elapsed().as_secs_f64(),
-        cli::plural(shrunk.tries, "case"),
+        cli::plural(shrunk.tries + found.tries, "case"),
         if shrunk.minimal {
             ", 1-minimal"
         } else {
@@ -543,6 +583,37 @@ fn shrink_phase(
         case: shrunk.case,
         judged: last,
     }
+}
+
+/// Smaller than 1-minimal: new failures from short games of the failing case's mode
+/// (each round a seed of its own, games at most twice the first shrunk case's length),
+/// each shrunk as the first was; the smallest is kept. No round starts once it has tried
+/// as many candidates as the search and the first shrinking did (at least
+/// [`SMALLER_TRIES`]), so a run costs at most about twice what it did without it.
+fn smaller_phase(
+    s: &Settings,
+    shrinker: &Shrinker,
+    first: Shrunk,
+    index: u64,
+    mode: Mode,
+) -> Smaller {
+    let max_q = (first.case.len() as u64 * 2).clamp(8, s.recipe.max_q);
+    let effort = Effort {
+        rounds: SMALLER_ROUNDS,
+        patience: SMALLER_PATIENCE,
+        candidates: (index + 1).saturating_mul(2).clamp(500, 5_000),
+        enough: SMALL_ENOUGH,
+        max_tries: (index + 1 + first.tries).max(SMALLER_TRIES),
+    };
+    smaller(shrinker, first, effort, |round, i| {
+        let recipe = Recipe {
+            seed: s.recipe.seed ^ (round as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            mode: Some(mode),
+            max_q,
+            messy: s.recipe.messy,
+        };
+        Some(recipe::case(&recipe, i).0)
+    })
 }
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
