@@ -3,8 +3,11 @@
 #  1. Cases per second against a fast, correct C++ solution (tests/fixtures/stress/
 #     solution.cpp with g++ -O2): short cases (--q 20) and the default mix of lengths,
 #     with the default --jobs (the number of cores), and peak RSS.
-#  2. For each solution with a planted mistake: the time to find a failure, the size it
-#     shrinks to and the time that takes, with --time 60, for a few seeds.
+#  2. For each of 25 wrong programs with one planted mistake (the C++ solution built
+#     with each -D BUG_ switch, and the mutant judge of 15 catalogued mistakes run as a
+#     program): the time to find a failure, its size, the size of the first 1-minimal
+#     case and of the case kept, and the time to find and shrink, with --time 60, for
+#     each seed; then the median, 90th percentile and maximum over all runs.
 #  3. `test` comparing 68 MB of output as it streams (4 million commands, the judge
 #     itself as --cmd), against an answer file and against the built-in judge: time
 #     and peak RSS.
@@ -12,7 +15,8 @@
 #     with setsid and holds the output, a flood of output, a program that never
 #     answers against stress --time): wall time and peak RSS of each, and what a kill
 #     at the time limit costs.
-# Usage: scripts/bench-stress.sh [SECONDS] [SEEDS...]   (default: 10 s; seeds 1 2 3)
+# Usage: [PARTS="1 2 3 4"] scripts/bench-stress.sh [SECONDS] [SEEDS...]
+#        (default: all four parts, 10 s, seeds 1 to 5)
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
 # prepare.sh built the release binary; it lives under CARGO_TARGET_DIR when that is set.
@@ -21,18 +25,31 @@ case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 seconds=${1:-10}
 shift || true
 seeds=("$@")
-[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3)
+[ ${#seeds[@]} -gt 0 ] || seeds=(1 2 3 4 5)
+# PARTS="2" runs only the second part, and so on.
+parts=${PARTS:-1 2 3 4}
 command -v g++ >/dev/null || { echo "g++ is needed (apt-get install g++)" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 bugs=(HORSE_LEG ELEPHANT_EYE DUCK_LEG CAR_JUMP CAPTAIN_DIAGONAL SOLDIER_BACKWARDS
       CHECK_AFTER_END MOVES_AFTER_END CHECK_MOVER_ONLY FLYING_CAPTAIN)
+mutants=(turn-passes-after-invalid check-only-by-moved-piece captured-na-when-red-captures
+  own-piece-captured-by-elephant opponent-piece-moved-by-red
+  move-horse-up1-right2-leg-from-target move-duck-up3-left2-second-leg-from-target
+  move-car-left-dropped check-horse-down2-left1-leg-forgotten
+  check-horse-up2-right1-leg-transposed check-duck-down3-right2-second-leg-forgotten
+  check-elephant-down2-right2-eye-forgotten check-car-right-dropped
+  check-blue-soldier-down1-right1-dropped move-elephant-up2-left2-eye-mirrored-up-down)
+cargo build --release --quiet --example mutant
+mutant=${CARGO_TARGET_DIR:-target}/release/examples/mutant
+case $mutant in /*) ;; *) mutant=$(pwd)/$mutant ;; esac
 src=tests/fixtures/stress/solution.cpp
 g++ -O2 -o "$dir/correct" "$src"
 for b in "${bugs[@]}"; do g++ -O2 -DBUG_"$b" -o "$dir/$b" "$src" & done
 wait
 echo "$(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
+if [[ " $parts " == *" 1 "* ]]; then
 echo "1. throughput against the correct C++ solution, $seconds s each"
 for q in 20 1000; do
   /usr/bin/time -f '%M' -o "$dir/rss" "$bin" stress --cmd "$dir/correct" --seed 1 \
@@ -44,24 +61,45 @@ for q in 20 1000; do
       q, c, n, s, c / s, n / s, k / 1024 }'
   grep -q '^no failure found' "$dir/out" || { echo "  the correct solution was flagged:"; cat "$dir/out"; }
 done
+fi
 
-echo "2. find and shrink each planted mistake (--time 60)"
-printf '  %-18s %5s %9s %10s %9s %9s\n' mistake seed found-in "from->to" shrink total
-for b in "${bugs[@]}"; do
-  for s in "${seeds[@]}"; do
-    start=$(date +%s%N)
-    "$bin" stress --cmd "$dir/$b" --seed "$s" --time 60 --save "$dir/$b.in" >"$dir/out" || true
-    end=$(date +%s%N)
-    found=$(sed -n 's/^found: .* in \([0-9.]*\) s; seed.*/\1/p' "$dir/out")
-    sizes=$(sed -n 's/^shrunk from \([0-9]*\) to \([0-9]*\) commands\{0,1\} in \([0-9.]*\) s.*/\1->\2 \3/p' "$dir/out")
-    [ -n "$found" ] || found="none"
-    [ -n "$sizes" ] || sizes="- -"
-    read -r fromto shrink <<<"$sizes"
-    printf '  %-18s %5s %8ss %10s %8ss %8.1fs\n' "$b" "$s" "$found" "$fromto" "$shrink" \
-      "$(awk -v a="$start" -v b="$end" 'BEGIN{print (b - a) / 1e9}')"
-  done
-done
+if [[ " $parts " == *" 2 "* ]]; then
+echo "2. find and shrink ${#bugs[@]} planted C++ mistakes and ${#mutants[@]} catalogued ones (--time 60), seeds ${seeds[*]}"
+# The catalogued mistakes run as programs: the mutant judge of each (examples/mutant.rs).
+printf '  %-44s %4s %8s %5s %8s %6s %8s\n' mistake seed found-in found 1-minimal final total
+: >"$dir/runs"
+shrink_one() { # NAME SEED COMMAND...
+  local name=$1 s=$2 start end
+  shift 2
+  start=$(date +%s%N)
+  "$bin" stress --cmd "$*" --seed "$s" --time 60 --save "$dir/case.in" >"$dir/out" || true
+  end=$(date +%s%N)
+  found=$(sed -n 's/^found: .* in \([0-9.]*\) s; seed.*/\1/p' "$dir/out")
+  from=$(sed -n 's/^shrunk from \([0-9]*\) to .*/\1/p' "$dir/out")
+  to=$(sed -n 's/^shrunk from [0-9]* to \([0-9]*\) commands\{0,1\} in.*/\1/p' "$dir/out")
+  first=$(sed -n 's/^shrunk from .*(the first shrunk case had \([0-9]*\);.*/\1/p' "$dir/out")
+  [ -n "$found" ] || found=none
+  [ -n "$to" ] || { from=-; to=-; }
+  [ -n "$first" ] || first=$to
+  total=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", (b - a) / 1e9}')
+  printf '  %-44s %4s %7ss %5s %8s %6s %7ss\n' "$name" "$s" "$found" "$from" "$first" "$to" "$total"
+  echo "$name $s $found $from $first $to $total" >>"$dir/runs"
+}
+for b in "${bugs[@]}"; do for s in "${seeds[@]}"; do shrink_one "$b" "$s" "$dir/$b"; done; done
+for m in "${mutants[@]}"; do for s in "${seeds[@]}"; do shrink_one "$m" "$s" "$mutant" "$m"; done; done
+# Median, 90th percentile and maximum of column $1 of the runs (nearest rank).
+spread() {
+  awk -v c="$1" '$c != "-" && $c != "none" { print $c }' "$dir/runs" | sort -n | awk '
+    { v[NR] = $1 } END { p = int(NR * 0.9); if (p < NR * 0.9) p++;
+      printf "median %s, 90th percentile %s, maximum %s (%d runs)", v[int((NR + 1) / 2)], v[p], v[NR], NR }'
+}
+echo "  commands, the first 1-minimal case: $(spread 5)"
+echo "  commands, the case kept:            $(spread 6)"
+echo "  seconds to find and shrink:         $(spread 7)"
+echo "  not shrunk: $(awk '$6 == "-"' "$dir/runs" | wc -l) runs; over 12 commands: $(awk '$6 != "-" && $6 > 12' "$dir/runs" | wc -l) runs"
+fi
 
+if [[ " $parts " == *" 3 "* ]]; then
 echo "3. test on 4,000,000 commands (32 MB in, 68 MB out), the judge as --cmd"
 awk 'BEGIN{ print 4000000; split("0 0 1 0|9 0 8 0|1 0 0 0|8 0 9 0", m, "|");
   for (i = 0; i < 4000000; i++) print m[i % 4 + 1] }' >"$dir/big.in"
@@ -72,7 +110,9 @@ for answer in file built-in; do
   printf '  answer from a %-8s %5.2f s, peak RSS %5.1f MB: %s\n' "$answer" "$secs" \
     "$(awk -v k="$kb" 'BEGIN{print k / 1024}')" "$(head -c 3 "$dir/out")"
 done
+fi
 
+if [[ " $parts " == *" 4 "* ]]; then
 echo "4. programs that try to stall the runner (wall time, peak RSS)"
 cp samples/statement.in "$dir/case.in"
 cp samples/statement.out "$dir/case.out"
@@ -104,3 +144,4 @@ done
 echo "  a kill at the time limit (--timeout 0.2, 10 runs): $(awk -v t="$total" \
   'BEGIN{printf "%.0f", (t / 10 - 0.2) * 1000}') ms a run beyond the limit, \
 $(ls /proc | grep -c '^[0-9]') processes on the machine"
+fi

@@ -134,6 +134,8 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
         return;
     };
     let work = scratch("bugs");
+    // The runs where a later round found a case smaller than the first 1-minimal one.
+    let mut smaller = Vec::new();
     for (bug, says) in BUGS {
         let program = dir.join(bug);
         let save = work.join(format!("{bug}.in"));
@@ -158,8 +160,13 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
             text(&out.stderr)
         );
         assert!(stdout.starts_with("found: WA in case "), "{bug}: {stdout}");
+        let shrunk = stdout
+            .lines()
+            .find(|l| l.starts_with("shrunk from "))
+            .unwrap_or_else(|| panic!("{bug}: {stdout}"));
+        assert!(shrunk.contains(", 1-minimal"), "{bug}: {stdout}");
         assert!(
-            stdout.contains(", 1-minimal; it fails 3 of 3 runs\n"),
+            shrunk.ends_with("; it fails 3 of 3 runs"),
             "{bug}: {stdout}"
         );
         for s in says {
@@ -198,7 +205,17 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
         }
         // The case is printed after the report.
         assert!(stdout.contains(&format!("the case ({}):\n", save.display())));
+        if let Some(first) = shrunk
+            .split("(the first shrunk case had ")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+        {
+            let first: usize = first.parse().expect("a size");
+            assert!(first > cmds.len(), "{bug}: {shrunk}");
+            smaller.push((bug, first, cmds.len()));
+        }
     }
+    assert!(!smaller.is_empty(), "no run found a smaller case");
     let _ = fs::remove_dir_all(&work);
 }
 
@@ -808,5 +825,113 @@ fn an_interrupt_leaves_no_daemon_either() {
     common::end_processes(&left);
     assert_eq!(status.code(), Some(130));
     assert_eq!(left, Vec::<u32>::new(), "daemons left after the interrupt");
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_source_file_as_the_program_says_how_to_compile_it() {
+    let work = scratch("source");
+    fs::write(work.join("sol.cpp"), "int main() {}\n").expect("write");
+    fs::write(work.join("sol.py"), "print('hi')\n").expect("write");
+    let run_in = |cmd: &str| {
+        Command::new(BIN)
+            .args(["stress", "--cmd", cmd, "--cases", "3"])
+            .current_dir(&work)
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs")
+    };
+    let out = run_in("./sol.cpp");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("duckchess: stress: cannot run \"./sol.cpp\": "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            " (./sol.cpp is C++ source: compile it first, e.g. g++ -O2 -o ./sol ./sol.cpp, \
+             then --cmd ./sol)\n"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let stderr = text(&run_in("sol.py").stderr);
+    assert!(
+        stderr.ends_with(" (sol.py is Python source: run it with --cmd 'python3 sol.py')\n"),
+        "{stderr}"
+    );
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_short_wrong_output_shows_the_programs_stderr_in_the_report() {
+    let work = scratch("wa-stderr");
+    let quiet = script(
+        &work,
+        "quiet.sh",
+        "cat >/dev/null\necho 'oops: cannot open board.txt' >&2\n",
+    );
+    let save = work.join("quiet.in");
+    let out = stress(&[
+        "--cmd",
+        &quiet,
+        "--seed",
+        "1",
+        "--cases",
+        "5",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: WA in case 0 "), "{stdout}");
+    assert!(
+        stdout.contains("\n      stderr:   oops: cannot open board.txt\n"),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn an_interrupt_prints_a_summary_with_the_seed() {
+    if !cfg!(unix) {
+        println!("note: the summary on an interrupt comes from the Unix signal handler; skipping");
+        return;
+    }
+    let work = scratch("interrupt-summary");
+    // A right answer, slowly: the search goes on until the interrupt.
+    let slow = script(&work, "slow.sh", &format!("sleep 0.05\nexec '{BIN}'\n"));
+    let save = work.join("stress.in").to_string_lossy().into_owned();
+    let child = Command::new(BIN)
+        .args([
+            "stress", "--cmd", &slow, "--seed", "42", "--jobs", "1", "--save", &save,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("stress ends");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let tried: u64 = stderr
+        .strip_prefix("duckchess: stress: interrupted; cases tried: ")
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary in {stderr:?}"));
+    assert!(tried >= 1, "{stderr}");
+    assert!(
+        stderr.ends_with("; no failure found yet; seed 42 (--seed 42 tries the same cases)\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(text(&out.stdout), "");
     let _ = fs::remove_dir_all(&work);
 }

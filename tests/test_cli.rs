@@ -665,3 +665,49 @@ fn a_program_leaves_no_daemon_behind() {
     assert_eq!(left, Vec::<u32>::new(), "processes left after the runs");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_short_wrong_output_shows_the_programs_stderr() {
+    let dir = scratch("wa-stderr");
+    let case = s(&dir.join("case.in"));
+    // No output at all, and why on stderr.
+    let out = test(&[
+        &case,
+        "--cmd",
+        "sh -c 'echo oops: cannot open board.txt >&2'",
+        "--ascii",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("WA "), "{stdout}");
+    assert!(
+        stdout.contains(
+            "      actual:   (nothing: the output ends before this line)\n      \
+             stderr:   oops: cannot open board.txt\n"
+        ),
+        "{stdout}"
+    );
+    // A full output that is wrong in one line: its stderr is not the story.
+    let wrong = script(
+        &dir,
+        "one-wrong.sh",
+        &format!(
+            "cat >/dev/null\necho chatter >&2\nsed '1s/.*/red car;NA;no;no/' '{}'\n",
+            dir.join("case.out").display()
+        ),
+    );
+    let out = test(&[&case, "--cmd", &wrong, "--ascii"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("stderr:"), "{stdout}");
+    // At most a few lines of it.
+    let chatty = script(
+        &dir,
+        "chatty.sh",
+        "cat >/dev/null\nfor i in 1 2 3 4 5 6 7 8 9; do echo line $i >&2; done\necho hi\n",
+    );
+    let out = test(&[&case, "--cmd", &chatty, "--ascii"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("stderr:").count(), 5, "{stdout}");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -349,3 +349,43 @@ fn the_samples_are_built_in() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_line_unlike_the_answer_is_a_different_line_not_a_misspelling() {
+    let dir = scratch("different");
+    let out = test_in(&dir, &["--samples", "--cmd", "echo hi"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout
+            .contains("  differs:  a different line: `hi` where the answer is `Invalid command`\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("spelling"), "{stdout}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_on_board_end_of_an_off_board_command_is_marked_as_a_move_not_as_a_block() {
+    let dir = scratch("off-board");
+    // The red car on (0, 0) told to leave the board: the judge says Invalid command.
+    fs::write(dir.join("off.in"), "1\n0 0 -1 0\n").expect("write");
+    let cmd = printing(&dir, "moves", "red car;NA;no;no\n");
+    let out = test_in(&dir, &["off.in", "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let board = stdout
+        .split("board before command 1")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a board before in {stdout}"));
+    let row0 = board
+        .lines()
+        .find(|l| l.trim_start().starts_with("0 ") && l.contains('H'))
+        .unwrap_or_else(|| panic!("row 0 in {board}"));
+    assert!(row0.contains("[R]"), "{row0}");
+    assert!(
+        !board.contains('('),
+        "( ) is for blocking squares only: {board}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

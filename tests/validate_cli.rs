@@ -316,3 +316,28 @@ fn gen_output_validates_through_the_binary() {
         assert_eq!(text(&out.stdout), "ok: 1000 commands\n", "mode {mode}");
     }
 }
+
+/// `gen` without `--seed` takes one from the clock, as `stress` does, and says it: the
+/// seed it names writes the same input again.
+#[test]
+fn gen_without_a_seed_takes_one_from_the_clock_and_says_it() {
+    let out = common::run(&["gen", "--q", "20", "--mode", "legal"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let said = common::stderr(&out);
+    let seed = said
+        .strip_prefix("duckchess: gen: seed ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no seed in {said:?}"));
+    assert_eq!(
+        said,
+        format!(
+            "duckchess: gen: seed {seed} (from the clock; --seed {seed} writes the same input)\n"
+        )
+    );
+    let again = common::run(
+        &["gen", "--q", "20", "--mode", "legal", "--seed", seed],
+        b"",
+    );
+    assert_eq!(again.stdout, out.stdout);
+    assert_eq!(common::stderr(&again), "", "a seed given is not said");
+}

@@ -115,17 +115,54 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// Why the program of `argv` could not be started, in words: the system's reason, and
-/// for a program named without a folder that is a file in this one, the `./` that runs
-/// it (a command's name alone is looked up in `PATH`, not here).
+/// for a source file (`sol.cpp`, `sol.py`) how to compile or run it, or for a program
+/// named without a folder that is a file in this one, the `./` that runs it (a command's
+/// name alone is looked up in `PATH`, not here).
 pub fn cannot_run(argv: &[String], e: &io::Error) -> String {
     let mut text = format!("cannot run {:?}: {e}", argv.join(" "));
     if let Some(program) = argv.first() {
         let here = !program.contains('/') && std::path::Path::new(program).is_file();
-        if e.kind() == io::ErrorKind::NotFound && here {
+        if let Some(hint) = source_hint(program) {
+            text.push_str(&format!(" ({hint})"));
+        } else if e.kind() == io::ErrorKind::NotFound && here {
             text.push_str(&format!(" (did you mean ./{program}?)"));
         }
     }
     text
+}
+
+/// How to run `program` when its name is that of a source file: compile it first, or
+/// name its interpreter.
+fn source_hint(program: &str) -> Option<String> {
+    let path = std::path::Path::new(program);
+    let extension = path.extension()?.to_str()?;
+    // The program's path without the extension, as the command to run it names it.
+    let stem = &program[..program.len() - extension.len() - 1];
+    let run = if stem.contains('/') || stem.contains('\\') {
+        stem.to_string()
+    } else {
+        format!("./{stem}")
+    };
+    let compile = |compiler: &str, language: &str| {
+        format!(
+            "{program} is {language} source: compile it first, e.g. {compiler} -o {stem} \
+             {program}, then --cmd {run}"
+        )
+    };
+    let interpret = |interpreter: &str, language: &str| {
+        format!("{program} is {language} source: run it with --cmd '{interpreter} {program}'")
+    };
+    Some(match extension {
+        "cpp" | "cc" | "cxx" | "c++" => compile("g++ -O2", "C++"),
+        "c" => compile("gcc -O2", "C"),
+        "rs" => compile("rustc -O", "Rust"),
+        "py" => interpret("python3", "Python"),
+        "java" => format!(
+            "{program} is Java source: compile it first with javac {program}, then --cmd \
+             'java -cp DIR CLASS'"
+        ),
+        _ => return None,
+    })
 }
 
 /// What runs each case.

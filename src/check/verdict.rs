@@ -113,13 +113,13 @@ pub fn judge_run(
         } => (failure, stderr),
         Run::Stopped { .. } => (None, Vec::new()),
     };
+    let text = String::from_utf8_lossy(&stderr);
+    let tail: Vec<String> = text
+        .lines()
+        .take(STDERR_LINES)
+        .map(str::to_string)
+        .collect();
     if let Some(failure) = failure {
-        let text = String::from_utf8_lossy(&stderr);
-        let tail: Vec<String> = text
-            .lines()
-            .take(STDERR_LINES)
-            .map(str::to_string)
-            .collect();
         return Outcome::RuntimeError(failure, tail);
     }
     if compared.exact {
@@ -141,14 +141,36 @@ pub fn judge_run(
         }
         Some(d) => {
             let cut = cut.map(|c| cut_note(c, compared));
-            Outcome::WrongAnswer(diagnose::wrong_answer(
-                input.open(),
-                d,
-                compared,
-                cut,
-                ascii,
-            ))
+            let details = diagnose::wrong_answer(input.open(), d, compared, cut, ascii);
+            // An output that ends early often says why on standard error.
+            let short = compared.actual_lines < compared.expected_lines;
+            Outcome::WrongAnswer(if short {
+                with_stderr(details, &tail)
+            } else {
+                details
+            })
         }
+    }
+}
+
+/// A wrong answer's details with the program's standard error (its first lines) under
+/// the `actual:` line.
+fn with_stderr(details: String, stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        return details;
+    }
+    let lines: String = stderr
+        .iter()
+        .map(|l| format!("  stderr:   {l}\n"))
+        .collect();
+    match details.find("\n  actual:") {
+        Some(at) => {
+            let end = details[at + 1..]
+                .find('\n')
+                .map_or(details.len(), |e| at + 2 + e);
+            format!("{}{lines}{}", &details[..end], &details[end..])
+        }
+        None => details + &lines,
     }
 }
 

@@ -8,6 +8,7 @@ use crate::generate;
 use crate::generate::mode::{modes_help, Mode};
 use crate::mistakes::suite::{self, Plan};
 use crate::mistakes::suitedir;
+use crate::sys::rng;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -19,13 +20,15 @@ pub const SPEC: Spec = Spec {
     name: "gen",
     summary: "write a seeded judge input, or a strong test set (--suite)",
     usage: &[
-        "--seed S [--q N] [--mode M]",
+        "[--seed S] [--q N] [--mode M]",
         "--suite DIR [--seed S] [--files N]",
     ],
     about: concat!(
         "\
-The same arguments always give the same bytes. Coordinates always stay within
-0..=9 and 0..=8, one command a line, as the official data does.
+The same arguments always give the same bytes. Without --seed the seed comes
+from the clock, as in 'duckchess stress', and is said on stderr, so that the
+same input can be written again. Coordinates always stay within 0..=9 and
+0..=8, one command a line, as the official data does.
 
 modes (--mode; default official):
 ",
@@ -46,7 +49,7 @@ suite.txt), which are replaced: anything else makes gen refuse."
         Opt::valued(
             "--seed",
             "S",
-            "any integer from 0 to 18446744073709551615; required without --suite (default 1 with it)",
+            "any integer from 0 to 18446744073709551615 (default: from the clock, said on stderr; 1 with --suite)",
         ),
         Opt::valued(
             "--q",
@@ -83,14 +86,20 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         if parsed.flag("--files") {
             return Err("--files N goes with --suite DIR".to_string());
         }
-        let seed = parsed
-            .int("--seed", 0, u64::MAX)?
-            .ok_or("--seed S is required")?;
+        let seed = parsed.int("--seed", 0, u64::MAX)?;
         let q = parsed.int("--q", 0, MAX_Q)?.unwrap_or(1000);
         let mode = match parsed.value("--mode") {
             None => Mode::Official,
             Some(m) => m.parse::<Mode>().map_err(|e| format!("--mode: {e}"))?,
         };
+        let seed = seed.unwrap_or_else(|| {
+            let seed = rng::clock_seed();
+            cli::say(
+                "gen",
+                &format!("seed {seed} (from the clock; --seed {seed} writes the same input)"),
+            );
+            seed
+        });
         let stdout = io::stdout();
         let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
         Ok(cli::output_status(

@@ -19,7 +19,6 @@ use crate::show::diagnose::Kind;
 use crate::shrink::search::{self, Budget, Tester, Trial};
 use crate::shrink::shrinker::Shrinker;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 /// The mutant of one mistake as the program under test: a wrong answer at its first
 /// difference from the judge.
@@ -47,16 +46,7 @@ impl MutantTester {
 impl Tester for MutantTester {
     fn trial(&self, case: &Case) -> Option<Trial> {
         self.runs.fetch_add(1, Ordering::Relaxed);
-        let line = self.difference(&case.cmds());
-        Some(Trial {
-            kind: if line.is_some() {
-                Kind::WrongAnswer
-            } else {
-                Kind::Accepted
-            },
-            line: line.map(|l| l as u64),
-            elapsed: Duration::ZERO,
-        })
+        Some(Trial::instant(self.difference(&case.cmds())))
     }
 
     fn runs(&self) -> u64 {

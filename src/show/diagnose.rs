@@ -232,7 +232,10 @@ fn explain_command(
     let style = render::Style::for_stdout(ascii);
     let number = read.index;
     let last = explain::command_move(read.command);
-    let highlight = explain::highlights(read.command, &verdict);
+    // `( )` marks a blocking square only; the one end of an off-board command on the
+    // board is marked `[ ]`, as a move's squares are.
+    let highlight: Vec<_> = explain::blocking(&verdict).into_iter().collect();
+    let selected = explain::lone_end(read.command);
     let mut board = |title: String, board: &Board, marks: Marks| {
         out.push_str(&format!("  {title}:\n"));
         for l in render::diagram(board, style, marks).lines() {
@@ -247,7 +250,7 @@ fn explain_command(
         Marks {
             last,
             highlight: &highlight,
-            selected: None,
+            selected,
         },
     );
     if verdict.is_ok() {

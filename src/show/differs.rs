@@ -1,5 +1,6 @@
 //! What differs between the answer's line and the output's line, in words: a format
-//! mistake (letter case, spacing, spelling, a missing or an extra line) is named as such;
+//! mistake (letter case, spacing, spelling, a missing or an extra line) is named as such,
+//! and a line that is not close to the answer's is called a different line;
 //! two well-formed judge lines are compared answer by answer (moved piece, captured
 //! piece, check, game over; or valid vs invalid). Shared by `test` and `stress` through
 //! the diagnosis.
@@ -256,7 +257,11 @@ fn fields(e: &str, a: &str) -> Option<String> {
     let ap: Vec<&str> = a.split(';').collect();
     if ep.len() != 4 || ap.len() != 4 {
         if e == INVALID && ap.len() == 1 {
-            return Some(format!("spelling: `{a}` for `{INVALID}`"));
+            return Some(if misspelt(INVALID, a) {
+                format!("spelling: `{a}` for `{INVALID}`")
+            } else {
+                format!("a different line: `{a}` where the answer is `{INVALID}`")
+            });
         }
         return None;
     }
@@ -277,6 +282,31 @@ fn fields(e: &str, a: &str) -> Option<String> {
         })
         .collect();
     Some(each.join(", "))
+}
+
+/// Whether `actual` reads as `expected` misspelt rather than as another line: it starts
+/// with the same word, or a few letters changed make it (at most a third of them).
+fn misspelt(expected: &str, actual: &str) -> bool {
+    let first = |s: &str| s.split_whitespace().next().map(str::to_ascii_lowercase);
+    if first(expected).is_some() && first(expected) == first(actual) {
+        return true;
+    }
+    let (e, a): (Vec<char>, Vec<char>) = (
+        expected.to_lowercase().chars().collect(),
+        actual.to_lowercase().chars().collect(),
+    );
+    // Levenshtein's distance, one row at a time.
+    let mut row: Vec<usize> = (0..=a.len()).collect();
+    for (i, x) in e.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, y) in a.iter().enumerate() {
+            let substitute = diagonal + usize::from(x != y);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[a.len()] * 3 <= e.len()
 }
 
 #[cfg(test)]
@@ -329,6 +359,21 @@ mod tests {
                 "Invalid command",
                 "Invalid move",
                 "spelling: `Invalid move` for `Invalid command`",
+            ),
+            (
+                "Invalid command",
+                "Invlid comand",
+                "spelling: `Invlid comand` for `Invalid command`",
+            ),
+            (
+                "Invalid command",
+                "hi",
+                "a different line: `hi` where the answer is `Invalid command`",
+            ),
+            (
+                "Invalid command",
+                "Nothing to do",
+                "a different line: `Nothing to do` where the answer is `Invalid command`",
             ),
             (
                 "red car;NA;no;no",

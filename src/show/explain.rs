@@ -24,15 +24,26 @@ pub fn command_move(c: Command) -> Option<Move> {
 /// Squares worth a highlight besides the move itself: the blocking square of a blocked
 /// move, or the one on-board end of a command whose other end is off the board.
 pub fn highlights(c: Command, verdict: &Verdict) -> Vec<Square> {
-    let mut out = Vec::new();
-    if let Err(Invalid::Blocked(_, s)) = verdict {
-        out.push(*s);
-    }
-    if command_move(c).is_none() {
-        out.extend(Square::new(c[0], c[1]));
-        out.extend(Square::new(c[2], c[3]));
-    }
+    let mut out: Vec<Square> = blocking(verdict).into_iter().collect();
+    out.extend(lone_end(c));
     out
+}
+
+/// The square that blocks a blocked move.
+pub fn blocking(verdict: &Verdict) -> Option<Square> {
+    match verdict {
+        Err(Invalid::Blocked(_, s)) => Some(*s),
+        _ => None,
+    }
+}
+
+/// The one end of a command on the board when its other end is off it (a diagram marks
+/// it as it marks a move's squares).
+pub fn lone_end(c: Command) -> Option<Square> {
+    if command_move(c).is_some() {
+        return None;
+    }
+    Square::new(c[0], c[1]).or_else(|| Square::new(c[2], c[3]))
 }
 
 /// Plays `c` on `game` and returns the verdict with a sentence explaining it: the reason
@@ -246,5 +257,9 @@ mod tests {
             vec![Square::new(0, 0).expect("on")]
         );
         assert_eq!(command_move([0, 0, 10, 0]), None);
+        assert_eq!(blocking(&verdict), None);
+        assert_eq!(lone_end([0, 0, -1, 0]), Square::new(0, 0));
+        assert_eq!(lone_end([-1, 0, 0, 0]), Square::new(0, 0));
+        assert_eq!(lone_end([0, 0, 1, 0]), None);
     }
 }

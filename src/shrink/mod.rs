@@ -8,9 +8,12 @@
 //! - [`shrinker`]: cutting after the first difference, shorter routes, delta
 //!   debugging, pairs of commands.
 //! - [`route`]: a shorter legal game to the same events.
+//! - [`smaller`]: smaller than 1-minimal: new failures from short games, each shrunk,
+//!   the smallest kept.
 //!
 //! May use: [`crate::judge`], [`crate::sys`], [`crate::generate`], [`crate::show`].
 
 pub mod route;
 pub mod search;
 pub mod shrinker;
+pub mod smaller;

@@ -27,6 +27,20 @@ pub struct Trial {
 }
 
 impl Trial {
+    /// The trial of a run judged in no time (a stand-in judged in process): a wrong
+    /// answer on line `line` (from 0), or accepted without one.
+    pub fn instant(line: Option<usize>) -> Trial {
+        Trial {
+            kind: if line.is_some() {
+                Kind::WrongAnswer
+            } else {
+                Kind::Accepted
+            },
+            line: line.map(|l| l as u64),
+            elapsed: Duration::ZERO,
+        }
+    }
+
     /// Whether this trial fails the way `like` did: the same verdict (for a wrong answer,
     /// any disagreement).
     pub fn fails_like(&self, like: &Trial) -> bool {

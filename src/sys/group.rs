@@ -30,7 +30,7 @@ mod unix {
     use std::io;
     use std::os::raw::c_long;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Mutex, Once, RwLock};
     use std::time::{Duration, Instant};
 
@@ -49,6 +49,7 @@ mod unix {
         fn _exit(status: i32) -> !;
         fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
         fn getpid() -> i32;
+        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
     }
 
     /// `waitpid(2)`'s "do not wait" option, the same on every Unix.
@@ -148,9 +149,72 @@ mod unix {
         if ADOPTING.load(Ordering::SeqCst) {
             adopted::end_all_in_handler();
         }
+        write_note();
         // SAFETY: _exit(2) is async-signal-safe; 128 + the signal is the shell's way of
         // saying "ended by a signal".
         unsafe { _exit(128 + signum) }
+    }
+
+    /// The line the signal handler writes on standard error before the process ends:
+    /// `head`, the count, `tail` (see [`set_signal_note`]). Set whole, never freed, so
+    /// that the handler reads it with one atomic load.
+    struct Note {
+        head: &'static [u8],
+        tail: &'static [u8],
+    }
+    static NOTE: AtomicPtr<Note> = AtomicPtr::new(std::ptr::null_mut());
+    /// The count the note says.
+    static NOTE_COUNT: AtomicU64 = AtomicU64::new(0);
+
+    /// From now on an interrupt or termination signal writes `head`, the count (see
+    /// [`count_for_signal_note`]) and `tail` as one line on standard error before the
+    /// process ends. Each call leaks its line (a few per run): the handler may be
+    /// reading the one before.
+    pub fn set_signal_note(head: &str, tail: &str) {
+        install();
+        let note = Note {
+            head: Box::leak(head.as_bytes().to_vec().into_boxed_slice()),
+            tail: Box::leak(format!("{tail}\n").into_bytes().into_boxed_slice()),
+        };
+        NOTE.store(Box::into_raw(Box::new(note)), Ordering::SeqCst);
+    }
+
+    /// Adds `n` to the count the signal note says.
+    pub fn count_for_signal_note(n: u64) {
+        NOTE_COUNT.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Writes the note, if one is set: only write(2), and no allocation.
+    fn write_note() {
+        let note = NOTE.load(Ordering::SeqCst);
+        if note.is_null() {
+            return;
+        }
+        // SAFETY: a note is leaked when set and never freed or changed.
+        let note = unsafe { &*note };
+        let mut digits = [0u8; 20];
+        let mut n = NOTE_COUNT.load(Ordering::Relaxed);
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let mut line = [0u8; 512];
+        let mut len = 0;
+        for part in [note.head, &digits[at..], note.tail] {
+            let take = part.len().min(line.len() - len);
+            line[len..len + take].copy_from_slice(&part[..take]);
+            len += take;
+        }
+        // SAFETY: write(2) is async-signal-safe; the buffer lives on our stack. A
+        // failed or short write has nowhere to be reported.
+        unsafe {
+            write(2, line.as_ptr(), len);
+        }
     }
 
     /// Installs the signal handler, once.
@@ -842,8 +906,9 @@ mod unix {
 
 #[cfg(unix)]
 pub use unix::{
-    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
-    sweep_orphans, terminate_group, RunPipes, Tracked,
+    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, pipe_names,
+    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
+    Tracked,
 };
 
 #[cfg(not(unix))]
@@ -877,6 +942,13 @@ mod other {
     /// Nothing to track.
     pub struct Tracked;
 
+    /// Nothing to say: without a handler of ours, an interrupt ends the process as the
+    /// system ends it.
+    pub fn set_signal_note(_head: &str, _tail: &str) {}
+
+    /// Nothing to count.
+    pub fn count_for_signal_note(_n: u64) {}
+
     /// No orphans are handed to us here.
     pub fn adopt_orphans() {}
 
@@ -908,6 +980,7 @@ mod other {
 
 #[cfg(not(unix))]
 pub use other::{
-    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
-    sweep_orphans, terminate_group, RunPipes, Tracked,
+    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, pipe_names,
+    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
+    Tracked,
 };

@@ -1,6 +1,17 @@
 //! A small seeded pseudo-random generator (SplitMix64) for the generator, the arena and
 //! the tests. Same seed, same sequence, on every machine. Not for cryptography.
 
+/// A seed for a run that names none: from the clock and the process id, small enough to
+/// type back in (below a billion). Whoever uses one says it, so that the run can be made
+/// again.
+pub fn clock_seed() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (nanos ^ (u64::from(std::process::id()) << 20)) % 1_000_000_000
+}
+
 /// SplitMix64: 64 bits of state, passes BigCrush, and any seed (zero included) is fine.
 #[derive(Clone, Debug)]
 pub struct Rng {

@@ -1,13 +1,20 @@
 //! `duckchess stress`: finds a small input on which a program and the built-in judge
 //! disagree, and says why.
 //!
-//! It takes cases from the generators ([`crate::generate::recipe`]), runs the program on
-//! each (a fresh process per case, as `test` runs it, through [`oracle`]) and compares
-//! with the built-in judge as the output streams, in parallel
-//! ([`crate::shrink::search`]); stops at the first WA, RE or TLE; makes sure it
-//! reproduces; shrinks it ([`crate::shrink::shrinker`]); saves it with the judge's
-//! answer; and explains it exactly as `test` explains a wrong answer
-//! ([`crate::show::diagnose`]).
+//! A run goes through phases, each a function:
+//!
+//! - the search ([`search_phase`]): cases from the generators
+//!   ([`crate::generate::recipe`]), each run by the program (a fresh process per case, as
+//!   `test` runs it, through [`oracle`]) and compared with the built-in judge as the
+//!   output streams, in parallel ([`crate::shrink::search`]), until the first WA, RE or
+//!   TLE;
+//! - the check that it reproduces ([`confirm_phase`], through [`rerun`]);
+//! - the shrinking ([`shrink_phase`], with [`crate::shrink::shrinker`]) to a 1-minimal
+//!   case, then the search for a smaller one ([`smaller_phase`], with
+//!   [`crate::shrink::smaller`]: new failures from short games of the same mode, each
+//!   shrunk, the smallest kept), and the case kept run again (the same [`rerun`]);
+//! - the report ([`finish`]): the case saved with the judge's answer, and explained
+//!   exactly as `test` explains a wrong answer ([`crate::show::diagnose`]).
 
 pub mod oracle;
 
@@ -20,16 +27,17 @@ use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
-use crate::shrink::search::{self, Budget};
-use crate::shrink::shrinker::Shrinker;
-use crate::sys::file;
+use crate::shrink::search::{self, Budget, Trial};
+use crate::shrink::shrinker::{Shrinker, Shrunk};
+use crate::shrink::smaller::{smaller, Effort, Smaller};
+use crate::sys::{file, group, rng};
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The default budget of a run, in seconds.
 pub const DEFAULT_TIME: f64 = 60.0;
@@ -46,6 +54,14 @@ pub const OFFICIAL_Q: u64 = 1000;
 pub const MESSY_Q: u64 = 100_000;
 /// At most this many runs are spent on shrinking.
 pub const SHRINK_RUNS: u64 = 20_000;
+/// At most this many more failures are shrunk in the search for a smaller case.
+pub const SMALLER_ROUNDS: usize = 6;
+/// The search for a smaller case stops after this many rounds in a row without one.
+pub const SMALLER_PATIENCE: usize = 2;
+/// The search for a smaller case may always try this many candidates.
+pub const SMALLER_TRIES: u64 = 500;
+/// A shrunk case of at most this many commands needs no search for a smaller one.
+pub const SMALL_ENOUGH: usize = 4;
 /// How many times a failing case is run again to see that it reproduces.
 pub const REPEATS: usize = 3;
 /// Cases of at most this many commands are printed after the report.
@@ -78,6 +94,10 @@ clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
 then commands removed (delta debugging) until removing any one makes it pass.
+Then, for a smaller case still, new failures from short games of the same mode
+are shrunk the same way (at most as many cases again as the search and the
+shrinking took) and the smallest is kept; the result says both sizes. Ctrl-C
+ends the run with a line on stderr: the cases tried and the seed.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
 0..=8, one space between numbers, one command a line, a final newline): a
@@ -189,7 +209,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         };
         let seed = match parsed.int("--seed", 0, u64::MAX)? {
             Some(s) => s,
-            None => clock_seed(),
+            None => rng::clock_seed(),
         };
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = parsed.int("--jobs", 1, 1024)?.map_or(cores, |j| j as usize);
@@ -247,15 +267,6 @@ impl Ledger {
     }
 }
 
-/// A seed from the clock and the process id, for runs without `--seed`.
-fn clock_seed() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // Small enough to type back in.
-    (nanos ^ (u64::from(std::process::id()) << 20)) % 1_000_000_000
-}
-
 /// The progress line, on a terminal only.
 struct Progress {
     on: bool,
@@ -275,11 +286,90 @@ impl Progress {
     }
 }
 
+/// A failing case the search found, with its place in the run.
+struct Failure {
+    /// Its index in the seed's sequence of cases.
+    index: u64,
+    /// The case.
+    case: Case,
+    /// The generator that made it.
+    mode: Mode,
+    /// Its failing run.
+    judged: Judged,
+}
+
+/// What the search found, and what it tried on the way.
+struct Hunt {
+    /// The first failing case, if any.
+    failure: Option<Failure>,
+    /// The cases and commands tried, the time and the seed, in words.
+    tried: String,
+}
+
+/// A case run again: how many runs there were and how many failed like the first, with
+/// the last of those.
+struct Rerun {
+    ran: usize,
+    failed: usize,
+    last: Option<Judged>,
+}
+
+/// How the run ends: the report's last line, and the case saved with its failing run.
+struct Report {
+    line: String,
+    case: Case,
+    judged: Judged,
+}
+
 /// The search, the shrinking and the report; returns the exit status.
 fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let progress = Progress {
         on: io::stderr().is_terminal(),
     };
+    let seed = s.recipe.seed;
+    // Ctrl-C ends the run with a summary, in each phase (over the progress line, on a
+    // terminal).
+    let fresh = if progress.on { "\r\x1b[K" } else { "" };
+    group::set_signal_note(
+        &format!("{fresh}duckchess: stress: interrupted; cases tried: "),
+        &format!("; no failure found yet; seed {seed} (--seed {seed} tries the same cases)"),
+    );
+    let hunt = search_phase(s, oracle, &progress);
+    if let Some(why) = oracle.broken() {
+        return cli::fail("stress", &why);
+    }
+    let Some(failure) = hunt.failure else {
+        let mut out = io::stdout().lock();
+        let written = writeln!(out, "no failure found: {}", hunt.tried).and_then(|()| out.flush());
+        return cli::output_status("stress", written);
+    };
+    let mut lines = vec![format!(
+        "found: {} in case {} (mode {}, {}) after {}",
+        failure.judged.trial.kind.word(),
+        failure.index,
+        failure.mode,
+        cli::plural(failure.case.len() as u64, "command"),
+        hunt.tried
+    )];
+    group::set_signal_note(
+        &format!("{fresh}duckchess: stress: interrupted while shrinking; cases tried: "),
+        &format!(
+            "; {} in case {} of seed {seed} (--seed {seed} finds it again)",
+            failure.judged.trial.kind.word(),
+            failure.index
+        ),
+    );
+    let report = match confirm_phase(s, oracle, failure) {
+        Ok(failure) => shrink_phase(s, oracle, &progress, failure),
+        Err(report) => *report,
+    };
+    lines.push(report.line);
+    finish(s, oracle, &lines, &report.case, report.judged)
+}
+
+/// The search: cases from the recipe, run in parallel until the first failure or the
+/// end of the budget.
+fn search_phase(s: &Settings, oracle: &Oracle, progress: &Progress) -> Hunt {
     let commands = AtomicU64::new(0);
     let mut show = |tested: u64| {
         let secs = s.started.elapsed().as_secs_f64();
@@ -309,9 +399,6 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         Some(&mut show),
     );
     progress.clear();
-    if let Some(why) = oracle.broken() {
-        return cli::fail("stress", &why);
-    }
     let searched = s.started.elapsed();
     // What a search on one job would have tried: for a failure, the cases up to it (more
     // jobs also run some past it), so the summary is the same for any --jobs.
@@ -331,51 +418,87 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         searched.as_secs_f64(),
         s.recipe.seed
     );
-    let Some((index, Some((case, mode, judged)))) = found.first else {
-        let mut out = io::stdout().lock();
-        let written = writeln!(out, "no failure found: {tried}").and_then(|()| out.flush());
-        return cli::output_status("stress", written);
+    let failure = match found.first {
+        Some((index, Some((case, mode, judged)))) => Some(Failure {
+            index,
+            case,
+            mode,
+            judged,
+        }),
+        _ => None,
     };
-    let mut lines = vec![format!(
-        "found: {} in case {index} (mode {mode}, {}) after {tried}",
-        judged.trial.kind.word(),
-        cli::plural(case.len() as u64, "command"),
-    )];
-    // Does it fail again, the same way? (Its standard error is kept this time, for the
-    // report.) No run starts once the time is up.
-    let mut judged = judged;
-    let (mut again, mut reran) = (0, 0);
-    for _ in 0..REPEATS - 1 {
+    Hunt { failure, tried }
+}
+
+/// Runs `case` up to `times` more times within the budget (its standard error kept, for
+/// the report), counting the runs that fail like `like`.
+fn rerun(s: &Settings, oracle: &Oracle, case: &Case, like: &Trial, times: usize) -> Rerun {
+    let mut again = Rerun {
+        ran: 0,
+        failed: 0,
+        last: None,
+    };
+    for _ in 0..times {
+        // No run starts once the time is up.
         if s.budget.spent() {
             break;
         }
-        reran += 1;
-        if let Some(j) = oracle.judged(&case, Stderr::Keep) {
-            if j.trial.fails_like(&judged.trial) {
-                again += 1;
-                judged = j;
+        again.ran += 1;
+        if let Some(j) = oracle.judged(case, Stderr::Keep) {
+            if j.trial.fails_like(like) {
+                again.failed += 1;
+                again.last = Some(j);
             }
         }
     }
-    if again < reran {
-        lines.push(format!(
-            "flaky: it failed again on {again} of {reran} more runs (undefined behaviour or \
-             timing?); the original case is kept"
-        ));
-        return finish(s, oracle, &lines, &case, judged);
+    again
+}
+
+/// Does the failure come back, the same way? Gives it with its last failing run, or ends
+/// the run (flaky, or no time to be sure).
+fn confirm_phase(
+    s: &Settings,
+    oracle: &Oracle,
+    mut failure: Failure,
+) -> Result<Failure, Box<Report>> {
+    let again = rerun(s, oracle, &failure.case, &failure.judged.trial, REPEATS - 1);
+    if let Some(last) = again.last {
+        failure.judged = last;
     }
-    if reran < REPEATS - 1 {
-        lines.push(if reran == 0 {
-            "not shrunk: the time ran out before it could run again".to_string()
-        } else {
-            format!(
-                "not shrunk: the time ran out after {reran} of {} more runs (it failed again \
-                 on each)",
-                REPEATS - 1
-            )
-        });
-        return finish(s, oracle, &lines, &case, judged);
-    }
+    let line = if again.failed < again.ran {
+        format!(
+            "flaky: it failed again on {} of {} more runs (undefined behaviour or \
+             timing?); the original case is kept",
+            again.failed, again.ran
+        )
+    } else if again.ran == 0 {
+        "not shrunk: the time ran out before it could run again".to_string()
+    } else if again.ran < REPEATS - 1 {
+        format!(
+            "not shrunk: the time ran out after {} of {} more runs (it failed again \
+             on each)",
+            again.ran,
+            REPEATS - 1
+        )
+    } else {
+        return Ok(failure);
+    };
+    Err(Box::new(Report {
+        line,
+        case: failure.case,
+        judged: failure.judged,
+    }))
+}
+
+/// Shrinks a confirmed failure and runs the shrunk case again: the shrunk case with its
+/// last failing run, or the original case when the shrunk one cannot be confirmed.
+fn shrink_phase(s: &Settings, oracle: &Oracle, progress: &Progress, failure: Failure) -> Report {
+    let Failure {
+        index,
+        case,
+        mode,
+        judged,
+    } = failure;
     progress.show(&format!(
         "shrinking {}",
         cli::plural(case.len() as u64, "command")
@@ -390,65 +513,107 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
             .map(|d| d.checked_sub(reserve).unwrap_or(d)),
     };
     let shrinker = Shrinker::new(oracle, s.jobs, budget, oracle.runs() + SHRINK_RUNS, true);
-    let shrunk = shrinker.shrink(case.clone(), judged.trial);
+    let first = shrinker.shrink(case.clone(), judged.trial);
+    progress.show(&format!(
+        "shrunk to {}; looking for a smaller case",
+        cli::plural(first.case.len() as u64, "command")
+    ));
+    let found = smaller_phase(s, &shrinker, first, index, mode);
+    let shrunk = found.best;
     progress.clear();
     // The shrunk case must fail every time too; its last run goes in the report. Within
     // the time left: the shrinking kept some for this.
-    let mut last = None;
-    let (mut failed, mut ran) = (0, 0);
-    for _ in 0..REPEATS {
-        if s.budget.spent() {
-            break;
-        }
-        ran += 1;
-        if let Some(j) = oracle.judged(&shrunk.case, Stderr::Keep) {
-            if j.trial.fails_like(&judged.trial) {
-                failed += 1;
-                last = Some(j);
-            }
-        }
-    }
-    let last = match last {
-        Some(j) if failed == ran => j,
-        _ if ran == 0 => {
-            lines.push(if shrunk.case == case {
+    let again = rerun(s, oracle, &shrunk.case, &judged.trial, REPEATS);
+    let size = cli::plural(shrunk.case.len() as u64, "command");
+    let last = match again.last {
+        Some(j) if again.failed == again.ran => j,
+        _ if again.ran == 0 => {
+            let line = if shrunk.case == case {
                 "not shrunk: the time ran out".to_string()
             } else {
                 format!(
-                    "not shrunk: the time ran out before the shrunk case of {} could run \
-                     again; the original case is kept",
-                    cli::plural(shrunk.case.len() as u64, "command")
+                    "not shrunk: the time ran out before the shrunk case of {size} could run \
+                     again; the original case is kept"
                 )
-            });
-            return finish(s, oracle, &lines, &case, judged);
+            };
+            return Report { line, case, judged };
         }
         _ => {
-            lines.push(format!(
-                "flaky: the shrunk case of {} failed on {failed} of {ran} runs (undefined \
+            let line = format!(
+                "flaky: the shrunk case of {size} failed on {} of {} runs (undefined \
                  behaviour or timing?); the original case is kept",
-                cli::plural(shrunk.case.len() as u64, "command")
-            ));
-            return finish(s, oracle, &lines, &case, judged);
+                again.failed, again.ran
+            );
+            return Report { line, case, judged };
         }
     };
-    let runs = if ran == REPEATS {
+    let runs = if again.ran == REPEATS {
         format!("{REPEATS} of {REPEATS} runs")
     } else {
-        format!("{ran} of {ran} runs (the time ran out before {REPEATS})")
+        format!(
+            "{ran} of {ran} runs (the time ran out before {REPEATS})",
+            ran = again.ran
+        )
     };
-    lines.push(format!(
-        "shrunk from {} to {} in {:.1} s ({} tried){}; it fails {runs}",
+    let smaller = match found.rounds {
+        0 => String::new(),
+        n if shrunk.case.len() < found.first => format!(
+            " (the first shrunk case had {}; {} shrunk)",
+            found.first,
+            cli::plural(n as u64, "more failure")
+        ),
+        n => format!(
+            " ({} shrunk, none smaller)",
+            cli::plural(n as u64, "more failure")
+        ),
+    };
+    let line = format!(
+        "shrunk from {} to {size} in {:.1} s ({} tried){}{smaller}; it fails {runs}",
         case.len(),
-        cli::plural(shrunk.case.len() as u64, "command"),
         shrink_started.elapsed().as_secs_f64(),
-        cli::plural(shrunk.tries, "case"),
+        cli::plural(shrunk.tries + found.tries, "case"),
         if shrunk.minimal {
             ", 1-minimal"
         } else {
             ", not 1-minimal: the budget ran out"
         }
-    ));
-    finish(s, oracle, &lines, &shrunk.case, last)
+    );
+    Report {
+        line,
+        case: shrunk.case,
+        judged: last,
+    }
+}
+
+/// Smaller than 1-minimal: new failures from short games of the failing case's mode
+/// (each round a seed of its own, games at most twice the first shrunk case's length),
+/// each shrunk as the first was; the smallest is kept. No round starts once it has tried
+/// as many candidates as the search and the first shrinking did (at least
+/// [`SMALLER_TRIES`]), so a run costs at most about twice what it did without it.
+fn smaller_phase(
+    s: &Settings,
+    shrinker: &Shrinker,
+    first: Shrunk,
+    index: u64,
+    mode: Mode,
+) -> Smaller {
+    let max_q = (first.case.len() as u64 * 2).clamp(8, s.recipe.max_q);
+    let effort = Effort {
+        rounds: SMALLER_ROUNDS,
+        patience: SMALLER_PATIENCE,
+        candidates: (index + 1).saturating_mul(2).clamp(500, 5_000),
+        enough: SMALL_ENOUGH,
+        max_tries: (index + 1 + first.tries).max(SMALLER_TRIES),
+    };
+    smaller(shrinker, first, effort, |round, i| {
+        let recipe = Recipe {
+            seed: s.recipe.seed ^ (round as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            mode: Some(mode),
+            max_q,
+            messy: s.recipe.messy,
+        };
+        Some(recipe::case(&recipe, i).0)
+    })
 }
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the

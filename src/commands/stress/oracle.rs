@@ -8,6 +8,7 @@ use crate::generate::case::Case;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::Kind;
 use crate::shrink::search::{Tester, Trial};
+use crate::sys::group;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -82,6 +83,8 @@ impl Oracle {
         let mut comparator = Comparator::new(&answer[..]);
         let run =
             process::run_program_with(&self.argv, &input, self.timeout, &mut comparator, stderr)?;
+        // What a summary on Ctrl-C counts.
+        group::count_for_signal_note(1);
         Ok((run, comparator.finish(), input))
     }
 
