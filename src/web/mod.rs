@@ -46,6 +46,8 @@ pub const DEFAULT_WORKERS: u64 = 8;
 pub const QUEUE_PER_WORKER: usize = 8;
 /// Searches for the computer's move that may run at once.
 pub const SEARCHES: usize = 2;
+/// Analyses that may run at once, in slots of their own beside the moves'.
+pub const ANALYSES: usize = 1;
 
 /// The command line of `serve`.
 pub const SPEC: Spec = Spec {
@@ -73,13 +75,17 @@ read timeout (else 408) and keep the size limits (413, 414, 431); waiting for it
 costs no worker. At most N workers answer at once and 8 N complete requests wait,
 the rest get 503. A game may have at most 2000 moves (else 413); a replay shows at
 most 10000 commands. The computer thinks at most 5 s per move; an analysis
-request searches at most 16 positions and 3 s; at most 2 searches run at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
+request searches at most 16 positions and 3 s. At most 2 searches for the
+computer's moves and 1 analysis run at once, each in slots of its own, so an
+analysis never keeps the computer from moving; a search whose client has closed
+its connection is stopped. Beyond 4096 open connections (or the descriptor limit), the oldest are
 closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
 when the server runs in the background of a shell) or a pipe: it accepts no more
 connections, answers the requests it has read (a request still arriving gets
-503), and exits once the answers are out, within 10 s. Ctrl-C stops it at once.",
+503), and exits once the answers are out, within 10 s (what is not answered by
+then gets 503). Ctrl-C stops it at once.",
     options: &[
         Opt::valued(
             "--port",
@@ -148,7 +154,12 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
         cli::say(
             "serve",
             &format!(
-                "warning: listening on {addr}: anyone who can reach this machine there can use the server"
+                "warning: listening on {addr}: anyone who can reach this machine there can use the server{}",
+                if addr.ip().is_unspecified() {
+                    " (at this machine's address on their network)"
+                } else {
+                    ""
+                }
             ),
         );
     }
@@ -159,15 +170,19 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
         limits: http::Limits::SERVE,
         local_names_only: loopback,
     };
-    let api = api::Api::new(SEARCHES);
+    let api = api::Api::new(SEARCHES, ANALYSES);
     let handler: Arc<server::Handler> = Arc::new(move |request| api.handle(request));
     let server = match server::Server::start(listener, config, handler) {
         Ok(s) => s,
         Err(e) => return cli::fail("serve", &format!("cannot start the server: {e}")),
     };
     let mut out = io::stdout().lock();
-    let shown = writeln!(out, "duckchess serve: open http://{addr}/ in a browser")
-        .and_then(|()| out.flush());
+    let shown = writeln!(
+        out,
+        "duckchess serve: open {} in a browser",
+        browser_url(addr)
+    )
+    .and_then(|()| out.flush());
     drop(out);
     if let Err(e) = shown {
         if !cli::is_closed(&e) {
@@ -192,6 +207,20 @@ fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u8 {
         Ok(()) => cli::EXIT_OK,
         Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
     }
+}
+
+/// The address a browser on this machine opens for a server listening on `addr`: a
+/// server on every address (`0.0.0.0`, `::`) is named by its loopback address, which
+/// a browser can open (the unspecified address is no place to connect to); others on
+/// the network use this machine's own address, as the warning says.
+fn browser_url(addr: std::net::SocketAddr) -> String {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, addr.port()))
 }
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or
