@@ -366,8 +366,19 @@ pub fn train<E>(
     Ok(())
 }
 
-/// Reads the positions of `path` (at most `limit` in all with `into`), in order.
-fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String> {
+/// Whether `a` and `b` name the same file (both exist and are one file, or they are
+/// the same path).
+fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Reads the positions of `path` (at most `limit` in all with `into`), in order. A
+/// last line without its newline that does not read (a record cut short by a full
+/// disk or a stopped `selfplay`) is skipped with a note, which is returned.
+fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<Option<String>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
@@ -393,10 +404,18 @@ fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String
         if text.is_empty() {
             continue;
         }
-        let sample: Sample = text.parse().map_err(|e| format!("{path}:{number}: {e}"))?;
+        let sample: Sample = match text.parse() {
+            Ok(sample) => sample,
+            Err(e) if !line.ends_with(b"\n") => {
+                return Ok(Some(format!(
+                    "{path}:{number}: the last line is cut short ({e}): skipped"
+                )))
+            }
+            Err(e) => return Err(format!("{path}:{number}: {e}")),
+        };
         into.extend(Position::of(&sample));
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The command line of `train`.
@@ -412,7 +431,10 @@ last 3% of the positions read are held out. After each pass one line says the
 mean squared error on the positions learnt and on those held out, and NET is
 written whole (the engine's 'EvalFile' option reads it; 'nnue.net' in
 src/engine is the one built in). At most N positions are kept, the first ones
-read.",
+read. A last line cut short (no newline, and it does not read: a selfplay
+stopped or a full disk) is skipped with a note; any other bad line stops train.
+NET may not be one of the FILEs. Temporary files an earlier run stopped between
+writing NET and renaming it left beside NET are removed.",
     options: &[
         Opt::valued("--out", "NET", "the network file to write (required)"),
         Opt::valued("--epochs", "N", "passes over the positions (default 10)"),
@@ -462,10 +484,21 @@ pub fn cli(args: &[String]) -> u8 {
             jobs: parsed.int("--jobs", 1, 64)?.unwrap_or(2) as usize,
         };
         let limit = parsed.int("--max", 1, 100_000_000)?.unwrap_or(10_000_000) as usize;
+        if let Some(input) = parsed.operands.iter().find(|p| same_file(p, &out)) {
+            return Ok(cli::fail(
+                "train",
+                &format!("--out {out} is the input {input}: writing it would replace the positions; give another name"),
+            ));
+        }
+        // A run stopped between writing the network and renaming it left its
+        // temporary file beside it.
+        file::remove_leftovers(Path::new(&out));
         let mut positions = Vec::new();
         for path in &parsed.operands {
-            if let Err(e) = read(path, &mut positions, limit) {
-                return Ok(cli::fail("train", &e));
+            match read(path, &mut positions, limit) {
+                Ok(Some(note)) => cli::say("train", &note),
+                Ok(None) => {}
+                Err(e) => return Ok(cli::fail("train", &e)),
             }
         }
         if positions.len() * HELD_OUT / 1000 == 0 {
@@ -521,6 +554,35 @@ mod tests {
             .flat_map(|i| selfplay::play(&setup, i, &mut engine))
             .filter_map(|s| Position::of(&s))
             .collect()
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_with_a_note_and_a_bad_one_refused() {
+        let dir = std::env::temp_dir().join(format!("duckchess-train-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        let path_text = path.to_str().unwrap();
+        let whole = "4k4/9/9/9/9/9/9/9/9/4K4 r;12;1\n";
+        std::fs::write(&path, format!("{whole}{whole}4k4/9/9/9/9/9/9/9/9/4K4 r;1")).unwrap();
+        let mut positions = Vec::new();
+        let note = read(path_text, &mut positions, 100).unwrap();
+        assert_eq!(
+            note.unwrap(),
+            format!("{path_text}:3: the last line is cut short (expected NOTATION;SCORE;RESULT (three fields separated by ';')): skipped")
+        );
+        assert_eq!(positions.len(), 2);
+        // The same line with its newline is a bad line.
+        std::fs::write(&path, format!("{whole}4k4/9/9/9/9/9/9/9/9/4K4 r;1\n")).unwrap();
+        assert!(read(path_text, &mut Vec::new(), 100).is_err());
+        // --out naming an input, by another path too, is refused.
+        assert!(same_file(path_text, path_text));
+        let other = format!("{}/./games.txt", dir.display());
+        assert!(same_file(path_text, &other));
+        assert!(!same_file(
+            path_text,
+            dir.join("other.net").to_str().unwrap()
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
