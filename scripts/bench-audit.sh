@@ -7,6 +7,7 @@
 #  3. The audit of 20 copies of the default suite, 20 times, for a per-command figure
 #     (every mistake stops at its first difference on each input, as in any audit).
 #  4. `audit --witness` for one grown mistake of each group: found and shrunk on demand.
+#  5. `audit`'s peak memory on 5,000 and 50,000 one-command tests (about 0.8 KB a test).
 # Budget: auditing the default suite within 1 s, `gen --suite` within 60 s (2 cores).
 # How strong the suite is on mistakes it was not built against: scripts/bench-heldout.sh.
 # Usage: scripts/bench-audit.sh [SEEDS...]   (default: seeds 1 2 3)
@@ -91,3 +92,18 @@ while read -r name; do
   printf '  %-50s %5.2f s, %3d commands\n' "$name" "$secs" "$(head -1 "$dir/w")"
 done <"$dir/sample"
 printf '  %d witnesses in %.1f s\n' "$(wc -l <"$dir/sample")" "$total"
+
+echo "5. audit's peak memory over many one-command tests"
+answer=$(printf '1\n0 0 1 0\n' | "$bin" judge)
+for n in 5000 50000; do
+  mkdir "$dir/many-$n"
+  # Written by the shell itself: no process a file.
+  (cd "$dir/many-$n" && for ((i = 1; i <= n; i++)); do
+    printf '1\n0 0 1 0\n' >"$i.in"
+    printf '%s\n' "$answer" >"$i.ans"
+  done)
+  /usr/bin/time -f '%e %M' -o "$dir/t" "$bin" audit "$dir/many-$n" >/dev/null || true
+  read -r secs kb < <(tail -1 "$dir/t")
+  printf '  %6d tests: %6.2f s, peak RSS %5.1f MB\n' "$n" "$secs" "$(awk -v k="$kb" 'BEGIN{print k / 1024}')"
+  rm -rf "$dir/many-$n"
+done

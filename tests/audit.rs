@@ -8,6 +8,7 @@
 //! g++; skipped with a note without it).
 
 mod common;
+mod official;
 
 use duckchess::check::format::{validate, DEFAULT_MAX_Q};
 use duckchess::generate::recipe::{self, Recipe};
@@ -196,13 +197,7 @@ fn the_witnesses_together_kill_every_hand_written_mistake() {
 
 /// The official cases, or a printed note and `None` when the folder is absent.
 fn official() -> Option<PathBuf> {
-    let dir = root().join("../shared/official/duckchess");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("note: ../shared/official/duckchess is absent; skipping");
-        None
-    }
+    official::cases("audit of the official cases")
 }
 
 #[test]
@@ -962,4 +957,49 @@ fn answer_files_are_read_as_the_setter_means_them() {
         }
         let _ = fs::remove_dir_all(&dir);
     }
+}
+
+/// A pair whose names are not UTF-8 is audited like any other (a file system's names
+/// are bytes), and inputs without answers make one line, however many.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_audited_and_skips_summed_up() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("names");
+    let input = "3\n0 0 1 0\n3 0 4 0\n9 0 8 0\n";
+    let answer = Command::new(BIN)
+        .arg("judge")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(input.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("the judge runs")
+        .stdout;
+    let name = |ext: &str| {
+        let mut bytes = b"case-\xff".to_vec();
+        bytes.extend_from_slice(ext.as_bytes());
+        dir.join(std::ffi::OsStr::from_bytes(&bytes))
+    };
+    fs::write(name(".in"), input).expect("write");
+    fs::write(name(".ans"), &answer).expect("write");
+    for i in 1..=40 {
+        fs::write(dir.join(format!("lone{i}.in")), input).expect("write");
+    }
+    let out = run_in(&dir, &["audit", "."]);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr,
+        "duckchess: audit: skipping 40 inputs without X.out or X.ans (./lone1.in, ./lone2.in, \
+         ./lone3.in and 37 more; name a file alone to compare it with the built-in judge)\n"
+    );
+    assert!(
+        text(&out.stdout).starts_with("audited 1 test (3 commands)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,7 @@
 //! bad input (stdout, stderr and exit status).
 
 mod common;
+mod official;
 
 use duckchess::commands::bundle::bundle;
 use duckchess::generate::{self, mode::Mode};
@@ -56,12 +57,9 @@ fn compile(rustc: &str, source: &Path, edition: Option<&str>, name: &str) -> Pat
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = Vec::new();
-    for dir in [
-        root.join("samples"),
-        root.join("../shared/official/duckchess"),
-    ] {
+    for dir in [root.join("samples"), root.join(official::DIR)] {
         let Ok(entries) = fs::read_dir(&dir) else {
-            println!("note: {} is absent; skipping it", dir.display());
+            official::cases("the bundle on the official cases");
             continue;
         };
         for entry in entries.flatten() {

@@ -22,6 +22,7 @@
 //! front door (at most 12 KB), and the pages read as documentation, not as a log.
 
 mod common;
+mod official;
 
 use std::collections::HashSet;
 use std::fs;
@@ -181,7 +182,7 @@ fn tool(name: &str) -> bool {
 
 /// The contest's data beside the repository, if it is there.
 fn official() -> Option<PathBuf> {
-    let dir = root().join("../shared/official/duckchess");
+    let dir = root().join(official::DIR);
     dir.is_dir()
         .then(|| dir.canonicalize().expect("canonical path"))
 }
@@ -295,10 +296,7 @@ fn every_example_prints_what_its_page_shows() {
             continue;
         }
         if needs("official/") && official().is_none() {
-            println!(
-                "note: {} needs the contest's data in ../shared/official/duckchess; skipped",
-                example.place
-            );
+            official::cases(&example.place);
             skipped += 1;
             continue;
         }

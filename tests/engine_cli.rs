@@ -80,7 +80,9 @@ fn play_a_scripted_game() {
         &format!("loaded {file}: 2 moves"),
         "red resigns",
         "game over: red resigned, blue wins",
+        "game over> 0 0 1 0",
         "the game is over: undo, new, load or quit",
+        "game over> quit",
         "goodbye",
     ];
     let mut at = 0;

@@ -2,6 +2,8 @@
 //! four official contest cases from `../shared/official/duckchess/` when that folder
 //! exists.
 
+mod official;
+
 use duckchess::judge;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -59,13 +61,8 @@ fn project_samples() {
 
 #[test]
 fn official_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/official/duckchess");
-    if !dir.is_dir() {
-        println!(
-            "note: {} is absent; skipping the official cases",
-            dir.display()
-        );
+    let Some(dir) = official::cases("the judge on the official cases") else {
         return;
-    }
+    };
     assert_eq!(check_all(&dir), 4);
 }

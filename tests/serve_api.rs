@@ -6,6 +6,7 @@
 //! graceful stop at the end of standard input that answers what is in flight. After
 //! each abuse the server must still answer.
 
+mod official;
 mod serve_common;
 
 use duckchess::cli::json::Json;
@@ -182,12 +183,9 @@ fn replay_shows_the_judges_lines() {
     let server = Server::start(&[]);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for dir in [
-        root.join("samples"),
-        root.join("../shared/official/duckchess"),
-    ] {
+    for dir in [root.join("samples"), root.join(official::DIR)] {
         let Ok(entries) = fs::read_dir(&dir) else {
-            println!("note: {} is absent; skipping it", dir.display());
+            official::cases("replay of the official cases");
             continue;
         };
         for entry in entries.flatten() {
@@ -745,6 +743,19 @@ fn bad_analysis_requests_say_what_is_wrong() {
             format!(r#"{{{game},"from":1,"prior":{{"eval":{{"mate":1,"winner":"green"}}}}}}"#),
             r#"prior: eval: expected {"cp": N} or {"mate": N, "winner": "red" or "blue"}"#,
         ),
+        // The least integers are out of range too, as the largest are.
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":-1e400}}}}}}"#),
+            r#"prior: eval: expected {"cp": N} or {"mate": N, "winner": "red" or "blue"}"#,
+        ),
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":-9223372036854775808}}}}}}"#),
+            r#"prior: eval: expected {"cp": N} or {"mate": N, "winner": "red" or "blue"}"#,
+        ),
+        (
+            format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":1e400}}}}}}"#),
+            r#"prior: eval: expected {"cp": N} or {"mate": N, "winner": "red" or "blue"}"#,
+        ),
         (
             format!(r#"{{{game},"from":1,"prior":{{"eval":{{"cp":1}},"best":[0,0,10,0]}}}}"#),
             "prior: best: expected [xs, ys, xt, yt] on the board",
@@ -983,8 +994,15 @@ fn command_line() {
             "{args:?}: {err}"
         );
     }
-    // Another address than loopback: a warning, and it still serves.
+    // Another address than loopback: a warning, and it still serves. On every
+    // address, the address to open is loopback's, which a browser can open.
     let server = Server::start(&["--host", "0.0.0.0"]);
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    assert_eq!(get(server.addr, "/").status, 200);
     let (status, stderr) = server.stop();
     assert!(status.success());
     assert!(

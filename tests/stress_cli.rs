@@ -6,6 +6,7 @@
 //! `--cases`, never by the clock.
 
 mod common;
+mod official;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -692,11 +693,10 @@ fn usage_errors() {
 /// finds: each planted program run by `duckchess test` on the official cases.
 #[test]
 fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
-    let official = Path::new("../shared/official/duckchess");
-    if !official.is_dir() {
-        println!("note: {} is absent; skipping", official.display());
+    let Some(official) = official::cases("the guides' table of planted mistakes") else {
         return;
-    }
+    };
+    let official = official.as_path();
     let Some(dir) = fixtures("the guides' claims about the official tests") else {
         return;
     };

@@ -3,6 +3,7 @@
 //! the program under test, whitespace handling, and the usage errors.
 
 mod common;
+mod official;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -85,11 +86,10 @@ fn the_projects_samples_pass() {
 
 #[test]
 fn the_official_data_passes_when_present() {
-    let dir = Path::new("../shared/official/duckchess");
-    if !dir.is_dir() {
-        println!("note: {} is absent; skipping", dir.display());
+    let Some(dir) = official::cases("test on the official cases") else {
         return;
-    }
+    };
+    let dir = dir.as_path();
     let out = test(&[&s(dir)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(text(&out.stdout).ends_with("4 passed, 0 failed\n"));

@@ -4,6 +4,7 @@
 //! usage errors.
 
 mod common;
+mod official;
 
 use common::run;
 use std::fs;
@@ -105,16 +106,13 @@ fn judged_inputs() -> Vec<(String, Vec<u8>)> {
             inputs.push((format!("gen {mode} {seed}"), out.stdout));
         }
     }
-    let official = Path::new("../shared/official/duckchess");
-    if official.is_dir() {
+    if let Some(official) = official::cases("trace of the official cases") {
         for i in 1..=4 {
             let path = official.join(format!("{i}.in"));
             if let Ok(bytes) = fs::read(&path) {
                 inputs.push((path.display().to_string(), bytes));
             }
         }
-    } else {
-        println!("note: {} is absent; skipping it", official.display());
     }
     inputs
 }

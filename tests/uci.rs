@@ -872,3 +872,55 @@ fn a_flood_of_commands_during_a_search_costs_no_memory() {
 fn lines_of(text: &str) -> Vec<String> {
     text.lines().map(str::to_string).collect()
 }
+
+/// A named pipe given as the network file is refused at once with an info line: the
+/// session answers `isready` and reads `quit`, where opening the pipe would wait for a
+/// writer forever.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_as_evalfile_is_refused_without_waiting() {
+    let Some(fifo) = common::fifo("uci-fifo") else {
+        return;
+    };
+    let script = format!(
+        "uci\nsetoption name EvalFile value {}\nisready\nquit\n",
+        fifo.display()
+    );
+    let out = common::run_within(
+        &["uci"],
+        script.as_bytes(),
+        std::time::Duration::from_secs(20),
+    );
+    let _ = std::fs::remove_file(&fifo);
+    let out = out.expect("the session ends on quit");
+    let lines: Vec<String> = common::stdout(&out).lines().map(str::to_string).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string setoption evalfile:")
+                && l.ends_with("it is not a regular file")),
+        "{lines:?}"
+    );
+    assert!(has(&lines, "readyok"), "{lines:?}");
+}
+
+/// `selfplay --eval` refuses a named pipe with one line, without waiting for a writer.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_as_selfplay_network_is_refused() {
+    let Some(fifo) = common::fifo("selfplay-fifo") else {
+        return;
+    };
+    let path = fifo.display().to_string();
+    let args = [
+        "selfplay", "--eval", &path, "--games", "1", "--nodes", "100",
+    ];
+    let out = common::run_within(&args, b"", std::time::Duration::from_secs(20));
+    let _ = std::fs::remove_file(&fifo);
+    let out = out.expect("selfplay ends at once");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        common::stderr(&out),
+        format!("duckchess: selfplay: --eval: cannot read {path}: it is not a regular file\n")
+    );
+}

@@ -83,14 +83,12 @@ impl fmt::Display for CollectError {
 
 impl std::error::Error for CollectError {}
 
-/// Splits `name` into the stem and the extension among `.in`, `.out`, `.ans`.
+/// Splits `name` into the stem and the extension among `.in`, `.out`, `.ans`. A name
+/// need not be UTF-8 (a file system's names are bytes).
 fn split_case_name(path: &Path) -> Option<(PathBuf, &'static str)> {
-    let text = path.to_str()?;
-    ["in", "out", "ans"].into_iter().find_map(|ext| {
-        text.strip_suffix(ext)
-            .and_then(|s| s.strip_suffix('.'))
-            .map(|stem| (PathBuf::from(stem), ext))
-    })
+    let found = path.extension()?;
+    let ext = ["in", "out", "ans"].into_iter().find(|e| found == *e)?;
+    Some((path.with_extension(""), ext))
 }
 
 fn with_ext(stem: &Path, ext: &str) -> PathBuf {
@@ -213,9 +211,30 @@ fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
 /// natural order, each case once. Notes (an input without an answer in a directory) go
 /// to `notes`.
 pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, CollectError> {
+    let mut skipped = Vec::new();
+    let collected = collect_skipping(paths, &mut skipped);
+    notes.extend(skipped.iter().map(|stem| {
+        format!(
+            "skipping {}.in: no {0}.out or {0}.ans (name the file alone to \
+             compare with the built-in judge)",
+            stem.display()
+        )
+    }));
+    collected
+}
+
+/// [`collect`], with the stems of the inputs skipped for want of an answer (in a
+/// directory) pushed to `skipped`.
+pub fn collect_skipping(
+    paths: &[String],
+    skipped: &mut Vec<PathBuf>,
+) -> Result<Vec<Case>, CollectError> {
     let mut cases: Vec<Case> = Vec::new();
-    let add = |case: Case, cases: &mut Vec<Case>| {
-        if !cases.iter().any(|c| c.name == case.name) {
+    // The names taken: each case once, in time linear in the cases (a folder may hold
+    // tens of thousands).
+    let mut names = std::collections::HashSet::new();
+    let mut add = |case: Case, cases: &mut Vec<Case>| {
+        if names.insert(case.name.clone()) {
             cases.push(case);
         }
     };
@@ -246,11 +265,7 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
                         },
                         &mut cases,
                     ),
-                    None => notes.push(format!(
-                        "skipping {}.in: no {0}.out or {0}.ans (name the file alone to \
-                         compare with the built-in judge)",
-                        stem.display()
-                    )),
+                    None => skipped.push(stem),
                 }
             }
             continue;

@@ -126,13 +126,23 @@ pub fn open_input(command: &str, path: Option<&std::ffi::OsStr>) -> Result<Box<d
 }
 
 /// Reads a whole small file of at most `limit` bytes; the error says what is wrong
-/// (the caller names the path).
+/// (the caller names the path). Only a regular file is read: a named pipe, a device or
+/// a socket could block forever or never end, so it is refused before it is opened
+/// (and opened without waiting, where the system allows, should it change meanwhile).
 pub fn read_small_file(path: impl AsRef<std::path::Path>, limit: u64) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
-    if meta.is_dir() {
-        return Err("it is a directory".to_string());
-    }
+    let path = path.as_ref();
+    let regular = |meta: &std::fs::Metadata| -> Result<(), String> {
+        if meta.is_dir() {
+            Err("it is a directory".to_string())
+        } else if !meta.is_file() {
+            Err("it is not a regular file".to_string())
+        } else {
+            Ok(())
+        }
+    };
+    regular(&std::fs::metadata(path).map_err(|e| e.to_string())?)?;
+    let file = open_without_waiting(path).map_err(|e| e.to_string())?;
+    regular(&file.metadata().map_err(|e| e.to_string())?)?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -141,6 +151,21 @@ pub fn read_small_file(path: impl AsRef<std::path::Path>, limit: u64) -> Result<
         return Err(format!("it is larger than {limit} bytes"));
     }
     Ok(bytes)
+}
+
+/// Opens `path` for reading; on Linux with `O_NONBLOCK`, so that opening a named pipe
+/// put in place of a file never waits for a writer (a regular file reads the same).
+fn open_without_waiting(path: &std::path::Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        /// `O_NONBLOCK` on Linux.
+        const O_NONBLOCK: i32 = 0o4000;
+        options.custom_flags(O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// `count` and the noun in the right number: `1 move`, `2 moves`.

@@ -16,7 +16,7 @@ use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::judge;
 use crate::mistakes::catalogue::{self, Group, Mistake};
 use crate::mistakes::coverage;
-use crate::mistakes::matrix::{matrix, Test};
+use crate::mistakes::matrix::{tally, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
 use crate::mistakes::witness;
 use crate::show::compare::Comparator;
@@ -207,11 +207,8 @@ fn witness_text(mistake: Mistake) -> String {
 /// kills, the redundant tests, and with `with_matrix` the matrix.
 pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize) {
     let mistakes = sorted_mistakes();
-    let kills = matrix(tests, &mistakes, jobs);
-    let killed: Vec<bool> = kills
-        .iter()
-        .map(|r| r.iter().any(Option::is_some))
-        .collect();
+    let tally = tally(tests, &mistakes, jobs, with_matrix);
+    let killed: Vec<bool> = tally.killers.iter().map(|&(n, _)| n > 0).collect();
     let survivors: Vec<Mistake> = mistakes
         .iter()
         .zip(&killed)
@@ -271,13 +268,9 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
     let digits = tests.len().to_string().len();
     out.push_str("\ntests (kills: mistakes it kills; alone: those no other test kills):\n");
     let mut redundant = Vec::new();
+    let alone = tally.alone();
     for (j, t) in tests.iter().enumerate() {
-        let kills_it = |r: &Vec<Option<usize>>| r[j].is_some();
-        let count = kills.iter().filter(|r| kills_it(r)).count();
-        let alone = kills
-            .iter()
-            .filter(|r| kills_it(r) && r.iter().filter(|k| k.is_some()).count() == 1)
-            .count();
+        let (count, alone) = (tally.kills[j], alone[j]);
         out.push_str(&format!(
             "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}\n",
             j + 1,
@@ -310,12 +303,12 @@ pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize)
             out.push_str(&format!(" {:>digits$}", j + 1));
         }
         out.push('\n');
-        for (m, row) in mistakes.iter().zip(&kills) {
+        for (i, m) in mistakes.iter().enumerate() {
             out.push_str(&format!("  {:name_width$} ", m.name()));
-            for k in row {
+            for j in 0..tests.len() {
                 out.push_str(&format!(
                     " {:>digits$}",
-                    if k.is_some() { "x" } else { "." }
+                    if tally.kills(i, j) { "x" } else { "." }
                 ));
             }
             out.push('\n');
@@ -440,12 +433,43 @@ enum Report {
     Coverage,
 }
 
+/// How many skipped inputs a note names before "and N more".
+const NAMED: usize = 3;
+
+/// One line for the inputs skipped for want of an answer (their stems), however many:
+/// the count and the first few names.
+fn skipped_note(stems: &[PathBuf]) -> Option<String> {
+    let names: Vec<String> = stems
+        .iter()
+        .take(NAMED)
+        .map(|s| format!("{}.in", s.display()))
+        .collect();
+    let more = match stems.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let (first, count) = (names.first()?, stems.len());
+    Some(if count == 1 {
+        format!(
+            "skipping {first}: no {0}.out or {0}.ans (name the file alone to compare with \
+             the built-in judge)",
+            first.trim_end_matches(".in")
+        )
+    } else {
+        format!(
+            "skipping {count} inputs without X.out or X.ans ({}{more}; name a file alone to \
+             compare it with the built-in judge)",
+            names.join(", ")
+        )
+    })
+}
+
 /// Audits the test set under `paths`; returns the exit status.
 fn audit(paths: &[String], report_of: Report) -> u8 {
-    let mut notes = Vec::new();
-    let collected = cases::collect(paths, &mut notes);
-    for note in &notes {
-        cli::say("audit", note);
+    let mut skipped = Vec::new();
+    let collected = cases::collect_skipping(paths, &mut skipped);
+    if let Some(note) = skipped_note(&skipped) {
+        cli::say("audit", &note);
     }
     let cases = match collected {
         Ok(cases) => cases,
@@ -480,5 +504,33 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     match print(&text) {
         EXIT_OK if short > 0 => EXIT_FAILURE,
         status => status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipped_inputs_make_one_line() {
+        assert_eq!(skipped_note(&[]), None);
+        let stems: Vec<PathBuf> = (1..=5000)
+            .map(|i| PathBuf::from(format!("d/{i}")))
+            .collect();
+        assert_eq!(
+            skipped_note(&stems[..1]).unwrap(),
+            "skipping d/1.in: no d/1.out or d/1.ans (name the file alone to compare with the \
+             built-in judge)"
+        );
+        assert_eq!(
+            skipped_note(&stems).unwrap(),
+            "skipping 5000 inputs without X.out or X.ans (d/1.in, d/2.in, d/3.in and 4997 \
+             more; name a file alone to compare it with the built-in judge)"
+        );
+        assert_eq!(
+            skipped_note(&stems[..2]).unwrap(),
+            "skipping 2 inputs without X.out or X.ans (d/1.in, d/2.in; name a file alone to \
+             compare it with the built-in judge)"
+        );
     }
 }

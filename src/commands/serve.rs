@@ -30,13 +30,17 @@ read timeout (else 408) and keep the size limits (413, 414, 431); waiting for it
 costs no worker. At most N workers answer at once and 8 N complete requests wait,
 the rest get 503. A game may have at most 2000 moves (else 413); a replay shows at
 most 10000 commands. The computer thinks at most 5 s per move; an analysis
-request searches at most 16 positions and 3 s; at most 2 searches run at once. Beyond 4096 open connections (or the descriptor limit), the oldest are
+request searches at most 16 positions and 3 s. At most 2 searches for the
+computer's moves and 1 analysis run at once, each in slots of its own, so an
+analysis never keeps the computer from moving; a search whose client has closed
+its connection is stopped. Beyond 4096 open connections (or the descriptor limit), the oldest are
 closed.
 
 The end of standard input stops the server when it is a terminal (Ctrl-D; not
 when the server runs in the background of a shell) or a pipe: it accepts no more
 connections, answers the requests it has read (a request still arriving gets
-503), and exits once the answers are out, within 10 s. Ctrl-C stops it at once.",
+503), and exits once the answers are out, within 10 s (what is not answered by
+then gets 503). Ctrl-C stops it at once.",
     options: &[
         Opt::valued(
             "--port",

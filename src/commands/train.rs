@@ -19,7 +19,10 @@ last 3% of the positions read are held out. After each pass one line says the
 mean squared error on the positions learnt and on those held out, and NET is
 written whole (the engine's 'EvalFile' option reads it; 'nnue.net' in
 src/engine is the one built in). At most N positions are kept, the first ones
-read.",
+read. A last line cut short (no newline, and it does not read: a selfplay
+stopped or a full disk) is skipped with a note; any other bad line stops train.
+NET may not be one of the FILEs. Temporary files an earlier run stopped between
+writing NET and renaming it left beside NET are removed.",
     options: &[
         Opt::valued("--out", "NET", "the network file to write (required)"),
         Opt::valued("--epochs", "N", "passes over the positions (default 10)"),
@@ -69,10 +72,25 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             jobs: parsed.int("--jobs", 1, 64)?.unwrap_or(2) as usize,
         };
         let limit = parsed.int("--max", 1, 100_000_000)?.unwrap_or(10_000_000) as usize;
+        if let Some(input) = parsed
+            .operands()?
+            .iter()
+            .find(|p| crate::sys::file::same_file(p, &out))
+        {
+            return Ok(cli::fail(
+                "train",
+                &format!("--out {out} is the input {input}: writing it would replace the positions; give another name"),
+            ));
+        }
+        // A run stopped between writing the network and renaming it left its
+        // temporary file beside it.
+        file::remove_leftovers(Path::new(&out));
         let mut positions = Vec::new();
         for path in parsed.operands()? {
-            if let Err(e) = read(path, &mut positions, limit) {
-                return Ok(cli::fail("train", &e));
+            match read(path, &mut positions, limit) {
+                Ok(Some(note)) => cli::say("train", &note),
+                Ok(None) => {}
+                Err(e) => return Ok(cli::fail("train", &e)),
             }
         }
         if positions.len() * HELD_OUT / 1000 == 0 {

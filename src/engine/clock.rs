@@ -103,6 +103,20 @@ mod tests {
         }
     }
 
+    /// The engine guide's figures: the hard limit is at most a third of the time left,
+    /// and at most 80% on the last move before the time control.
+    #[test]
+    fn the_caps_the_guide_gives() {
+        for (to_go, cap) in [(Some(2), 3000 / 3), (Some(1), 3000 * 8 / 10)] {
+            let c = Clock {
+                left: ms(3000),
+                increment: ms(0),
+                moves_to_go: to_go,
+            };
+            assert_eq!(allocate(c, 100, ms(0)).hard, ms(cap), "{to_go:?}");
+        }
+    }
+
     #[test]
     fn the_move_limit_shortens_the_horizon() {
         let c = Clock {

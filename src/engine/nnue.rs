@@ -111,7 +111,7 @@ impl Network {
                 "network of {hidden} hidden numbers and {buckets} outputs, this build needs {HIDDEN} and {BUCKETS}"
             )));
         }
-        let scale = u32_at(take(4)?) as i32;
+        let scale = u32_at(take(4)?);
         let mut i16s = |n: usize| -> Result<Vec<i16>, NetError> {
             Ok(take(n * 2)?
                 .chunks_exact(2)
@@ -131,6 +131,7 @@ impl Network {
                 bytes.len() - at
             )));
         }
+        check_ranges(scale, &w1, &b1, &w2, &b2)?;
         let row = |s: &[i16]| {
             let mut r = [0i16; HIDDEN];
             r.copy_from_slice(s);
@@ -147,7 +148,7 @@ impl Network {
                 ]
             }),
             b2,
-            scale,
+            scale: scale as i32,
         })
     }
 
@@ -214,6 +215,71 @@ impl Network {
         let sum = dot(own, &self.w2[b][0]) + dot(other, &self.w2[b][1]) + self.b2[b];
         (sum as i64 * self.scale as i64 / (QA * QB) as i64) as i32
     }
+}
+
+/// The largest evaluation a network may ever give, in centipawns: far enough below
+/// the mate scores ([`crate::engine::tt::MATE_BOUND`]) that no position evaluates as a
+/// mate, and within the `i16` the transposition table keeps it in.
+pub const MAX_OUTPUT: i64 = 28_000;
+/// The most pieces a board may hold: one a square (a position given by notation may
+/// hold more than a game reaches).
+const MAX_PIECES_SQUARES: usize = 90;
+
+/// Refuses a network whose arithmetic could overflow on some board, or whose scale
+/// makes every evaluation 0: a view's number (its bias plus one row per piece, at most
+/// one piece a square, and one more while a capture is being undone) must fit `i16`;
+/// an output's sum (views clipped to 0..[`QA`]) must fit `i32`; and the evaluation
+/// must stay within [`MAX_OUTPUT`].
+fn check_ranges(
+    scale: u32,
+    w1: &[i16],
+    b1: &[i16],
+    w2: &[i16],
+    b2: &[i32; BUCKETS],
+) -> Result<(), NetError> {
+    if scale == 0 {
+        return Err(NetError(
+            "its scale is 0: every evaluation would be 0".into(),
+        ));
+    }
+    for j in 0..HIDDEN {
+        let weight = |input: usize| i64::from(w1[input * HIDDEN + j]).abs();
+        let mut most = i64::from(b1[j]).abs();
+        let mut largest = 0;
+        for square in 0..MAX_PIECES_SQUARES {
+            let on_square = (0..14).map(|k| weight(k * 90 + square)).max().unwrap_or(0);
+            most += on_square;
+            largest = largest.max(on_square);
+        }
+        if most + largest > i64::from(i16::MAX) {
+            return Err(NetError(format!(
+                "its first layer can overflow: hidden number {j} can reach {}, beyond {}",
+                most + largest,
+                i16::MAX
+            )));
+        }
+    }
+    for (b, bias) in b2.iter().enumerate() {
+        let weights = &w2[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let sum: i64 = weights
+            .iter()
+            .map(|&w| i64::from(w).abs() * i64::from(QA))
+            .sum::<i64>()
+            + i64::from(*bias).abs();
+        if sum > i64::from(i32::MAX) {
+            return Err(NetError(format!(
+                "its output {b} can overflow: its sum can reach {sum}, beyond {}",
+                i32::MAX
+            )));
+        }
+        let cp = i128::from(sum) * i128::from(scale) / i128::from(QA * QB);
+        if cp > i128::from(MAX_OUTPUT) {
+            return Err(NetError(format!(
+                "its output {b} can reach {cp} centipawns, beyond {MAX_OUTPUT} (too near the mate scores)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[inline]
@@ -318,5 +384,49 @@ mod tests {
         assert!(Network::parse(b"DCNNUE01\x01\x00\x00\x00").is_err());
         let good = include_bytes!("nnue.net");
         assert!(Network::parse(&good[..good.len() - 1]).is_err());
+    }
+
+    /// The built-in network with its scale (bytes 16..20) and weights replaced.
+    fn altered(scale: u32, weight: Option<i16>) -> Vec<u8> {
+        let mut bytes = include_bytes!("nnue.net").to_vec();
+        bytes[16..20].copy_from_slice(&scale.to_le_bytes());
+        if let Some(w) = weight {
+            let end = bytes.len() - 4 * BUCKETS;
+            for pair in bytes[20..end].chunks_exact_mut(2) {
+                pair.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn a_network_that_could_overflow_or_says_nothing_is_refused() {
+        let error = |bytes: &[u8]| Network::parse(bytes).err().map(|e| e.0).unwrap_or_default();
+        assert!(
+            Network::parse(&altered(500, None)).is_ok(),
+            "the built-in network"
+        );
+        assert_eq!(
+            error(&altered(0, None)),
+            "its scale is 0: every evaluation would be 0"
+        );
+        for w in [i16::MAX, i16::MIN, 1000] {
+            assert!(
+                error(&altered(500, Some(w))).starts_with("its first layer can overflow"),
+                "{w}"
+            );
+        }
+        assert!(error(&altered(u32::MAX, None)).contains("too near the mate scores"));
+        // Small first-layer weights and the largest output weights: the sum overflows.
+        let mut bytes = altered(1, Some(1));
+        let w2 = bytes.len() - 4 * BUCKETS - 2 * 2 * HIDDEN * BUCKETS;
+        for pair in bytes[w2..w2 + 4 * HIDDEN].chunks_exact_mut(2) {
+            pair.copy_from_slice(&i16::MIN.to_le_bytes());
+        }
+        assert!(
+            error(&bytes).starts_with("its output 0 can overflow"),
+            "{}",
+            error(&bytes)
+        );
     }
 }

@@ -261,10 +261,12 @@ impl<W: Write> Session<W> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
+        // Once the game is over (won, resigned, drawn), the prompt says so: no side
+        // is to move.
         let text = if self.active() {
             format!("{}> ", self.board().side_to_move())
         } else {
-            "> ".to_string()
+            "game over> ".to_string()
         };
         self.out.write_all(text.as_bytes())?;
         self.out.flush()

@@ -76,7 +76,8 @@ impl std::str::FromStr for Sample {
             .trim()
             .parse()
             .ok()
-            .filter(|s: &i32| s.abs() < MATE_BOUND)
+            // A range, not `abs()`, which overflows on the least integer.
+            .filter(|s: &i32| (1 - MATE_BOUND..MATE_BOUND).contains(s))
             .ok_or_else(|| BadLine(format!("the score {score:?}: expected centipawns")))?;
         let result = match result.trim() {
             "1" => 1.0,
@@ -178,6 +179,11 @@ mod tests {
             result: 0.5,
         };
         assert_eq!(s.line().parse::<Sample>(), Ok(s));
+        // The range of scores is the same either way.
+        for score in [MATE_BOUND - 1, 1 - MATE_BOUND] {
+            let line = format!("4k4/9/9/9/9/9/9/9/9/4K4 r;{score};1");
+            assert_eq!(line.parse::<Sample>().map(|s| s.score), Ok(score));
+        }
     }
 
     #[test]
@@ -186,6 +192,10 @@ mod tests {
             ("", "three fields"),
             ("9/9/9/9/9/9/9/9/9/9 r;0;1", "captain"),
             ("4k4/9/9/9/9/9/9/9/9/4K4 r;x;1", "score"),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 r;-2147483648;1", "score"),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 r;-2147483647;1", "score"),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 r;2147483647;1", "score"),
+            ("4k4/9/9/9/9/9/9/9/9/4K4 r;2147483648;1", "score"),
             ("4k4/9/9/9/9/9/9/9/9/4K4 r;0;2", "result"),
             ("4k4/9/9/9/9/9/9/9/9/4K4 r;0;1;1", "three fields"),
         ] {

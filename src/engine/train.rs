@@ -363,8 +363,10 @@ pub fn train<E>(
     Ok(())
 }
 
-/// Reads the positions of `path` (at most `limit` in all with `into`), in order.
-pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), String> {
+/// Reads the positions of `path` (at most `limit` in all with `into`), in order. A
+/// last line without its newline that does not read (a record cut short by a full
+/// disk or a stopped `selfplay`) is skipped with a note, which is returned.
+pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<Option<String>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
@@ -390,10 +392,18 @@ pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<(), St
         if text.is_empty() {
             continue;
         }
-        let sample: Sample = text.parse().map_err(|e| format!("{path}:{number}: {e}"))?;
+        let sample: Sample = match text.parse() {
+            Ok(sample) => sample,
+            Err(e) if !line.ends_with(b"\n") => {
+                return Ok(Some(format!(
+                    "{path}:{number}: the last line is cut short ({e}): skipped"
+                )))
+            }
+            Err(e) => return Err(format!("{path}:{number}: {e}")),
+        };
         into.extend(Position::of(&sample));
     }
-    Ok(())
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -414,6 +424,35 @@ mod tests {
             .flat_map(|i| selfplay::play(&setup, i, &mut engine))
             .filter_map(|s| Position::of(&s))
             .collect()
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_with_a_note_and_a_bad_one_refused() {
+        let dir = std::env::temp_dir().join(format!("duckchess-train-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        let path_text = path.to_str().unwrap();
+        let whole = "4k4/9/9/9/9/9/9/9/9/4K4 r;12;1\n";
+        std::fs::write(&path, format!("{whole}{whole}4k4/9/9/9/9/9/9/9/9/4K4 r;1")).unwrap();
+        let mut positions = Vec::new();
+        let note = read(path_text, &mut positions, 100).unwrap();
+        assert_eq!(
+            note.unwrap(),
+            format!("{path_text}:3: the last line is cut short (expected NOTATION;SCORE;RESULT (three fields separated by ';')): skipped")
+        );
+        assert_eq!(positions.len(), 2);
+        // The same line with its newline is a bad line.
+        std::fs::write(&path, format!("{whole}4k4/9/9/9/9/9/9/9/9/4K4 r;1\n")).unwrap();
+        assert!(read(path_text, &mut Vec::new(), 100).is_err());
+        // --out naming an input, by another path too, is refused.
+        assert!(crate::sys::file::same_file(path_text, path_text));
+        let other = format!("{}/./games.txt", dir.display());
+        assert!(crate::sys::file::same_file(path_text, &other));
+        assert!(!crate::sys::file::same_file(
+            path_text,
+            dir.join("other.net").to_str().unwrap()
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,6 +1,5 @@
 //! Which mistake each test kills: every mistake played on every test by its mutant
-//! judge, in process and in parallel, and the first command where it answers
-//! differently from the judge.
+//! judge, in process and in parallel, tallied in memory of a few bytes a test.
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Answer, Cmd};
@@ -31,33 +30,143 @@ impl Test {
     }
 }
 
-/// For each of `mistakes` (rows) and each test (columns), the first command (from 0) on
-/// which the mistake answers differently from the judge, if any. Mistakes are shared out
-/// among `jobs` threads; the result does not depend on them.
-pub fn matrix(tests: &[Test], mistakes: &[Mistake], jobs: usize) -> Vec<Vec<Option<usize>>> {
-    let row = |m: Mistake| -> Vec<Option<usize>> {
-        tests
-            .iter()
-            .map(|t| mutant::first_difference(m, &t.cmds, &t.expected))
-            .collect()
+/// What a test set kills, kept in memory that does not grow with the tests beyond a
+/// few bytes each: for each mistake how many tests kill it and the first that does,
+/// for each test how many mistakes it kills, and (only when asked for) the matrix of
+/// which test kills which, one bit a cell.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// For each mistake: the number of tests that kill it, and the first of them.
+    pub killers: Vec<(u32, Option<u32>)>,
+    /// For each test: the number of mistakes it kills.
+    pub kills: Vec<u32>,
+    /// For each mistake, a bit a test (test `j` is bit `j % 64` of word `j / 64`):
+    /// set where the test kills it. Empty unless asked for.
+    pub rows: Vec<Vec<u64>>,
+}
+
+impl Tally {
+    /// Whether test `j` kills mistake `i` (the matrix must have been asked for).
+    pub fn kills(&self, i: usize, j: usize) -> bool {
+        self.rows[i][j / 64] >> (j % 64) & 1 == 1
+    }
+
+    /// For each test, how many mistakes it alone kills.
+    pub fn alone(&self) -> Vec<u32> {
+        let mut alone = vec![0; self.kills.len()];
+        for &(count, first) in &self.killers {
+            if let (1, Some(j)) = (count, first) {
+                alone[j as usize] += 1;
+            }
+        }
+        alone
+    }
+}
+
+/// What `mutex` holds, even if a thread panicked holding it.
+fn into<T>(mutex: Mutex<T>) -> T {
+    mutex.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Plays each of `mistakes` on each of `tests` and tallies what kills what (the
+/// matrix too when `with_rows`). Mistakes are shared out among `jobs` threads; the
+/// result does not depend on them.
+pub fn tally(tests: &[Test], mistakes: &[Mistake], jobs: usize, with_rows: bool) -> Tally {
+    let words = tests.len().div_ceil(64);
+    // One mistake's row: its count and first killer, its bits, and the test kills it
+    // adds to `kills`.
+    let row = |m: Mistake, kills: &mut [u32]| -> ((u32, Option<u32>), Vec<u64>) {
+        let mut bits = if with_rows {
+            vec![0u64; words]
+        } else {
+            Vec::new()
+        };
+        let (mut count, mut first) = (0u32, None);
+        for (j, t) in tests.iter().enumerate() {
+            if mutant::first_difference(m, &t.cmds, &t.expected).is_some() {
+                count += 1;
+                first = first.or(Some(j as u32));
+                kills[j] += 1;
+                if with_rows {
+                    bits[j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        ((count, first), bits)
     };
     let jobs = jobs.clamp(1, mistakes.len().max(1));
-    if jobs == 1 {
-        return mistakes.iter().map(|&m| row(m)).collect();
-    }
     let next = AtomicUsize::new(0);
-    let rows: Mutex<Vec<Vec<Option<usize>>>> = Mutex::new(vec![Vec::new(); mistakes.len()]);
-    thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = mistakes.get(i) else { break };
-                let r = row(m);
-                if let Ok(mut rows) = rows.lock() {
-                    rows[i] = r;
-                }
-            });
+    let killers: Mutex<Vec<(u32, Option<u32>)>> = Mutex::new(vec![(0, None); mistakes.len()]);
+    let rows: Mutex<Vec<Vec<u64>>> = Mutex::new(vec![Vec::new(); mistakes.len()]);
+    let totals: Mutex<Vec<u32>> = Mutex::new(vec![0; tests.len()]);
+    let work = || {
+        let mut kills = vec![0u32; tests.len()];
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&m) = mistakes.get(i) else { break };
+            let (killer, bits) = row(m, &mut kills);
+            if let Ok(mut k) = killers.lock() {
+                k[i] = killer;
+            }
+            if let Ok(mut r) = rows.lock() {
+                r[i] = bits;
+            }
         }
-    });
-    rows.into_inner().unwrap_or_default()
+        if let Ok(mut t) = totals.lock() {
+            for (total, k) in t.iter_mut().zip(kills) {
+                *total += k;
+            }
+        }
+    };
+    if jobs == 1 {
+        work();
+    } else {
+        thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(work);
+            }
+        });
+    }
+    Tally {
+        killers: into(killers),
+        kills: into(totals),
+        rows: if with_rows { into(rows) } else { Vec::new() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tally_is_the_same_on_any_number_of_threads() {
+        let tests: Vec<Test> = [
+            vec![[0, 0, 1, 0]],
+            vec![[3, 0, 4, 0], [6, 0, 5, 0], [0, 0, 2, 0]],
+            vec![[0, 1, 2, 2], [9, 1, 7, 2]],
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, cmds)| Test::new(format!("{i}.in"), cmds))
+        .collect();
+        let mistakes = Mistake::all();
+        let one = tally(&tests, mistakes, 1, true);
+        assert_eq!(tally(&tests, mistakes, 3, true), one);
+        let plain = tally(&tests, mistakes, 2, false);
+        assert_eq!((&plain.killers, &plain.kills), (&one.killers, &one.kills));
+        assert!(plain.rows.is_empty());
+        for (i, &m) in mistakes.iter().enumerate() {
+            let killers: Vec<usize> = (0..tests.len())
+                .filter(|&j| {
+                    mutant::first_difference(m, &tests[j].cmds, &tests[j].expected).is_some()
+                })
+                .collect();
+            assert_eq!(one.killers[i].0 as usize, killers.len());
+            assert_eq!(one.killers[i].1, killers.first().map(|&j| j as u32));
+            for j in 0..tests.len() {
+                assert_eq!(one.kills(i, j), killers.contains(&j));
+            }
+        }
+        assert!(one.kills.iter().sum::<u32>() > 0);
+    }
 }

@@ -1,7 +1,8 @@
 //! The suite on disk: `gen --suite DIR` writes each file of [`super::suite`] as `N.in`
 //! with the judge's `N.ans`, and `suite.txt`, which says how it was made, what each file
 //! kills and reaches, and which mistakes only one file kills. An existing DIR may hold
-//! only what a suite writes, which is replaced; anything else is refused.
+//! only what a suite writes, which is replaced whole (written aside, then renamed into
+//! place); anything else is refused.
 
 use super::catalogue::Mistake;
 use super::coverage::{cells, Map};
@@ -58,20 +59,16 @@ fn written_by_the_suite(name: &str) -> bool {
     })
 }
 
-/// Makes `dir` ready for a suite: created when missing; when it exists, it may hold only
-/// files the suite writes (an earlier suite), which are removed so that no file of a
-/// larger earlier suite is left behind.
-fn prepare(dir: &Path) -> Result<(), SuiteError> {
+/// Checks that `dir` may take a suite: it is missing, or a directory that holds only
+/// files a suite writes (an earlier suite, replaced whole). Says whether it exists.
+fn check(dir: &Path) -> Result<bool, SuiteError> {
     let io = |p: &Path, e: io::Error| SuiteError::Io(p.to_path_buf(), e);
     match fs::metadata(dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return fs::create_dir_all(dir).map_err(|e| io(dir, e));
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(io(dir, e)),
         Ok(m) if !m.is_dir() => return Err(SuiteError::NotADirectory(dir.to_path_buf())),
         Ok(_) => {}
     }
-    let mut ours = Vec::new();
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .map(|e| e.map(|e| e.path()))
@@ -84,12 +81,82 @@ fn prepare(dir: &Path) -> Result<(), SuiteError> {
         if !is_file || !written_by_the_suite(name) {
             return Err(SuiteError::Foreign(path));
         }
-        ours.push(path);
     }
-    for path in ours {
-        fs::remove_file(&path).map_err(|e| io(&path, e))?;
+    Ok(true)
+}
+
+/// The hidden folders a run works in beside `dir`: `.NAME.PID.suite-new` (the new
+/// suite while it is written) and `.NAME.PID.suite-old` (the old one while the new
+/// takes its place).
+struct Aside {
+    new: PathBuf,
+    old: PathBuf,
+}
+
+/// The endings of the hidden folders' names.
+const NEW: &str = ".suite-new";
+const OLD: &str = ".suite-old";
+
+impl Aside {
+    fn of(dir: &Path) -> Aside {
+        let pid = std::process::id();
+        let named = |ending: &str| {
+            let mut name = std::ffi::OsString::from(".");
+            name.push(dir.file_name().unwrap_or_default());
+            name.push(format!(".{pid}{ending}"));
+            dir.with_file_name(name)
+        };
+        Aside {
+            new: named(NEW),
+            old: named(OLD),
+        }
     }
-    Ok(())
+}
+
+/// Removes a folder of suite files: its suite files, then the folder if that left it
+/// empty (anything else in it stays, and so does the folder).
+fn remove_suite_folder(folder: &Path) {
+    if let Ok(entries) = fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let ours = name.to_str().is_some_and(written_by_the_suite)
+                || name
+                    .to_str()
+                    .is_some_and(|n| n.starts_with('.') && n.ends_with(".tmp"));
+            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(folder);
+}
+
+/// Removes what a run stopped by a signal (or a crash) left beside `dir`: its hidden
+/// folders (see [`Aside`]), whatever process wrote them.
+fn remove_leftovers(dir: &Path) {
+    let Some(name) = dir.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name();
+        let Some(rest) = entry_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some(pid) = rest.strip_suffix(NEW).or_else(|| rest.strip_suffix(OLD)) else {
+            continue;
+        };
+        if pid.bytes().all(|b| b.is_ascii_digit()) && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            remove_suite_folder(&entry.path());
+        }
+    }
 }
 
 /// What was written.
@@ -197,9 +264,18 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
 }
 
 /// Writes the suite of `plan` into `dir`: `N.in` and the judge's `N.ans` for each file,
-/// and `suite.txt`.
+/// and `suite.txt`. The suite is written whole in a hidden folder beside `dir`, then
+/// takes its place by renames: stopped at any moment (a signal, a full disk), the run
+/// leaves the old suite or the new one, whole, or (between the two renames) none; what
+/// it left hidden beside `dir` is removed by the next run.
 pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
-    prepare(dir)?;
+    // "." and ".." have no name to put beside: the folder's own path has.
+    let dir_named = match dir.file_name() {
+        Some(_) => dir.to_path_buf(),
+        None => fs::canonicalize(dir).map_err(|e| SuiteError::Io(dir.to_path_buf(), e))?,
+    };
+    check(dir)?;
+    remove_leftovers(&dir_named);
     let files = suite(plan);
     let mut kills: Vec<(Mistake, usize)> = plan.mistakes.iter().map(|&m| (m, 0)).collect();
     for f in &files {
@@ -210,37 +286,64 @@ pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
             }
         }
     }
-    // Each file is whole or absent; and when one cannot be written, those written
-    // before it go too, so that no half suite (an input without its answer) is left.
-    let mut written: Vec<PathBuf> = Vec::new();
-    let mut put = |name: String, bytes: &[u8]| {
-        let path = dir.join(name);
-        match file::write_whole(&path, bytes) {
-            Ok(()) => {
-                written.push(path);
-                Ok(())
-            }
-            Err(e) => {
-                for p in &written {
-                    let _ = fs::remove_file(p);
-                }
-                let e = io::Error::new(e.kind(), format!("{e}; no file of the suite is left"));
-                Err(SuiteError::Io(path, e))
-            }
-        }
-    };
+    let summary = summary(plan, &files, &kills);
+    let mut contents = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let case = Case::of(&f.cmds);
-        put(format!("{}.in", i + 1), &case.to_bytes())?;
-        put(format!("{}.ans", i + 1), &case.answer())?;
+        contents.push((format!("{}.in", i + 1), case.to_bytes()));
+        contents.push((format!("{}.ans", i + 1), case.answer()));
     }
-    let summary = summary(plan, &files, &kills);
-    put("suite.txt".to_string(), summary.as_bytes())?;
+    contents.push(("suite.txt".to_string(), summary.clone().into_bytes()));
+    put_in_place(dir, &dir_named, &contents)?;
     Ok(Written {
         files,
         kills,
         summary,
     })
+}
+
+/// Writes `contents` (names and bytes) as the folder `dir` (whose last component is
+/// named in `named`): in a hidden folder first, which then takes `dir`'s place.
+fn put_in_place(
+    dir: &Path,
+    named: &Path,
+    contents: &[(String, Vec<u8>)],
+) -> Result<(), SuiteError> {
+    let aside = Aside::of(named);
+    let failed = |path: &Path, e: io::Error| {
+        remove_suite_folder(&aside.new);
+        let e = io::Error::new(e.kind(), format!("{e}; the suite is left as it was"));
+        SuiteError::Io(path.to_path_buf(), e)
+    };
+    if let Some(parent) = named.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| failed(dir, e))?;
+    }
+    remove_suite_folder(&aside.new);
+    fs::create_dir(&aside.new).map_err(|e| failed(dir, e))?;
+    for (i, (name, bytes)) in contents.iter().enumerate() {
+        file::write_whole(&aside.new.join(name), bytes).map_err(|e| failed(&dir.join(name), e))?;
+        if i == 0 {
+            file::pause_point("suite-begun");
+        }
+    }
+    file::pause_point("suite-written");
+    let existed = fs::symlink_metadata(named).is_ok();
+    if existed {
+        fs::rename(named, &aside.old).map_err(|e| failed(dir, e))?;
+        file::pause_point("suite-aside");
+    }
+    if let Err(e) = fs::rename(&aside.new, named) {
+        if existed {
+            // Put the old suite back: the run changes nothing.
+            let _ = fs::rename(&aside.old, named);
+        }
+        return Err(failed(dir, e));
+    }
+    file::sync_folder(named);
+    if existed {
+        remove_suite_folder(&aside.old);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

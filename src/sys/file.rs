@@ -63,6 +63,9 @@ pub fn write_whole_with(
         file.sync_all()
     })();
     drop(file);
+    if written.is_ok() {
+        pause_point("file-written");
+    }
     let renamed = written.and_then(|()| fs::rename(&temporary, &target));
     if renamed.is_err() {
         let _ = fs::remove_file(&temporary);
@@ -110,9 +113,63 @@ fn create_beside(target: &Path) -> io::Result<(PathBuf, File)> {
     }
 }
 
+/// Removes the temporary files that runs writing `target` with [`write_whole`] left
+/// beside it when they were stopped between writing and renaming (`.NAME.PID-N.tmp`;
+/// those of this process excepted). Returns how many went. A run that writes the same
+/// file at the same moment loses its temporary file and fails its rename with an
+/// error, leaving `target` as it was.
+pub fn remove_leftovers(target: &Path) -> usize {
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return 0;
+    };
+    let folder = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return 0;
+    };
+    let (prefix, mine) = (format!(".{name}."), format!("{}-", std::process::id()));
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let entry_name = entry.file_name();
+        let Some(rest) = entry_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some((pid, n)) = rest.strip_suffix(".tmp").and_then(|r| r.split_once('-')) else {
+            continue;
+        };
+        let numbers = [pid, n]
+            .iter()
+            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+        if numbers
+            && !rest.starts_with(&mine)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The environment variable that makes a run stop for a while at a named point of
+/// its writing ([`pause_point`]): the tests send it a signal there.
+pub const PAUSE_VARIABLE: &str = "DUCKCHESS_PAUSE_AT";
+
+/// When [`PAUSE_VARIABLE`] names `point`, says so on standard error
+/// (`duckchess: paused at POINT`) and waits up to a minute, so that a test can stop the
+/// process by a signal at exactly that point of a write. Otherwise does nothing.
+pub fn pause_point(point: &str) {
+    if std::env::var_os(PAUSE_VARIABLE).is_some_and(|v| v == point) {
+        eprintln!("duckchess: paused at {point}");
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+}
+
 /// Flushes the folder of `path` to the disk, so that the rename survives a crash
 /// (where the system allows a folder to be opened; a failure changes nothing).
-fn sync_folder(path: &Path) {
+pub fn sync_folder(path: &Path) {
     #[cfg(unix)]
     {
         let folder = match path.parent() {
@@ -125,6 +182,15 @@ fn sync_folder(path: &Path) {
     }
     #[cfg(not(unix))]
     let _ = path;
+}
+
+/// Whether `a` and `b` name the same file (both exist and are one file, or they are
+/// the same path).
+pub fn same_file(a: &str, b: &str) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 #[cfg(test)]

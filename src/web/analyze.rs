@@ -4,9 +4,9 @@
 //! text of a judge input or saved game as `input`), the thinking time a position
 //! (`movetime`), and which positions to analyse: `from` (0 is the start) and `count`.
 //! One request analyses at most [`MAX_POSITIONS`] positions and at most
-//! [`BUDGET`] of thinking, in the computer's bounded slots ([`Thinker`]), never taking
-//! the last free one, so that an analysis never keeps the computer from moving; the answer
-//! says where to go on (`next`), so the page asks again and shows its progress in
+//! [`BUDGET`] of thinking, in the analyses' own bounded slots ([`Thinker`], apart from
+//! the computer's moves, so that an analysis never keeps the computer from moving), and
+//! stops when its client goes; the answer says where to go on (`next`), so the page asks again and shows its progress in
 //! between, and cancelling is not asking. Every position is searched on its own
 //! ([`crate::engine::analysis`]), so a game analysed a few positions at a time gets
 //! the analysis it would get at once. The verdict of the move into the first position
@@ -15,7 +15,7 @@
 
 use super::http::{Response, JSON};
 use super::state::{self, ApiError};
-use super::think::Thinker;
+use super::think::{Pool, Thinker};
 use crate::cli::json::Json;
 use crate::engine::analysis::{Analyser, Eval, Position, Reviewed, HISTORY};
 use crate::engine::saved::load_text;
@@ -23,6 +23,7 @@ use crate::engine::search::{Limits, MATE};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::Move;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The thinking time a position when a request names none, in milliseconds.
@@ -53,8 +54,9 @@ struct Asked {
     prior: Option<Position>,
 }
 
-/// Answers `/api/analyze` with `body`, the request's JSON.
-pub fn analyze(thinker: &Thinker, body: &Json) -> Result<Response, ApiError> {
+/// Answers `/api/analyze` with `body`, the request's JSON, for a client that may go
+/// (`gone`: the analysis then stops).
+pub fn analyze(thinker: &Thinker, body: &Json, gone: &AtomicBool) -> Result<Response, ApiError> {
     let asked = read(body)?;
     let total = asked.boards.len();
     let per = asked.movetime.as_millis().max(1) as usize;
@@ -68,13 +70,18 @@ pub fn analyze(thinker: &Thinker, body: &Json) -> Result<Response, ApiError> {
     let chunk = asked.boards[from..from + count].to_vec();
     let limits = Limits::time(asked.movetime);
     let positions = thinker
-        .run(asked.movetime * count as u32, 1, move |stop| {
-            let mut analyser = Analyser::after(limits, earlier);
-            chunk
-                .iter()
-                .map(|board| analyser.next(board, Some(stop)))
-                .collect::<Vec<Position>>()
-        })
+        .run(
+            asked.movetime * count as u32,
+            Pool::Analyses,
+            gone,
+            move |stop| {
+                let mut analyser = Analyser::after(limits, earlier);
+                chunk
+                    .iter()
+                    .map(|board| analyser.next(board, Some(stop)))
+                    .collect::<Vec<Position>>()
+            },
+        )
         .map_err(super::think::refusal)?;
     let mut reviewed = Vec::new();
     for (i, after) in positions.iter().enumerate() {
@@ -226,7 +233,8 @@ fn prior(value: &Json) -> Result<Position, String> {
     let eval = match (eval.get("cp"), eval.get("mate"), eval.get("winner")) {
         (Some(cp), None, None) => cp
             .as_int()
-            .filter(|cp| cp.abs() < i64::from(MATE))
+            // A range, not `abs()`, which overflows on the least integer.
+            .filter(|cp| (1 - i64::from(MATE)..i64::from(MATE)).contains(cp))
             .map(|cp| Eval::Cp(cp as i32)),
         (None, Some(plies), Some(winner)) => {
             let winner = match winner.as_str() {

@@ -32,13 +32,15 @@ use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
 use crate::show::explain;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The thinking time when a request names none.
 pub const DEFAULT_THINK_MS: i64 = 1000;
 
-/// An endpoint: the request body in, a response or a refusal out.
-type Endpoint = fn(&Api, &[u8]) -> Result<Response, ApiError>;
+/// An endpoint: the request body in (and the flag raised if its client goes), a
+/// response or a refusal out.
+type Endpoint = fn(&Api, &[u8], &AtomicBool) -> Result<Response, ApiError>;
 
 /// The API paths and what serves them.
 const ENDPOINTS: [(&str, Endpoint); 8] = [
@@ -58,10 +60,11 @@ pub struct Api {
 }
 
 impl Api {
-    /// An API whose computer runs at most `searches` searches at once.
-    pub fn new(searches: usize) -> Api {
+    /// An API whose computer searches at most `moves` moves and `analyses` analyses
+    /// at once.
+    pub fn new(moves: usize, analyses: usize) -> Api {
         Api {
-            thinker: Thinker::new(searches),
+            thinker: Thinker::new(moves, analyses),
         }
     }
 
@@ -83,15 +86,16 @@ impl Api {
         if request.method != Method::Post {
             return not_allowed("POST");
         }
-        endpoint(self, &request.body).unwrap_or_else(|e| Response::error(e.status, e.message))
+        endpoint(self, &request.body, &request.gone.0)
+            .unwrap_or_else(|e| Response::error(e.status, e.message))
     }
 
-    fn state(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn state(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let game = state::replay(&parse(body)?, true)?;
         Ok(json(state_json(&game)))
     }
 
-    fn targets(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn targets(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let body = parse(body)?;
         let from = square_from(body.get("from"), "from")?;
         let game = state::replay(&body, false)?;
@@ -114,7 +118,7 @@ impl Api {
         ])))
     }
 
-    fn play(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn play(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let body = parse(body)?;
         let c = body
             .get("move")
@@ -139,7 +143,7 @@ impl Api {
         ])))
     }
 
-    fn ai(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn ai(&self, body: &[u8], gone: &AtomicBool) -> Result<Response, ApiError> {
         let body = parse(body)?;
         let ms = match body.get("think") {
             None | Some(Json::Null) => DEFAULT_THINK_MS,
@@ -152,7 +156,7 @@ impl Api {
         let time = Thinker::clamp(Duration::from_millis(ms.max(0) as u64));
         let report = self
             .thinker
-            .think(game.game.board(), time, strength)
+            .think(game.game.board(), time, strength, gone)
             .map_err(think::refusal)?;
         // Only the move is read from the report: the search's other figures are its
         // own business and may change with it.
@@ -163,7 +167,7 @@ impl Api {
         ])))
     }
 
-    fn replay(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn replay(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         // Made a part at a time, as the client reads.
         let mut parts = replay::parts(body.to_vec());
         Ok(Response::stream(
@@ -178,11 +182,11 @@ impl Api {
         ))
     }
 
-    fn analyze(&self, body: &[u8]) -> Result<Response, ApiError> {
-        analyze::analyze(&self.thinker, &parse(body)?)
+    fn analyze(&self, body: &[u8], gone: &AtomicBool) -> Result<Response, ApiError> {
+        analyze::analyze(&self.thinker, &parse(body)?, gone)
     }
 
-    fn load(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn load(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let text = std::str::from_utf8(body)
             .map_err(|_| ApiError::bad("the saved game is not UTF-8 text"))?;
         let (start, moves) = parse_saved(text).map_err(|e| ApiError::bad(e.to_string()))?;
@@ -199,7 +203,7 @@ impl Api {
         Ok(json(state_json(&state::replay(&request, true)?)))
     }
 
-    fn save(&self, body: &[u8]) -> Result<Response, ApiError> {
+    fn save(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let game = state::replay(&parse(body)?, false)?;
         Ok(Response::ok(TEXT, save_text(&game.start, &game.moves())))
     }
@@ -257,6 +261,7 @@ mod tests {
             version: Version::Http11,
             headers: Vec::new(),
             body: body.as_bytes().to_vec(),
+            gone: Default::default(),
         })
     }
 
@@ -266,7 +271,7 @@ mod tests {
 
     #[test]
     fn targets_of_a_piece_and_why_none() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let r = post(&api, "/api/targets", r#"{"from":[0,1]}"#);
         assert_eq!(r.status, 200);
         // The red horse on (0, 1): (2, 2) only; (2, 0) holds its own duck and (1, 3)
@@ -287,7 +292,7 @@ mod tests {
 
     #[test]
     fn play_answers_invalid_commands_with_the_reason() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let r = post(&api, "/api/play", r#"{"move":[0,0,7,0]}"#);
         let v = body_json(r);
         assert_eq!(v.get("legal"), Some(&Json::Bool(false)));
@@ -321,7 +326,7 @@ mod tests {
 
     #[test]
     fn save_and_load_round_trip() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let r = post(&api, "/api/save", r#"{"moves":[[0,1,2,2],[9,1,7,2]]}"#);
         let text = String::from_utf8(r.into_bytes()).unwrap();
         assert_eq!(
@@ -340,7 +345,7 @@ mod tests {
 
     #[test]
     fn the_computer_takes_a_captain_at_once() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let r = post(
             &api,
             "/api/ai",
@@ -359,7 +364,7 @@ mod tests {
 
     #[test]
     fn the_computer_plays_at_a_level_with_a_seed() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let ask = |level: &str, seed: &str| {
             post(
                 &api,
@@ -394,7 +399,7 @@ mod tests {
 
     #[test]
     fn routes_methods_and_assets() {
-        let api = Api::new(1);
+        let api = Api::new(1, 1);
         let get = |path: &str, method| {
             api.handle(&Request {
                 method,
@@ -403,6 +408,7 @@ mod tests {
                 version: Version::Http11,
                 headers: Vec::new(),
                 body: Vec::new(),
+                gone: Default::default(),
             })
         };
         assert_eq!(get("/", Method::Get).status, 200);

@@ -81,7 +81,23 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The body (`Content-Length` bytes).
     pub body: Vec<u8>,
+    /// Raised by the server when the client has gone before its answer (it closed
+    /// its connection): work for it may stop.
+    pub gone: Gone,
 }
+
+/// The flag raised when a request's client has gone ([`Request::gone`]). It is not part
+/// of what was asked: any two compare equal.
+#[derive(Clone, Debug, Default)]
+pub struct Gone(pub std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl PartialEq for Gone {
+    fn eq(&self, _: &Gone) -> bool {
+        true
+    }
+}
+
+impl Eq for Gone {}
 
 impl Request {
     /// The value of the first header `name` (lower case), if any.
@@ -389,6 +405,7 @@ fn request_line(line: &str) -> Result<Request, Reject> {
         version,
         headers: Vec::new(),
         body: Vec::new(),
+        gone: Default::default(),
     })
 }
 

@@ -46,6 +46,8 @@ pub const DEFAULT_WORKERS: u64 = 8;
 pub const QUEUE_PER_WORKER: usize = 8;
 /// Searches for the computer's move that may run at once.
 pub const SEARCHES: usize = 2;
+/// Analyses that may run at once, in slots of their own beside the moves'.
+pub const ANALYSES: usize = 1;
 
 /// Listens, prints the address, serves until the end of standard input (or forever
 /// when standard input is neither a terminal nor a pipe).
@@ -73,7 +75,12 @@ pub fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u
         cli::say(
             "serve",
             &format!(
-                "warning: listening on {addr}: anyone who can reach this machine there can use the server"
+                "warning: listening on {addr}: anyone who can reach this machine there can use the server{}",
+                if addr.ip().is_unspecified() {
+                    " (at this machine's address on their network)"
+                } else {
+                    ""
+                }
             ),
         );
     }
@@ -84,15 +91,19 @@ pub fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u
         limits: http::Limits::SERVE,
         local_names_only: loopback,
     };
-    let api = api::Api::new(SEARCHES);
+    let api = api::Api::new(SEARCHES, ANALYSES);
     let handler: Arc<server::Handler> = Arc::new(move |request| api.handle(request));
     let server = match server::Server::start(listener, config, handler) {
         Ok(s) => s,
         Err(e) => return cli::fail("serve", &format!("cannot start the server: {e}")),
     };
     let mut out = io::stdout().lock();
-    let shown = writeln!(out, "duckchess serve: open http://{addr}/ in a browser")
-        .and_then(|()| out.flush());
+    let shown = writeln!(
+        out,
+        "duckchess serve: open {} in a browser",
+        browser_url(addr)
+    )
+    .and_then(|()| out.flush());
     drop(out);
     if let Err(e) = shown {
         if !cli::is_closed(&e) {
@@ -117,6 +128,20 @@ pub fn serve(host: &str, port: u16, workers: usize, read_timeout: Duration) -> u
         Ok(()) => cli::EXIT_OK,
         Err(e) => cli::fail("serve", &format!("the server failed: {e}")),
     }
+}
+
+/// The address a browser on this machine opens for a server listening on `addr`: a
+/// server on every address (`0.0.0.0`, `::`) is named by its loopback address, which
+/// a browser can open (the unspecified address is no place to connect to); others on
+/// the network use this machine's own address, as the warning says.
+fn browser_url(addr: std::net::SocketAddr) -> String {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, addr.port()))
 }
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or

@@ -12,12 +12,23 @@ use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
 use crate::show::explain::{self, Command};
 use std::io::{self, Read, Write};
 
+/// `value` as a JSON number, exactly (beyond 2^53 as its digits, which no float holds).
+fn number(value: i64) -> Json {
+    if value.unsigned_abs() <= crate::cli::json::MAX_EXACT {
+        Json::int(value)
+    } else {
+        Json::Big(value.to_string())
+    }
+}
+
 /// The most commands one replay shows; the official limit is 1000, and a bound keeps
 /// the answer to any body bounded (some 6 MB, written a step at a time).
 pub const MAX_COMMANDS: u64 = 10_000;
 
-/// The replay of `input` as JSON: `total` (Q as written), `steps` (one per command:
-/// `command` as written, `line`, `text`, `legal`, the squares to mark, and the position
+/// The replay of `input` as JSON: `total` (Q, a number), `steps` (one per command:
+/// `command`, its four numbers as the judge reads them (a huge one clamped, far off
+/// the board, as the judge clamps it), `written` when any of them is written otherwise
+/// (`+1`, `007`, a huge number: the four as written), `line`, `text`, `legal`, the squares to mark, and the position
 /// after it with its side to move, check and end), `invalid`
 /// (the numbers of the invalid commands), `error` (why the replay stopped early, or
 /// null) and `note` (input ignored after the last command, or null). The server writes
@@ -123,7 +134,7 @@ impl<R: Read> Replayer<R> {
 
     fn total_json(&self) -> Json {
         self.total
-            .map_or(Json::Null, |total| Json::str(total.to_string()))
+            .map_or(Json::Null, |total| Json::int(total.value as i64))
     }
 
     /// The next command's step, or `None` once the replay has ended.
@@ -150,6 +161,8 @@ impl<R: Read> Replayer<R> {
         }
         let mut c: Command = [0; 4];
         let mut written = Vec::with_capacity(4);
+        let mut numbers = Vec::with_capacity(4);
+        let mut as_read = true;
         for (field, slot) in c.iter_mut().enumerate() {
             let expected = Expected::Coordinate {
                 index,
@@ -159,7 +172,10 @@ impl<R: Read> Replayer<R> {
             match self.scanner.int_as_written(expected) {
                 Ok((value, text)) => {
                     *slot = value;
-                    written.push(Json::str(text.to_string()));
+                    let text = text.to_string();
+                    as_read &= text == value.to_string();
+                    written.push(Json::str(text));
+                    numbers.push(number(value));
                 }
                 Err(e) => {
                     self.error = Some(e);
@@ -173,8 +189,14 @@ impl<R: Read> Replayer<R> {
             self.invalid.push(Json::int(index as i64));
         }
         let board = self.game.board();
+        let written = if as_read {
+            Json::Null
+        } else {
+            Json::Arr(written)
+        };
         Some(Json::obj([
-            ("command", Json::Arr(written)),
+            ("command", Json::Arr(numbers)),
+            ("written", written),
             ("line", Json::str(verdict_line(&verdict))),
             ("text", Json::str(text)),
             ("legal", Json::Bool(verdict.is_ok())),
@@ -247,7 +269,9 @@ mod tests {
             "[1,2,3,4,6,9,10,15,18]"
         );
         assert_eq!(r.get("error"), Some(&Json::Null));
-        assert_eq!(r.get("total").and_then(Json::as_str), Some("18"));
+        assert_eq!(r.get("total").and_then(Json::as_int), Some(18));
+        assert_eq!(steps[0].get("command").unwrap().to_string(), "[0,0,7,0]");
+        assert_eq!(steps[0].get("written"), Some(&Json::Null));
         assert_eq!(steps[15].get("check"), Some(&Json::Bool(true)));
         assert_eq!(steps[16].get("winner").and_then(Json::as_str), Some("red"));
         assert_eq!(steps[17].get("over"), Some(&Json::Bool(true)));
@@ -260,6 +284,10 @@ mod tests {
         assert_eq!(steps.len(), 2);
         assert_eq!(
             steps[1].get("command").unwrap().to_string(),
+            "[1099511627776,0,0,0]"
+        );
+        assert_eq!(
+            steps[1].get("written").unwrap().to_string(),
             r#"["99999999999999999999999","0","0","0"]"#
         );
         assert_eq!(

@@ -31,9 +31,16 @@
 //! - work: `workers` requests are answered at once, `queue` more wait, the rest get
 //!   503; a handler that panics (a bug) answers 500 and the worker goes on.
 //!
+//! A client that closes its connection while its answer is being made gives its work
+//! up: the request's [`Request::gone`] flag is raised (the computer's searches watch
+//! it). The loop sees the client end its side; a slow answer's HTTP/1.1 client then
+//! gets an interim `100 Continue` ([`PROBE_AFTER`]), which a closed connection answers
+//! with a reset, while a client that only shut its sending side goes on waiting.
+//!
 //! [`Server::stop`] stops gracefully: no new connection is accepted, a request still
 //! being read gets 503, the requests already read are answered and the answers written,
-//! all within [`STOP_TIME`].
+//! all within [`STOP_TIME`]; a request read and still unanswered then gets 503 too, so
+//! none is dropped without an answer.
 
 use super::http::{
     Incoming, Limits, Method, Outgoing, Progress, Reject, Request, Response, Rest, PART,
@@ -97,6 +104,12 @@ const READ_SLICE: usize = 64 * 1024;
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 /// How soon the loop looks again for the workers' answers where nothing can wake it.
 const RETRY: Duration = Duration::from_millis(5);
+/// How long a request whose client has ended its side is worked on before the loop
+/// asks whether the client is still there (quick answers are never delayed by it).
+pub const PROBE_AFTER: Duration = Duration::from_millis(200);
+/// The interim answer that asks: clients of HTTP/1.1 must accept it before the
+/// final one.
+const PROBE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 
 /// Work for a worker.
 enum Task {
@@ -158,6 +171,11 @@ impl Tasks {
             }
             waiting = self.ready.wait(waiting).unwrap_or_else(|e| e.into_inner());
         }
+    }
+
+    /// Takes back the requests waiting for a worker (the loop answers them itself).
+    fn take_back_answers(&self) {
+        self.lock().answers.clear();
     }
 
     /// Lets the workers go once the work queued is done.
@@ -270,6 +288,7 @@ impl Server {
                     tokens: 0,
                     stopping: &stop,
                     stop_by: None,
+                    last_call: false,
                 }
                 .run()
             })?;
@@ -308,10 +327,33 @@ struct Conn {
     /// Names the connection to the workers.
     token: u64,
     stream: TcpStream,
+    /// Raised when the client has gone while its answer is being made: the handler
+    /// stops its work ([`Request::gone`]).
+    gone: Arc<AtomicBool>,
+    /// While a worker makes the answer: what is known of the client's side.
+    client: Client,
+    /// The request is HTTP/1.1: the client accepts an interim answer.
+    http11: bool,
+    /// When a worker was given the request.
+    working_since: Instant,
     /// When this stage of the connection ends, done or not (none while a worker makes
     /// its answer: that is bounded by the handler).
     deadline: Option<Instant>,
     stage: Stage,
+}
+
+/// What the loop knows of a client whose answer is being made.
+#[derive(Clone, Copy, Debug, Default)]
+enum Client {
+    /// Still sending, as far as we know (or not working yet).
+    #[default]
+    Open,
+    /// It has ended its side (half closed, or closed): if its answer takes longer than
+    /// [`PROBE_AFTER`], an interim `100 Continue` is sent at that time (HTTP/1.1 only),
+    /// which a client that has closed its connection answers with a reset.
+    Ended { probe_at: Option<Instant> },
+    /// The interim answer is sent: a reset or an error now means the client has gone.
+    Probed,
 }
 
 enum Stage {
@@ -370,6 +412,9 @@ struct EventLoop<'a> {
     stopping: &'a AtomicBool,
     /// Once stopping, when the loop ends whatever is left.
     stop_by: Option<Instant>,
+    /// Stopping, and the time is up: what is left gets 503, and the loop ends once
+    /// that is written (or [`LINGER`] later).
+    last_call: bool,
 }
 
 impl EventLoop<'_> {
@@ -385,14 +430,19 @@ impl EventLoop<'_> {
                 if conn.deadline.is_some_and(|d| now >= d) {
                     conn.expire(now);
                 }
+                conn.probe(now);
             }
             self.take_answers(now);
             self.hand_over(now);
             self.ask_for_parts();
             self.conns.retain(|c| !matches!(c.stage, Stage::Done));
             if let Some(by) = self.stop_by {
-                if self.conns.is_empty() || now >= by {
+                if self.conns.is_empty() || now >= by && self.last_call {
                     return Ok(());
+                }
+                if now >= by {
+                    self.last_call(now);
+                    continue;
                 }
             }
             let accepting =
@@ -421,10 +471,19 @@ impl EventLoop<'_> {
             }
             let mut working = false;
             for (i, conn) in self.conns.iter().enumerate() {
-                let want = match &conn.stage {
-                    Stage::Reading(_) | Stage::Lingering(_) => read,
-                    Stage::Writing { out, sent, .. } if *sent < out.len() => write,
-                    // A worker has it, or it waits for one: nothing to watch.
+                let want = match (&conn.stage, conn.client) {
+                    (Stage::Reading(_) | Stage::Lingering(_), _) => read,
+                    (Stage::Writing { out, sent, .. }, _) if *sent < out.len() => write,
+                    // A worker has it: watch whether the client ends its side, then
+                    // (once it has) only for a reset.
+                    (Stage::Working, client) => {
+                        working = true;
+                        match client {
+                            Client::Open => read,
+                            _ => Ready::default(),
+                        }
+                    }
+                    // It waits for a worker: nothing to watch.
                     _ => {
                         working = true;
                         continue;
@@ -436,7 +495,10 @@ impl EventLoop<'_> {
             let mut next = self
                 .conns
                 .iter()
-                .filter_map(|c| c.deadline)
+                .filter_map(|c| match (&c.stage, c.client) {
+                    (Stage::Working, Client::Ended { probe_at }) => probe_at.or(c.deadline),
+                    _ => c.deadline,
+                })
                 .chain(self.accept_paused_until)
                 .chain(self.stop_by)
                 .min();
@@ -459,7 +521,7 @@ impl EventLoop<'_> {
                 match *what {
                     Watched::Listener => accept = true,
                     Watched::Wake => self.drain_wake_end(),
-                    Watched::Conn(i) => self.conns[i].ready(now, self.config),
+                    Watched::Conn(i) => self.conns[i].ready(now, self.config, got.broken),
                 }
             }
             self.take_answers(now);
@@ -481,6 +543,22 @@ impl EventLoop<'_> {
             if let Stage::Reading(_) = conn.stage {
                 let stopping = Response::error(503, "the server is stopping".to_string());
                 conn.answer(now, stopping, After::Linger);
+            }
+        }
+    }
+
+    /// Stopping, and [`STOP_TIME`] is up: every request read and not yet answered
+    /// gets 503 (none is dropped unanswered), the requests waiting for a worker are
+    /// taken back, and the loop gives the answers [`LINGER`] to go out.
+    fn last_call(&mut self, now: Instant) {
+        self.last_call = true;
+        self.stop_by = Some(now + LINGER);
+        self.tasks.take_back_answers();
+        for conn in &mut self.conns {
+            if matches!(conn.stage, Stage::Complete(_) | Stage::Working) {
+                conn.gone.store(true, Ordering::SeqCst);
+                let stopping = Response::error(503, "the server is stopping".to_string());
+                conn.answer(now, stopping, After::Close);
             }
         }
     }
@@ -544,10 +622,14 @@ impl EventLoop<'_> {
             if !matches!(conn.stage, Stage::Complete(_)) {
                 continue;
             }
-            let Stage::Complete(request) = std::mem::replace(&mut conn.stage, Stage::Working)
+            let Stage::Complete(mut request) = std::mem::replace(&mut conn.stage, Stage::Working)
             else {
                 continue;
             };
+            request.gone = super::http::Gone(Arc::clone(&conn.gone));
+            conn.client = Client::Open;
+            conn.http11 = request.version == super::http::Version::Http11;
+            conn.working_since = now;
             let task = Task::Answer {
                 token: conn.token,
                 request,
@@ -613,6 +695,10 @@ impl EventLoop<'_> {
                     self.conns.push_back(Conn {
                         token: self.tokens,
                         stream,
+                        gone: Arc::new(AtomicBool::new(false)),
+                        client: Client::Open,
+                        http11: false,
+                        working_since: now,
                         deadline: Some(now + self.config.read_timeout),
                         stage: Stage::Reading(Incoming::new()),
                     });
@@ -699,9 +785,54 @@ impl Conn {
         }
     }
 
-    /// Goes on with whatever the connection was doing, now that it is ready.
-    fn ready(&mut self, now: Instant, config: &Config) {
+    /// When the client has ended its side and its answer is slow to come, asks
+    /// whether it is still there ([`Client::Ended`]).
+    fn probe(&mut self, now: Instant) {
+        let Client::Ended { probe_at: Some(at) } = self.client else {
+            return;
+        };
+        if now < at || !matches!(self.stage, Stage::Working) {
+            return;
+        }
+        // Fits in any socket's empty send buffer; if it does not go out whole, the
+        // connection is broken.
+        self.client = Client::Probed;
+        if !matches!((&self.stream).write(PROBE), Ok(n) if n == PROBE.len()) {
+            self.hung_up();
+        }
+    }
+
+    /// The client has gone before its answer: its work is stopped, the connection
+    /// closed.
+    fn hung_up(&mut self) {
+        self.gone.store(true, Ordering::SeqCst);
+        self.stage = Stage::Done;
+    }
+
+    /// Goes on with whatever the connection was doing, now that it is ready (`broken`:
+    /// an error or a hang-up came).
+    fn ready(&mut self, now: Instant, config: &Config, broken: bool) {
         match &mut self.stage {
+            Stage::Working => {
+                let mut sink = [0u8; 4096];
+                match (&self.stream).read(&mut sink) {
+                    Err(e) if would_block(&e) || e.kind() == io::ErrorKind::Interrupted => {}
+                    // A reset or another error: the client has gone.
+                    Err(_) => return self.hung_up(),
+                    // The client ended its side: it may still wait for its answer.
+                    Ok(0) if matches!(self.client, Client::Open) => {
+                        let probe_at = self.http11.then_some(self.working_since + PROBE_AFTER);
+                        self.client = Client::Ended { probe_at };
+                    }
+                    // Bytes beyond the request (none of ours carries any), or the end
+                    // again: dropped.
+                    Ok(_) => {}
+                }
+                // A hang-up once the client's side has ended: both sides are closed.
+                if broken && !matches!(self.client, Client::Open) {
+                    self.hung_up();
+                }
+            }
             Stage::Reading(incoming) => {
                 let progress = read_some(&self.stream, incoming, &config.limits);
                 match progress {
@@ -751,7 +882,7 @@ impl Conn {
                     }
                 }
             }
-            Stage::Complete(_) | Stage::Working | Stage::Done => {}
+            Stage::Complete(_) | Stage::Done => {}
         }
     }
 

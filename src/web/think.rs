@@ -1,11 +1,13 @@
 //! The computer's searches for the server (its moves, and the analysis of a game), with
 //! limits no client can lift: the thinking time is capped, at most a few searches run
 //! at once (503 beyond), and each runs on a thread of its own while the request waits
-//! with a hard deadline. Should a search ever overrun its clock, the client still gets
-//! an answer in time, the late search is told to stop, and it keeps its slot until it
-//! ends, so overruns cannot pile up. A search that ends frees its slot before its
-//! answer goes out, so one client asking again and again never finds the computer
-//! busy.
+//! with a hard deadline. The computer's moves and the analyses have slots of their
+//! own ([`Pool`]), so that analyses, however many, never keep the computer from moving.
+//! Should a search ever overrun its clock, the client still gets an answer in time,
+//! the late search is told to stop, and it keeps its slot until it ends, so overruns
+//! cannot pile up. A search whose client has gone is told to stop at once. A search
+//! that ends frees its slot before its answer goes out, so one client asking again
+//! and again never finds the computer busy.
 
 use super::state::ApiError;
 use crate::engine::level::{self, Strength};
@@ -15,7 +17,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest the computer may think for one move, whatever a client asks.
 pub const MAX_THINK: Duration = Duration::from_secs(5);
@@ -23,6 +25,17 @@ pub const MAX_THINK: Duration = Duration::from_secs(5);
 pub const MIN_THINK: Duration = Duration::from_millis(10);
 /// How long past its thinking time a search may take before the request gives up.
 pub const GRACE: Duration = Duration::from_secs(1);
+/// How often a request waiting for its search looks whether its client has gone.
+const WATCH: Duration = Duration::from_millis(10);
+
+/// The slots a search runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pool {
+    /// The computer's moves.
+    Moves,
+    /// Analyses: work that can wait, which never takes a slot of the moves.
+    Analyses,
+}
 
 /// Why no move came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +44,8 @@ pub enum ThinkError {
     Busy,
     /// The search did not answer within its time and the grace.
     Late(Duration),
+    /// The client has gone: the search was stopped.
+    Gone,
     /// The search could not start or failed.
     Failed,
 }
@@ -43,6 +58,7 @@ impl fmt::Display for ThinkError {
                 write!(f, "the computer did not answer within {} ms", d.as_millis())
             }
             ThinkError::Failed => write!(f, "the computer could not search this position"),
+            ThinkError::Gone => write!(f, "the client has gone"),
         }
     }
 }
@@ -53,32 +69,44 @@ pub fn refusal(e: ThinkError) -> ApiError {
     ApiError {
         status: match e {
             ThinkError::Failed => 500,
-            ThinkError::Busy | ThinkError::Late(_) => 503,
+            ThinkError::Busy | ThinkError::Late(_) | ThinkError::Gone => 503,
         },
         message: e.to_string(),
     }
 }
 
-/// A search: the position, the time it may take, and how strong it plays.
-pub type SearchFn = fn(&Board, Duration, Strength) -> Report;
+/// A search: the position, the time it may take, how strong it plays, and the flag
+/// that stops it.
+pub type SearchFn = fn(&Board, Duration, Strength, &AtomicBool) -> Report;
 
 /// The real search: a fresh engine per request, so no request sees another's game. A
 /// weakened level plays by its node budget, not by the clock, so that the same seed
 /// brings the same game however busy the server is; the deadline of
 /// [`Thinker::think`] still bounds it.
-pub fn engine_search(board: &Board, time: Duration, strength: Strength) -> Report {
+pub fn engine_search(
+    board: &Board,
+    time: Duration,
+    strength: Strength,
+    stop: &AtomicBool,
+) -> Report {
+    let context = Context {
+        stop: Some(stop),
+        ..Context::default()
+    };
     if strength.level.is_full() {
-        return Engine::new().search(board, Limits::time(time));
+        return Engine::new().search_in(board, Limits::time(time), context);
     }
     let mut engine = Engine::with_hash(1);
     let limits = Limits::nodes(u64::MAX);
-    level::search(&mut engine, board, strength, limits, Context::default())
+    level::search(&mut engine, board, strength, limits, context)
 }
 
 /// Runs searches under the limits.
 pub struct Thinker {
-    running: Arc<AtomicUsize>,
-    slots: usize,
+    /// The searches running in each pool ([`Pool::Moves`], [`Pool::Analyses`]).
+    running: [Arc<AtomicUsize>; 2],
+    /// The slots of each pool.
+    slots: [usize; 2],
     grace: Duration,
     search: SearchFn,
 }
@@ -93,16 +121,17 @@ impl Drop for Slot {
 }
 
 impl Thinker {
-    /// At most `slots` searches at once, each answered within its time plus [`GRACE`].
-    pub fn new(slots: usize) -> Thinker {
-        Thinker::with_search(slots, GRACE, engine_search)
+    /// At most `moves` searches for the computer's moves and `analyses` analyses at
+    /// once, each answered within its time plus [`GRACE`].
+    pub fn new(moves: usize, analyses: usize) -> Thinker {
+        Thinker::with_search([moves, analyses], GRACE, engine_search)
     }
 
     /// The same with another search and grace (for tests).
-    pub fn with_search(slots: usize, grace: Duration, search: SearchFn) -> Thinker {
+    pub fn with_search(slots: [usize; 2], grace: Duration, search: SearchFn) -> Thinker {
         Thinker {
-            running: Arc::new(AtomicUsize::new(0)),
-            slots: slots.max(1),
+            running: Default::default(),
+            slots: slots.map(|n| n.max(1)),
             grace,
             search,
         }
@@ -113,40 +142,49 @@ impl Thinker {
         time.clamp(MIN_THINK, MAX_THINK)
     }
 
-    /// Searches `board` for `time` (clamped) at `strength` and returns the report, or
-    /// why not.
+    /// Searches `board` for `time` (clamped) at `strength` for a client that may go
+    /// (`gone`), and returns the report, or why not.
     pub fn think(
         &self,
         board: &Board,
         time: Duration,
         strength: Strength,
+        gone: &AtomicBool,
     ) -> Result<Report, ThinkError> {
         let time = Thinker::clamp(time);
         let (board, search) = (board.clone(), self.search);
-        self.run(time, 0, move |_| search(&board, time, strength))
+        self.run(time, Pool::Moves, gone, move |stop| {
+            search(&board, time, strength, stop)
+        })
     }
 
-    /// Runs `job`, a search expected to take `time`, in one of the slots, on a thread
-    /// of its own, and returns its answer, or why not: no slot is free, or the job did
-    /// not answer within `time` and the grace (then the flag it was given is raised, to
-    /// stop it, and it keeps its slot until it ends). The job takes a slot only if
-    /// `leave` more stay free (of a pool of two or more): work that can wait, such as
-    /// an analysis, never takes the last slot from the computer's moves.
-    pub fn run<T, F>(&self, time: Duration, leave: usize, job: F) -> Result<T, ThinkError>
+    /// Runs `job`, a search expected to take `time`, in one of the slots of `pool`, on
+    /// a thread of its own, and returns its answer, or why not: no slot is free, the
+    /// job did not answer within `time` and the grace, or the client went (`gone` was
+    /// raised). In the last two cases the flag the job was given is raised, to stop
+    /// it, and it keeps its slot until it ends.
+    pub fn run<T, F>(
+        &self,
+        time: Duration,
+        pool: Pool,
+        gone: &AtomicBool,
+        job: F,
+    ) -> Result<T, ThinkError>
     where
         T: Send + 'static,
         F: FnOnce(&AtomicBool) -> T + Send + 'static,
     {
-        let cap = self.slots - leave.min(self.slots - 1);
-        let taken = self
-            .running
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < cap).then_some(n + 1)
-            });
+        if gone.load(Ordering::SeqCst) {
+            return Err(ThinkError::Gone);
+        }
+        let (running, cap) = (&self.running[pool as usize], self.slots[pool as usize]);
+        let taken = running.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < cap).then_some(n + 1)
+        });
         if taken.is_err() {
             return Err(ThinkError::Busy);
         }
-        let slot = Slot(Arc::clone(&self.running));
+        let slot = Slot(Arc::clone(running));
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel();
         let flag = Arc::clone(&stop);
@@ -164,19 +202,30 @@ impl Thinker {
             return Err(ThinkError::Failed);
         }
         let limit = time + self.grace;
-        match rx.recv_timeout(limit) {
-            Ok(answer) => Ok(answer),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                stop.store(true, Ordering::SeqCst);
-                Err(ThinkError::Late(limit))
+        let started = Instant::now();
+        loop {
+            let left = limit.saturating_sub(started.elapsed());
+            match rx.recv_timeout(left.min(WATCH)) {
+                Ok(answer) => return Ok(answer),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(ThinkError::Failed),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let why = if gone.load(Ordering::SeqCst) {
+                        ThinkError::Gone
+                    } else if started.elapsed() >= limit {
+                        ThinkError::Late(limit)
+                    } else {
+                        continue;
+                    };
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(why);
+                }
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(ThinkError::Failed),
         }
     }
 
-    /// Searches running now (late ones included).
+    /// Searches running now in both pools (late ones included).
     pub fn running(&self) -> usize {
-        self.running.load(Ordering::SeqCst)
+        self.running.iter().map(|r| r.load(Ordering::SeqCst)).sum()
     }
 }
 
@@ -185,11 +234,19 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    /// The flag of a client that stays.
+    static HERE: AtomicBool = AtomicBool::new(false);
+
     #[test]
     fn a_real_search_answers() {
-        let thinker = Thinker::new(1);
+        let thinker = Thinker::new(1, 1);
         let report = thinker
-            .think(&Board::start(), Duration::from_millis(20), Strength::FULL)
+            .think(
+                &Board::start(),
+                Duration::from_millis(20),
+                Strength::FULL,
+                &HERE,
+            )
             .expect("a move");
         assert!(report.best.is_some());
         assert_eq!(Thinker::clamp(Duration::from_secs(999)), MAX_THINK);
@@ -197,7 +254,7 @@ mod tests {
     }
 
     /// A search that ends at once, as one does when a captain can be taken.
-    fn instant(_: &Board, _: Duration, _: Strength) -> Report {
+    fn instant(_: &Board, _: Duration, _: Strength, _: &AtomicBool) -> Report {
         Report {
             best: None,
             score: 0,
@@ -209,55 +266,118 @@ mod tests {
 
     #[test]
     fn a_late_job_is_told_to_stop() {
-        let thinker = Thinker::with_search(1, Duration::from_millis(20), instant);
+        let thinker = Thinker::with_search([1, 1], Duration::from_millis(20), instant);
         let (seen, told) = mpsc::channel();
-        let answer = thinker.run(Duration::ZERO, 0, move |stop: &AtomicBool| {
-            // Waits (boundedly) for the flag, as a search polls its stop flag.
-            for _ in 0..1000 {
-                if stop.load(Ordering::SeqCst) {
-                    let _ = seen.send(());
-                    return;
+        let answer = thinker.run(
+            Duration::ZERO,
+            Pool::Moves,
+            &HERE,
+            move |stop: &AtomicBool| {
+                // Waits (boundedly) for the flag, as a search polls its stop flag.
+                for _ in 0..1000 {
+                    if stop.load(Ordering::SeqCst) {
+                        let _ = seen.send(());
+                        return;
+                    }
+                    thread::sleep(Duration::from_millis(5));
                 }
-                thread::sleep(Duration::from_millis(5));
-            }
-        });
+            },
+        );
         assert!(matches!(answer, Err(ThinkError::Late(_))));
         assert!(told.recv_timeout(Duration::from_secs(5)).is_ok());
     }
 
     #[test]
-    fn work_that_can_wait_leaves_a_slot_free() {
-        let thinker = Thinker::with_search(2, GRACE, instant);
+    fn analyses_have_slots_of_their_own() {
+        let thinker = Thinker::with_search([1, 1], GRACE, instant);
         let (release, gate) = mpsc::channel::<()>();
         let (started, running) = mpsc::channel();
         let held = std::thread::scope(|scope| {
             let waiting = scope.spawn(|| {
-                thinker.run(Duration::from_secs(5), 1, move |_: &AtomicBool| {
-                    let _ = started.send(());
-                    let _ = gate.recv_timeout(Duration::from_secs(5));
-                })
+                thinker.run(
+                    Duration::from_secs(5),
+                    Pool::Analyses,
+                    &HERE,
+                    move |_: &AtomicBool| {
+                        let _ = started.send(());
+                        let _ = gate.recv_timeout(Duration::from_secs(5));
+                    },
+                )
             });
             running.recv_timeout(Duration::from_secs(5)).unwrap();
-            // A second job that can wait finds no slot; the computer's move finds one.
-            let second = thinker.run(Duration::from_secs(1), 1, |_: &AtomicBool| ());
+            // A second analysis finds no slot; the computer's moves find theirs, again
+            // and again.
+            let second = thinker.run(
+                Duration::from_secs(1),
+                Pool::Analyses,
+                &HERE,
+                |_: &AtomicBool| (),
+            );
             let board = Board::start();
-            let computer = thinker.think(&board, Duration::ZERO, Strength::FULL);
+            let moves = (0..50).all(|_| {
+                thinker
+                    .think(&board, Duration::ZERO, Strength::FULL, &HERE)
+                    .is_ok()
+            });
             release.send(()).unwrap();
-            (second, computer.is_ok(), waiting.join().unwrap())
+            (second, moves, waiting.join().unwrap())
         });
         assert_eq!(held.0, Err(ThinkError::Busy));
         assert!(held.1);
         assert_eq!(held.2, Ok(()));
-        // A pool of one lends its only slot to such work when it is free.
-        let one = Thinker::with_search(1, GRACE, instant);
-        assert_eq!(one.run(Duration::ZERO, 1, |_: &AtomicBool| 7), Ok(7));
+    }
+
+    #[test]
+    fn a_client_that_goes_stops_its_search_and_frees_its_slot() {
+        let thinker = Thinker::with_search([1, 1], GRACE, instant);
+        let gone = Arc::new(AtomicBool::new(false));
+        let raise = Arc::clone(&gone);
+        let raiser = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(50));
+            raise.store(true, Ordering::SeqCst);
+        });
+        let start = Instant::now();
+        // A job that runs until it is told to stop, as a search polls its flag.
+        let answer = thinker.run(MAX_THINK, Pool::Moves, &gone, |stop: &AtomicBool| {
+            while !stop.load(Ordering::SeqCst) {
+                thread::sleep(Duration::from_millis(1));
+            }
+        });
+        raiser.join().unwrap();
+        assert_eq!(answer, Err(ThinkError::Gone));
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        for _ in 0..1000 {
+            if thinker.running() == 0 {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(thinker.running(), 0);
+        // A client gone before its turn takes no slot at all.
+        assert_eq!(
+            thinker.think(&Board::start(), Duration::ZERO, Strength::FULL, &gone),
+            Err(ThinkError::Gone)
+        );
+        // The real search stops on its flag, well before its time.
+        let stop = AtomicBool::new(true);
+        let start = Instant::now();
+        engine_search(&Board::start(), MAX_THINK, Strength::FULL, &stop);
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]
     fn a_finished_search_frees_its_slot_before_it_answers() {
-        let thinker = Thinker::with_search(1, GRACE, instant);
+        let thinker = Thinker::with_search([1, 1], GRACE, instant);
         for i in 0..2000 {
-            let answer = thinker.think(&Board::start(), Duration::ZERO, Strength::FULL);
+            let answer = thinker.think(&Board::start(), Duration::ZERO, Strength::FULL, &HERE);
             assert!(answer.is_ok(), "request {i}: {answer:?}");
         }
     }
@@ -266,27 +386,27 @@ mod tests {
     // clock failed. The gate is global because a `SearchFn` is a plain function.
     static GATE: Mutex<Option<mpsc::Receiver<()>>> = Mutex::new(None);
 
-    fn stuck(board: &Board, _: Duration, strength: Strength) -> Report {
+    fn stuck(board: &Board, _: Duration, strength: Strength, stop: &AtomicBool) -> Report {
         if let Some(rx) = GATE.lock().unwrap().take() {
             let _ = rx.recv();
         }
-        engine_search(board, MIN_THINK, strength)
+        engine_search(board, MIN_THINK, strength, stop)
     }
 
     #[test]
     fn a_late_search_is_abandoned_and_keeps_its_slot() {
         let (release, gate) = mpsc::channel();
         *GATE.lock().unwrap() = Some(gate);
-        let thinker = Thinker::with_search(1, Duration::from_millis(50), stuck);
+        let thinker = Thinker::with_search([1, 1], Duration::from_millis(50), stuck);
         let board = Board::start();
         assert!(matches!(
-            thinker.think(&board, Duration::ZERO, Strength::FULL),
+            thinker.think(&board, Duration::ZERO, Strength::FULL, &HERE),
             Err(ThinkError::Late(_))
         ));
         // The stuck search still holds the only slot.
         assert_eq!(thinker.running(), 1);
         assert_eq!(
-            thinker.think(&board, Duration::ZERO, Strength::FULL),
+            thinker.think(&board, Duration::ZERO, Strength::FULL, &HERE),
             Err(ThinkError::Busy)
         );
         release.send(()).unwrap();

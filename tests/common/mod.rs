@@ -40,7 +40,19 @@ pub fn run_program(program: &Path, args: &[&str], stdin: &[u8]) -> Output {
 
 /// Runs `command` as it is set up, feeding `stdin` (a program that exits without
 /// reading it all is fine).
-pub fn run_command(mut command: Command, stdin: &[u8]) -> Output {
+pub fn run_command(command: Command, stdin: &[u8]) -> Output {
+    let (child, feeder) = spawn_fed(command, stdin);
+    let output = child.wait_with_output().expect("the binary runs");
+    let _ = feeder.join();
+    output
+}
+
+/// Starts `command` with its output piped, and `stdin` fed from a thread (so that a
+/// large input cannot deadlock against a full stdout pipe), then closed.
+fn spawn_fed(
+    mut command: Command,
+    stdin: &[u8],
+) -> (std::process::Child, std::thread::JoinHandle<()>) {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -49,16 +61,12 @@ pub fn run_command(mut command: Command, stdin: &[u8]) -> Output {
         .expect("the binary starts");
     let mut input = child.stdin.take().expect("stdin is piped");
     let data = stdin.to_vec();
-    // Feed from a thread so a large input cannot deadlock against a full stdout pipe.
     let feeder = std::thread::spawn(move || {
         let _ = input.write_all(&data);
     });
-    let output = child.wait_with_output().expect("the binary runs");
-    let _ = feeder.join();
-    output
+    (child, feeder)
 }
 
-/// Standard output as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -315,4 +323,39 @@ pub fn daemon_script(marker: &str, answer: &str) -> String {
          ( ( sleep {marker} >/dev/null 2>&1 & ) & )\n\
          exec {answer}\n"
     )
+}
+
+/// Runs the binary with `args` on `stdin` like [`run`], but ends it after `limit`:
+/// `None` when it had to be ended (it hung).
+pub fn run_within(args: &[&str], stdin: &[u8], limit: std::time::Duration) -> Option<Output> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_duckchess"));
+    command.args(args);
+    let (mut child, feeder) = spawn_fed(command, stdin);
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(_)) = child.try_wait() {
+            let _ = feeder.join();
+            return child.wait_with_output().ok();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// A new named pipe in the temporary folder, made with mkfifo(1); `None`, with a note,
+/// where there is none.
+#[cfg(unix)]
+pub fn fifo(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::temp_dir().join(format!("duckchess-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let made = Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        println!("note: no mkfifo; skipping");
+    }
+    made.then_some(path)
 }

@@ -168,7 +168,16 @@ impl Answer {
 
 /// Parses a whole response (the server closes every connection, so the response is
 /// everything read until the end); a chunked body is put together.
-pub fn parse_answer(raw: &[u8]) -> Answer {
+pub fn parse_answer(mut raw: &[u8]) -> Answer {
+    // Interim answers (`100 Continue`, which the server sends to ask whether a client
+    // that ended its side is still there) come before the answer: skipped, as every
+    // HTTP/1.1 client must.
+    while raw.starts_with(b"HTTP/1.1 1") {
+        match raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            Some(end) => raw = &raw[end + 4..],
+            None => break,
+        }
+    }
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

@@ -818,7 +818,7 @@ async function runReplay() {
     const li = document.createElement('li');
     li.dataset.index = i + 1;
     li.className = step.legal ? 'legal' : 'invalid';
-    li.textContent = `${step.command.join(' ')} ⇒ ${step.line}`;
+    li.textContent = `${(step.written || step.command).join(' ')} ⇒ ${step.line}`;
     li.title = step.text;
     li.dataset.position = replay.positionOf[i + 1];
     li.addEventListener('click', () => goTo(i + 1));
@@ -848,7 +848,7 @@ function goTo(n) {
   const step = replay.index > 0 ? replay.steps[replay.index - 1] : null;
   $('replay-pos').textContent = `command ${replay.index} of ${replay.steps.length}` +
     (replay.index === 0 ? ' (the start position)' : '');
-  $('replay-command').textContent = step ? step.command.join(' ') : '';
+  $('replay-command').textContent = step ? (step.written || step.command).join(' ') : '';
   $('replay-line').textContent = step ? step.line : '';
   $('replay-reason').textContent = step ? step.text : '';
   $('replay-current').className = step ? (step.legal ? 'legal' : 'invalid') : '';

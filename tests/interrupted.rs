@@ -1,0 +1,173 @@
+//! Files written whole or absent when the writer is stopped by a signal: `gen --suite`
+//! stopped at each stage of writing a test set leaves the old suite or the new one,
+//! whole, or none, and the next run cleans what was left hidden; `train` stopped
+//! between writing its network and renaming it leaves a temporary file that its next
+//! run removes.
+//!
+//! The binary pauses at a named point when `DUCKCHESS_PAUSE_AT` names it (and says so
+//! on standard error), so each signal lands at exactly that point.
+#![cfg(unix)]
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("interrupted-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// The names in `dir`, sorted (hidden ones included).
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Every file of `dir`, by name, with its bytes.
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    names(dir)
+        .into_iter()
+        .map(|n| {
+            let bytes = fs::read(dir.join(&n)).expect("a file");
+            (n, bytes)
+        })
+        .collect()
+}
+
+/// Runs the binary in `dir` with `args`, pausing at `point`; once it says it is
+/// there, sends it `signal` (a name for kill(1)) and waits for it to end. Returns
+/// false when it never reached the point (it ended first, or a minute passed).
+fn stop_at(dir: &Path, args: &[&str], point: &str, signal: &str) -> bool {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("DUCKCHESS_PAUSE_AT", point)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let wanted = format!("duckchess: paused at {point}");
+    let mut reached = false;
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) {
+        if line == wanted {
+            reached = true;
+            break;
+        }
+    }
+    let sent = Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !sent {
+        let _ = child.kill();
+    }
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting works") {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "it ends");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!status.success(), "ended by the signal");
+    reached
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut command = Command::new(BIN);
+    command.args(args).current_dir(dir);
+    common::run_command(command, b"")
+}
+
+#[test]
+fn a_suite_stopped_at_any_stage_is_old_new_or_absent() {
+    let dir = scratch("suite");
+    let old_args = ["gen", "--suite", "s", "--files", "1", "--seed", "1"];
+    let new_args = ["gen", "--suite", "s", "--files", "1", "--seed", "2"];
+    // One file lets a few mistakes survive (exit status 1): the suite is written all
+    // the same.
+    let written = |out: &std::process::Output| {
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            common::stderr(out)
+        );
+    };
+    let out = run_in(&dir, &old_args);
+    written(&out);
+    let old = contents(&dir.join("s"));
+    assert_eq!(
+        old.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["1.ans", "1.in", "suite.txt"]
+    );
+    // Stopped before the old suite is touched: it is whole.
+    for (point, signal) in [("suite-begun", "INT"), ("suite-written", "TERM")] {
+        assert!(stop_at(&dir, &new_args, point, signal), "{point}");
+        assert_eq!(contents(&dir.join("s")), old, "stopped at {point}");
+    }
+    // Stopped between the two renames: no suite at all, never half of one.
+    assert!(stop_at(&dir, &new_args, "suite-aside", "INT"));
+    assert!(!dir.join("s").exists());
+    // Stopped inside the write of the new suite's first file (written aside, not yet
+    // renamed): still no suite.
+    assert!(stop_at(&dir, &new_args, "file-written", "TERM"));
+    assert!(!dir.join("s").exists());
+    // The next run is not blocked by what was left, and cleans it up.
+    let out = run_in(&dir, &new_args);
+    written(&out);
+    assert_eq!(names(&dir), ["s"], "nothing left hidden");
+    let new = contents(&dir.join("s"));
+    assert_eq!(
+        new.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["1.ans", "1.in", "suite.txt"]
+    );
+    assert_ne!(new, old);
+    // Stopped once the new suite is whole beside the old: the old stays.
+    assert!(stop_at(&dir, &old_args, "suite-written", "KILL"));
+    assert_eq!(contents(&dir.join("s")), new);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_stopped_before_its_rename_leaves_a_file_its_next_run_removes() {
+    let dir = scratch("train");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/train/positions.txt");
+    fs::copy(fixture, dir.join("games.txt")).expect("the positions");
+    let train = ["train", "games.txt", "--out", "my.net", "--epochs", "1"];
+    assert!(stop_at(&dir, &train, "file-written", "INT"));
+    let left: Vec<String> = names(&dir)
+        .into_iter()
+        .filter(|n| n.starts_with(".my.net."))
+        .collect();
+    assert_eq!(left.len(), 1, "{:?}", names(&dir));
+    assert!(!dir.join("my.net").exists());
+    let out = run_in(&dir, &train);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_eq!(names(&dir), ["games.txt", "my.net"]);
+    let _ = fs::remove_dir_all(&dir);
+}
