@@ -103,7 +103,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         };
         let seed = match parsed.int("--seed", 0, u64::MAX)? {
             Some(s) => s,
-            None => clock_seed(),
+            None => crate::sys::rng::clock_seed() % 1_000_000,
         };
         let start = match parsed.value("--from") {
             None => Board::start(),
@@ -126,10 +126,3 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     })
 }
 
-/// A seed for a session that names none: from the clock, small enough to type back.
-fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    crate::sys::rng::Rng::new(nanos).next_u64() % 1_000_000
-}
