@@ -270,9 +270,9 @@ impl<'a> Search<'a> {
         match (&self.net, self.views.last()) {
             (Some(net), Some(view)) => {
                 net.evaluate(view, self.board.side_to_move())
-                    + eval::hunt(&self.board, &self.tunables)
+                    + eval::hunt(&self.board, self.tunables.weights())
             }
-            _ => eval_within(&mut self.board, alpha, beta, &self.tunables),
+            _ => eval_within(&mut self.board, alpha, beta, self.tunables.weights()),
         }
     }
 

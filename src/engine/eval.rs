@@ -2,7 +2,6 @@
 //! captain, from the side to move's point of view.
 
 use crate::engine::mobility;
-use crate::engine::tunables::Tunables;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
@@ -28,7 +27,7 @@ pub const VALUES: [i32; 7] = [0, 156, 78, 300, 1243, 216, 663];
 /// The description of one number that can be changed at run time (an evaluation weight
 /// or a search parameter): the UCI options of the same name, so that self-play matches
 /// can compare settings without a rebuild. The values themselves are each search's
-/// own ([`Tunables`]).
+/// own ([`crate::engine::tunables::Tunables`]).
 #[derive(Debug)]
 pub struct Weight {
     /// The option name.
@@ -98,6 +97,20 @@ pub const WEIGHTS: [Weight; FEATURES] = [
     Weight::new("Center Soldier", 19, -200, 200),
 ];
 
+/// The values of every weight of [`WEIGHTS`], in its order.
+pub type Weights = [i32; FEATURES];
+
+/// Every weight at its built-in value.
+pub const DEFAULTS: Weights = {
+    let mut w = [0; FEATURES];
+    let mut i = 0;
+    while i < FEATURES {
+        w[i] = WEIGHTS[i].default;
+        i += 1;
+    }
+    w
+};
+
 /// The number of weights in [`WEIGHTS`], and of [`features`] of a position.
 pub const FEATURES: usize = TERMS_AT + TERMS + 12;
 
@@ -152,7 +165,7 @@ pub(crate) fn weight_index(name: &str) -> Option<usize> {
 }
 
 /// The built-in material value of `kind` (see [`VALUES`] and [`WEIGHTS`]); a search
-/// uses its own ([`Tunables::value`]).
+/// uses its own.
 #[inline]
 pub fn value(kind: PieceKind) -> i32 {
     VALUES[kind.index()]
@@ -164,11 +177,11 @@ pub fn value(kind: PieceKind) -> i32 {
 /// Every weight at its built-in value.
 pub fn evaluate(board: &Board) -> i32 {
     let mut b = board.clone();
-    eval_mut(&mut b, &Tunables::DEFAULT)
+    eval_mut(&mut b, &DEFAULTS)
 }
 
 /// The static evaluation of `board` with the weights of `t`.
-pub(crate) fn eval_mut(board: &mut Board, t: &Tunables) -> i32 {
+pub(crate) fn eval_mut(board: &mut Board, t: &Weights) -> i32 {
     eval_within(board, -MATE, MATE, t)
 }
 
@@ -181,7 +194,7 @@ pub const LAZY_MARGIN: i32 = 300;
 /// (then an upper bound, at most `alpha`) or above `beta` (a lower bound, at least
 /// `beta`): counting both sides' moves is most of the evaluation's cost, and a
 /// quiescence node that is far outside its window does not need the exact value.
-pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Tunables) -> i32 {
+pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Weights) -> i32 {
     let side = board.side_to_move();
     let (mine, theirs) = match (board.captain(side), board.captain(side.opponent())) {
         (Some(m), Some(t)) => (m, t),
@@ -193,18 +206,17 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Tunables
     for kind in PieceKind::ALL {
         for color in Color::ALL {
             let mask = board.mask(color, kind);
-            material[color.index()] += mask.count_ones() as i32 * t.value(kind);
+            material[color.index()] += mask.count_ones() as i32 * t[kind.index()];
             let p = place(kind, color, mask, t);
             placement += if color == side { p } else { -p };
         }
     }
     let (own, other) = (material[side.index()], material[side.opponent().index()]);
-    let mut score = t.weight(TEMPO) + own - other + placement;
+    let mut score = t[TEMPO] + own - other + placement;
     // The pieces near each captain are counted before the lazy bound: their weights may
     // be larger than its margin, and the count costs a few mask operations only.
     let (near_soldier, near_pieces) = near_captains(board, side, mine, theirs);
-    score += t.weight(TERMS_AT + NEAR_SOLDIER) * near_soldier
-        + t.weight(TERMS_AT + NEAR_PIECES) * near_pieces;
+    score += t[TERMS_AT + NEAR_SOLDIER] * near_soldier + t[TERMS_AT + NEAR_PIECES] * near_pieces;
     score += hunt_by_material(board, side, mine, theirs, own, other);
     if score - LAZY_MARGIN >= beta {
         return score - LAZY_MARGIN;
@@ -213,11 +225,11 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Tunables
         return score + LAZY_MARGIN;
     }
     let (me, them, terms) = activity_terms(board, side, mine, theirs, Some(t));
-    score += t.weight(MOBILITY) * (me.moves - them.moves);
-    score += t.weight(PRESSURE) * (me.near - them.near);
+    score += t[MOBILITY] * (me.moves - them.moves);
+    score += t[PRESSURE] * (me.near - them.near);
     // The near-captain terms are 0 here: they are already in.
     for (i, x) in terms.iter().enumerate() {
-        score += t.weight(TERMS_AT + i) * x;
+        score += t[TERMS_AT + i] * x;
     }
     score
 }
@@ -256,12 +268,12 @@ fn activity_terms(
     side: Color,
     mine: Square,
     theirs: Square,
-    weights: Option<&Tunables>,
+    weights: Option<&Weights>,
 ) -> (mobility::Activity, mobility::Activity, Terms) {
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
     let all = weights.is_none();
-    let on = |term: usize| weights.is_none_or(|t| t.weight(TERMS_AT + term) != 0);
+    let on = |term: usize| weights.is_none_or(|t| t[TERMS_AT + term] != 0);
     let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
     let activity = match (on(CHECKS), attacks) {
         (false, false) => mobility::activity::<false, false>,
@@ -352,13 +364,13 @@ pub fn features(board: &Board) -> Option<[i32; FEATURES]> {
 /// own edge and per file away from the nearer side edge, at the weights of
 /// [`ADVANCE_AT`] and [`CENTER_AT`].
 #[inline]
-fn place(kind: PieceKind, color: Color, mask: u128, t: &Tunables) -> i32 {
+fn place(kind: PieceKind, color: Color, mask: u128, t: &Weights) -> i32 {
     if kind == PieceKind::Captain || mask == 0 {
         return 0;
     }
     let (a, c) = (
-        t.weight(ADVANCE_AT + kind.index() - 1),
-        t.weight(CENTER_AT + kind.index() - 1),
+        t[ADVANCE_AT + kind.index() - 1],
+        t[CENTER_AT + kind.index() - 1],
     );
     if a == 0 && c == 0 {
         return 0;
@@ -384,7 +396,7 @@ fn spread(color: Color, mut mask: u128) -> (i32, i32) {
 /// The hunt of a captain with little left ([`mop_up`]) from the side to move's point
 /// of view: 0 unless one side leads by [`MOP_UP_LEAD`] and the other has at most
 /// [`MOP_UP_WEAK`]. The learnt evaluation adds it too.
-pub(crate) fn hunt(board: &Board, t: &Tunables) -> i32 {
+pub(crate) fn hunt(board: &Board, t: &Weights) -> i32 {
     let side = board.side_to_move();
     let (Some(mine), Some(theirs)) = (board.captain(side), board.captain(side.opponent())) else {
         return 0;
@@ -392,7 +404,7 @@ pub(crate) fn hunt(board: &Board, t: &Tunables) -> i32 {
     let material = |c: Color| {
         PieceKind::ALL
             .iter()
-            .map(|&k| board.mask(c, k).count_ones() as i32 * t.value(k))
+            .map(|&k| board.mask(c, k).count_ones() as i32 * t[k.index()])
             .sum::<i32>()
     };
     let (own, other) = (material(side), material(side.opponent()));
@@ -486,7 +498,7 @@ mod tests {
             }
             let sign = if side == Color::Red { 1 } else { -1 };
             let sum: i32 = WEIGHTS.iter().zip(f).map(|(w, x)| w.default * x).sum();
-            assert_eq!(eval_mut(&mut b, &Tunables::DEFAULT), sign * sum, "{b}");
+            assert_eq!(eval_mut(&mut b, &DEFAULTS), sign * sum, "{b}");
             // Every term is counted, whatever its weight: the car's x-rays and the
             // captain's escape squares depend only on the board.
             let (_, _, terms) = activity_terms(&b, side, mine, theirs, None);
@@ -525,7 +537,7 @@ mod tests {
     fn the_lazy_evaluation_is_exact_inside_its_window_and_a_bound_outside() {
         let (mut lazy, mut wrong_side) = (0, 0);
         for mut b in crate::engine::random_positions(3, 300) {
-            let t = Tunables::DEFAULT;
+            let t = DEFAULTS;
             let exact = eval_mut(&mut b, &t);
             // Windows wide around the score, then above and below it by 100 to 1000.
             assert_eq!(eval_within(&mut b, exact - 2000, exact + 2000, &t), exact);

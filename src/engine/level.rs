@@ -291,7 +291,7 @@ pub fn weakened(
         seldepth: profile.depth,
     };
     if moves.is_empty() {
-        report.score = eval_mut(&mut board.clone(), &tunables(&context));
+        report.score = eval_mut(&mut board.clone(), tunables(&context).weights());
         return Choice {
             report,
             mistake: None,
@@ -409,7 +409,7 @@ fn look(
         let score = if hangs {
             -(MATE - 1)
         } else {
-            let mut score = -eval_mut(&mut after.clone(), &t);
+            let mut score = -eval_mut(&mut after.clone(), t.weights());
             if depth > 1 && !hurry {
                 s.allow(LOOK_NODES);
                 for d in 1..depth {

@@ -293,7 +293,7 @@ impl Engine {
             seldepth: 0,
         };
         if moves.is_empty() {
-            report.score = eval_mut(&mut board.clone(), &tunables);
+            report.score = eval_mut(&mut board.clone(), tunables.weights());
             return report;
         }
         let side = board.side_to_move();
@@ -323,7 +323,7 @@ impl Engine {
             } else {
                 Vec::new()
             },
-            watch: Watch::new(started, &limits, stop, ponderhit),
+            watch: Watch::new(started, limits.nodes, limits.time, stop, ponderhit),
             net: nnue::enabled().then(nnue::network),
             tunables,
         };

@@ -4,7 +4,7 @@
 //! session's searches only, so that two searches in one process (a match, a test) can
 //! play with different settings. Not on the judge path.
 
-use crate::engine::eval::{self, Weight, FEATURES};
+use crate::engine::eval::{self, Weight, Weights};
 use crate::judge::piece::PieceKind;
 
 /// Search parameters that can be changed at run time, like the evaluation weights
@@ -58,7 +58,7 @@ pub fn knob(name: &str) -> Option<&'static Weight> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tunables {
     /// The evaluation weights, in the order of [`eval::WEIGHTS`].
-    weights: [i32; FEATURES],
+    weights: Weights,
     /// The search parameters, in the order of [`KNOBS`].
     knobs: [i32; KNOB_COUNT],
 }
@@ -72,12 +72,7 @@ impl Default for Tunables {
 impl Tunables {
     /// Every built-in value.
     pub const DEFAULT: Tunables = {
-        let mut weights = [0; FEATURES];
-        let mut i = 0;
-        while i < FEATURES {
-            weights[i] = eval::WEIGHTS[i].default;
-            i += 1;
-        }
+        let weights = eval::DEFAULTS;
         let mut knobs = [0; KNOB_COUNT];
         let mut i = 0;
         while i < KNOB_COUNT {
@@ -91,6 +86,12 @@ impl Tunables {
     #[inline]
     pub fn weight(&self, index: usize) -> i32 {
         self.weights[index]
+    }
+
+    /// Every evaluation weight, for [`crate::engine::eval`].
+    #[inline]
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// The search parameter at `index` of [`KNOBS`].
@@ -130,8 +131,6 @@ impl Tunables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::{Context, Engine, Limits};
-    use crate::judge::board::Board;
 
     #[test]
     fn the_defaults_are_the_built_in_values() {
@@ -156,38 +155,5 @@ mod tests {
         assert!(t.set("Value Captain", 5).is_none());
         assert!(t.set("no such option", 5).is_none());
         assert_eq!(Tunables::find("futility").map(|w| w.name), Some("Futility"));
-    }
-
-    /// With process-wide values, the second search would see the first's settings
-    /// (or the first the second's): each must play as if it were alone.
-    #[test]
-    fn two_searches_with_different_tunables_do_not_affect_each_other() {
-        let board: Board = "2e1kg3/3r5/d3eg3/4h4/3s1ds2/1S1D5/3S5/2H1H4/7R1/2EGKGE2 r"
-            .parse()
-            .unwrap();
-        let mut changed = Tunables::default();
-        changed.set("Value Car", 100);
-        changed.set("Mobility", 40);
-        changed.set("Reduction", 50);
-        let run = |t: Option<&Tunables>| {
-            let mut engine = Engine::new();
-            let context = Context {
-                tunables: t,
-                ..Context::default()
-            };
-            engine.search_in(&board, Limits::nodes(20_000), context)
-        };
-        let alone = run(None);
-        let other = run(Some(&changed));
-        assert_ne!(alone, other, "the settings change the search");
-        // Interleaved, on two threads at once: each gives what it gave alone.
-        let (a, b) = std::thread::scope(|scope| {
-            let a = scope.spawn(|| run(None));
-            let b = scope.spawn(|| run(Some(&changed)));
-            (a.join().unwrap(), b.join().unwrap())
-        });
-        assert_eq!(a, alone);
-        assert_eq!(b, other);
-        assert_eq!(run(None), alone);
     }
 }

@@ -3,7 +3,6 @@
 //! pondering, whose clock starts only at the `ponderhit`. How much time a move gets
 //! is [`crate::engine::clock`]'s business. Not on the judge path.
 
-use crate::engine::search::Limits;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -39,27 +38,28 @@ impl<'a> Watch<'a> {
         }
     }
 
-    /// The watch of a search that started at `started` within `limits` (the node cap
-    /// and the hard deadline), stopped by `stop` when it is raised; with a `ponderhit`
-    /// flag that is not raised yet, the clock waits for it.
+    /// The watch of a search that started at `started` within `nodes` nodes and a
+    /// hard limit of `time` (`None`: no such limit), stopped by `stop` when it is
+    /// raised; with a `ponderhit` flag that is not raised yet, the clock waits for it.
     pub fn new(
         started: Instant,
-        limits: &Limits,
+        nodes: Option<u64>,
+        time: Option<Duration>,
         stop: Option<&'a AtomicBool>,
         ponderhit: Option<&'a AtomicBool>,
     ) -> Watch<'a> {
         let mut watch = Watch {
             started,
-            node_cap: limits.nodes.unwrap_or(u64::MAX),
+            node_cap: nodes.unwrap_or(u64::MAX),
             stop,
             ..Watch::unlimited()
         };
         match ponderhit {
             Some(flag) if !flag.load(Ordering::Relaxed) => {
-                watch.ponder = Some((flag, limits.time));
+                watch.ponder = Some((flag, time));
                 watch.pondering = true;
             }
-            _ => watch.deadline = limits.time.and_then(|t| started.checked_add(t)),
+            _ => watch.deadline = time.and_then(|t| started.checked_add(t)),
         }
         watch
     }
@@ -131,8 +131,7 @@ mod tests {
     #[test]
     fn the_node_cap_and_the_flag_stop_the_search() {
         let stop = AtomicBool::new(false);
-        let limits = Limits::nodes(100);
-        let mut w = Watch::new(Instant::now(), &limits, Some(&stop), None);
+        let mut w = Watch::new(Instant::now(), Some(100), None, Some(&stop), None);
         assert!(!w.expired(99));
         assert!(w.expired(100));
         assert!(w.below_cap(99) && !w.below_cap(100));
@@ -145,9 +144,9 @@ mod tests {
     #[test]
     fn a_pondering_clock_starts_at_the_ponderhit() {
         let hit = AtomicBool::new(false);
-        let limits = Limits::time(Duration::ZERO);
+        let zero = Some(Duration::ZERO);
         let past = Instant::now() - Duration::from_secs(1);
-        let mut w = Watch::new(past, &limits, None, Some(&hit));
+        let mut w = Watch::new(past, None, zero, None, Some(&hit));
         // Long past the time limit, but pondering: no stop.
         assert!(!w.expired(0));
         assert!(!w.soft_passed(Some(Duration::ZERO)));
@@ -160,7 +159,7 @@ mod tests {
         assert!(w.poll_ponderhit().is_some());
         assert!(w.soft_passed(Some(Duration::ZERO)));
         // Without pondering, the deadline counts from the start.
-        let mut w = Watch::new(past, &limits, None, None);
+        let mut w = Watch::new(past, None, zero, None, None);
         assert!(w.expired(0));
         assert!(w.soft_passed(Some(Duration::from_millis(500))));
         assert!(!w.soft_passed(Some(Duration::from_secs(3600))));
