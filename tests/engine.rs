@@ -255,3 +255,34 @@ fn arena_openings_make_deterministic_games_differ() {
     };
     assert_eq!(start_of(&none, 3), (Board::start(), 0));
 }
+
+/// Each search owns its tunables: with process-wide values, one search's settings would
+/// reach the other (here on two threads at once). Each must play as if it were alone.
+#[test]
+fn two_searches_with_different_tunables_do_not_affect_each_other() {
+    use duckchess::engine::search::{Context, Engine};
+    use duckchess::engine::tunables::Tunables;
+    let position = board("2e1kg3/3r5/d3eg3/4h4/3s1ds2/1S1D5/3S5/2H1H4/7R1/2EGKGE2 r");
+    let mut changed = Tunables::default();
+    changed.set("Value Car", 100);
+    changed.set("Mobility", 40);
+    changed.set("Reduction", 50);
+    let run = |t: Option<&Tunables>| {
+        let context = Context {
+            tunables: t,
+            ..Context::default()
+        };
+        Engine::new().search_in(&position, Limits::nodes(20_000), context)
+    };
+    let alone = run(None);
+    let other = run(Some(&changed));
+    assert_ne!(alone, other, "the settings change the search");
+    let (a, b) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| run(None));
+        let b = scope.spawn(|| run(Some(&changed)));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, alone);
+    assert_eq!(b, other);
+    assert_eq!(run(None), alone);
+}

@@ -8,19 +8,29 @@
 //! has won (scored as a mate one ply away), and a side whose captain is attacked must
 //! deal with it. Such "checks" are never reduced or pruned away, and a node whose own
 //! captain is attacked is searched one ply deeper.
+//!
+//! A [`Search`] is built from a [`Setup`] and is read, not written, from outside:
+//! move ordering is [`crate::engine::ordering`]'s, the history tables
+//! [`crate::engine::history`]'s, the stops [`crate::engine::watch`]'s, and the
+//! numbers it is tuned by [`crate::engine::tunables`]'s.
 
-use crate::engine::eval::{self, eval_within, value, Weight, MATE};
+use crate::engine::eval::{self, eval_within, MATE};
+use crate::engine::history::{History, HISTORY_MAX};
 use crate::engine::mobility::{self, AttackFilter};
-use crate::engine::nnue::{self, Accumulator, Network};
+use crate::engine::nnue::{Accumulator, Network};
+use crate::engine::ordering::{self, below_counter, next_best};
 use crate::engine::see::see;
 use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
+use crate::engine::tunables::{
+    Tunables, FUTILITY, IMPROVING, QUIET_CHECKS, REDUCTION, X_EVASIONS, X_HIST_DIV, X_LATE,
+    X_NULL_DIV, X_PV_LESS, X_RFP_DEPTH, X_THREAT,
+};
+use crate::engine::watch::Watch;
 use crate::judge::board::Board;
-use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
+use crate::judge::piece::{Color, Piece, PieceKind, Square};
 use crate::judge::rules::{self, Move};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// A game that reaches this many moves (both sides' moves counted) without a captain
 /// capture is a draw.
@@ -38,58 +48,76 @@ const SEE_DEPTH: i32 = 5;
 const SEE_QUIET: i32 = 80;
 const SEE_CAPTURE: i32 = 150;
 
-/// Move-ordering scores: the table move, then captains and captures by victim value
-/// (the cheaper attacker first), then killers, then quiet moves by history.
-const ORDER_TT: i32 = 1 << 30;
-const ORDER_CAPTURE: i32 = 1 << 24;
-const ORDER_KILLER: i32 = 1 << 22;
-const ORDER_COUNTER: i32 = ORDER_KILLER - 1;
-/// Captures that lose material (by [`see`]) come after every quiet move.
-const ORDER_BAD_CAPTURE: i32 = -(1 << 20);
-/// History scores stay within plus or minus this (twice it below the countermove's
-/// order).
-const HISTORY_MAX: i32 = 1 << 14;
-
 /// How many nodes pass between two looks at the node cap, the clock and the stop flag
 /// (so a node cap may be passed by fewer than this many).
 pub const CHECK_EVERY: u64 = 256;
 
-/// One search's working state over a copy of the board.
-pub(crate) struct Search<'a> {
-    pub board: Board,
-    pub hash: u64,
-    pub tt: &'a mut Table,
-    pub history: &'a mut [i32],
-    pub killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    /// The reply that last refuted each move (by from and to square).
-    countermoves: Vec<Option<Move>>,
-    /// The move that led to the node at each ply (`None` for a pass or the root).
-    path: [Option<Move>; MAX_PLY + 2],
-    /// The static evaluation at each ply of the current line ([`NO_EVAL`] where the
-    /// captain was attacked and none was taken).
-    evals: [i32; MAX_PLY + 2],
-    pub buffers: Vec<Vec<(Move, i32)>>,
-    /// Keys of the positions before the current one: the game's, then the search path's.
+/// Everything a search is built from but the position and its two borrowed tables:
+/// the game before the root, which root moves to search, what stops it, the network it
+/// evaluates with and the numbers it is tuned by. It is `Clone`, so that several
+/// searches (threads, some day) can be built from one, each with its own history and
+/// all probing one table.
+#[derive(Clone)]
+pub(crate) struct Setup<'a> {
+    /// Keys of the game's positions before the root, oldest first.
     pub keys: Vec<u64>,
     /// Plies since the last capture (no position before it can repeat).
     pub quiet_run: usize,
     /// Moves played in the game before the root.
     pub moves_played: u32,
-    pub nodes: u64,
-    pub seldepth: usize,
-    pub deadline: Option<Instant>,
-    pub node_cap: u64,
-    pub stop: Option<&'a AtomicBool>,
-    pub stopped: bool,
-    /// The best root move of the current iteration with its score, once one is known.
-    pub root_best: Option<(Move, i32)>,
     /// The root moves to search (UCI `searchmoves`); empty for all.
     pub root_moves: Vec<Move>,
-    /// While pondering: the `ponderhit` flag, and the hard time limit that starts when
-    /// it is raised; `deadline` is unset until then.
-    pub ponder: Option<(&'a AtomicBool, Option<Duration>)>,
-    /// When the `ponderhit` was seen, once it was.
-    pub hit_at: Option<Instant>,
+    /// What stops the search.
+    pub watch: Watch<'a>,
+    /// The learnt evaluation's network, when the search evaluates with it; `None` for
+    /// the hand-written evaluation.
+    pub net: Option<Arc<Network>>,
+    /// The evaluation weights and search parameters.
+    pub tunables: Tunables,
+}
+
+impl Setup<'_> {
+    /// A setup for a position with no game before it, every root move, no limit, the
+    /// hand-written evaluation and the built-in tunables.
+    pub fn new() -> Setup<'static> {
+        Setup {
+            keys: Vec::new(),
+            quiet_run: 0,
+            moves_played: 0,
+            root_moves: Vec::new(),
+            watch: Watch::unlimited(),
+            net: None,
+            tunables: Tunables::DEFAULT,
+        }
+    }
+}
+
+/// One search's working state over a copy of the board.
+pub(crate) struct Search<'a> {
+    board: Board,
+    hash: u64,
+    tt: &'a mut Table,
+    history: History<'a>,
+    /// The move that led to the node at each ply (`None` for a pass or the root).
+    path: [Option<Move>; MAX_PLY + 2],
+    /// The static evaluation at each ply of the current line ([`NO_EVAL`] where the
+    /// captain was attacked and none was taken).
+    evals: [i32; MAX_PLY + 2],
+    buffers: Vec<Vec<(Move, i32)>>,
+    /// Keys of the positions before the current one: the game's, then the search path's.
+    keys: Vec<u64>,
+    /// Plies since the last capture (no position before it can repeat).
+    quiet_run: usize,
+    /// Moves played in the game before the root.
+    moves_played: u32,
+    nodes: u64,
+    seldepth: usize,
+    watch: Watch<'a>,
+    stopped: bool,
+    /// The best root move of the current iteration with its score, once one is known.
+    root_best: Option<(Move, i32)>,
+    /// The root moves to search (UCI `searchmoves`); empty for all.
+    root_moves: Vec<Move>,
     /// Profiling builds ([`stats::ON`]): a sampled check of a pruning decision is under
     /// way (no other is started inside it), and the ply whose node is searched again
     /// without its static pruning.
@@ -101,6 +129,8 @@ pub(crate) struct Search<'a> {
     /// a network).
     net: Option<Arc<Network>>,
     views: Vec<Accumulator>,
+    /// The evaluation weights and search parameters of this search.
+    tunables: Tunables,
 }
 
 /// What `make` must remember to be undone.
@@ -110,99 +140,32 @@ pub(crate) struct Undo {
     quiet_run: usize,
 }
 
-/// Puts the best-ordered move of `list[i..]` at `i`, in a list that
-/// [`Search::ordered`] left unsorted. The first move is found by one scan: most nodes
-/// that cut do so on their first move and need no sort. The rest are sorted once,
-/// when the second move is reached.
-#[inline]
-fn next_best(list: &mut [(Move, i32)], i: usize) {
-    match i {
-        0 => {
-            let mut top = 0;
-            for (j, e) in list.iter().enumerate().skip(1) {
-                if e.1 > list[top].1 {
-                    top = j;
-                }
-            }
-            list.swap(0, top);
-        }
-        1 => list[1..].sort_unstable_by_key(|e| std::cmp::Reverse(e.1)),
-        _ => {}
-    }
-}
-
-/// The index of a move in the from-to tables (history, countermoves).
-#[inline]
-fn slot(m: Move) -> usize {
-    m.from.index() * SQUARE_SLOTS + m.to.index()
-}
-
-/// The history tables share one array: the from-to history first, then the
-/// continuation history, indexed by the piece and target square of the move before
-/// and of the move itself (how well a move has answered that reply).
-const FROM_TO: usize = SQUARE_SLOTS * SQUARE_SLOTS;
-const PIECE_SQUARES: usize = 14 * 90;
-/// The length of the history array a [`Search`] works with.
-pub(crate) const HISTORY_LEN: usize = FROM_TO + PIECE_SQUARES * PIECE_SQUARES;
-
-/// The continuation-history row of `piece` arriving on `to`.
-#[inline]
-fn piece_square(piece: Piece, to: Square) -> usize {
-    (piece.color.index() * 7 + piece.kind.index()) * 90 + to.bit() as usize
-}
-
-/// Search parameters that can be changed at run time, like the evaluation weights
-/// (UCI options of the same names, for self-play tuning): the divisor of the late-move
-/// reduction formula (in hundredths), the futility margin per ply, whether the
-/// quiescence search tries quiet moves that attack the captain (1) or not (0), and
-/// whether late moves are pruned and reduced more when the side to move's evaluation
-/// has not improved since its last turn (1) or not (0).
-pub static KNOBS: [Weight; 13] = [
-    Weight::new("Reduction", 160, 50, 1000),
-    Weight::new("Futility", 110, 0, 1000),
-    Weight::new("Quiet Checks", 0, 0, 1),
-    Weight::new("Improving", 1, 0, 1),
-    Weight::new("X Late", 3, 1, 10),
-    Weight::new("X Null Div", 4, 1, 10),
-    Weight::new("X RFP Depth", 5, 0, 12),
-    Weight::new("X Threat", 1, 0, 1),
-    Weight::new("X Hist Div", 100, 10, 1000),
-    Weight::new("X PV Less", 1, 0, 3),
-    Weight::new("X Evasions", 4, 0, 8),
-    Weight::new("X Asp", 40, 5, 200),
-    Weight::new("X Threat Order", 16, 0, 1024),
-];
-const REDUCTION: usize = 0;
-const FUTILITY: usize = 1;
-const QUIET_CHECKS: usize = 2;
-const IMPROVING: usize = 3;
-const X_LATE: usize = 4;
-const X_NULL_DIV: usize = 5;
-const X_RFP_DEPTH: usize = 6;
-const X_THREAT: usize = 7;
-const X_HIST_DIV: usize = 8;
-const X_PV_LESS: usize = 9;
-const X_EVASIONS: usize = 10;
-/// The first aspiration window's half width (read by the iterative deepening).
-pub(crate) const X_ASP: usize = 11;
-const X_THREAT_ORDER: usize = 12;
-
-/// The search parameter called `name` (case-insensitive), if any.
-pub fn knob(name: &str) -> Option<&'static Weight> {
-    KNOBS.iter().find(|w| w.name.eq_ignore_ascii_case(name))
-}
-
-/// How many plies a late quiet move is reduced: ln(depth) ln(index) / divisor.
-fn reduction(depth: i32, index: usize) -> i32 {
+/// How many plies a late quiet move is reduced: ln(depth) ln(index) / divisor (in
+/// hundredths).
+fn reduction(depth: i32, index: usize, divisor: i32) -> i32 {
     let d = (depth.min(63) as f32).ln();
     let i = (index.min(63) as f32).ln();
-    (0.5 + d * i * 100.0 / KNOBS[REDUCTION].get() as f32) as i32
+    (0.5 + d * i * 100.0 / divisor as f32) as i32
 }
 
 impl<'a> Search<'a> {
-    /// A search over `board` whose game went through `history` (keys, oldest first).
-    pub fn new(board: &Board, tt: &'a mut Table, history: &'a mut [i32]) -> Search<'a> {
-        let net = nnue::enabled().then(nnue::network);
+    /// A search of `board` as `setup` says, probing `tt` and learning in `history`
+    /// ([`crate::engine::history::HISTORY_LEN`] long).
+    pub fn new(
+        board: &Board,
+        setup: Setup<'a>,
+        tt: &'a mut Table,
+        history: &'a mut [i32],
+    ) -> Search<'a> {
+        let Setup {
+            keys,
+            quiet_run,
+            moves_played,
+            root_moves,
+            watch,
+            net,
+            tunables,
+        } = setup;
         let mut views = Vec::new();
         if let Some(net) = &net {
             views.reserve(MAX_PLY + 8);
@@ -212,30 +175,85 @@ impl<'a> Search<'a> {
             board: board.clone(),
             hash: tt::hash_of(board),
             tt,
-            history,
-            killers: [[None; 2]; MAX_PLY + 1],
-            countermoves: vec![None; SQUARE_SLOTS * SQUARE_SLOTS],
+            history: History::new(history),
             path: [None; MAX_PLY + 2],
             evals: [NO_EVAL; MAX_PLY + 2],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(96)).collect(),
-            keys: Vec::new(),
-            quiet_run: 0,
-            moves_played: 0,
+            keys,
+            quiet_run,
+            moves_played,
             nodes: 0,
             seldepth: 0,
-            deadline: None,
-            node_cap: u64::MAX,
-            stop: None,
+            watch,
             stopped: false,
             root_best: None,
-            root_moves: Vec::new(),
-            ponder: None,
-            hit_at: None,
+            root_moves,
             checking: false,
             unpruned_ply: None,
             views,
             net,
+            tunables,
         }
+    }
+
+    /// The position the search stands on (the root between searches).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The nodes visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The deepest ply reached since the iteration started.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    /// Whether a limit stopped the search (its last result is then not to be trusted).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The best root move of the current iteration with its score, once one is known.
+    pub fn root_best(&self) -> Option<(Move, i32)> {
+        self.root_best
+    }
+
+    /// The evaluation weights and search parameters of this search.
+    pub fn tunables(&self) -> &Tunables {
+        &self.tunables
+    }
+
+    /// Prepares an iteration of the iterative deepening: no root move known yet, the
+    /// selective depth counted afresh.
+    pub fn start_iteration(&mut self) {
+        self.root_best = None;
+        self.seldepth = 0;
+    }
+
+    /// Lets the search go on for `more` nodes from here, even after a stop by the node
+    /// cap (a stop by the clock or the flag comes back at the next look).
+    pub fn allow(&mut self, more: u64) {
+        self.watch.cap_at(self.nodes.saturating_add(more));
+        self.stopped = false;
+    }
+
+    /// Whether the node cap is not reached yet (a stop came from the clock or the
+    /// flag).
+    pub fn below_cap(&self) -> bool {
+        self.watch.below_cap(self.nodes)
+    }
+
+    /// Counts a node visited outside the search proper (a root move looked at).
+    pub fn count_node(&mut self) {
+        self.nodes += 1;
+    }
+
+    /// Whether the soft time limit `soft` has passed (see [`Watch::soft_passed`]).
+    pub fn soft_passed(&mut self, soft: Option<std::time::Duration>) -> bool {
+        self.watch.soft_passed(soft)
     }
 
     /// The static evaluation of the current position for the side to move.
@@ -251,9 +269,10 @@ impl<'a> Search<'a> {
     fn static_eval_within(&mut self, alpha: i32, beta: i32) -> i32 {
         match (&self.net, self.views.last()) {
             (Some(net), Some(view)) => {
-                net.evaluate(view, self.board.side_to_move()) + eval::hunt(&self.board)
+                net.evaluate(view, self.board.side_to_move())
+                    + eval::hunt(&self.board, self.tunables.weights())
             }
-            _ => eval_within(&mut self.board, alpha, beta),
+            _ => eval_within(&mut self.board, alpha, beta, self.tunables.weights()),
         }
     }
 
@@ -327,30 +346,10 @@ impl<'a> Search<'a> {
     }
 
     /// Sets `stopped` when a node cap, the deadline or the stop flag says so.
-    pub fn check_limits(&mut self) {
-        if self.ponder.is_some() {
-            self.poll_ponderhit();
-        }
-        if self.nodes >= self.node_cap
-            || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+    fn check_limits(&mut self) {
+        if self.watch.expired(self.nodes) {
             self.stopped = true;
         }
-    }
-
-    /// While pondering, looks whether the `ponderhit` came: if so, arms the deadline
-    /// from now. Returns when the `ponderhit` was seen; `None` while pondering goes on.
-    pub fn poll_ponderhit(&mut self) -> Option<Instant> {
-        if let Some((flag, hard)) = self.ponder {
-            if flag.load(Ordering::Relaxed) {
-                let now = Instant::now();
-                self.ponder = None;
-                self.deadline = hard.and_then(|t| now.checked_add(t));
-                self.hit_at = Some(now);
-            }
-        }
-        self.hit_at
     }
 
     /// The entry of every node: counts it, then gives the side to move's captain square,
@@ -423,34 +422,6 @@ impl<'a> Search<'a> {
         count >= 2
     }
 
-    /// The continuation-history index of `m` at the node of `ply`, after the move that
-    /// led there (none at the root or after a pass).
-    #[inline]
-    fn cont_index(&self, ply: usize, m: Move) -> Option<usize> {
-        let prev = self.path[ply]?;
-        let before = self.board.piece_at(prev.to)?;
-        let piece = self.board.piece_at(m.from)?;
-        Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES + piece_square(piece, m.to))
-    }
-
-    /// The history of quiet move `m` at the node of `ply`: from-to and continuation,
-    /// each within [`HISTORY_MAX`].
-    #[inline]
-    fn quiet_history(&self, ply: usize, m: Move) -> i32 {
-        self.history[slot(m)] + self.cont_index(ply, m).map_or(0, |i| self.history[i])
-    }
-
-    /// Moves the history scores of `m` at the node of `ply` by `bonus`, less the more
-    /// extreme they already are, so that they stay within [`HISTORY_MAX`].
-    fn update_history(&mut self, ply: usize, m: Move, bonus: i32) {
-        let cont = self.cont_index(ply, m);
-        for i in std::iter::once(slot(m)).chain(cont) {
-            let h = &mut self.history[i];
-            *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
-            *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
-        }
-    }
-
     /// Fills the buffer of `ply` with the moves (all, or only captures) and their
     /// ordering scores, best first (or, when `lazy`, unsorted: see [`next_best`]).
     fn ordered(
@@ -461,78 +432,20 @@ impl<'a> Search<'a> {
         lazy: bool,
     ) -> Vec<(Move, i32)> {
         let mut list = std::mem::take(&mut self.buffers[ply]);
-        list.clear();
-        let board = &self.board;
-        let killers = self.killers[ply];
-        let counter = self.path[ply].and_then(|prev| self.countermoves[slot(prev)]);
-        let history = &self.history;
-        let cont_row = self.path[ply].and_then(|prev| {
-            let before = board.piece_at(prev.to)?;
-            Some(FROM_TO + piece_square(before, prev.to) * PIECE_SQUARES)
-        });
-        // The squares the opponent attacks, worked out once and only if a move needs them.
-        let mut attacked: Option<u128> = None;
-        let mut attacks = || {
-            *attacked
-                .get_or_insert_with(|| mobility::attack_map(board, board.side_to_move().opponent()))
+        let node = ordering::Node {
+            history: &self.history,
+            ply,
+            prev: self.path[ply],
+            tt_move,
         };
-        let threat_order = KNOBS[X_THREAT_ORDER].get();
-        mobility::for_each_move(board, captures_only, |m| {
-            let victim = board.piece_at(m.to);
-            let score = if Some(m) == tt_move {
-                ORDER_TT
-            } else if let Some(v) = victim {
-                let attacker = board.piece_at(m.from).map_or(0, |p| value(p.kind));
-                let v = if v.kind == PieceKind::Captain {
-                    10_000
-                } else {
-                    value(v.kind)
-                };
-                // A capture that loses material in the exchange comes after the quiet
-                // moves (only worth looking at when the cheap test says it might).
-                let base = if !captures_only
-                    && attacker > v
-                    && attacks() & (1u128 << m.to.bit()) != 0
-                    && see(board, m) < 0
-                {
-                    ORDER_BAD_CAPTURE
-                } else {
-                    ORDER_CAPTURE
-                };
-                base + v * 16 - attacker / 16
-            } else if killers.contains(&Some(m)) {
-                ORDER_KILLER
-            } else if counter == Some(m) {
-                ORDER_COUNTER
-            } else {
-                let mover = board.piece_at(m.from);
-                let cont = match (cont_row, mover) {
-                    (Some(row), Some(p)) => history[row + piece_square(p, m.to)],
-                    _ => 0,
-                };
-                // A piece that steps out of attack comes earlier, one that steps into
-                // attack later, by its value.
-                let threat = match mover {
-                    Some(p) if threat_order != 0 && p.kind != PieceKind::Captain => {
-                        let map = attacks();
-                        let from = map >> m.from.bit() & 1 != 0;
-                        let to = map >> m.to.bit() & 1 != 0;
-                        let v = value(p.kind) * threat_order / 4;
-                        match (from, to) {
-                            (true, false) => v,
-                            (_, true) => -v,
-                            _ => 0,
-                        }
-                    }
-                    _ => 0,
-                };
-                history[slot(m)] + cont + threat
-            };
-            list.push((m, score));
-        });
-        if !lazy {
-            list.sort_unstable_by_key(|e| std::cmp::Reverse(e.1));
-        }
+        ordering::fill(
+            &mut list,
+            &self.board,
+            node,
+            captures_only,
+            lazy,
+            &self.tunables,
+        );
         list
     }
 
@@ -567,13 +480,13 @@ impl<'a> Search<'a> {
         // An attacked captain must be answered: look one ply further so that the
         // answer is not left to the horizon.
         let threatened = rules::is_attacked(&self.board, mine, side.opponent());
-        let depth = if threatened && ply < MAX_PLY / 2 && KNOBS[X_THREAT].get() != 0 {
+        let depth = if threatened && ply < MAX_PLY / 2 && self.tunables.knob(X_THREAT) != 0 {
             depth + 1
         } else {
             depth
         };
         if depth <= 0 {
-            return self.quiesce(ply, alpha, beta, KNOBS[X_EVASIONS].get() as u32, 0);
+            return self.quiesce(ply, alpha, beta, self.tunables.knob(X_EVASIONS) as u32, 0);
         }
         if threatened {
             stats::add(Counter::ExtendThreat);
@@ -616,7 +529,7 @@ impl<'a> Search<'a> {
         // Whether the position got better for the side to move since its last turn:
         // when not, late moves are pruned and reduced more.
         let improving = match static_eval {
-            Some(e) if KNOBS[IMPROVING].get() != 0 && ply >= 2 => {
+            Some(e) if self.tunables.knob(IMPROVING) != 0 && ply >= 2 => {
                 self.evals[ply - 2] == NO_EVAL || e > self.evals[ply - 2]
             }
             _ => true,
@@ -624,7 +537,9 @@ impl<'a> Search<'a> {
         let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
         if let Some(eval) = static_eval.filter(|_| static_prune) {
             // So far ahead that a few quiet plies will not bring it back.
-            if depth <= KNOBS[X_RFP_DEPTH].get() && eval - KNOBS[FUTILITY].get() * depth >= beta {
+            if depth <= self.tunables.knob(X_RFP_DEPTH)
+                && eval - self.tunables.knob(FUTILITY) * depth >= beta
+            {
                 if stats::ON {
                     self.check_node(Counter::Rfp, depth, ply, beta, null_ok);
                 }
@@ -633,7 +548,7 @@ impl<'a> Search<'a> {
             // Even passing keeps the score above beta: the real moves will too.
             if null_ok && depth >= 3 && eval >= beta && self.has_pieces(side) {
                 stats::add(Counter::NullTried);
-                let r = 3 + depth / KNOBS[X_NULL_DIV].get() + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / self.tunables.knob(X_NULL_DIV) + ((eval - beta) / 200).min(3);
                 let saved = self.make_null();
                 self.path[ply + 1] = None;
                 let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
@@ -676,8 +591,8 @@ impl<'a> Search<'a> {
             let (m, order) = list[i];
             let quiet = self.board.is_empty(m.to);
             // Killers and the countermove are neither reduced nor pruned.
-            let ordinary = quiet && order < ORDER_COUNTER;
-            let late = ordinary && i >= KNOBS[X_LATE].get() as usize && !threatened;
+            let ordinary = quiet && below_counter(order);
+            let late = ordinary && i >= self.tunables.knob(X_LATE) as usize && !threatened;
             // Moves that may be skipped, unless they attack the captain: late quiet
             // moves at shallow depth (hardly ever best), quiet moves that cannot bring
             // a hopeless score back, and, near the horizon, moves that lose material
@@ -691,17 +606,19 @@ impl<'a> Search<'a> {
                 && !lmp
                 && late
                 && depth <= 2
-                && static_eval.is_some_and(|e| e + KNOBS[FUTILITY].get() * depth * 2 <= alpha);
+                && static_eval
+                    .is_some_and(|e| e + self.tunables.knob(FUTILITY) * depth * 2 <= alpha);
             let losing = may_prune
                 && !lmp
                 && !futile
                 && depth <= SEE_DEPTH
-                && (ordinary || order < ORDER_COUNTER && !quiet)
+                && (ordinary || below_counter(order) && !quiet)
                 && *attacked
                     .get_or_insert_with(|| mobility::attack_map(&self.board, side.opponent()))
                     & (1u128 << m.to.bit())
                     != 0
-                && see(&self.board, m) < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth;
+                && see(&self.board, m, &self.tunables)
+                    < -(if quiet { SEE_QUIET } else { SEE_CAPTURE }) * depth;
             let prune = lmp || futile || losing;
             // Only a move the filter lets through can attack the captain: the others
             // are pruned without being made.
@@ -735,10 +652,10 @@ impl<'a> Search<'a> {
             let mut reduce = 0;
             if late && depth >= 3 && !checks {
                 // Less for moves that often refuted others, more for the rest.
-                let h = self.quiet_history(ply, m);
-                reduce = reduction(depth, i)
-                    - i32::from(pv) * KNOBS[X_PV_LESS].get()
-                    - h * 100 / KNOBS[X_HIST_DIV].get() / HISTORY_MAX
+                let h = self.history.quiet(&self.board, self.path[ply], m);
+                reduce = reduction(depth, i, self.tunables.knob(REDUCTION))
+                    - i32::from(pv) * self.tunables.knob(X_PV_LESS)
+                    - h * 100 / self.tunables.knob(X_HIST_DIV) / HISTORY_MAX
                     + i32::from(!improving);
                 reduce = reduce.clamp(0, depth - 2);
             }
@@ -790,19 +707,9 @@ impl<'a> Search<'a> {
                     }
                 }
                 if quiet {
-                    let k = &mut self.killers[ply];
-                    if k[0] != Some(m) {
-                        k[1] = k[0];
-                        k[0] = Some(m);
-                    }
-                    if let Some(prev) = self.path[ply] {
-                        self.countermoves[slot(prev)] = Some(m);
-                    }
-                    let bonus = (depth * depth).min(400);
-                    self.update_history(ply, m, bonus);
-                    for q in quiets_tried.iter().take(quiet_count).flatten() {
-                        self.update_history(ply, *q, -bonus);
-                    }
+                    let tried = &quiets_tried[..quiet_count];
+                    let prev = self.path[ply];
+                    self.history.cutoff(&self.board, ply, prev, m, depth, tried);
                 }
                 break;
             }
@@ -878,7 +785,7 @@ impl<'a> Search<'a> {
         }
         // At the first ply past the horizon, quiet moves that attack the captain are
         // tried too: such a threat, often a fork, is this game's main tactic.
-        let checks = !threatened && qply == 0 && KNOBS[QUIET_CHECKS].get() != 0;
+        let checks = !threatened && qply == 0 && self.tunables.knob(QUIET_CHECKS) != 0;
         let mut list = self.ordered(ply, !threatened && !checks, None, false);
         if list.is_empty() && threatened {
             self.buffers[ply] = list;
@@ -913,19 +820,22 @@ impl<'a> Search<'a> {
                 continue;
             }
             if !threatened {
-                let victim = self.board.piece_at(m.to).map_or(0, |p| value(p.kind));
+                let victim = self
+                    .board
+                    .piece_at(m.to)
+                    .map_or(0, |p| self.tunables.value(p.kind));
                 if stand + victim + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 let attacker = match self.board.piece_at(m.from) {
                     Some(p) if p.kind == PieceKind::Captain => MATE,
-                    Some(p) => value(p.kind),
+                    Some(p) => self.tunables.value(p.kind),
                     None => 0,
                 };
                 // Captures that lose material once the exchange has run its course.
                 if attacker > victim
                     && rules::is_attacked(&self.board, m.to, side.opponent())
-                    && see(&self.board, m) < 0
+                    && see(&self.board, m, &self.tunables) < 0
                 {
                     continue;
                 }
@@ -1046,9 +956,9 @@ mod tests {
     #[test]
     fn incremental_hash_matches_full_hash() {
         let mut table = Table::new(1);
-        let mut history = vec![0; HISTORY_LEN];
+        let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         let board = Board::start();
-        let mut s = Search::new(&board, &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
         let mut played = Vec::new();
         for i in 0..40 {
             let moves = rules::legal_moves(&s.board);
@@ -1071,9 +981,9 @@ mod tests {
     #[test]
     fn a_position_seen_before_is_a_draw_below_the_root() {
         let mut table = Table::new(1);
-        let mut history = vec![0; HISTORY_LEN];
+        let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         let board: Board = "4k4/9/9/9/9/9/9/9/R8/4K4 r".parse().unwrap();
-        let mut s = Search::new(&board, &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
         let go = |x1, y1, x2, y2| Move {
             from: Square::new(x1, y1).unwrap(),
             to: Square::new(x2, y2).unwrap(),
@@ -1096,11 +1006,11 @@ mod tests {
     #[test]
     fn a_hanging_piece_steps_out_of_attack_first() {
         let mut table = Table::new(1);
-        let mut history = vec![0; HISTORY_LEN];
+        let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         // The red car on (1, 0) stands on the blue car's row: along it every square is
         // attacked, up or down its file none is.
         let board: Board = "4k4/9/9/9/9/9/9/9/R7r/4K4 r".parse().unwrap();
-        let mut s = Search::new(&board, &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
         let list = s.ordered(0, false, None, false);
         let car = Square::new(1, 0).unwrap();
         let score = |x, y| {
@@ -1112,9 +1022,12 @@ mod tests {
         };
         let escapes = [score(0, 0), score(2, 0), score(5, 0)];
         let stays = [score(1, 1), score(1, 4), score(1, 7)];
-        let car_value = value(PieceKind::Car);
+        let car_value = crate::engine::eval::value(PieceKind::Car);
         for e in escapes {
-            assert_eq!(e, car_value * KNOBS[X_THREAT_ORDER].get() / 4);
+            assert_eq!(
+                e,
+                car_value * s.tunables.knob(crate::engine::tunables::X_THREAT_ORDER) / 4
+            );
             for t in stays {
                 assert!(e > t, "{escapes:?} {stays:?}");
             }

@@ -5,7 +5,6 @@ use crate::engine::mobility;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
-use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The score of taking the opposing captain now; a win `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -25,8 +24,11 @@ pub const MATE: i32 = 30_000;
 /// since: it kept a horse and a captain from hunting down a lone captain).
 pub const VALUES: [i32; 7] = [0, 156, 78, 300, 1243, 216, 663];
 
-/// One evaluation weight that can be changed at run time: the UCI options of the same
-/// name, so that self-play matches can compare settings without a rebuild.
+/// The description of one number that can be changed at run time (an evaluation weight
+/// or a search parameter): the UCI options of the same name, so that self-play matches
+/// can compare settings without a rebuild. The values themselves are each search's
+/// own ([`crate::engine::tunables::Tunables`]).
+#[derive(Debug)]
 pub struct Weight {
     /// The option name.
     pub name: &'static str,
@@ -36,7 +38,6 @@ pub struct Weight {
     pub min: i32,
     /// The largest value accepted.
     pub max: i32,
-    value: AtomicI32,
 }
 
 impl Weight {
@@ -47,20 +48,7 @@ impl Weight {
             default,
             min,
             max,
-            value: AtomicI32::new(default),
         }
-    }
-
-    /// The current value.
-    #[inline]
-    pub fn get(&self) -> i32 {
-        self.value.load(Ordering::Relaxed)
-    }
-
-    /// Sets the value (clamped to `min..=max`) for every search of this process.
-    pub fn set(&self, value: i32) {
-        self.value
-            .store(value.clamp(self.min, self.max), Ordering::Relaxed);
     }
 }
 
@@ -71,11 +59,11 @@ const TEMPO: usize = 9;
 /// The first of the weights of [`Terms`], in their order.
 const TERMS_AT: usize = 10;
 
-/// The evaluation weights: the material of each kind (the captain's slot unused), then
+/// The evaluation weights (their built-in values and ranges): the material of each kind (the captain's slot unused), then
 /// centipawns per available move (mobility), per move that lands next to the opposing
 /// captain (pressure on it), for having the move, and the weights of the
 /// [`Terms`] in their order.
-pub static WEIGHTS: [Weight; FEATURES] = [
+pub const WEIGHTS: [Weight; FEATURES] = [
     Weight::new("Value Captain", 0, 0, 0),
     Weight::new("Value Guard", VALUES[1], 0, 2000),
     Weight::new("Value Elephant", VALUES[2], 0, 2000),
@@ -108,6 +96,20 @@ pub static WEIGHTS: [Weight; FEATURES] = [
     Weight::new("Center Duck", 0, -200, 200),
     Weight::new("Center Soldier", 19, -200, 200),
 ];
+
+/// The values of every weight of [`WEIGHTS`], in its order.
+pub type Weights = [i32; FEATURES];
+
+/// Every weight at its built-in value.
+pub const DEFAULTS: Weights = {
+    let mut w = [0; FEATURES];
+    let mut i = 0;
+    while i < FEATURES {
+        w[i] = WEIGHTS[i].default;
+        i += 1;
+    }
+    w
+};
 
 /// The number of weights in [`WEIGHTS`], and of [`features`] of a position.
 pub const FEATURES: usize = TERMS_AT + TERMS + 12;
@@ -153,28 +155,34 @@ pub type Terms = [i32; TERMS];
 
 /// The weight called `name` (case-insensitive), if any.
 pub fn weight(name: &str) -> Option<&'static Weight> {
-    WEIGHTS
-        .iter()
-        .skip(1)
-        .find(|w| w.name.eq_ignore_ascii_case(name))
+    weight_index(name).map(|i| &WEIGHTS[i])
 }
 
-/// The material value of `kind` (see [`VALUES`] and [`WEIGHTS`]).
+/// The index in [`WEIGHTS`] of the weight called `name` (case-insensitive), if any (the
+/// captain's value is not one).
+pub(crate) fn weight_index(name: &str) -> Option<usize> {
+    (1..FEATURES).find(|&i| WEIGHTS[i].name.eq_ignore_ascii_case(name))
+}
+
+/// The built-in material value of `kind` (see [`VALUES`] and [`WEIGHTS`]); a search
+/// uses its own.
 #[inline]
 pub fn value(kind: PieceKind) -> i32 {
-    WEIGHTS[kind.index()].get()
+    VALUES[kind.index()]
 }
 
 /// The static evaluation of `board` from the side to move's point of view: material,
 /// mobility and pressure around the opposing captain. A finished game scores as won or
 /// lost. Does not search: a captain capture available now is not seen here.
+/// Every weight at its built-in value.
 pub fn evaluate(board: &Board) -> i32 {
     let mut b = board.clone();
-    eval_mut(&mut b)
+    eval_mut(&mut b, &DEFAULTS)
 }
 
-pub(crate) fn eval_mut(board: &mut Board) -> i32 {
-    eval_within(board, -MATE, MATE)
+/// The static evaluation of `board` with the weights of `t`.
+pub(crate) fn eval_mut(board: &mut Board, t: &Weights) -> i32 {
+    eval_within(board, -MATE, MATE, t)
 }
 
 /// How far the activity terms (mobility and pressure, both sides) are assumed to move
@@ -186,7 +194,7 @@ pub const LAZY_MARGIN: i32 = 300;
 /// (then an upper bound, at most `alpha`) or above `beta` (a lower bound, at least
 /// `beta`): counting both sides' moves is most of the evaluation's cost, and a
 /// quiescence node that is far outside its window does not need the exact value.
-pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
+pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Weights) -> i32 {
     let side = board.side_to_move();
     let (mine, theirs) = match (board.captain(side), board.captain(side.opponent())) {
         (Some(m), Some(t)) => (m, t),
@@ -198,18 +206,17 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     for kind in PieceKind::ALL {
         for color in Color::ALL {
             let mask = board.mask(color, kind);
-            material[color.index()] += mask.count_ones() as i32 * value(kind);
-            let p = place(kind, color, mask);
+            material[color.index()] += mask.count_ones() as i32 * t[kind.index()];
+            let p = place(kind, color, mask, t);
             placement += if color == side { p } else { -p };
         }
     }
     let (own, other) = (material[side.index()], material[side.opponent().index()]);
-    let mut score = WEIGHTS[TEMPO].get() + own - other + placement;
+    let mut score = t[TEMPO] + own - other + placement;
     // The pieces near each captain are counted before the lazy bound: their weights may
     // be larger than its margin, and the count costs a few mask operations only.
     let (near_soldier, near_pieces) = near_captains(board, side, mine, theirs);
-    score += WEIGHTS[TERMS_AT + NEAR_SOLDIER].get() * near_soldier
-        + WEIGHTS[TERMS_AT + NEAR_PIECES].get() * near_pieces;
+    score += t[TERMS_AT + NEAR_SOLDIER] * near_soldier + t[TERMS_AT + NEAR_PIECES] * near_pieces;
     score += hunt_by_material(board, side, mine, theirs, own, other);
     if score - LAZY_MARGIN >= beta {
         return score - LAZY_MARGIN;
@@ -217,12 +224,12 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32) -> i32 {
     if score + LAZY_MARGIN <= alpha {
         return score + LAZY_MARGIN;
     }
-    let (me, them, terms) = activity_terms(board, side, mine, theirs, false);
-    score += WEIGHTS[MOBILITY].get() * (me.moves - them.moves);
-    score += WEIGHTS[PRESSURE].get() * (me.near - them.near);
+    let (me, them, terms) = activity_terms(board, side, mine, theirs, Some(t));
+    score += t[MOBILITY] * (me.moves - them.moves);
+    score += t[PRESSURE] * (me.near - them.near);
     // The near-captain terms are 0 here: they are already in.
-    for (i, t) in terms.iter().enumerate() {
-        score += WEIGHTS[TERMS_AT + i].get() * t;
+    for (i, x) in terms.iter().enumerate() {
+        score += t[TERMS_AT + i] * x;
     }
     score
 }
@@ -252,19 +259,21 @@ fn near_captains(board: &Board, side: Color, mine: Square, theirs: Square) -> (i
 }
 
 /// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
-/// move (`side`, its captain on `mine`, the opponent's on `theirs`); unless `all`, a
-/// term whose weight is 0 is left at 0, and so are the near-captain terms (the
-/// evaluation counts them before its lazy bound, with [`near_captains`]).
+/// move (`side`, its captain on `mine`, the opponent's on `theirs`). With `weights`,
+/// a term whose weight is 0 there is left at 0, and so are the near-captain terms (the
+/// evaluation counts them before its lazy bound, with [`near_captains`]); without,
+/// every term is counted.
 fn activity_terms(
     board: &Board,
     side: Color,
     mine: Square,
     theirs: Square,
-    all: bool,
+    weights: Option<&Weights>,
 ) -> (mobility::Activity, mobility::Activity, Terms) {
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
-    let on = |term: usize| all || WEIGHTS[TERMS_AT + term].get() != 0;
+    let all = weights.is_none();
+    let on = |term: usize| weights.is_none_or(|t| t[TERMS_AT + term] != 0);
     let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
     let activity = match (on(CHECKS), attacks) {
         (false, false) => mobility::activity::<false, false>,
@@ -339,7 +348,7 @@ pub fn features(board: &Board) -> Option<[i32; FEATURES]> {
         }
     }
     f[TEMPO] = 1;
-    let (me, them, terms) = activity_terms(board, side, mine, theirs, true);
+    let (me, them, terms) = activity_terms(board, side, mine, theirs, None);
     f[MOBILITY] = me.moves - them.moves;
     f[PRESSURE] = me.near - them.near;
     f[TERMS_AT..TERMS_AT + TERMS].copy_from_slice(&terms);
@@ -355,13 +364,13 @@ pub fn features(board: &Board) -> Option<[i32; FEATURES]> {
 /// own edge and per file away from the nearer side edge, at the weights of
 /// [`ADVANCE_AT`] and [`CENTER_AT`].
 #[inline]
-fn place(kind: PieceKind, color: Color, mask: u128) -> i32 {
+fn place(kind: PieceKind, color: Color, mask: u128, t: &Weights) -> i32 {
     if kind == PieceKind::Captain || mask == 0 {
         return 0;
     }
     let (a, c) = (
-        WEIGHTS[ADVANCE_AT + kind.index() - 1].get(),
-        WEIGHTS[CENTER_AT + kind.index() - 1].get(),
+        t[ADVANCE_AT + kind.index() - 1],
+        t[CENTER_AT + kind.index() - 1],
     );
     if a == 0 && c == 0 {
         return 0;
@@ -387,7 +396,7 @@ fn spread(color: Color, mut mask: u128) -> (i32, i32) {
 /// The hunt of a captain with little left ([`mop_up`]) from the side to move's point
 /// of view: 0 unless one side leads by [`MOP_UP_LEAD`] and the other has at most
 /// [`MOP_UP_WEAK`]. The learnt evaluation adds it too.
-pub(crate) fn hunt(board: &Board) -> i32 {
+pub(crate) fn hunt(board: &Board, t: &Weights) -> i32 {
     let side = board.side_to_move();
     let (Some(mine), Some(theirs)) = (board.captain(side), board.captain(side.opponent())) else {
         return 0;
@@ -395,7 +404,7 @@ pub(crate) fn hunt(board: &Board) -> i32 {
     let material = |c: Color| {
         PieceKind::ALL
             .iter()
-            .map(|&k| board.mask(c, k).count_ones() as i32 * value(k))
+            .map(|&k| board.mask(c, k).count_ones() as i32 * t[k.index()])
             .sum::<i32>()
     };
     let (own, other) = (material(side), material(side.opponent()));
@@ -488,11 +497,11 @@ mod tests {
                 continue; // the hunt of a lone captain may add to it
             }
             let sign = if side == Color::Red { 1 } else { -1 };
-            let sum: i32 = WEIGHTS.iter().zip(f).map(|(w, x)| w.get() * x).sum();
-            assert_eq!(eval_mut(&mut b), sign * sum, "{b}");
+            let sum: i32 = WEIGHTS.iter().zip(f).map(|(w, x)| w.default * x).sum();
+            assert_eq!(eval_mut(&mut b, &DEFAULTS), sign * sum, "{b}");
             // Every term is counted, whatever its weight: the car's x-rays and the
             // captain's escape squares depend only on the board.
-            let (_, _, terms) = activity_terms(&b, side, mine, theirs, true);
+            let (_, _, terms) = activity_terms(&b, side, mine, theirs, None);
             assert_eq!(&f[TERMS_AT..TERMS_AT + TERMS], &terms.map(|t| sign * t)[..]);
             checked += 1;
         }
@@ -528,15 +537,16 @@ mod tests {
     fn the_lazy_evaluation_is_exact_inside_its_window_and_a_bound_outside() {
         let (mut lazy, mut wrong_side) = (0, 0);
         for mut b in crate::engine::random_positions(3, 300) {
-            let exact = eval_mut(&mut b);
+            let t = DEFAULTS;
+            let exact = eval_mut(&mut b, &t);
             // Windows wide around the score, then above and below it by 100 to 1000.
-            assert_eq!(eval_within(&mut b, exact - 2000, exact + 2000), exact);
+            assert_eq!(eval_within(&mut b, exact - 2000, exact + 2000, &t), exact);
             for gap in [100, 400, 700, 1000] {
                 for (alpha, beta) in [
                     (exact + gap, exact + gap + 1),
                     (exact - gap - 1, exact - gap),
                 ] {
-                    let got = eval_within(&mut b, alpha, beta);
+                    let got = eval_within(&mut b, alpha, beta, &t);
                     if got == exact {
                         continue;
                     }

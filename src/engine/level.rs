@@ -19,10 +19,14 @@
 //! the caller's limits only as a cap (the clock and the stop flag). Not on the judge
 //! path.
 
-use crate::engine::alphabeta::{Search, HISTORY_LEN};
-use crate::engine::eval::{eval_mut, evaluate, MATE};
+use crate::engine::alphabeta::{Search, Setup};
+use crate::engine::eval::{eval_mut, MATE};
+use crate::engine::history::HISTORY_LEN;
+use crate::engine::nnue;
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::engine::tt::{hash_of, Table, MATE_BOUND};
+use crate::engine::tunables::Tunables;
+use crate::engine::watch::Watch;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
@@ -287,7 +291,7 @@ pub fn weakened(
         seldepth: profile.depth,
     };
     if moves.is_empty() {
-        report.score = evaluate(board);
+        report.score = eval_mut(&mut board.clone(), tunables(&context).weights());
         return Choice {
             report,
             mistake: None,
@@ -318,6 +322,7 @@ pub fn weakened(
             moves_played: context.moves_played,
             stop: context.stop,
             root_moves: context.root_moves,
+            tunables: context.tunables,
             ..Context::default()
         };
         let found = Engine::with_hash(SEARCH_MB).search_in(board, limits, inner);
@@ -380,31 +385,37 @@ fn look(
     let side = board.side_to_move();
     let mut table = Table::new(1);
     let mut history = vec![0; HISTORY_LEN];
-    let mut s = Search::new(board, &mut table, &mut history);
-    s.moves_played = context.moves_played;
-    s.stop = context.stop;
-    s.deadline = deadline;
+    let t = tunables(context);
+    let setup = Setup {
+        moves_played: context.moves_played,
+        watch: Watch::unlimited()
+            .with_stop(context.stop)
+            .with_deadline(deadline),
+        net: nnue::enabled().then(nnue::network),
+        tunables: t,
+        ..Setup::new()
+    };
+    let mut s = Search::new(board, setup, &mut table, &mut history);
     // Once the clock or the stop flag has ended a search, the moves left are only
     // looked at, not searched.
     let mut hurry = false;
     let mut scored = Vec::with_capacity(moves.len());
     for &m in moves {
         let undo = s.make(m);
-        let hangs = s
-            .board
+        let after = s.board();
+        let hangs = after
             .captain(side)
-            .is_none_or(|c| rules::is_attacked(&s.board, c, side.opponent()));
+            .is_none_or(|c| rules::is_attacked(after, c, side.opponent()));
         let score = if hangs {
             -(MATE - 1)
         } else {
-            let mut score = -eval_mut(&mut s.board);
+            let mut score = -eval_mut(&mut after.clone(), t.weights());
             if depth > 1 && !hurry {
-                s.node_cap = s.nodes + LOOK_NODES;
-                s.stopped = false;
+                s.allow(LOOK_NODES);
                 for d in 1..depth {
                     let v = -s.negamax(d as i32, 1, -MATE - 1, MATE + 1, true);
-                    if s.stopped {
-                        hurry = s.nodes < s.node_cap;
+                    if s.stopped() {
+                        hurry = s.below_cap();
                         break;
                     }
                     score = v;
@@ -413,10 +424,15 @@ fn look(
             score
         };
         s.unmake(m, undo);
-        s.nodes += 1;
+        s.count_node();
         scored.push((m, score));
     }
-    (scored, s.nodes)
+    (scored, s.nodes())
+}
+
+/// The tunables a search under `context` uses.
+fn tunables(context: &Context) -> Tunables {
+    context.tunables.copied().unwrap_or_default()
 }
 
 /// The strength options of the UCI protocol: `Skill Level` (1 to [`LEVELS`]), and the

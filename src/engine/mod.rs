@@ -2,9 +2,10 @@
 //! of [`nnue`], trained by [`train`] on the games of [`selfplay`]; and the hand-written
 //! one of [`eval`], counting moves with [`mobility`], which also generates the search's
 //! moves), the search
-//! ([`search`] drives iterative deepening over [`alphabeta`], with the transposition
-//! table of [`tt`] and the exchange evaluation of [`see`]; [`stats`] profiles its tree in
-//! a build made for it), perft ([`perft`]), games
+//! ([`search`] drives iterative deepening over [`alphabeta`], which orders moves with
+//! [`ordering`] and [`history`], stops when [`watch`] says and is tuned by the value of
+//! [`tunables`], with the transposition table of [`tt`] and the exchange evaluation of
+//! [`see`]; [`stats`] profiles its tree in a build made with the feature `stats`), perft ([`perft`]), games
 //! between computer players ([`arena`]), terminal play ([`play`]) and its saved-game
 //! format ([`saved`]), playing strengths from a beginner to the full engine
 //! ([`level`]); the UCI protocol ([`uci`], with the notation of [`notation`] and
@@ -26,11 +27,13 @@ pub mod arena;
 pub mod clock;
 pub mod eval;
 pub mod fit;
+pub mod history;
 pub mod level;
 pub mod matchrun;
 pub mod mobility;
 pub mod nnue;
 pub mod notation;
+pub mod ordering;
 pub mod perft;
 pub mod play;
 pub mod saved;
@@ -40,8 +43,10 @@ pub mod selfplay;
 pub mod stats;
 pub mod train;
 pub mod tt;
+pub mod tunables;
 pub mod uci;
 pub mod uciclient;
+pub mod watch;
 
 /// `count` positions reached by up to 150 random legal moves from the start (seeded):
 /// the unit tests hold the engine's tables and shortcuts against the judge's rules on

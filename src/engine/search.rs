@@ -11,14 +11,18 @@ pub use crate::engine::alphabeta::MOVE_LIMIT;
 pub use crate::engine::eval::MATE;
 pub use crate::engine::tt::MAX_PLY;
 
-use crate::engine::alphabeta::{Search, HISTORY_LEN};
-use crate::engine::eval::{eval_mut, value};
+use crate::engine::alphabeta::{Search, Setup};
+use crate::engine::eval::eval_mut;
+use crate::engine::history::HISTORY_LEN;
+use crate::engine::nnue;
 use crate::engine::stats;
 use crate::engine::tt::{self, Table, MATE_BOUND};
+use crate::engine::tunables::{Tunables, X_ASP};
+use crate::engine::watch::Watch;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The deepest iteration a search may ask for.
@@ -155,6 +159,9 @@ pub struct Context<'a> {
     /// Pondering (UCI `go ponder`): while this flag is down the search ignores its time
     /// limits; once it is raised (`ponderhit`) they count from that moment.
     pub ponderhit: Option<&'a AtomicBool>,
+    /// The evaluation weights and search parameters to search with (a UCI session's
+    /// options); `None` for the built-in values.
+    pub tunables: Option<&'a Tunables>,
 }
 
 /// Searches `board` to `depth` plies (node-capped) with a fresh engine: deterministic.
@@ -270,7 +277,9 @@ impl Engine {
             mut on_iteration,
             root_moves,
             ponderhit,
+            tunables,
         } = context;
+        let tunables = tunables.copied().unwrap_or_default();
         self.line.clear();
         let mut moves = rules::legal_moves(board);
         if moves.iter().any(|m| root_moves.contains(m)) {
@@ -284,7 +293,7 @@ impl Engine {
             seldepth: 0,
         };
         if moves.is_empty() {
-            report.score = eval_mut(&mut board.clone());
+            report.score = eval_mut(&mut board.clone(), tunables.weights());
             return report;
         }
         let side = board.side_to_move();
@@ -295,46 +304,40 @@ impl Engine {
             self.line.push(win);
             return report;
         }
-        report.best = Some(fallback(board, &moves));
+        report.best = Some(fallback(board, &moves, &tunables));
 
         self.prepare();
         self.history_ready = false;
         self.tt.new_search();
-        let mut s = Search::new(board, &mut self.tt, &mut self.history);
-        s.keys = history.iter().map(tt::hash_of).collect();
         let pieces = board.pieces().count();
-        s.quiet_run = history
-            .iter()
-            .rev()
-            .take_while(|b| b.pieces().count() == pieces)
-            .count();
-        s.moves_played = moves_played;
-        if moves.len() < rules::legal_moves(board).len() {
-            s.root_moves = moves.clone();
-        }
-        s.node_cap = limits.nodes.unwrap_or(u64::MAX);
-        s.stop = stop;
-        let pondering = match ponderhit {
-            Some(flag) if !flag.load(Ordering::Relaxed) => {
-                s.ponder = Some((flag, limits.time));
-                true
-            }
-            _ => {
-                s.deadline = limits.time.and_then(|t| started.checked_add(t));
-                false
-            }
+        let setup = Setup {
+            keys: history.iter().map(tt::hash_of).collect(),
+            quiet_run: history
+                .iter()
+                .rev()
+                .take_while(|b| b.pieces().count() == pieces)
+                .count(),
+            moves_played,
+            root_moves: if moves.len() < rules::legal_moves(board).len() {
+                moves.clone()
+            } else {
+                Vec::new()
+            },
+            watch: Watch::new(started, limits.nodes, limits.time, stop, ponderhit),
+            net: nnue::enabled().then(nnue::network),
+            tunables,
         };
+        let mut s = Search::new(board, setup, &mut self.tt, &mut self.history);
         let mut line = Vec::new();
         let mut iterations = Vec::new();
 
         for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
-            s.root_best = None;
-            s.seldepth = 0;
+            s.start_iteration();
             let score = aspiration(&mut s, depth as i32, report.score);
-            if s.stopped {
+            if s.stopped() {
                 // A root move searched in full is trustworthy; a losing one is no
                 // better than the safe fallback.
-                if let Some((m, sc)) = s.root_best {
+                if let Some((m, sc)) = s.root_best() {
                     if report.depth > 0 || sc > -MATE_BOUND {
                         report.best = Some(m);
                         if report.depth == 0 {
@@ -344,15 +347,15 @@ impl Engine {
                 }
                 break;
             }
-            if let Some((m, _)) = s.root_best {
+            if let Some((m, _)) = s.root_best() {
                 report.best = Some(m);
             }
             report.score = score;
             report.depth = depth;
-            report.seldepth = report.seldepth.max(s.seldepth as u32);
-            report.nodes = s.nodes;
+            report.seldepth = report.seldepth.max(s.seldepth() as u32);
+            report.nodes = s.nodes();
             if stats::ON {
-                iterations.push(format!("{depth}:{}", s.nodes));
+                iterations.push(format!("{depth}:{}", s.nodes()));
             }
             if let Some(best) = report.best {
                 line = s.pv(best, depth as usize + 4);
@@ -367,18 +370,11 @@ impl Engine {
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
                 break; // a forced result within the horizon: deeper adds nothing
             }
-            // The soft limit counts from the start, or from the ponderhit once it came.
-            let clock_from = if pondering {
-                s.poll_ponderhit()
-            } else {
-                Some(started)
-            };
-            let soft = clock_from.and_then(|from| limits.soft.and_then(|t| from.checked_add(t)));
-            if soft.is_some_and(|t| Instant::now() >= t) {
+            if s.soft_passed(limits.soft) {
                 break;
             }
         }
-        report.nodes = s.nodes;
+        report.nodes = s.nodes();
         if let Some(best) = report.best {
             if line.first() != Some(&best) {
                 line = s.pv(best, report.depth as usize + 4);
@@ -400,11 +396,11 @@ fn aspiration(s: &mut Search, depth: i32, previous: i32) -> i32 {
     if depth < 5 || previous.abs() >= MATE_BOUND {
         return s.negamax(depth, 0, full.0, full.1, true);
     }
-    let mut delta = crate::engine::alphabeta::KNOBS[crate::engine::alphabeta::X_ASP].get();
+    let mut delta = s.tunables().knob(X_ASP);
     let (mut alpha, mut beta) = (previous - delta, previous + delta);
     loop {
         let score = s.negamax(depth, 0, alpha, beta, true);
-        if s.stopped {
+        if s.stopped() {
             return score;
         }
         if score <= alpha {
@@ -423,7 +419,7 @@ fn aspiration(s: &mut Search, depth: i32, previous: i32) -> i32 {
 
 /// A move to fall back on before any search finishes: one that does not leave the
 /// captain to be taken at once if there is one, the most valuable capture among those.
-fn fallback(board: &Board, moves: &[Move]) -> Move {
+fn fallback(board: &Board, moves: &[Move], t: &Tunables) -> Move {
     let side = board.side_to_move();
     let mut b = board.clone();
     let mut best = (i32::MIN, moves[0]);
@@ -433,7 +429,7 @@ fn fallback(board: &Board, moves: &[Move]) -> Move {
             .captain(side)
             .is_some_and(|c| !rules::is_attacked(&b, c, side.opponent()));
         b.unmake_move(m.from, m.to, captured);
-        let score = i32::from(safe) * 100_000 + captured.map_or(0, |p| value(p.kind));
+        let score = i32::from(safe) * 100_000 + captured.map_or(0, |p| t.value(p.kind));
         if score > best.0 {
             best = (score, m);
         }

@@ -7,8 +7,8 @@
 //! already spent are removed, so a car behind a car, or a horse whose leg a capture
 //! freed, joins the exchange.
 
-use crate::engine::eval::value;
 use crate::engine::mobility;
+use crate::engine::tunables::Tunables;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind};
 use crate::judge::rules::Move;
@@ -17,13 +17,13 @@ use crate::judge::rules::Move;
 /// last piece to recapture and losing it outweighs every gain.
 const CAPTAIN: i32 = 20_000;
 
-/// The exchange value of `kind`.
+/// The exchange value of `kind` with the material values of `t`.
 #[inline]
-fn worth(kind: PieceKind) -> i32 {
+fn worth(kind: PieceKind, t: &Tunables) -> i32 {
     if kind == PieceKind::Captain {
         CAPTAIN
     } else {
-        value(kind)
+        t.value(kind)
     }
 }
 
@@ -35,10 +35,11 @@ fn least_attacker(
     side: Color,
     target: u32,
     occupied: u128,
+    t: &Tunables,
 ) -> Option<(PieceKind, u32)> {
     let mut best: Option<(PieceKind, u32, i32)> = None;
     for kind in PieceKind::ALL {
-        let w = worth(kind);
+        let w = worth(kind, t);
         if best.is_some_and(|(_, _, bw)| bw <= w) {
             continue;
         }
@@ -58,7 +59,8 @@ fn least_attacker(
 /// The material the side to move gains by playing `m` and letting the exchange on its
 /// target square run its course (negative: a loss). A quiet move scores 0 or the loss
 /// of the moved piece. Ends of the game aside: taking the captain is not a capture here.
-pub fn see(board: &Board, m: Move) -> i32 {
+/// The pieces are worth their material values in `t`.
+pub fn see(board: &Board, m: Move, t: &Tunables) -> i32 {
     let mover = match board.piece_at(m.from) {
         Some(p) => p,
         None => return 0,
@@ -68,12 +70,12 @@ pub fn see(board: &Board, m: Move) -> i32 {
     occupied &= !(1u128 << m.from.bit());
     // gains[d]: what the side making capture d gains if the exchange stops after it.
     let mut gains = [0i32; 40];
-    gains[0] = board.piece_at(m.to).map_or(0, |p| worth(p.kind));
-    let mut on_square = worth(mover.kind);
+    gains[0] = board.piece_at(m.to).map_or(0, |p| worth(p.kind, t));
+    let mut on_square = worth(mover.kind, t);
     let mut side = mover.color.opponent();
     let mut d = 0;
     while d + 1 < gains.len() {
-        let (kind, s) = match least_attacker(board, side, target, occupied) {
+        let (kind, s) = match least_attacker(board, side, target, occupied, t) {
             Some(a) => a,
             None => break,
         };
@@ -85,7 +87,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
         if on_square == CAPTAIN {
             break; // the captain was taken: the game is over
         }
-        on_square = worth(kind);
+        on_square = worth(kind, t);
         occupied &= !(1u128 << s);
         side = side.opponent();
     }
@@ -99,6 +101,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::eval::value;
     use crate::judge::piece::Square;
 
     fn go(x1: i64, y1: i64, x2: i64, y2: i64) -> Move {
@@ -145,7 +148,7 @@ mod tests {
                 crate::judge::rules::legal_moves(&board).contains(&m),
                 "{fen}: {m:?} is legal"
             );
-            assert_eq!(see(&board, m), expected, "{fen} {m:?}");
+            assert_eq!(see(&board, m, &Tunables::DEFAULT), expected, "{fen} {m:?}");
         }
     }
 }

@@ -3,17 +3,17 @@
 //! fires, and, on a sample of them, how often it was wrong (the move or node it skipped
 //! would have changed the result).
 //!
-//! The counters exist only in a build made with the environment variable
-//! `DUCKCHESS_STATS` set (`DUCKCHESS_STATS=1 cargo build --release`, best with its own
-//! `CARGO_TARGET_DIR`): then [`ON`] is true, the search counts, and each search prints
-//! the running totals on standard error (lines that start with `stats:`). In
-//! every other build [`ON`] is a false constant and every count, check and sample
-//! compiles to nothing. Not on the judge path.
+//! The counters exist only in a build made with the cargo feature `stats`
+//! (`cargo build --release --features stats`, best with its own `CARGO_TARGET_DIR`):
+//! then [`ON`] is true, the search counts, and each search prints the running totals
+//! on standard error (lines that start with `stats:`). In every other build [`ON`] is
+//! a false constant and every count, check and sample compiles to nothing. Not on the
+//! judge path.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Whether this build counts (see the module documentation).
-pub const ON: bool = option_env!("DUCKCHESS_STATS").is_some();
+pub const ON: bool = cfg!(feature = "stats");
 
 /// One in this many prunings of each kind is checked by searching what was pruned (a
 /// power of two).

@@ -14,7 +14,8 @@ use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
 };
 use crate::engine::tt;
-use crate::engine::{alphabeta, eval, nnue};
+use crate::engine::tunables::{self, Tunables};
+use crate::engine::{eval, nnue};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
@@ -125,6 +126,9 @@ struct Session {
     overhead: Duration,
     running: Option<Running>,
     strength: UciStrength,
+    /// The evaluation weights and search parameters the options set, for this
+    /// session's searches only.
+    tunables: Tunables,
     /// Commands read but not carried out yet, in order: they wait for the search in
     /// progress to end.
     pending: VecDeque<String>,
@@ -205,6 +209,7 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
         strength: UciStrength::default(),
+        tunables: Tunables::default(),
         pending: VecDeque::new(),
         pending_bytes: 0,
         ended: false,
@@ -520,10 +525,10 @@ impl Session {
                     send(&format!("info string setoption evalfile: {e}"));
                 }
             }
-            _ => match eval::weight(&name).or_else(|| alphabeta::knob(&name)) {
+            _ => match Tunables::find(&name) {
                 Some(w) => {
                     if let Some(n) = number(w.min.into(), w.max.into()) {
-                        w.set(n as i32);
+                        self.tunables.set(&name, n as i32);
                     }
                 }
                 None => send(&format!("info string unknown option {name:?}")),
@@ -619,6 +624,7 @@ impl Session {
         let ponderhit = Arc::new(AtomicBool::new(false));
         let (flag, hit) = (Arc::clone(&stop), Arc::clone(&ponderhit));
         let engine = Arc::clone(&self.engine);
+        let tunables = self.tunables;
         // The answer of a search that fails: a legal move, if there is one.
         let fallback = root_moves.first().or(legal.first()).copied();
         self.searches += 1;
@@ -643,6 +649,7 @@ impl Session {
                     on_iteration: Some(&mut show),
                     root_moves: &root_moves,
                     ponderhit: ponder.then_some(&*hit),
+                    tunables: Some(&tunables),
                 };
                 // A search that fails still answers: with a legal move if there is one.
                 let searched = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -769,7 +776,7 @@ fn identify() {
         send(&line);
     }
     // The evaluation weights and search parameters, for tuning by self-play.
-    for w in eval::WEIGHTS.iter().skip(1).chain(&alphabeta::KNOBS) {
+    for w in eval::WEIGHTS.iter().skip(1).chain(&tunables::KNOBS) {
         send(&format!(
             "option name {} type spin default {} min {} max {}",
             w.name, w.default, w.min, w.max

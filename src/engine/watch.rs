@@ -1,0 +1,167 @@
+//! The search's time management: when it must stop (a node cap, a hard deadline, an
+//! outside stop flag), when no new iteration should start (the soft deadline), and
+//! pondering, whose clock starts only at the `ponderhit`. How much time a move gets
+//! is [`crate::engine::clock`]'s business. Not on the judge path.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What stops one search, and when its clock started.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Watch<'a> {
+    /// When the search started (the hard and soft limits count from it unless it
+    /// ponders).
+    started: Instant,
+    deadline: Option<Instant>,
+    node_cap: u64,
+    stop: Option<&'a AtomicBool>,
+    /// While pondering: the `ponderhit` flag, and the hard time limit that starts when
+    /// it is raised; `deadline` is unset until then.
+    ponder: Option<(&'a AtomicBool, Option<Duration>)>,
+    /// Whether the search pondered when it started.
+    pondering: bool,
+    /// When the `ponderhit` was seen, once it was.
+    hit_at: Option<Instant>,
+}
+
+impl<'a> Watch<'a> {
+    /// No limit at all, started now.
+    pub fn unlimited() -> Watch<'a> {
+        Watch {
+            started: Instant::now(),
+            deadline: None,
+            node_cap: u64::MAX,
+            stop: None,
+            ponder: None,
+            pondering: false,
+            hit_at: None,
+        }
+    }
+
+    /// The watch of a search that started at `started` within `nodes` nodes and a
+    /// hard limit of `time` (`None`: no such limit), stopped by `stop` when it is
+    /// raised; with a `ponderhit` flag that is not raised yet, the clock waits for it.
+    pub fn new(
+        started: Instant,
+        nodes: Option<u64>,
+        time: Option<Duration>,
+        stop: Option<&'a AtomicBool>,
+        ponderhit: Option<&'a AtomicBool>,
+    ) -> Watch<'a> {
+        let mut watch = Watch {
+            started,
+            node_cap: nodes.unwrap_or(u64::MAX),
+            stop,
+            ..Watch::unlimited()
+        };
+        match ponderhit {
+            Some(flag) if !flag.load(Ordering::Relaxed) => {
+                watch.ponder = Some((flag, time));
+                watch.pondering = true;
+            }
+            _ => watch.deadline = time.and_then(|t| started.checked_add(t)),
+        }
+        watch
+    }
+
+    /// The same watch, stopped by `stop` when it is raised.
+    pub fn with_stop(self, stop: Option<&'a AtomicBool>) -> Watch<'a> {
+        Watch { stop, ..self }
+    }
+
+    /// The same watch with a hard deadline at `deadline` (none: no clock).
+    pub fn with_deadline(self, deadline: Option<Instant>) -> Watch<'a> {
+        Watch { deadline, ..self }
+    }
+
+    /// Whether the search must stop after `nodes` nodes: the node cap, the deadline
+    /// or the stop flag says so.
+    pub fn expired(&mut self, nodes: u64) -> bool {
+        if self.ponder.is_some() {
+            self.poll_ponderhit();
+        }
+        nodes >= self.node_cap
+            || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether `nodes` is short of the node cap (a stop at that count came from the
+    /// clock or the flag).
+    pub fn below_cap(&self, nodes: u64) -> bool {
+        nodes < self.node_cap
+    }
+
+    /// Sets the node cap to `nodes`.
+    pub fn cap_at(&mut self, nodes: u64) {
+        self.node_cap = nodes;
+    }
+
+    /// While pondering, looks whether the `ponderhit` came: if so, arms the deadline
+    /// from now. Returns when the `ponderhit` was seen; `None` while pondering goes on.
+    pub fn poll_ponderhit(&mut self) -> Option<Instant> {
+        if let Some((flag, hard)) = self.ponder {
+            if flag.load(Ordering::Relaxed) {
+                let now = Instant::now();
+                self.ponder = None;
+                self.deadline = hard.and_then(|t| now.checked_add(t));
+                self.hit_at = Some(now);
+            }
+        }
+        self.hit_at
+    }
+
+    /// Whether the soft limit `soft` has passed: no new iteration starts after it. It
+    /// counts from the start, or from the ponderhit once it came (never while
+    /// pondering).
+    pub fn soft_passed(&mut self, soft: Option<Duration>) -> bool {
+        let clock_from = if self.pondering {
+            self.poll_ponderhit()
+        } else {
+            Some(self.started)
+        };
+        let soft = clock_from.and_then(|from| soft.and_then(|t| from.checked_add(t)));
+        soft.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_node_cap_and_the_flag_stop_the_search() {
+        let stop = AtomicBool::new(false);
+        let mut w = Watch::new(Instant::now(), Some(100), None, Some(&stop), None);
+        assert!(!w.expired(99));
+        assert!(w.expired(100));
+        assert!(w.below_cap(99) && !w.below_cap(100));
+        stop.store(true, Ordering::Relaxed);
+        assert!(w.expired(0));
+        w.cap_at(5);
+        assert!(!w.below_cap(5));
+    }
+
+    #[test]
+    fn a_pondering_clock_starts_at_the_ponderhit() {
+        let hit = AtomicBool::new(false);
+        let zero = Some(Duration::ZERO);
+        let past = Instant::now() - Duration::from_secs(1);
+        let mut w = Watch::new(past, None, zero, None, Some(&hit));
+        // Long past the time limit, but pondering: no stop.
+        assert!(!w.expired(0));
+        assert!(!w.soft_passed(Some(Duration::ZERO)));
+        assert_eq!(w.poll_ponderhit(), None);
+        hit.store(true, Ordering::Relaxed);
+        assert!(
+            w.expired(0),
+            "the hard limit of 0 counts from the ponderhit"
+        );
+        assert!(w.poll_ponderhit().is_some());
+        assert!(w.soft_passed(Some(Duration::ZERO)));
+        // Without pondering, the deadline counts from the start.
+        let mut w = Watch::new(past, None, zero, None, None);
+        assert!(w.expired(0));
+        assert!(w.soft_passed(Some(Duration::from_millis(500))));
+        assert!(!w.soft_passed(Some(Duration::from_secs(3600))));
+    }
+}
