@@ -125,4 +125,3 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         ))
     })
 }
-
