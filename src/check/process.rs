@@ -8,8 +8,8 @@
 
 use crate::judge;
 use crate::show::compare::Comparator;
-use crate::sys::group;
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
+use crate::sys::{group, program};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -50,8 +50,15 @@ impl<E: Read> Sink for Comparator<E> {
 
 /// Splits a `--cmd` value into words: whitespace separates words; `'...'` keeps its text
 /// as is; `"..."` too, except that `\"` and `\\` stand for `"` and `\`; outside quotes a
-/// backslash keeps the next character. No variables, globs or other shell syntax.
+/// backslash keeps the next character, except on Windows, where it is the folder
+/// separator (`.\a.exe`) and stands for itself. No variables, globs or other shell
+/// syntax.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    split_words(text, cfg!(windows))
+}
+
+/// [`split_command`], backslashes outside quotes literal when `literal_backslash`.
+fn split_words(text: &str, literal_backslash: bool) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -92,7 +99,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                     }
                 }
             }
-            '\\' => {
+            '\\' if !literal_backslash => {
                 in_word = true;
                 match chars.next() {
                     Some(c) => word.push(c),
@@ -116,13 +123,13 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 
 /// Why the program of `argv` could not be started, in words: the system's reason, and
 /// for a program named without a folder that is a file in this one, the `./` that runs
-/// it (a command's name alone is looked up in `PATH`, not here).
+/// it on Unix (a command's name alone is looked up in `PATH`, not here; Windows looks
+/// here first, see [`program::locate`]).
 pub fn cannot_run(argv: &[String], e: &io::Error) -> String {
     let mut text = format!("cannot run {:?}: {e}", argv.join(" "));
-    if let Some(program) = argv.first() {
-        let here = !program.contains('/') && std::path::Path::new(program).is_file();
-        if e.kind() == io::ErrorKind::NotFound && here {
-            text.push_str(&format!(" (did you mean ./{program}?)"));
+    if let Some(name) = argv.first() {
+        if e.kind() == io::ErrorKind::NotFound && program::needs_here(name) {
+            text.push_str(&format!(" (did you mean {}{name}?)", program::HERE));
         }
     }
     text
@@ -404,7 +411,7 @@ pub fn run_program_with(
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
     let source = input.open()?;
-    let mut command = std::process::Command::new(program);
+    let mut command = std::process::Command::new(program::locate(program));
     command
         .args(args)
         .stdin(Stdio::piped())
@@ -543,5 +550,20 @@ mod tests {
         assert!(w("'open").is_err());
         assert!(w("\"open").is_err());
         assert!(w("end\\").is_err());
+    }
+
+    #[test]
+    fn windows_backslashes_are_folder_separators() {
+        let w = |t: &str| split_words(t, true);
+        assert_eq!(w(r".\a.exe"), Ok(vec![r".\a.exe".to_string()]));
+        assert_eq!(
+            w(r"C:\x\a.exe 'C:\My Files\in' end\"),
+            Ok(vec![
+                r"C:\x\a.exe".to_string(),
+                r"C:\My Files\in".to_string(),
+                r"end\".to_string()
+            ])
+        );
+        assert_eq!(w(r#""a \"b\"""#), Ok(vec![r#"a "b""#.to_string()]));
     }
 }

@@ -11,7 +11,7 @@
 //! process group of its own, ended (TERM, then KILL after [`GRACE`]) when the client
 //! is dropped or the program is interrupted, so nothing it started outlives the match.
 
-use crate::sys::group;
+use crate::sys::{group, program};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
@@ -200,7 +200,7 @@ impl Client {
         };
         let mut words = command.split_whitespace();
         let program = words.next().ok_or_else(|| fail(Fault::NoCommand))?;
-        let mut spawn = Command::new(program);
+        let mut spawn = Command::new(program::locate(program));
         spawn
             .args(words)
             .stdin(Stdio::piped())

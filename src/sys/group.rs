@@ -24,6 +24,9 @@
 //! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
 //! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
 //! KILL for whatever is left after a short grace.
+//!
+//! On Windows a job object stands for the group ([`super::job`]); Unix and Windows are
+//! the systems the runners support.
 
 #[cfg(unix)]
 mod unix {
@@ -846,68 +849,8 @@ pub use unix::{
     sweep_orphans, terminate_group, RunPipes, Tracked,
 };
 
-#[cfg(not(unix))]
-mod other {
-    //! Without process groups, only the program itself is killed.
-    use std::process::{Child, Command};
-    use std::time::Duration;
-
-    /// Nothing to do.
-    pub fn isolate(_: &mut Command) {}
-
-    /// Kills the program.
-    pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
-        let _ = child.kill();
-    }
-
-    /// Nothing to do.
-    pub fn end_group(_: &Child) {}
-
-    /// Kills the program and reaps it.
-    pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-
-    /// No names to give.
-    pub fn pipe_names(_fds: &[i32]) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Nothing to track.
-    pub struct Tracked;
-
-    /// No orphans are handed to us here.
-    pub fn adopt_orphans() {}
-
-    /// Nothing to sweep.
-    pub fn sweep_orphans() -> usize {
-        0
-    }
-
-    /// Nothing to register.
-    pub struct RunPipes;
-
-    impl RunPipes {
-        /// Nothing to register.
-        pub fn new(_names: Vec<String>) -> RunPipes {
-            RunPipes
-        }
-    }
-
-    /// Starts `command`.
-    pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
-        command.spawn().map(|child| (child, Tracked))
-    }
-
-    /// Starts `command`.
-    pub fn spawn_tracked_gentle(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
-        command.spawn().map(|child| (child, Tracked))
-    }
-}
-
-#[cfg(not(unix))]
-pub use other::{
+#[cfg(windows)]
+pub use super::job::{
     adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
     sweep_orphans, terminate_group, RunPipes, Tracked,
 };

@@ -8,6 +8,9 @@
 //! - [`group`]: process groups, signals, the runner as the subreaper of what it
 //!   starts, and the sweeps for what escaped a group: what the runners and `match`
 //!   start never outlives them.
+//! - [`job`]: on Windows, the job objects that stand for process groups.
+//! - [`program`]: where a program named on a command line is found, as the platform's
+//!   shell finds it.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
@@ -15,6 +18,9 @@
 
 pub mod file;
 pub mod group;
+#[cfg(windows)]
+pub mod job;
 pub mod os;
 pub mod pipes;
+pub mod program;
 pub mod rng;

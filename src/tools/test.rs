@@ -70,15 +70,19 @@ that format, labelled built-in/lenient/. Options may come before or after the
 paths.
 
 By default the built-in judge runs each case (in process). With --cmd, PROGRAM
-runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
-sol.py'. The command is split into words at whitespace; 'single' and \"double\"
-quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
-backslash keeps the next character; no other shell syntax. On Unix the program
+runs once per case with the input on stdin, e.g. --cmd ./a.out (on Windows
+--cmd a.exe or .\\a.exe: a program in the current folder is found as cmd.exe finds
+it) or --cmd 'python3 sol.py'. The command is split into words at whitespace;
+'single' and \"double\" quotes group words (inside double quotes \\\" and \\\\ stand
+for \" and \\) and a backslash keeps the next character (on Unix: on Windows it is
+the folder separator); no other shell syntax. On Unix the program
 gets a process group of its own, and a timeout kills the whole group. On Linux
 the runner is the subreaper of what it starts: after each run, every process the
 program left behind is ended, whatever its session, group or descriptors (a
-daemon started with setsid, a double fork). Other systems end only the group: a
-process that leaves it and outlives its parent survives there. Its output
+daemon started with setsid, a double fork). Other Unix systems end only the
+group: a process that leaves it and outlives its parent survives there. On
+Windows the program runs in a job object, which holds all it starts: a timeout,
+and the end of the run, end them all. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at

@@ -22,10 +22,10 @@ use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget};
 use crate::shrink::shrinker::Shrinker;
-use crate::sys::file;
+use crate::sys::{file, os};
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -94,7 +94,11 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
         Opt::valued(
             "--cmd",
             "'PROGRAM ARGS'",
-            "required: the program under test, e.g. --cmd ./a.out",
+            if cfg!(windows) {
+                "required: the program under test, e.g. --cmd .\\a.exe"
+            } else {
+                "required: the program under test, e.g. --cmd ./a.out"
+            },
         ),
         Opt::valued(
             "--time",
@@ -278,7 +282,7 @@ impl Progress {
 /// The search, the shrinking and the report; returns the exit status.
 fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let progress = Progress {
-        on: io::stderr().is_terminal(),
+        on: os::escapes_shown(os::Console::Stderr),
     };
     let commands = AtomicU64::new(0);
     let mut show = |tested: u64| {
