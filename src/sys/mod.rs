@@ -8,6 +8,7 @@
 //! - [`group`]: process groups, signals, the runner as the subreaper of what it
 //!   starts, and the sweeps for what escaped a group: what the runners and `match`
 //!   start never outlives them.
+//! - [`memory`]: the peak memory of a program under test, and its limit.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
@@ -15,6 +16,7 @@
 
 pub mod file;
 pub mod group;
+pub mod memory;
 pub mod os;
 pub mod pipes;
 pub mod rng;
