@@ -43,7 +43,11 @@ fn printing(dir: &Path, name: &str, output: &str) -> String {
     let file = dir.join(format!("{name}.txt"));
     fs::write(&file, output).expect("write");
     let script = dir.join(format!("{name}.sh"));
-    fs::write(&script, format!("cat > /dev/null\ncat '{}'\n", file.display())).expect("write");
+    fs::write(
+        &script,
+        format!("cat > /dev/null\ncat '{}'\n", file.display()),
+    )
+    .expect("write");
     format!("sh '{}'", script.display())
 }
 
@@ -198,7 +202,12 @@ fn memory_is_a_whole_number_of_megabytes_in_range() {
     }
     let out = duckchess(&["test", "--help"]);
     let help = text(&out.stdout);
-    for said in ["--memory MB", "--exact", "MLE", "default 1, the statement's"] {
+    for said in [
+        "--memory MB",
+        "--exact",
+        "MLE",
+        "default 1, the statement's",
+    ] {
         assert!(help.contains(said), "{said}: {help}");
     }
     let _ = fs::remove_dir_all(&dir);
@@ -228,7 +237,11 @@ fn the_online_judge_s_comparison_is_the_default_and_exact_is_byte_for_byte() {
             spaces.as_str(),
             "trailing whitespace differs (first on line 1)",
         ),
-        ("blank", blank_lines.as_str(), "3 extra blank lines at the end"),
+        (
+            "blank",
+            blank_lines.as_str(),
+            "3 extra blank lines at the end",
+        ),
     ] {
         let (stdout, status) = judged(&dir, name, output, &[]);
         assert_eq!(status, Some(0), "{name}: {stdout}");
@@ -289,7 +302,9 @@ fn stress_accepts_what_the_online_judge_accepts_unless_exact() {
     fs::write(&script, format!("'{BIN}' | sed 's/$/\\r/'\n")).expect("write");
     let cmd = format!("sh '{}'", script.display());
     let save = s(&dir.join("stress.in"));
-    let base = ["stress", "--cmd", &cmd, "--cases", "20", "--seed", "1", "--save", &save];
+    let base = [
+        "stress", "--cmd", &cmd, "--cases", "20", "--seed", "1", "--save", &save,
+    ];
     let out = duckchess(&base);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
