@@ -4,7 +4,7 @@
 //! answer byte for byte as the Linux build does; `test` must accept a correct solution
 //! that prints CRLF line ends (as MinGW's text mode does) and diagnose a wrong one;
 //! `stress` must find and shrink the wrong one's real mistake; a timeout must end the
-//! program and what it started; `uci` and `serve` must answer; the runners must find
+//! program and what it started; a program over the memory limit must be MLE; `uci` and `serve` must answer; the runners must find
 //! `std.exe`, and `std`, in the current folder as `cmd.exe` does.
 //!
 //! Skipped with a note where the tools are absent; required when `CI` is set (`.ci/run`
@@ -34,7 +34,8 @@ struct Windows {
     /// A Wine prefix of the tests' own.
     prefix: PathBuf,
     /// A folder holding `std.exe` (correct, CRLF), `wrong.exe` (the horse's blocking
-    /// square ignored when deciding check) and `stall.exe` (never answers).
+    /// square ignored when deciding check) and `stall.exe` (never answers; or starts a
+    /// child, or takes memory, first).
     programs: PathBuf,
 }
 
@@ -132,7 +133,9 @@ impl Windows {
         command
     }
 
-    /// Runs `duckchess.exe ARGS` in the folder `dir`, feeding `stdin`.
+    /// Runs `duckchess.exe ARGS` in the folder `dir`, feeding `stdin`. Runs of programs
+    /// under test pass `--timeout 10`: a program Wine starts on a busy machine may take
+    /// longer than the statement's second.
     fn run(&self, dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
         let mut command = self.command(&self.exe);
         command.args(args).current_dir(dir);
@@ -256,13 +259,12 @@ fn a_crlf_solution_passes_and_a_wrong_one_is_diagnosed() {
         "no CRLF in {:?}",
         text(&printed.stdout)
     );
-    // --ignore-whitespace is the online judge's comparison, which accepts CRLF; it is
-    // named here so that the test holds whichever comparison is the default. `std.exe`
-    // and `std` are found in the current folder, as cmd.exe finds them.
+    // The online judge's comparison, the default, accepts CRLF; `std.exe` and `std`
+    // are found in the current folder, as cmd.exe finds them.
     for cmd in ["std.exe", "std", r".\std.exe"] {
         let out = w.run(
             &dir,
-            &["test", "cases", "--cmd", cmd, "--ignore-whitespace"],
+            &["test", "cases", "--cmd", cmd, "--timeout", "10"],
             b"",
         );
         let report = text(&out.stdout);
@@ -274,7 +276,25 @@ fn a_crlf_solution_passes_and_a_wrong_one_is_diagnosed() {
         );
         assert!(report.contains(" passed, 0 failed"), "{cmd}: {report}");
         assert!(!report.contains("WA"), "{cmd}: {report}");
+        assert!(report.contains("CRLF"), "{cmd}: {report}");
     }
+    // Byte for byte, the CRLF is the only difference, and named.
+    let out = w.run(
+        &dir,
+        &[
+            "test",
+            "cases/statement.in",
+            "--cmd",
+            "std",
+            "--exact",
+            "--timeout",
+            "10",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("the output has CRLF line ends"), "{report}");
     let out = w.run(
         &dir,
         &[
@@ -282,8 +302,9 @@ fn a_crlf_solution_passes_and_a_wrong_one_is_diagnosed() {
             "cases",
             "--cmd",
             "wrong.exe",
-            "--ignore-whitespace",
             "--ascii",
+            "--timeout",
+            "10",
         ],
         b"",
     );
@@ -316,7 +337,8 @@ fn stress_finds_and_shrinks_the_real_mistake() {
             "stress",
             "--cmd",
             "wrong.exe",
-            "--ignore-whitespace",
+            "--timeout",
+            "10",
             "--seed",
             "1",
             "--cases",
@@ -381,6 +403,49 @@ fn a_timeout_ends_the_program_and_what_it_started() {
         !dir.join("marker").exists(),
         "the child outlived the timeout"
     );
+}
+
+#[test]
+fn a_program_over_the_memory_limit_is_mle() {
+    let Some(w) = windows("a_program_over_the_memory_limit_is_mle") else {
+        return;
+    };
+    let dir = w.work("memory");
+    let started = Instant::now();
+    let out = w.run(
+        &dir,
+        &[
+            "test",
+            "cases/statement.in",
+            "--cmd",
+            "stall.exe hog 300",
+            "--timeout",
+            "20",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    assert!(report.starts_with("MLE cases/statement "), "{report}");
+    assert!(report.contains(" 128 MB limit"), "{report}");
+    // Stopped for its memory, long before its minute of sleep or the time limit.
+    assert!(started.elapsed() < Duration::from_secs(15), "{report}");
+    // Within a larger limit it runs into the time limit instead, its peak shown.
+    let out = w.run(
+        &dir,
+        &[
+            "test",
+            "cases/statement.in",
+            "--cmd",
+            "stall.exe hog 40",
+            "--timeout",
+            "1",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(report.starts_with("TLE cases/statement "), "{report}");
+    assert!(report.contains(" MB"), "{report}");
 }
 
 #[test]

@@ -349,6 +349,20 @@ mod unix {
     /// names it) and those holding one of `pipes` (our ends of its pipes), in a few
     /// rounds so that what they start meanwhile goes too.
     pub fn kill_all(child: &mut Child, running: bool, pipes: &[i32]) {
+        kill_around(child, Some(running), pipes);
+    }
+
+    /// What [`kill_all`] does for a program that has exited and was reaped outside
+    /// `std` (by [`crate::sys::memory::wait`]): its group and what holds one of `pipes`
+    /// are killed, never its pid, which may name another process by now.
+    pub fn kill_reaped(child: &mut Child, pipes: &[i32]) {
+        kill_around(child, None, pipes);
+    }
+
+    /// [`kill_all`] (`running` given) or [`kill_reaped`] (`None`).
+    fn kill_around(child: &mut Child, running: Option<bool>, pipes: &[i32]) {
+        let reaped = running.is_none();
+        let running = running.unwrap_or(false);
         let pid = i32::try_from(child.id()).ok();
         let names = pipe_names(pipes);
         // Found before the kill, while the program's pid still names it.
@@ -365,8 +379,10 @@ mod unix {
                 kill(-pid, SIGKILL);
             }
         }
-        // Does nothing once the child is reaped: std knows.
-        let _ = child.kill();
+        // Does nothing once std has reaped the child: std knows.
+        if !reaped {
+            let _ = child.kill();
+        }
         for &stray in &first {
             // SAFETY: as in `kill_strays`.
             unsafe {
@@ -845,12 +861,12 @@ mod unix {
 
 #[cfg(unix)]
 pub use unix::{
-    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
-    sweep_orphans, terminate_group, RunPipes, Tracked,
+    adopt_orphans, end_group, isolate, kill_all, kill_reaped, pipe_names, spawn_tracked,
+    spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes, Tracked,
 };
 
 #[cfg(windows)]
 pub use super::job::{
-    adopt_orphans, end_group, isolate, kill_all, pipe_names, spawn_tracked, spawn_tracked_gentle,
-    sweep_orphans, terminate_group, RunPipes, Tracked,
+    adopt_orphans, end_group, isolate, kill_all, kill_reaped, pipe_names, spawn_tracked,
+    spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes, Tracked,
 };

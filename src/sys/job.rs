@@ -7,6 +7,9 @@
 //! the console closing) ends every job still running before the process goes, as the
 //! signal handler does on Unix.
 //!
+//! The memory meter ([`super::memory`]) sets the job's memory limit and reads its peak
+//! through a [`Job`] of its own.
+//!
 //! A program is put in its job just after it starts: a program that starts another in
 //! its very first instructions could have that one escape, which no solution under test
 //! does.
@@ -48,6 +51,22 @@ struct ExtendedLimits {
     peak_job_memory: usize,
 }
 
+/// `PROCESS_MEMORY_COUNTERS`.
+#[repr(C)]
+#[derive(Default)]
+struct MemoryCounters {
+    size: u32,
+    page_faults: u32,
+    peak_working_set: usize,
+    working_set: usize,
+    quota_peak_paged_pool: usize,
+    quota_paged_pool: usize,
+    quota_peak_non_paged_pool: usize,
+    quota_non_paged_pool: usize,
+    pagefile: usize,
+    peak_pagefile: usize,
+}
+
 /// `JobObjectExtendedLimitInformation`.
 const EXTENDED_LIMITS: i32 = 9;
 /// `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`.
@@ -55,10 +74,33 @@ const KILL_ON_CLOSE: u32 = 0x2000;
 /// The exit status of what a timeout or an interrupt ends.
 const KILLED: u32 = 1;
 
+/// `JOB_OBJECT_LIMIT_JOB_MEMORY`.
+const LIMIT_JOB_MEMORY: u32 = 0x0200;
+/// `DUPLICATE_SAME_ACCESS`.
+const SAME_ACCESS: u32 = 2;
+
 #[link(name = "kernel32")]
 unsafe extern "system" {
     fn CreateJobObjectW(attributes: *mut c_void, name: *const u16) -> Handle;
     fn SetInformationJobObject(job: Handle, class: i32, info: *const c_void, len: u32) -> i32;
+    fn QueryInformationJobObject(
+        job: Handle,
+        class: i32,
+        info: *mut c_void,
+        len: u32,
+        returned: *mut u32,
+    ) -> i32;
+    fn GetCurrentProcess() -> Handle;
+    fn K32GetProcessMemoryInfo(process: Handle, counters: *mut MemoryCounters, size: u32) -> i32;
+    fn DuplicateHandle(
+        from_process: Handle,
+        handle: Handle,
+        to_process: Handle,
+        copy: *mut Handle,
+        access: u32,
+        inherit: i32,
+        options: u32,
+    ) -> i32;
     fn AssignProcessToJobObject(job: Handle, process: Handle) -> i32;
     fn TerminateJobObject(job: Handle, code: u32) -> i32;
     fn CloseHandle(handle: Handle) -> i32;
@@ -156,6 +198,91 @@ fn end_job(child: &Child) {
     }
 }
 
+/// A handle of its own on a program's job, for its memory: a limit on what the job's
+/// processes commit together, and their peak (what Windows judges count). The job's
+/// processes end when the last handle on it closes.
+pub struct Job {
+    job: usize,
+    /// The program's own process, whose peak counts where the job keeps none (Wine).
+    process: usize,
+}
+
+/// A copy of `handle`, ours to close; `None` when the system refuses.
+fn duplicate(handle: Handle) -> Option<usize> {
+    let mut copy: Handle = std::ptr::null_mut();
+    // SAFETY: `handle` is open for the call; the copy goes to a local.
+    let copied = unsafe {
+        let own = GetCurrentProcess();
+        DuplicateHandle(own, handle, own, &mut copy, 0, 0, SAME_ACCESS)
+    };
+    (copied != 0).then_some(copy as usize)
+}
+
+impl Job {
+    /// The job of `child` (started by [`spawn_tracked`]), refusing to commit more than
+    /// `cap` bytes; `None` when the program has no job or the system refuses.
+    pub fn limited(child: &Child, cap: u64) -> Option<Job> {
+        let job = duplicate(job_of(child.id())?)?;
+        let Some(process) = duplicate(child.as_raw_handle().cast()) else {
+            // SAFETY: ours, closed once.
+            unsafe {
+                CloseHandle(job as Handle);
+            }
+            return None;
+        };
+        let job = Job { job, process };
+        let mut limits = ExtendedLimits::default();
+        limits.basic.flags = KILL_ON_CLOSE | LIMIT_JOB_MEMORY;
+        limits.job_memory_limit = usize::try_from(cap).unwrap_or(usize::MAX);
+        // SAFETY: the structure is the one the class names, with its exact size.
+        let set = unsafe {
+            SetInformationJobObject(
+                job.job as Handle,
+                EXTENDED_LIMITS,
+                (&limits as *const ExtendedLimits).cast(),
+                std::mem::size_of::<ExtendedLimits>() as u32,
+            )
+        };
+        (set != 0).then_some(job)
+    }
+
+    /// The most memory the job's processes have committed together, in bytes; at
+    /// least the program's own peak (a job under Wine keeps no figure).
+    pub fn peak(&self) -> Option<u64> {
+        let mut limits = ExtendedLimits::default();
+        let mut counters = MemoryCounters {
+            size: std::mem::size_of::<MemoryCounters>() as u32,
+            ..MemoryCounters::default()
+        };
+        // SAFETY: as in `limited`; the system writes at most the sizes given, into
+        // locals.
+        let (job, own) = unsafe {
+            let job = QueryInformationJobObject(
+                self.job as Handle,
+                EXTENDED_LIMITS,
+                (&mut limits as *mut ExtendedLimits).cast(),
+                std::mem::size_of::<ExtendedLimits>() as u32,
+                std::ptr::null_mut(),
+            );
+            let own = K32GetProcessMemoryInfo(self.process as Handle, &mut counters, counters.size);
+            (job != 0, own != 0)
+        };
+        let job = job.then_some(limits.peak_job_memory as u64);
+        let own = own.then_some(counters.peak_pagefile as u64);
+        job.max(own)
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        // SAFETY: the copies are ours and closed once.
+        unsafe {
+            CloseHandle(self.job as Handle);
+            CloseHandle(self.process as Handle);
+        }
+    }
+}
+
 /// A program's job, ended and closed when this is dropped (once the program is reaped).
 pub struct Tracked {
     job: Option<(usize, Option<usize>)>,
@@ -196,6 +323,13 @@ pub fn isolate(_: &mut Command) {}
 
 /// Ends the program and everything in its job.
 pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
+    end_job(child);
+    let _ = child.kill();
+}
+
+/// [`kill_all`] for a program already reaped: its job still names what it started,
+/// and its handle still names it.
+pub fn kill_reaped(child: &mut Child, _pipes: &[i32]) {
     end_job(child);
     let _ = child.kill();
 }

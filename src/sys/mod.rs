@@ -11,6 +11,7 @@
 //! - [`job`]: on Windows, the job objects that stand for process groups.
 //! - [`program`]: where a program named on a command line is found, as the platform's
 //!   shell finds it.
+//! - [`memory`]: the peak memory of a program under test, and its limit.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
@@ -20,6 +21,7 @@ pub mod file;
 pub mod group;
 #[cfg(windows)]
 pub mod job;
+pub mod memory;
 pub mod os;
 pub mod pipes;
 pub mod program;

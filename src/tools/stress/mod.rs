@@ -4,7 +4,7 @@
 //! It takes cases from the generators ([`crate::generate::recipe`]), runs the program on
 //! each (a fresh process per case, as `test` runs it, through [`oracle`]) and compares
 //! with the built-in judge as the output streams, in parallel
-//! ([`crate::shrink::search`]); stops at the first WA, RE or TLE; makes sure it
+//! ([`crate::shrink::search`]); stops at the first WA, RE, TLE or MLE; makes sure it
 //! reproduces; shrinks it ([`crate::shrink::shrinker`]); saves it with the judge's
 //! answer; and explains it exactly as `test` explains a wrong answer
 //! ([`crate::show::diagnose`]).
@@ -12,7 +12,9 @@
 pub mod oracle;
 
 use crate::check::process::{split_command, Stderr};
-use crate::check::verdict;
+use crate::check::verdict::{
+    self, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+};
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
@@ -56,15 +58,15 @@ pub const SPEC: Spec = Spec {
     name: "stress",
     summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy] [--ignore-whitespace] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--messy] [--exact | --ignore-whitespace] [--ascii]",
     ],
     about: concat!(
         "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed after --timeout as 'duckchess test' kills it, and on Linux every process it
+killed after --timeout or once over --memory as 'duckchess test' kills it, and on Linux every process it
 leaves behind ended after its run, as there; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
-first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
+first WA, RE, TLE or MLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
 judge's answer beside it (stress.ans), and prints what 'duckchess test' prints
 for it: the first differing line, the command, expected and actual, what
@@ -136,16 +138,15 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
             "--messy",
             "also input beyond the official constraints: any whitespace, CRLF, blank lines, no final newline, coordinates off the board",
         ),
-        Opt::flag(
-            "--ignore-whitespace",
-            "compare as Luogu does: whitespace at line ends and blank lines at the end do not count",
-        ),
+        MEMORY_OPT,
+        EXACT_OPT,
+        IGNORE_WHITESPACE_OPT,
         Opt::flag(
             "--ascii",
             "notation letters in board diagrams even on a terminal",
         ),
     ],
-    conflicts: &[],
+    conflicts: &[COMPARISON_CONFLICT],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
            flaky one too) or an I/O error, 2 usage error, 128+N ended by\n             \
            signal N (Ctrl-C: 130), after ending the program under test",
@@ -211,7 +212,8 @@ pub fn cli(args: &[String]) -> u8 {
             ascii: parsed.flag("--ascii"),
             started,
         };
-        let oracle = Oracle::new(argv, timeout, parsed.flag("--ignore-whitespace"));
+        let memory = verdict::memory_limit(parsed)?;
+        let oracle = Oracle::new(argv, timeout, memory, parsed.flag("--exact"));
         Ok(stress(&settings, &oracle))
     })
 }
@@ -489,11 +491,12 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         },
     };
     let elapsed = judged.run.elapsed();
+    let peak = judged.run.peak();
     let outcome = verdict::judge_run(
         judged.run,
         &judged.compared,
         &judged.input,
-        oracle.ignore_whitespace,
+        oracle.exact,
         s.ascii,
     );
     let mut text = String::new();
@@ -507,6 +510,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         &s.save,
         &outcome,
         elapsed,
+        peak,
         explain::stdout_color(),
     ));
     if case.len() <= PRINTED || !input_saved {
