@@ -1,6 +1,6 @@
 //! What `duckchess test` does for wrong answers and for `stress`, through the binary: the
 //! `differs:` line names format mistakes; a "no" is explained as well as a "yes", with
-//! the board after the move; `--ignore-whitespace` means Luogu's comparison; a closed
+//! the board after the move; the online judge's comparison is the default; a closed
 //! stdout does not hide failures; output is compared as it streams (no cap, flat
 //! memory); a lone `X.in` is judged against the built-in judge; the samples are built in.
 
@@ -176,22 +176,22 @@ fn a_no_is_explained_and_the_board_after_is_shown() {
 }
 
 #[test]
-fn ignore_whitespace_means_line_ends_and_final_blank_lines_only() {
+fn the_default_comparison_ignores_line_ends_and_final_blank_lines_only() {
     let dir = scratch("ws");
     let trailing = SAMPLE_OUT.replace('\n', "  \r\n") + "\n\n";
     let cmd = printing(&dir, "trailing", &trailing);
-    let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
+    let out = test_in(&dir, &["case.in", "--cmd", &cmd, "--exact"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains(
         "only whitespace differs: trailing whitespace differs (first on line 1); 2 extra blank \
-         lines at the end (--ignore-whitespace accepts this)"
+         lines at the end (the online judge's default comparison accepts this; --exact does not)"
     ), "{}", text(&out.stdout));
-    let out = test_in(&dir, &["case.in", "--cmd", &cmd, "--ignore-whitespace"]);
+    let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 
     // Spacing inside a line counts, as on Luogu.
     let cmd = printing(&dir, "inside", &sample_with(5, Some("red guard;NA;no; no")));
-    let out = test_in(&dir, &["case.in", "--cmd", &cmd, "--ignore-whitespace"]);
+    let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert_eq!(
@@ -200,7 +200,7 @@ fn ignore_whitespace_means_line_ends_and_final_blank_lines_only() {
     );
     // So does a blank line in the middle.
     let cmd = printing(&dir, "blank", &sample_with(5, Some("\nred guard;NA;no;no")));
-    let out = test_in(&dir, &["case.in", "--cmd", &cmd, "--ignore-whitespace"]);
+    let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     let _ = fs::remove_dir_all(&dir);
 }

@@ -1,15 +1,18 @@
 //! Running a solution: the built-in judge in process, or another program with its input
 //! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
 //! wall-clock time limit after which its whole process group is killed, with whatever it
-//! started that still holds its pipes. No run waits past its time limit, and a run stops
+//! started that still holds its pipes. Its peak memory is measured as it runs
+//! ([`crate::sys::memory`]), and it is killed the same way once that is over its memory
+//! limit. No run waits past its time limit, and a run stops
 //! early once its sink has seen enough (an output already known to be wrong). Also the
 //! built-in judge's answer as a stream, the reference for a case without an answer file.
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
 use crate::show::compare::Comparator;
-use crate::sys::group;
+use crate::sys::memory::{self, Meter, Peak};
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
+use crate::sys::{group, program};
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -50,8 +53,15 @@ impl<E: Read> Sink for Comparator<E> {
 
 /// Splits a `--cmd` value into words: whitespace separates words; `'...'` keeps its text
 /// as is; `"..."` too, except that `\"` and `\\` stand for `"` and `\`; outside quotes a
-/// backslash keeps the next character. No variables, globs or other shell syntax.
+/// backslash keeps the next character, except on Windows, where it is the folder
+/// separator (`.\a.exe`) and stands for itself. No variables, globs or other shell
+/// syntax.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    split_words(text, cfg!(windows))
+}
+
+/// [`split_command`], backslashes outside quotes literal when `literal_backslash`.
+fn split_words(text: &str, literal_backslash: bool) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -92,7 +102,7 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
                     }
                 }
             }
-            '\\' => {
+            '\\' if !literal_backslash => {
                 in_word = true;
                 match chars.next() {
                     Some(c) => word.push(c),
@@ -116,16 +126,16 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 
 /// Why the program of `argv` could not be started, in words: the system's reason, and
 /// for a source file (`sol.cpp`, `sol.py`) how to compile or run it, or for a program
-/// named without a folder that is a file in this one, the `./` that runs it (a command's
-/// name alone is looked up in `PATH`, not here).
+/// named without a folder that is a file in this one, the `./` that runs it on Unix (a
+/// command's name alone is looked up in `PATH`, not here; Windows looks here first, see
+/// [`program::locate`]).
 pub fn cannot_run(argv: &[String], e: &io::Error) -> String {
     let mut text = format!("cannot run {:?}: {e}", argv.join(" "));
-    if let Some(program) = argv.first() {
-        let here = !program.contains('/') && std::path::Path::new(program).is_file();
-        if let Some(hint) = source_hint(program) {
+    if let Some(name) = argv.first() {
+        if let Some(hint) = source_hint(name) {
             text.push_str(&format!(" ({hint})"));
-        } else if e.kind() == io::ErrorKind::NotFound && here {
-            text.push_str(&format!(" (did you mean ./{program}?)"));
+        } else if e.kind() == io::ErrorKind::NotFound && program::needs_here(name) {
+            text.push_str(&format!(" (did you mean {}{name}?)", program::HERE));
         }
     }
     text
@@ -170,12 +180,14 @@ fn source_hint(program: &str) -> Option<String> {
 pub enum Runner {
     /// The built-in judge, in process.
     Builtin,
-    /// Another program: its words (program first) and its time limit.
+    /// Another program: its words (program first), its time and memory limits.
     Program {
         /// The program and its arguments.
         argv: Vec<String>,
         /// Killed when it runs longer than this.
         timeout: Duration,
+        /// Killed when its memory goes over this many bytes.
+        memory: u64,
     },
 }
 
@@ -213,12 +225,16 @@ pub enum Run {
         elapsed: Duration,
         /// How much of its output was read.
         rest: Rest,
+        /// Its peak memory, where it could be measured.
+        peak: Option<Peak>,
     },
     /// It was stopped while running: its output had settled the verdict (see
     /// [`Sink::settled`]), so the rest was not read.
     Stopped {
         /// Wall-clock time until it was stopped.
         elapsed: Duration,
+        /// Its peak memory, where it could be measured.
+        peak: Option<Peak>,
     },
     /// It was killed at the time limit.
     TimedOut {
@@ -226,6 +242,21 @@ pub enum Run {
         elapsed: Duration,
         /// The time limit.
         limit: Duration,
+        /// Its peak memory, where it could be measured.
+        peak: Option<Peak>,
+    },
+    /// Its memory went over the limit: it was killed then, or it ended before a sample
+    /// saw it and the system's figure at its end says so. As on a judge, this comes
+    /// before how it ended and what it wrote (except a timeout, which is `TimedOut`).
+    MemoryOut {
+        /// Wall-clock time until the kill or the exit.
+        elapsed: Duration,
+        /// The memory limit in bytes.
+        limit: u64,
+        /// Its peak memory in bytes, as last measured.
+        peak: u64,
+        /// Whether the runner killed it for it.
+        killed: bool,
     },
 }
 
@@ -246,8 +277,23 @@ impl Run {
     pub fn elapsed(&self) -> Duration {
         match self {
             Run::Finished { elapsed, .. }
-            | Run::Stopped { elapsed }
-            | Run::TimedOut { elapsed, .. } => *elapsed,
+            | Run::Stopped { elapsed, .. }
+            | Run::TimedOut { elapsed, .. }
+            | Run::MemoryOut { elapsed, .. } => *elapsed,
+        }
+    }
+
+    /// Peak memory of the run, where it could be measured (not for the built-in
+    /// judge, which runs in process).
+    pub fn peak(&self) -> Option<Peak> {
+        match self {
+            Run::Finished { peak, .. } | Run::Stopped { peak, .. } | Run::TimedOut { peak, .. } => {
+                *peak
+            }
+            Run::MemoryOut { peak, .. } => Some(Peak {
+                bytes: *peak,
+                at_most: false,
+            }),
         }
     }
 
@@ -260,7 +306,7 @@ impl Run {
             } => None,
             Run::Finished { rest, .. } => Some(*rest),
             Run::Stopped { .. } => Some(Rest::Skipped),
-            Run::TimedOut { .. } => None,
+            Run::TimedOut { .. } | Run::MemoryOut { .. } => None,
         }
     }
 }
@@ -270,7 +316,11 @@ impl Run {
 pub fn run(runner: &Runner, input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
     match runner {
         Runner::Builtin => run_builtin(input, sink),
-        Runner::Program { argv, timeout } => run_program(argv, input, *timeout, sink),
+        Runner::Program {
+            argv,
+            timeout,
+            memory,
+        } => run_program_with(argv, input, *timeout, *memory, sink, Stderr::Keep),
     }
 }
 
@@ -286,6 +336,7 @@ pub fn run_builtin(input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
         stderr: Vec::new(),
         elapsed: start.elapsed(),
         rest: Rest::Read,
+        peak: None,
     })
 }
 
@@ -383,19 +434,6 @@ fn describe_status(status: ExitStatus) -> Option<String> {
     Some(format!("{status}"))
 }
 
-/// Runs `argv` with `input` on its standard input and its standard output going to
-/// `sink` as it comes (nothing of it is kept here), killing it (and its process group)
-/// after `timeout`. Fails only when the input cannot be opened or the program cannot be
-/// started.
-pub fn run_program(
-    argv: &[String],
-    input: &Feed,
-    timeout: Duration,
-    sink: &mut dyn Sink,
-) -> io::Result<Run> {
-    run_program_with(argv, input, timeout, sink, Stderr::Keep)
-}
-
 /// What becomes of a program's standard error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stderr {
@@ -417,16 +455,23 @@ enum End {
     Settled,
     /// The time limit passed while it ran.
     TimedOut,
+    /// Its memory went over the limit while it ran.
+    MemoryOut,
 }
 
-/// [`run_program`], choosing what becomes of standard error.
+/// Runs `argv` with `input` on its standard input and its standard output going to
+/// `sink` as it comes (nothing of it is kept here), killing it (and its process group)
+/// after `timeout` or once its memory is over `memory` bytes; `stderr_to` says what
+/// becomes of its standard error. Fails only when the input cannot be opened or the
+/// program cannot be started.
 ///
 /// One thread does it all, never waiting past the time limit: it writes the input as
 /// the program takes it, reads the outputs as they come ([`Pipes`]), and looks for the
 /// program's exit at least every [`TICK`]. The run ends at the first of: the program
 /// has exited and its outputs have ended; the grace period after its exit (or the time
 /// limit) has passed and something it left running still holds an output open; the
-/// sink needs no more; the time limit. Whatever is still running then is killed
+/// sink needs no more; the time limit; a memory sample over the limit (taken at the
+/// start, as output comes and every tick). Whatever is still running then is killed
 /// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds; on Linux
 /// every process it left behind, handed to us as their subreaper, is ended too
 /// ([`group::sweep_orphans`]).
@@ -434,6 +479,7 @@ pub fn run_program_with(
     argv: &[String],
     input: &Feed,
     timeout: Duration,
+    memory: u64,
     sink: &mut dyn Sink,
     stderr_to: Stderr,
 ) -> io::Result<Run> {
@@ -441,7 +487,7 @@ pub fn run_program_with(
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
     let source = input.open()?;
-    let mut command = std::process::Command::new(program);
+    let mut command = std::process::Command::new(program::locate(program));
     command
         .args(args)
         .stdin(Stdio::piped())
@@ -456,12 +502,15 @@ pub fn run_program_with(
     let start = Instant::now();
     // Until it is reaped, an interrupt of ours ends its group too.
     let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
+    let mut meter = Meter::start(&child, memory);
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
     // What holds these pipes is this run's: a sweep after another run leaves it alone.
     let run_pipes = group::RunPipes::new(group::pipe_names(&pipes.fds()));
     let deadline = start + timeout;
     let mut exited: Option<(ExitStatus, Instant)> = None;
+    // The system's peak figure, taken when the program is reaped.
+    let mut max_rss: Option<u64> = None;
     let mut checked: Option<Instant> = None;
     let mut stderr = Vec::new();
     let mut written = Ok(());
@@ -472,12 +521,22 @@ pub fn run_program_with(
         // is enough. Once they end it has exited or is about to: look at once, then
         // ever less often.
         if exited.is_none() && (!pipes.outputs_open() || checked.is_none_or(|c| now >= c + TICK)) {
+            // Not at the first look: the program is still being loaded.
+            if checked.is_some() {
+                meter.sample_now();
+            }
             checked = Some(now);
-            match child.try_wait() {
-                Ok(Some(status)) => exited = Some((status, now)),
+            match memory::wait(&mut child, false) {
+                Ok(Some((status, rss))) => {
+                    exited = Some((status, now));
+                    max_rss = rss;
+                }
                 Ok(None) => {}
                 Err(e) => break Err(e),
             }
+        }
+        if exited.is_none() && meter.over() {
+            break Ok(End::MemoryOut);
         }
         let until = match exited {
             None => deadline,
@@ -502,6 +561,7 @@ pub fn run_program_with(
             Ok(event) => event,
             Err(e) => break Err(e),
         };
+        let data = matches!(event, Event::Data(..));
         match event {
             Event::Data(Stream::Stdout, bytes) => {
                 if written.is_ok() {
@@ -517,6 +577,11 @@ pub fn run_program_with(
             }
             Event::End(_) | Event::Idle => {}
         }
+        // Output is a sign of a program loaded and at work, often at its end: a
+        // program that ends within a tick is seen only so.
+        if exited.is_none() && data {
+            meter.sample_now();
+        }
     };
     let elapsed = match exited {
         Some((_, at)) => at - start,
@@ -525,12 +590,16 @@ pub fn run_program_with(
     let fds = pipes.fds();
     match (&end, exited) {
         (Ok(End::Exited), _) => group::end_group(&child),
-        (_, Some(_)) => group::kill_all(&mut child, false, &fds),
+        (_, Some(_)) => group::kill_reaped(&mut child, &fds),
         (_, None) => {
             group::kill_all(&mut child, true, &fds);
-            let _ = child.wait();
+            if let Ok(Some((_, rss))) = memory::wait(&mut child, true) {
+                max_rss = rss;
+            }
         }
     }
+    meter.reaped(max_rss);
+    let peak = meter.peak();
     // Our ends close: a stray still writing gets a broken pipe.
     drop(pipes);
     // Whatever the program left running, in any session or group, holding any
@@ -543,12 +612,26 @@ pub fn run_program_with(
         (End::TimedOut, _) => Run::TimedOut {
             elapsed,
             limit: timeout,
+            peak,
         },
-        (_, None) => Run::Stopped { elapsed },
+        (End::MemoryOut, _) => Run::MemoryOut {
+            elapsed,
+            limit: memory,
+            peak: peak.map_or(0, |p| p.bytes),
+            killed: true,
+        },
+        _ if meter.over() => Run::MemoryOut {
+            elapsed,
+            limit: memory,
+            peak: peak.map_or(0, |p| p.bytes),
+            killed: false,
+        },
+        (_, None) => Run::Stopped { elapsed, peak },
         (_, Some((status, _))) => Run::Finished {
             failure: describe_status(status),
             stderr,
             elapsed,
+            peak,
             rest: match end {
                 End::HeldOpen => Rest::HeldOpen,
                 End::Settled => Rest::Skipped,
@@ -580,5 +663,20 @@ mod tests {
         assert!(w("'open").is_err());
         assert!(w("\"open").is_err());
         assert!(w("end\\").is_err());
+    }
+
+    #[test]
+    fn windows_backslashes_are_folder_separators() {
+        let w = |t: &str| split_words(t, true);
+        assert_eq!(w(r".\a.exe"), Ok(vec![r".\a.exe".to_string()]));
+        assert_eq!(
+            w(r"C:\x\a.exe 'C:\My Files\in' end\"),
+            Ok(vec![
+                r"C:\x\a.exe".to_string(),
+                r"C:\My Files\in".to_string(),
+                r"end\".to_string()
+            ])
+        );
+        assert_eq!(w(r#""a \"b\"""#), Ok(vec![r#"a "b""#.to_string()]));
     }
 }

@@ -5,9 +5,10 @@
 
 use crate::check::cases::{Case, Reference};
 use crate::check::process::{self, builtin_answer, Feed, Rest, Run, Runner};
-use crate::cli;
+use crate::cli::{self, Opt, Parsed};
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::{self, Kind, Outcome};
+use crate::sys::memory::{self, Peak};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -16,20 +17,59 @@ use std::time::Duration;
 /// How many lines of a failing program's standard error are shown.
 const STDERR_LINES: usize = 5;
 
+/// The default memory limit in MB (mebibytes, as judges count): the statement's.
+pub const DEFAULT_MEMORY: u64 = 128;
+/// The largest `--memory`, in MB.
+pub const MAX_MEMORY: u64 = 65_536;
+/// The default time limit per case, in seconds: the statement's.
+pub const DEFAULT_TIMEOUT: f64 = 1.0;
+
+/// `--memory`, as `test` and `stress` take it.
+pub const MEMORY_OPT: Opt = Opt::valued(
+    "--memory",
+    "MB",
+    "memory limit per case for --cmd, in MB of 2^20 bytes (1 to 65536; default 128, the statement's): MLE over it, and the program is stopped",
+);
+/// `--exact`, as `test` and `stress` take it.
+pub const EXACT_OPT: Opt = Opt::flag(
+    "--exact",
+    "compare byte for byte, rather than as the online judge does by default (whitespace at line ends, CR before LF and blank lines at the end do not count)",
+);
+/// `--ignore-whitespace`, the default comparison's name, kept for scripts.
+pub const IGNORE_WHITESPACE_OPT: Opt = Opt::flag(
+    "--ignore-whitespace",
+    "the default comparison, by name: whitespace at line ends, CR before LF and blank lines at the end do not count; spacing inside a line and blank lines in the middle do",
+);
+/// The two comparisons cannot both be asked for.
+pub const COMPARISON_CONFLICT: (&str, &str) = ("--exact", "--ignore-whitespace");
+
+/// The `--memory` of a command line, in bytes (the default when not given).
+pub fn memory_limit(parsed: &Parsed) -> Result<u64, String> {
+    let mb = parsed
+        .int("--memory", 1, MAX_MEMORY)?
+        .unwrap_or(DEFAULT_MEMORY);
+    Ok(mb * memory::MIB)
+}
+
 /// Options of one `test` run.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// What runs the cases.
     pub runner: Runner,
-    /// Accept outputs that differ from the answer only in whitespace.
-    pub ignore_whitespace: bool,
+    /// Compare byte for byte, rather than as the online judge does by default
+    /// (whitespace at line ends and blank lines at the end do not count).
+    pub exact: bool,
     /// Letters instead of Chinese names in diagrams.
     pub ascii: bool,
 }
 
 /// Runs one case; `Err` when the program cannot be started, a file cannot be read, or
-/// the built-in judge cannot answer an input that has no answer file.
-pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), String> {
+/// the built-in judge cannot answer an input that has no answer file. Also the time and
+/// the peak memory (where it could be measured) of the run.
+pub fn run_case(
+    case: &Case,
+    options: &Options,
+) -> Result<(Outcome, Duration, Option<Peak>), String> {
     let shown = |p: &Path| p.display().to_string();
     let input_name = match &case.input {
         Feed::File(p) => shown(p),
@@ -75,39 +115,32 @@ pub fn run_case(case: &Case, options: &Options) -> Result<(Outcome, Duration), S
         }
     }
     let elapsed = run.elapsed();
-    let outcome = judge_run(
-        run,
-        &compared,
-        &case.input,
-        options.ignore_whitespace,
-        options.ascii,
-    );
-    Ok((outcome, elapsed))
+    let peak = run.peak();
+    let outcome = judge_run(run, &compared, &case.input, options.exact, options.ascii);
+    Ok((outcome, elapsed, peak))
 }
 
-/// The verdict of `run` whose output compared as `compared`.
-pub fn classify(run: &Run, compared: &Compared, ignore_ws: bool) -> Kind {
+/// The verdict of `run` whose output compared as `compared` (byte for byte when
+/// `exact`).
+pub fn classify(run: &Run, compared: &Compared, exact: bool) -> Kind {
     match run {
         Run::TimedOut { .. } => Kind::TimeLimit,
+        Run::MemoryOut { .. } => Kind::MemoryLimit,
         Run::Finished {
             failure: Some(_), ..
         } => Kind::RuntimeError,
-        Run::Finished { .. } | Run::Stopped { .. } if compared.passed(ignore_ws) => Kind::Accepted,
+        Run::Finished { .. } | Run::Stopped { .. } if compared.passed(!exact) => Kind::Accepted,
         Run::Finished { .. } | Run::Stopped { .. } => Kind::WrongAnswer,
     }
 }
 
-/// Judges one run against the answer; a wrong answer is explained by replaying `input`.
-pub fn judge_run(
-    run: Run,
-    compared: &Compared,
-    input: &Feed,
-    ignore_ws: bool,
-    ascii: bool,
-) -> Outcome {
+/// Judges one run against the answer (byte for byte when `exact`); a wrong answer is
+/// explained by replaying `input`.
+pub fn judge_run(run: Run, compared: &Compared, input: &Feed, exact: bool, ascii: bool) -> Outcome {
     let cut = run.cut();
     let (failure, stderr) = match run {
         Run::TimedOut { limit, .. } => return Outcome::TimeLimit(limit),
+        Run::MemoryOut { limit, killed, .. } => return Outcome::MemoryLimit { limit, killed },
         Run::Finished {
             failure, stderr, ..
         } => (failure, stderr),
@@ -131,12 +164,13 @@ pub fn judge_run(
                 .whitespace
                 .clone()
                 .unwrap_or_else(|| "whitespace differs".to_string());
-            if ignore_ws {
-                Outcome::AcceptedWhitespace(what)
-            } else {
+            if exact {
                 Outcome::WrongAnswer(format!(
-                    "only whitespace differs: {what} (--ignore-whitespace accepts this)\n"
+                    "only whitespace differs: {what} (the online judge's default \
+                     comparison accepts this; --exact does not)\n"
                 ))
+            } else {
+                Outcome::AcceptedWhitespace(what)
             }
         }
         Some(d) => {

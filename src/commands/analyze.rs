@@ -12,7 +12,8 @@ use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::Move;
 use crate::show::render;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use crate::sys::os;
+use std::io::{self, BufWriter, Read, Write};
 use std::time::{Duration, Instant};
 
 /// The thinking time a position when no limit is given, in milliseconds.
@@ -150,12 +151,12 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             Format::Json
         } else {
             Format::Text {
-                color: stdout.is_terminal() && !render::no_color(),
+                color: os::escapes_shown(os::Console::Stdout) && !render::no_color(),
             }
         };
         let mut out = Writer::new(BufWriter::new(stdout.lock()), format);
         let bar = Bar {
-            on: io::stderr().is_terminal(),
+            on: os::escapes_shown(os::Console::Stderr),
             total: loaded.moves.len() as u64 + 1,
         };
         let result = analyze(&loaded, limit, &mut out, &bar);

@@ -4,14 +4,18 @@
 //! It pairs every `X.in` with `X.out` (or `X.ans`; a file named alone without one is
 //! judged against the built-in judge), runs either the built-in judge (in process,
 //! through [`mod@crate::judge::run`]) or any other program (`--cmd`, input on stdin, killed
-//! after `--timeout`), and compares the output with the answer as it streams (byte for
-//! byte, or as Luogu does with `--ignore-whitespace`), so no case is too large. A wrong
+//! after `--timeout` or once over `--memory`), and compares the output with the answer
+//! as it streams (as the online judge does by default, or byte for byte with
+//! `--exact`), so no case is too large. A wrong
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
 //! are also built into the binary ([`crate::commands::samples`]).
 
 use crate::check::cases::{collect, Case, CollectError, Reference};
 use crate::check::process::{split_command, Feed, Runner};
-use crate::check::verdict::{run_case, Options};
+use crate::check::verdict::{
+    self, run_case, Options, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
+    IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+};
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::show::diagnose::report;
@@ -23,8 +27,6 @@ use std::time::Duration;
 
 /// The directory tested when no PATH is given.
 pub const DEFAULT_PATH: &str = "samples";
-/// The default time limit per case, in seconds.
-pub const DEFAULT_TIMEOUT: f64 = 2.0;
 
 /// The built-in samples as cases, named `built-in/NAME`: those in the official format,
 /// or with `lenient` those beyond it, named `built-in/lenient/NAME`.
@@ -57,7 +59,7 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--ignore-whitespace] [--ascii]",
+        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--ascii]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
@@ -70,23 +72,33 @@ that format, labelled built-in/lenient/. Options may come before or after the
 paths.
 
 By default the built-in judge runs each case (in process). With --cmd, PROGRAM
-runs once per case with the input on stdin, e.g. --cmd ./a.out or --cmd 'python3
-sol.py'. The command is split into words at whitespace; 'single' and \"double\"
-quotes group words (inside double quotes \\\" and \\\\ stand for \" and \\) and a
-backslash keeps the next character; no other shell syntax. On Unix the program
+runs once per case with the input on stdin, e.g. --cmd ./a.out (on Windows
+--cmd a.exe or .\\a.exe: a program in the current folder is found as cmd.exe finds
+it) or --cmd 'python3 sol.py'. The command is split into words at whitespace;
+'single' and \"double\" quotes group words (inside double quotes \\\" and \\\\ stand
+for \" and \\) and a backslash keeps the next character (on Unix: on Windows it is
+the folder separator); no other shell syntax. On Unix the program
 gets a process group of its own, and a timeout kills the whole group. On Linux
 the runner is the subreaper of what it starts: after each run, every process the
 program left behind is ended, whatever its session, group or descriptors (a
-daemon started with setsid, a double fork). Other systems end only the group: a
-process that leaves it and outlives its parent survives there. Its output
+daemon started with setsid, a double fork). Other Unix systems end only the
+group: a process that leaves it and outlives its parent survives there. On
+Windows the program runs in a job object, which holds all it starts: a timeout,
+and the end of the run, end them all. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at
 most 0.5 s more (never past the time limit) if something it left running holds
 it open; that process is then killed, and the verdict rests on what came.
 
-One line per case: the verdict, the case name, the time in ms.
-  AC   the output equals the answer byte for byte
+The output is compared as the online judge does by default: whitespace at line
+ends (spaces, tabs, a CR before the LF) and blank lines at the end do not count,
+everything else does. --exact compares byte for byte.
+
+One line per case: the verdict, the case name, the time in ms and, for --cmd,
+the peak memory in MB (of 2^20 bytes).
+  AC   the output equals the answer (a note says when only whitespace that the
+       online judge ignores differs)
   WA   it does not: the first differing line, its input command, the expected
        and actual lines, what differs (letter case, spacing, spelling, a
        missing or extra line; or which answers: moved piece, captured piece,
@@ -95,6 +107,7 @@ One line per case: the verdict, the case name, the time in ms.
        command with the move marked in [ ] (a blocking square in ( ))
   RE   the program exited with a non-zero status or was killed by a signal
   TLE  it ran longer than the time limit and was killed
+  MLE  its memory went over the limit (it is killed as soon as it is seen)
 Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
     options: &[
         Opt::flag(
@@ -113,18 +126,17 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
         Opt::valued(
             "--timeout",
             "SECONDS",
-            "time limit per case for --cmd (decimals allowed; default 2)",
+            "time limit per case for --cmd (decimals allowed; default 1, the statement's)",
         ),
-        Opt::flag(
-            "--ignore-whitespace",
-            "compare as Luogu does by default: whitespace at line ends (CRLF too) and blank lines at the end do not count; spacing inside a line does",
-        ),
+        MEMORY_OPT,
+        EXACT_OPT,
+        IGNORE_WHITESPACE_OPT,
         Opt::flag(
             "--ascii",
             "notation letters in board diagrams even on a terminal",
         ),
     ],
-    conflicts: &[],
+    conflicts: &[COMPARISON_CONFLICT],
     exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error,\n             \
            128+N ended by signal N (Ctrl-C: 130), after ending the program under test",
 };
@@ -140,11 +152,12 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             Some(text) => Runner::Program {
                 argv: split_command(text).map_err(|e| format!("--cmd: {e}"))?,
                 timeout,
+                memory: verdict::memory_limit(parsed)?,
             },
         };
         let options = Options {
             runner,
-            ignore_whitespace: parsed.flag("--ignore-whitespace"),
+            exact: parsed.flag("--exact"),
             ascii: parsed.flag("--ascii"),
         };
         let no_path = parsed.operands()?.is_empty();
@@ -187,7 +200,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
     let (mut passed, mut failed) = (0, 0);
     let mut closed = false;
     for case in cases {
-        let (outcome, elapsed) = match run_case(case, options) {
+        let (outcome, elapsed, peak) = match run_case(case, options) {
             Ok(r) => r,
             Err(e) => {
                 let _ = out.flush();
@@ -202,7 +215,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         if closed {
             continue;
         }
-        let mut text = report(&case.name, &outcome, elapsed, color);
+        let mut text = report(&case.name, &outcome, elapsed, peak, color);
         if case.beyond_format && !outcome.passed() {
             text.push_str(&help::filled(BEYOND_FORMAT, "    note: ", "          "));
         }

@@ -13,9 +13,9 @@
 //! its own, ended (TERM, then KILL after [`GRACE`]) when the client is dropped or the
 //! program is interrupted, so nothing it started outlives the match.
 
-use crate::sys::group;
 use crate::sys::lines::Lines;
 use crate::sys::pipes::{Event, Pipes, Refused, Stream};
+use crate::sys::{group, program};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -152,7 +152,7 @@ impl Client {
         };
         let mut words = command.split_whitespace();
         let program = words.next().ok_or_else(|| fail(Fault::NoCommand))?;
-        let mut spawn = Command::new(program);
+        let mut spawn = Command::new(program::locate(program));
         spawn
             .args(words)
             .stdin(Stdio::piped())

@@ -1,5 +1,5 @@
 //! A verdict in words, and a wrong answer explained in terms of the game: the verdict
-//! (AC, WA, RE, TLE), the first differing line, the command behind it, what differs (a
+//! (AC, WA, RE, TLE, MLE), the first differing line, the command behind it, what differs (a
 //! format mistake, or which answers), why the judge decides as it does (also why a
 //! position is not check), and the board before and after the command. `test` and
 //! `stress` both explain through here; [`crate::check::verdict`] decides the verdict.
@@ -12,6 +12,7 @@ use crate::show::compare::{Compared, Difference, Line};
 use crate::show::differs;
 use crate::show::explain::{self, Command};
 use crate::show::render::{self, Marks};
+use crate::sys::memory::{self, Peak};
 use std::io::{self, Read};
 use std::time::Duration;
 
@@ -20,7 +21,8 @@ use std::time::Duration;
 pub enum Outcome {
     /// Accepted.
     Accepted,
-    /// Accepted with `--ignore-whitespace`, though whitespace differs (what differs).
+    /// Accepted as the online judge compares by default, though whitespace at line ends
+    /// or blank lines at the end differ (what differs).
     AcceptedWhitespace(String),
     /// Wrong answer, with the explanation to print under the verdict line.
     WrongAnswer(String),
@@ -28,6 +30,14 @@ pub enum Outcome {
     RuntimeError(String, Vec<String>),
     /// Killed at this time limit.
     TimeLimit(Duration),
+    /// Its memory went over this limit (in bytes); `killed` when the runner stopped it
+    /// for it, rather than learning it at its end.
+    MemoryLimit {
+        /// The limit in bytes.
+        limit: u64,
+        /// Whether it was killed for it.
+        killed: bool,
+    },
 }
 
 impl Outcome {
@@ -42,6 +52,7 @@ impl Outcome {
             Outcome::WrongAnswer(_) => "WA",
             Outcome::RuntimeError(..) => "RE",
             Outcome::TimeLimit(_) => "TLE",
+            Outcome::MemoryLimit { .. } => "MLE",
         }
     }
 
@@ -49,7 +60,9 @@ impl Outcome {
         match self {
             Outcome::Accepted | Outcome::AcceptedWhitespace(_) => "32;1",
             Outcome::WrongAnswer(_) => "31;1",
-            Outcome::RuntimeError(..) | Outcome::TimeLimit(_) => "33;1",
+            Outcome::RuntimeError(..) | Outcome::TimeLimit(_) | Outcome::MemoryLimit { .. } => {
+                "33;1"
+            }
         }
     }
 }
@@ -65,16 +78,19 @@ pub enum Kind {
     RuntimeError,
     /// Time limit.
     TimeLimit,
+    /// Memory limit.
+    MemoryLimit,
 }
 
 impl Kind {
-    /// The verdict's short word: `AC`, `WA`, `RE`, `TLE`.
+    /// The verdict's short word: `AC`, `WA`, `RE`, `TLE`, `MLE`.
     pub fn word(self) -> &'static str {
         match self {
             Kind::Accepted => "AC",
             Kind::WrongAnswer => "WA",
             Kind::RuntimeError => "RE",
             Kind::TimeLimit => "TLE",
+            Kind::MemoryLimit => "MLE",
         }
     }
 }
@@ -269,8 +285,15 @@ fn explain_command(
     }
 }
 
-/// The verdict line and the details under it.
-pub fn report(name: &str, outcome: &Outcome, elapsed: Duration, color: bool) -> String {
+/// The verdict line and the details under it: the verdict, the case, the time, the peak
+/// memory where it was measured, and what the verdict needs said.
+pub fn report(
+    name: &str,
+    outcome: &Outcome,
+    elapsed: Duration,
+    peak: Option<Peak>,
+    color: bool,
+) -> String {
     let mut word = String::new();
     render::paint(
         &format!("{:<3}", outcome.word()),
@@ -279,10 +302,15 @@ pub fn report(name: &str, outcome: &Outcome, elapsed: Duration, color: bool) -> 
         &mut word,
     );
     let mut out = format!("{word} {}  {} ms", name, elapsed.as_millis());
+    if let Some(peak) = peak {
+        out.push_str(&format!("  {}", peak.shown()));
+    }
     match outcome {
         Outcome::Accepted => out.push('\n'),
         Outcome::AcceptedWhitespace(what) => {
-            out.push_str(&format!("  (whitespace differs: {what})\n"));
+            out.push_str(&format!(
+                "  (accepted: {what}, which the online judge ignores)\n"
+            ));
         }
         Outcome::WrongAnswer(details) => {
             out.push('\n');
@@ -300,6 +328,14 @@ pub fn report(name: &str, outcome: &Outcome, elapsed: Duration, color: bool) -> 
         }
         Outcome::TimeLimit(limit) => {
             out.push_str(&format!("  killed after {} s\n", limit.as_secs_f64()));
+        }
+        Outcome::MemoryLimit { limit, killed } => {
+            let limit = limit / memory::MIB;
+            if *killed {
+                out.push_str(&format!("  killed over the {limit} MB limit\n"));
+            } else {
+                out.push_str(&format!("  over the {limit} MB limit\n"));
+            }
         }
     }
     out

@@ -9,7 +9,7 @@
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, Square, COLS, ROWS};
 use crate::judge::rules::Move;
-use std::io::IsTerminal;
+use crate::sys::os;
 
 /// How a diagram looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ impl Style {
     /// then letters too, since without colour only the letters' case tells the sides
     /// apart.
     pub fn for_stdout(ascii: bool) -> Style {
-        let color = std::io::stdout().is_terminal() && !no_color();
+        let color = os::escapes_shown(os::Console::Stdout) && !no_color();
         Style {
             chinese: color && !ascii,
             color,

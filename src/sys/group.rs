@@ -24,6 +24,9 @@
 //! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
 //! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
 //! KILL for whatever is left after a short grace.
+//!
+//! On Windows a job object stands for the group ([`super::job`]); Unix and Windows are
+//! the systems the runners support.
 
 #[cfg(unix)]
 mod unix {
@@ -410,6 +413,20 @@ mod unix {
     /// names it) and those holding one of `pipes` (our ends of its pipes), in a few
     /// rounds so that what they start meanwhile goes too.
     pub fn kill_all(child: &mut Child, running: bool, pipes: &[i32]) {
+        kill_around(child, Some(running), pipes);
+    }
+
+    /// What [`kill_all`] does for a program that has exited and was reaped outside
+    /// `std` (by [`crate::sys::memory::wait`]): its group and what holds one of `pipes`
+    /// are killed, never its pid, which may name another process by now.
+    pub fn kill_reaped(child: &mut Child, pipes: &[i32]) {
+        kill_around(child, None, pipes);
+    }
+
+    /// [`kill_all`] (`running` given) or [`kill_reaped`] (`None`).
+    fn kill_around(child: &mut Child, running: Option<bool>, pipes: &[i32]) {
+        let reaped = running.is_none();
+        let running = running.unwrap_or(false);
         let pid = i32::try_from(child.id()).ok();
         let names = pipe_names(pipes);
         // Found before the kill, while the program's pid still names it.
@@ -426,8 +443,10 @@ mod unix {
                 kill(-pid, SIGKILL);
             }
         }
-        // Does nothing once the child is reaped: std knows.
-        let _ = child.kill();
+        // Does nothing once std has reaped the child: std knows.
+        if !reaped {
+            let _ = child.kill();
+        }
         for &stray in &first {
             // SAFETY: as in `kill_strays`.
             unsafe {
@@ -906,81 +925,22 @@ mod unix {
 
 #[cfg(unix)]
 pub use unix::{
-    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, pipe_names,
+    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
     set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
     Tracked,
 };
 
-#[cfg(not(unix))]
-mod other {
-    //! Without process groups, only the program itself is killed.
-    use std::process::{Child, Command};
-    use std::time::Duration;
-
-    /// Nothing to do.
-    pub fn isolate(_: &mut Command) {}
-
-    /// Kills the program.
-    pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
-        let _ = child.kill();
-    }
-
-    /// Nothing to do.
-    pub fn end_group(_: &Child) {}
-
-    /// Kills the program and reaps it.
-    pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-
-    /// No names to give.
-    pub fn pipe_names(_fds: &[i32]) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Nothing to track.
-    pub struct Tracked;
-
-    /// Nothing to say: without a handler of ours, an interrupt ends the process as the
-    /// system ends it.
-    pub fn set_signal_note(_head: &str, _tail: &str) {}
-
-    /// Nothing to count.
-    pub fn count_for_signal_note(_n: u64) {}
-
-    /// No orphans are handed to us here.
-    pub fn adopt_orphans() {}
-
-    /// Nothing to sweep.
-    pub fn sweep_orphans() -> usize {
-        0
-    }
-
-    /// Nothing to register.
-    pub struct RunPipes;
-
-    impl RunPipes {
-        /// Nothing to register.
-        pub fn new(_names: Vec<String>) -> RunPipes {
-            RunPipes
-        }
-    }
-
-    /// Starts `command`.
-    pub fn spawn_tracked(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
-        command.spawn().map(|child| (child, Tracked))
-    }
-
-    /// Starts `command`.
-    pub fn spawn_tracked_gentle(command: &mut Command) -> std::io::Result<(Child, Tracked)> {
-        command.spawn().map(|child| (child, Tracked))
-    }
-}
-
-#[cfg(not(unix))]
-pub use other::{
-    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, pipe_names,
-    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
-    Tracked,
+#[cfg(windows)]
+pub use super::job::{
+    adopt_orphans, end_group, isolate, kill_all, kill_reaped, pipe_names, spawn_tracked,
+    spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes, Tracked,
 };
+
+/// Nothing to say on Windows: the console's Ctrl-C handler of [`super::job`] ends the
+/// runs, and the process ends as the system ends it.
+#[cfg(windows)]
+pub fn set_signal_note(_head: &str, _tail: &str) {}
+
+/// Nothing to count on Windows (see [`set_signal_note`]).
+#[cfg(windows)]
+pub fn count_for_signal_note(_n: u64) {}

@@ -10,6 +10,10 @@
 //!   starts, and the sweeps for what escaped a group: what the runners and `match`
 //!   start never outlives them.
 //! - [`lines`]: lines of bounded length from a stream nobody vouches for.
+//! - [`job`]: on Windows, the job objects that stand for process groups.
+//! - [`program`]: where a program named on a command line is found, as the platform's
+//!   shell finds it.
+//! - [`memory`]: the peak memory of a program under test, and its limit.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //!
@@ -18,7 +22,11 @@
 
 pub mod file;
 pub mod group;
+#[cfg(windows)]
+pub mod job;
 pub mod lines;
+pub mod memory;
 pub mod os;
 pub mod pipes;
+pub mod program;
 pub mod rng;

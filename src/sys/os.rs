@@ -1,9 +1,9 @@
 //! The few system services that `std` does not offer, each behind a small safe function:
 //! waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit
 //! (`getrlimit(2)`, `setrlimit(2)`), whether we are the terminal's foreground process
-//! (`tcgetpgrp(3)`), and handing freed memory back to the system (glibc's `mallopt(3)`
-//! and `malloc_trim(3)`). The runner of programs under test waits
-//! on their pipes with it, the server on its sockets.
+//! (`tcgetpgrp(3)`), handing freed memory back to the system (glibc's `mallopt(3)` and
+//! `malloc_trim(3)`), and whether a console shows colour. The runner of programs under
+//! test waits on their pipes with it, the server on its sockets.
 //!
 //! Elsewhere each falls back to something plain: readiness by trying (every descriptor
 //! is reported ready after a short sleep, and the non-blocking read says whether it
@@ -26,6 +26,8 @@ pub struct Ready {
 /// A pipe or socket to watch: its descriptor, what to wait for, and what came.
 #[derive(Clone, Copy, Debug)]
 pub struct Watch {
+    /// Unread where readiness is found by trying.
+    #[cfg_attr(not(unix), allow(dead_code))]
     fd: i32,
     /// What to wait for.
     pub want: Ready,
@@ -256,6 +258,106 @@ pub fn tune_allocator() {
 pub fn trim_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     glibc::trim();
+}
+
+/// A standard stream that may be a terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Console {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// Whether `stream` is a terminal that shows colour and cursor escapes: any terminal on
+/// Unix; on Windows a console with virtual-terminal processing, turned on here where the
+/// console has it (Windows 10 and later), so that an older console never shows escapes
+/// as text.
+pub fn escapes_shown(stream: Console) -> bool {
+    use std::io::IsTerminal;
+    let terminal = match stream {
+        Console::Stdout => io::stdout().is_terminal(),
+        Console::Stderr => io::stderr().is_terminal(),
+    };
+    #[cfg(windows)]
+    {
+        terminal && windows::virtual_terminal(stream)
+    }
+    #[cfg(not(windows))]
+    {
+        terminal
+    }
+}
+
+/// Whether standard input is a pipe (or, on Unix, a socket): a stream whose end means
+/// that the program feeding it has gone, unlike a file or `/dev/null`.
+pub fn stdin_is_pipe() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata("/dev/stdin").is_ok_and(|meta| {
+            let kind = meta.file_type();
+            kind.is_fifo() || kind.is_socket()
+        })
+    }
+    #[cfg(windows)]
+    {
+        windows::stdin_is_pipe()
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        false
+    }
+}
+
+#[cfg(windows)]
+mod windows {
+    use super::Console;
+    use std::ffi::c_void;
+
+    /// `ENABLE_VIRTUAL_TERMINAL_PROCESSING`.
+    const VIRTUAL_TERMINAL: u32 = 0x0004;
+    /// `STD_OUTPUT_HANDLE` and `STD_ERROR_HANDLE`.
+    const STDOUT: u32 = -11i32 as u32;
+    const STDERR: u32 = -12i32 as u32;
+
+    /// `STD_INPUT_HANDLE`.
+    const STDIN: u32 = -10i32 as u32;
+    /// `FILE_TYPE_PIPE`: an anonymous or named pipe.
+    const FILE_TYPE_PIPE: u32 = 3;
+
+    #[link(name = "kernel32")]
+    unsafe extern "system" {
+        fn GetFileType(file: *mut c_void) -> u32;
+        fn GetStdHandle(which: u32) -> *mut c_void;
+        fn GetConsoleMode(console: *mut c_void, mode: *mut u32) -> i32;
+        fn SetConsoleMode(console: *mut c_void, mode: u32) -> i32;
+    }
+
+    /// Whether standard input is a pipe.
+    pub fn stdin_is_pipe() -> bool {
+        // SAFETY: the process's own standard input handle (or null, for which the
+        // answer is "unknown", not a pipe).
+        unsafe { GetFileType(GetStdHandle(STDIN)) == FILE_TYPE_PIPE }
+    }
+
+    /// Whether the console of `stream` processes escapes, after asking it to.
+    pub fn virtual_terminal(stream: Console) -> bool {
+        let which = match stream {
+            Console::Stdout => STDOUT,
+            Console::Stderr => STDERR,
+        };
+        let mut mode = 0u32;
+        // SAFETY: the handle is the process's own standard stream (or null, which the
+        // console calls refuse); the mode goes to a local.
+        unsafe {
+            let console = GetStdHandle(which);
+            if GetConsoleMode(console, &mut mode) == 0 {
+                return false;
+            }
+            mode & VIRTUAL_TERMINAL != 0 || SetConsoleMode(console, mode | VIRTUAL_TERMINAL) != 0
+        }
+    }
 }
 
 #[cfg(all(test, unix))]

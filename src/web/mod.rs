@@ -145,7 +145,8 @@ fn browser_url(addr: std::net::SocketAddr) -> String {
 }
 
 /// Whether standard input is something whose end means "stop": a terminal (Ctrl-D) or
-/// a pipe (the program that started the server went away). A file or `/dev/null`
+/// a pipe (the program that started the server went away; Ctrl-Z and Enter on a
+/// Windows console). A file or `/dev/null`
 /// ends at once, which must not stop a server started in the background; and a server
 /// started in the background of a shell (`duckchess serve &`) must not read the
 /// terminal, which would stop it (SIGTTIN).
@@ -153,13 +154,5 @@ fn stdin_can_end() -> bool {
     if io::stdin().is_terminal() {
         return crate::sys::os::in_terminal_foreground();
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if let Ok(meta) = std::fs::metadata("/dev/stdin") {
-            let kind = meta.file_type();
-            return kind.is_fifo() || kind.is_socket();
-        }
-    }
-    false
+    crate::sys::os::stdin_is_pipe()
 }

@@ -199,7 +199,7 @@ struct Made {
 /// Wakes the loop from `poll(2)` when a worker has something for it (a byte on a
 /// socket pair the loop watches). Where there is none, the loop looks every [`RETRY`].
 #[derive(Clone)]
-struct Waker(Option<Arc<WakeEnd>>);
+struct Waker(#[cfg_attr(not(unix), allow(dead_code))] Option<Arc<WakeEnd>>);
 
 #[cfg(unix)]
 type WakeEnd = std::os::unix::net::UnixStream;
@@ -766,6 +766,7 @@ impl Drop for EventLoop<'_> {
 #[derive(Clone, Copy)]
 enum Watched {
     Listener,
+    #[cfg_attr(not(unix), allow(dead_code))]
     Wake,
     Conn(usize),
 }

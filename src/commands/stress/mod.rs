@@ -6,8 +6,8 @@
 //! - the search ([`search_phase`]): cases from the generators
 //!   ([`crate::generate::recipe`]), each run by the program (a fresh process per case, as
 //!   `test` runs it, through [`oracle`]) and compared with the built-in judge as the
-//!   output streams, in parallel ([`crate::shrink::search`]), until the first WA, RE or
-//!   TLE;
+//!   output streams, in parallel ([`crate::shrink::search`]), until the first WA, RE,
+//!   TLE or MLE;
 //! - the check that it reproduces ([`confirm_phase`], through [`rerun`]);
 //! - the shrinking ([`shrink_phase`], with [`crate::shrink::shrinker`]) to a 1-minimal
 //!   case, then the search for a smaller one ([`smaller_phase`], with
@@ -19,7 +19,9 @@
 pub mod oracle;
 
 use crate::check::process::{split_command, Stderr};
-use crate::check::verdict;
+use crate::check::verdict::{
+    self, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+};
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
@@ -30,10 +32,10 @@ use crate::show::explain;
 use crate::shrink::search::{self, Budget, Trial};
 use crate::shrink::shrinker::{Shrinker, Shrunk};
 use crate::shrink::smaller::{smaller, Effort, Smaller};
-use crate::sys::{file, group, rng};
+use crate::sys::{file, group, os, rng};
 use oracle::{Judged, Oracle};
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -72,15 +74,15 @@ pub const SPEC: Spec = Spec {
     name: "stress",
     summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--messy] [--ignore-whitespace] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--messy] [--exact | --ignore-whitespace] [--ascii]",
     ],
     about: concat!(
         "\
 Generates cases, runs PROGRAM on each (a fresh process per case, input on stdin,
-killed after --timeout as 'duckchess test' kills it, and on Linux every process it
+killed after --timeout or once over --memory as 'duckchess test' kills it, and on Linux every process it
 leaves behind ended after its run, as there; --cmd is split into words as
 'duckchess test' does) and compares its output with the built-in judge's. At the
-first WA, RE or TLE it runs the case again to see that it reproduces, shrinks it
+first WA, RE, TLE or MLE it runs the case again to see that it reproduces, shrinks it
 while it fails the same way, saves it to PATH (default stress.in) with the
 judge's answer beside it (stress.ans), and prints what 'duckchess test' prints
 for it: the first differing line, the command, expected and actual, what
@@ -114,7 +116,11 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
         Opt::valued(
             "--cmd",
             "'PROGRAM ARGS'",
-            "required: the program under test, e.g. --cmd ./a.out",
+            if cfg!(windows) {
+                "required: the program under test, e.g. --cmd .\\a.exe"
+            } else {
+                "required: the program under test, e.g. --cmd ./a.out"
+            },
         ),
         Opt::valued(
             "--time",
@@ -152,16 +158,15 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
             "--messy",
             "also input beyond the official constraints: any whitespace, CRLF, blank lines, no final newline, coordinates off the board",
         ),
-        Opt::flag(
-            "--ignore-whitespace",
-            "compare as Luogu does: whitespace at line ends and blank lines at the end do not count",
-        ),
+        MEMORY_OPT,
+        EXACT_OPT,
+        IGNORE_WHITESPACE_OPT,
         Opt::flag(
             "--ascii",
             "notation letters in board diagrams even on a terminal",
         ),
     ],
-    conflicts: &[],
+    conflicts: &[COMPARISON_CONFLICT],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
            flaky one too) or an I/O error, 2 usage error, 128+N ended by\n             \
            signal N (Ctrl-C: 130), after ending the program under test",
@@ -227,7 +232,8 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             ascii: parsed.flag("--ascii"),
             started,
         };
-        let oracle = Oracle::new(argv, timeout, parsed.flag("--ignore-whitespace"));
+        let memory = verdict::memory_limit(parsed)?;
+        let oracle = Oracle::new(argv, timeout, memory, parsed.flag("--exact"));
         Ok(stress(&settings, &oracle))
     })
 }
@@ -324,7 +330,7 @@ struct Report {
 /// The search, the shrinking and the report; returns the exit status.
 fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     let progress = Progress {
-        on: io::stderr().is_terminal(),
+        on: os::escapes_shown(os::Console::Stderr),
     };
     let seed = s.recipe.seed;
     // Ctrl-C ends the run with a summary, in each phase (over the progress line, on a
@@ -650,11 +656,12 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         },
     };
     let elapsed = judged.run.elapsed();
+    let peak = judged.run.peak();
     let outcome = verdict::judge_run(
         judged.run,
         &judged.compared,
         &judged.input,
-        oracle.ignore_whitespace,
+        oracle.exact,
         s.ascii,
     );
     let mut text = String::new();
@@ -668,6 +675,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
         &s.save,
         &outcome,
         elapsed,
+        peak,
         explain::stdout_color(),
     ));
     if case.len() <= PRINTED || !input_saved {

@@ -44,8 +44,10 @@ pub struct Oracle {
     pub argv: Vec<String>,
     /// Its time limit per case.
     pub timeout: Duration,
-    /// Accept differences in whitespace that Luogu ignores.
-    pub ignore_whitespace: bool,
+    /// Its memory limit per case, in bytes.
+    pub memory: u64,
+    /// Compare byte for byte, rather than as the online judge does by default.
+    pub exact: bool,
     /// Runs so far.
     runs: AtomicU64,
     /// The program could not be started: the reason, once.
@@ -54,11 +56,12 @@ pub struct Oracle {
 
 impl Oracle {
     /// An oracle for `argv`.
-    pub fn new(argv: Vec<String>, timeout: Duration, ignore_whitespace: bool) -> Oracle {
+    pub fn new(argv: Vec<String>, timeout: Duration, memory: u64, exact: bool) -> Oracle {
         Oracle {
             argv,
             timeout,
-            ignore_whitespace,
+            memory,
+            exact,
             runs: AtomicU64::new(0),
             broken: Mutex::new(None),
         }
@@ -81,8 +84,14 @@ impl Oracle {
         let answer = case.answer();
         let input = Feed::Bytes(Arc::from(case.to_bytes()));
         let mut comparator = Comparator::new(&answer[..]);
-        let run =
-            process::run_program_with(&self.argv, &input, self.timeout, &mut comparator, stderr)?;
+        let run = process::run_program_with(
+            &self.argv,
+            &input,
+            self.timeout,
+            self.memory,
+            &mut comparator,
+            stderr,
+        )?;
         // What a summary on Ctrl-C counts.
         group::count_for_signal_note(1);
         Ok((run, comparator.finish(), input))
@@ -98,7 +107,7 @@ impl Oracle {
     pub fn judged(&self, case: &Case, stderr: Stderr) -> Option<Judged> {
         match self.run(case, stderr) {
             Ok((run, compared, input)) => {
-                let kind = verdict::classify(&run, &compared, self.ignore_whitespace);
+                let kind = verdict::classify(&run, &compared, self.exact);
                 let line = match kind {
                     Kind::WrongAnswer => compared.difference.as_ref().map(|d| d.line),
                     _ => None,
