@@ -376,9 +376,8 @@ fn guide(sub: &str) -> &'static str {
         "judge" => "docs/rules.md",
         "test" | "stress" | "trace" => "docs/contestants.md",
         "gen" | "validate" | "bundle" | "audit" => "docs/setters.md",
-        "perft" | "play" | "analyze" | "arena" | "uci" | "match" | "fit" | "selfplay" | "train" => {
-            "docs/engine.md"
-        }
+        "perft" | "play" | "analyze" | "arena" | "uci" | "match" => "docs/engine.md",
+        "fit" | "selfplay" | "train" => "docs/engine-internals.md",
         "serve" => "docs/serve.md",
         "chase" => "docs/chase.md",
         other => panic!("no guide for subcommand {other:?}: add it to this table"),

@@ -3,7 +3,7 @@
 //! logistic model of red's score on the material difference of the quiet positions
 //! (Newton's method, a few dozen iterations): the fitted weight of each kind, scaled so
 //! that the horse is worth 300 as in [`eval::VALUES`], is its value in the games. This
-//! is how the built-in values were tuned (see docs/engine.md).
+//! is how the built-in values were tuned (see docs/engine-internals.md).
 //!
 //! Not on the judge path; uses the judge's rules and the engine's move notation.
 
