@@ -352,6 +352,12 @@ mod windows {
         peak_job_memory_used: usize,
     }
 
+    // The sizes the Windows headers give on 64-bit targets.
+    #[cfg(target_pointer_width = "64")]
+    const _: () = assert!(std::mem::size_of::<BasicLimits>() == 64);
+    #[cfg(target_pointer_width = "64")]
+    const _: () = assert!(std::mem::size_of::<ExtendedLimits>() == 144);
+
     /// `JobObjectExtendedLimitInformation`.
     const EXTENDED_LIMIT_INFORMATION: i32 = 9;
     /// `JOB_OBJECT_LIMIT_JOB_MEMORY`.

@@ -58,7 +58,7 @@ pub const SPEC: Spec = Spec {
     name: "stress",
     summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--messy] [--exact] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--messy] [--exact | --ignore-whitespace] [--ascii]",
     ],
     about: concat!(
         "\
