@@ -470,8 +470,8 @@ enum End {
 /// program's exit at least every [`TICK`]. The run ends at the first of: the program
 /// has exited and its outputs have ended; the grace period after its exit (or the time
 /// limit) has passed and something it left running still holds an output open; the
-/// sink needs no more; the time limit; a memory sample over the limit (taken at the
-/// start, as output comes and every tick). Whatever is still running then is killed
+/// sink needs no more; the time limit; a memory sample over the limit (taken as output
+/// comes and every tick, see [`Meter`]). Whatever is still running then is killed
 /// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds; on Linux
 /// every process it left behind, handed to us as their subreaper, is ended too
 /// ([`group::sweep_orphans`]).
