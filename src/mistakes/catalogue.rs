@@ -12,6 +12,7 @@
 //! to the truth.
 
 use super::grown::{self, Effect, Key, Slip, Use};
+use super::shaped::{self, Family, Shaped};
 use super::variant::{self, Standing, Variant};
 use super::written::{Topic, Written};
 use crate::cli::{self, help};
@@ -29,6 +30,9 @@ pub enum Fault {
     Variant(Variant),
     /// A slip in one row of the move table.
     Slip(Slip),
+    /// A mistake of a solution's shape: one starting piece, the order of validation,
+    /// one side's bookkeeping.
+    Shaped(Shaped),
 }
 
 /// The groups of the catalogue, in the order the tables list them: the hand-written
@@ -39,6 +43,8 @@ pub enum Group {
     Topic(Topic),
     /// One row of a piece's table slipped, in one use.
     Rows(Use, PieceKind),
+    /// A family of mistakes that follow a solution's shape.
+    Family(Family),
 }
 
 impl Group {
@@ -51,6 +57,7 @@ impl Group {
                 out.push(Group::Rows(at, kind));
             }
         }
+        out.extend(Family::ALL.iter().map(|&f| Group::Family(f)));
         let listed = &catalogue().entries;
         out.retain(|g| listed.iter().any(|e| e.group == *g));
         out
@@ -74,6 +81,7 @@ impl Group {
                     Use::Check => "check is decided",
                 }
             ),
+            Group::Family(f) => f.title().to_string(),
         }
     }
 
@@ -167,6 +175,19 @@ fn build() -> Catalogue {
             Standing::SameAs(w) => pending.push((v.name, fault, Err(w.name().to_string()))),
             Standing::Rule(why) => pending.push((v.name, fault, Ok(Why::Rule(why)))),
             Standing::Outside(why) => pending.push((v.name, fault, Ok(Why::Outside(why)))),
+        }
+    }
+    for d in shaped::all() {
+        let fault = Fault::Shaped(d.shaped);
+        match d.standing {
+            shaped::Standing::Listed => listed.push(Entry {
+                name: d.name,
+                sentence: d.sentence,
+                rule: d.rule,
+                group: Group::Family(d.shaped.family()),
+                fault,
+            }),
+            shaped::Standing::Rule(why) => pending.push((d.name, fault, Ok(Why::Rule(why)))),
         }
     }
     let mut first: HashMap<Key, String> = HashMap::new();
@@ -292,14 +313,22 @@ pub fn listing() -> String {
     let all = Mistake::all();
     let count = |f: &dyn Fn(Fault) -> bool| all.iter().filter(|m| f(m.fault())).count();
     let mut out = format!(
-        "{} in {} groups\n({} written by hand, {} variants of them, {} grown from the move \
-         table)\n",
+        "{} in {} groups\n",
         cli::plural(all.len() as u64, "mistake"),
         Group::all().len(),
-        count(&|f| matches!(f, Fault::Written(_))),
-        count(&|f| matches!(f, Fault::Variant(_))),
-        count(&|f| matches!(f, Fault::Slip(_))),
     );
+    out.push_str(&help::filled(
+        &format!(
+            "({} written by hand, {} variants of them, {} grown from the move table, {} \
+             from the shapes solutions take)",
+            count(&|f| matches!(f, Fault::Written(_))),
+            count(&|f| matches!(f, Fault::Variant(_))),
+            count(&|f| matches!(f, Fault::Slip(_))),
+            count(&|f| matches!(f, Fault::Shaped(_))),
+        ),
+        "",
+        "",
+    ));
     for group in Group::all() {
         out.push_str(&format!("\n{}:\n", group.title()));
         for m in all.iter().filter(|m| m.group() == group) {

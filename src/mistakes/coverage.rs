@@ -14,6 +14,7 @@
 
 use super::matrix::Test;
 use super::mutant::Cmd;
+use super::shaped;
 use crate::cli;
 use crate::generate::position::rule_targets;
 use crate::judge::board::Board;
@@ -216,6 +217,70 @@ pub enum Cell {
     Captures(Color, PieceKind),
     /// A move that takes nothing right after one that took a piece.
     NothingAfterCapture,
+    /// What happens to one starting piece (by its id in [`shaped::starts`]).
+    Piece(u8, Act),
+    /// An invalid command of this kind, by a piece of this kind, onto this target
+    /// (seen from the moving piece).
+    Cross(Refused, PieceKind, Onto),
+}
+
+/// What happens to one starting piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Act {
+    /// It moves.
+    Moved,
+    /// It is taken.
+    Taken,
+    /// It takes a piece.
+    Takes,
+    /// After a move, the only check on the board is its.
+    Checks,
+}
+
+impl Act {
+    const ALL: [Act; 4] = [Act::Moved, Act::Taken, Act::Takes, Act::Checks];
+
+    fn words(self) -> &'static str {
+        match self {
+            Act::Moved => "never moves",
+            Act::Taken => "is never taken",
+            Act::Takes => "never takes",
+            Act::Checks => "never gives check alone",
+        }
+    }
+}
+
+/// What stands on an invalid command's target, seen from the moving piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Onto {
+    /// Nothing.
+    Empty,
+    /// A piece of the other side.
+    Enemy,
+    /// A piece of its own side.
+    Own,
+}
+
+impl Onto {
+    const ALL: [Onto; 3] = [Onto::Empty, Onto::Enemy, Onto::Own];
+}
+
+/// The kinds of invalid command crossed with the moving piece and its target, with the
+/// targets each can have.
+fn crossed() -> [(Refused, &'static [Onto]); 5] {
+    const ALL: &[Onto] = &Onto::ALL;
+    [
+        (Refused::OpponentPiece, ALL),
+        (Refused::NotThatWay, ALL),
+        (Refused::OwnPiece, &[Onto::Own]),
+        (Refused::Blocked, &[Onto::Empty, Onto::Enemy]),
+        (Refused::GameOver, ALL),
+    ]
+}
+
+/// Whether a piece of `kind` can be blocked.
+fn blockable(kind: PieceKind) -> bool {
+    !ways(kind).is_empty()
 }
 
 impl Cell {
@@ -287,6 +352,21 @@ pub fn cells() -> &'static [Cell] {
             }
         }
         out.push(Cell::NothingAfterCapture);
+        for s in shaped::starts() {
+            for act in Act::ALL {
+                out.push(Cell::Piece(s.id, act));
+            }
+        }
+        for (r, targets) in crossed() {
+            for k in PieceKind::ALL {
+                if r == Refused::Blocked && !blockable(k) {
+                    continue;
+                }
+                for &t in targets {
+                    out.push(Cell::Cross(r, k, t));
+                }
+            }
+        }
         out
     })
 }
@@ -413,7 +493,12 @@ pub struct Counter {
     after_capture: bool,
     /// Whether the position is check.
     check: bool,
+    /// The id of the starting piece on each square ([`NO_ID`] for none).
+    ids: [u8; 90],
 }
+
+/// No starting piece on a square.
+const NO_ID: u8 = u8::MAX;
 
 impl Default for Counter {
     fn default() -> Counter {
@@ -427,15 +512,31 @@ impl Counter {
         Counter::from_game(Game::new())
     }
 
-    /// A counter that goes on from `game` (its history forgotten).
+    /// A counter that goes on from `game` (its history forgotten; the pieces standing
+    /// on their starting squares taken for the starting pieces).
     pub fn from_game(game: Game) -> Counter {
+        let mut ids = [NO_ID; 90];
+        for s in shaped::starts() {
+            if let Some(sq) = Square::new(s.x, s.y) {
+                let here = game.board().piece_at(sq);
+                if here.is_some_and(|p| p.color == s.color && p.kind == s.kind) {
+                    ids[sq.bit() as usize] = s.id;
+                }
+            }
+        }
         Counter {
             game,
             emptied: 0,
             after_invalid: None,
             after_capture: false,
             check: false,
+            ids,
         }
+    }
+
+    /// The id of the starting piece on `s`, if any.
+    fn id(&self, s: Square) -> Option<u8> {
+        Some(self.ids[s.bit() as usize]).filter(|&i| i != NO_ID)
     }
 
     /// The game so far.
@@ -452,6 +553,19 @@ impl Counter {
             Err(why) => {
                 let refused = self.refused(why, &board, xs, ys, xt, yt, &mut hit);
                 hit(Cell::Invalid(refused));
+                let from = Square::new(xs, ys).and_then(|s| board.piece_at(s));
+                let onto = Square::new(xt, yt).map(|t| board.piece_at(t));
+                if let (Some(p), Some(target)) = (from, onto) {
+                    let onto = match target {
+                        None => Onto::Empty,
+                        Some(t) if t.color == p.color => Onto::Own,
+                        Some(_) => Onto::Enemy,
+                    };
+                    let cell = Cell::Cross(refused, p.kind, onto);
+                    if index_of().contains_key(&cell) {
+                        hit(cell);
+                    }
+                }
                 self.after_invalid = Some(refused);
                 return;
             }
@@ -465,6 +579,17 @@ impl Counter {
         }
         self.emptied |= 1u128 << from.bit();
         self.emptied &= !(1u128 << to.bit());
+        if let Some(id) = self.id(from) {
+            hit(Cell::Piece(id, Act::Moved));
+            if moved.captured.is_some() {
+                hit(Cell::Piece(id, Act::Takes));
+            }
+        }
+        if let Some(id) = self.id(to) {
+            hit(Cell::Piece(id, Act::Taken));
+        }
+        self.ids[to.bit() as usize] = self.ids[from.bit() as usize];
+        self.ids[from.bit() as usize] = NO_ID;
         let c = piece.color;
         if let Some((r, _)) = row_towards(&board, piece.kind, from, to) {
             hit(Cell::Legal(c, r));
@@ -517,6 +642,9 @@ impl Counter {
             }
             [a] => {
                 hit(Cell::Check(a.side, a.row));
+                if let Some(id) = self.id(a.from) {
+                    hit(Cell::Piece(id, Act::Checks));
+                }
                 let row = all_rows[a.row as usize];
                 let at_edge = after
                     .captain(a.side.opponent())
@@ -534,6 +662,11 @@ impl Counter {
             {
                 hit(Cell::Check(a.side, a.row));
                 hit(Cell::Check(b.side, b.row));
+                for x in [a, b] {
+                    if let Some(id) = self.id(x.from) {
+                        hit(Cell::Piece(id, Act::Checks));
+                    }
+                }
             }
             _ => {}
         }
@@ -786,7 +919,57 @@ fn render(map: &Map) -> String {
         }
     }
     out.push_str(&others(map));
+    out.push_str(&pieces(map));
     out.push_str(&never(map));
+    out
+}
+
+/// The starting pieces, each with how often it moves, is taken, takes and gives check
+/// alone; then the invalid commands by kind, moving piece and target.
+fn pieces(map: &Map) -> String {
+    let mut out = String::from("\n");
+    out.push_str(&cli::help::filled(
+        "the starting pieces, by id (moved / taken / takes / gives check alone):",
+        "",
+        "",
+    ));
+    let all = shaped::starts();
+    for side in all.chunks(16) {
+        let items: Vec<String> = side
+            .iter()
+            .map(|s| {
+                let n: Vec<String> = Act::ALL
+                    .iter()
+                    .map(|&a| map.count(Cell::Piece(s.id, a)).to_string())
+                    .collect();
+                format!("{} {}", s.name(), n.join("/"))
+            })
+            .collect();
+        out.push_str(&cli::help::filled(&items.join(", "), "  ", "  "));
+    }
+    out.push_str(&cli::help::filled(
+        "invalid commands by moving piece and target (empty / enemy / own):",
+        "",
+        "",
+    ));
+    for (r, targets) in crossed() {
+        let items: Vec<String> = PieceKind::ALL
+            .iter()
+            .filter(|&&k| r != Refused::Blocked || blockable(k))
+            .map(|&k| {
+                let n: Vec<String> = targets
+                    .iter()
+                    .map(|&t| map.count(Cell::Cross(r, k, t)).to_string())
+                    .collect();
+                format!("{k} {}", n.join("/"))
+            })
+            .collect();
+        out.push_str(&cli::help::filled(
+            &format!("{}: {}", r.words(), items.join(", ")),
+            "  ",
+            "    ",
+        ));
+    }
     out
 }
 
@@ -913,6 +1096,19 @@ fn cell_words(cell: Cell) -> String {
         Cell::LegalAfter(r) => format!("a legal move right after a command {}", r.words()),
         Cell::Captures(c, k) => format!("{c} taking a {k}"),
         Cell::NothingAfterCapture => "a move that takes nothing right after a capture".into(),
+        Cell::Piece(id, act) => {
+            let s = shaped::starts()[id as usize];
+            format!("{} {}", s.words(), act.words())
+        }
+        Cell::Cross(r, k, t) => format!(
+            "an invalid command {}, by a {k}, onto {} square",
+            r.words(),
+            match t {
+                Onto::Empty => "an empty",
+                Onto::Enemy => "an enemy piece's",
+                Onto::Own => "its own piece's",
+            }
+        ),
         _ => String::new(),
     }
 }

@@ -7,6 +7,8 @@
 //! - [`written`]: the mistakes written by hand, with their witness fixtures.
 //! - [`variant`]: their variants, for one side, one kind or one situation.
 //! - [`grown`]: the slips grown from each row of the move table.
+//! - [`shaped`]: the mistakes that follow a solution's shape: one starting piece, the
+//!   order invalid commands are judged in, each side's bookkeeping.
 //! - [`heldout`]: a suite measured on mistakes it was not built against.
 //! - [`catalogue`]: all of them, each listed once, and why the others are not.
 //! - [`coverage`]: the coverage map: what a test set exercises of the rules.
@@ -27,6 +29,7 @@ pub mod heldout;
 pub mod matrix;
 pub mod mission;
 pub mod mutant;
+pub mod shaped;
 pub mod suite;
 pub mod suitedir;
 pub mod variant;

@@ -12,6 +12,7 @@
 
 use super::catalogue::{Fault, Mistake};
 use super::grown::{CarSlip, Slip, Use, What};
+use super::shaped::{self, InstanceSlip, Shaped, Target};
 use super::variant::{next_kind, Refusal, Variant};
 use super::written::Written;
 use crate::judge::game::Moved;
@@ -23,6 +24,9 @@ pub use crate::generate::case::Cmd;
 /// What a solution answers to one command: the four answers of a legal move, or `None`
 /// for `Invalid command`.
 pub type Answer = Option<Moved>;
+
+/// No starting piece on a square.
+const NO_ID: u8 = u8::MAX;
 
 /// A square as plain coordinates (always on the 10 x 9 board once made).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +91,17 @@ pub struct Mutant {
     written: Option<Written>,
     variant: Option<Variant>,
     slip: Option<Slip>,
+    shaped: Option<Shaped>,
     squares: [Option<Piece>; 90],
+    /// The id of the starting piece on each square ([`NO_ID`] for none), as a solution
+    /// that keeps the 32 pieces in a table by id knows them.
+    ids: [u8; 90],
+    /// The ids of the last move's mover and captured piece.
+    moved_ids: (u8, u8),
+    /// The piece a refused move's target held, for a solution that records it.
+    recorded: Option<Piece>,
+    /// The squares of the last command refused after its path was judged.
+    pending: Option<(At, At)>,
     /// The squares of each side's pieces, as bits `x * 9 + y`.
     occupied: [u128; 2],
     side: Color,
@@ -115,7 +129,12 @@ impl Mutant {
             written: None,
             variant: None,
             slip: None,
+            shaped: None,
             squares: [None; 90],
+            ids: [NO_ID; 90],
+            moved_ids: (NO_ID, NO_ID),
+            recorded: None,
+            pending: None,
             occupied: [0; 2],
             side: Color::Red,
             over: false,
@@ -135,6 +154,9 @@ impl Mutant {
             for y in [0, 2, 4, 6, 8] {
                 put(row(3), y, Soldier);
             }
+        }
+        for s in shaped::starts() {
+            m.ids[At { x: s.x, y: s.y }.index()] = s.id;
         }
         if m.makes(Written::BlueMovesFirst) {
             m.side = Color::Blue;
@@ -160,11 +182,12 @@ impl Mutant {
     }
 
     fn set_fault(&mut self, fault: Option<Fault>) {
-        (self.written, self.variant, self.slip) = (None, None, None);
+        (self.written, self.variant, self.slip, self.shaped) = (None, None, None, None);
         match fault {
             Some(Fault::Written(w)) => self.written = Some(w),
             Some(Fault::Variant(v)) => self.variant = Some(v),
             Some(Fault::Slip(s)) => self.slip = Some(s),
+            Some(Fault::Shaped(s)) => self.shaped = Some(s),
             None => {}
         }
     }
@@ -180,6 +203,40 @@ impl Mutant {
 
     fn varies(&self, v: Variant) -> bool {
         self.variant == Some(v)
+    }
+
+    fn shapes(&self, s: Shaped) -> bool {
+        self.shaped == Some(s)
+    }
+
+    /// Whether the starting piece on `s` has this slip.
+    fn instance(&self, s: At, slip: InstanceSlip) -> bool {
+        s.on_board() && self.shapes(Shaped::Instance(self.ids[s.index()], slip))
+    }
+
+    /// Whether the branch for `piece` moving onto `target` skips the test for `class`.
+    fn order_skips(&self, class: Refusal, piece: Piece, target: Option<Piece>) -> bool {
+        let here = match target {
+            None => Some(Target::Empty),
+            Some(p) if p.color != piece.color => Some(Target::Enemy),
+            Some(_) => None,
+        };
+        match self.shaped {
+            Some(Shaped::Order(c, kind, t)) => c == class && kind == piece.kind && here == Some(t),
+            Some(Shaped::AfterTheEnd(t)) => class == Refusal::Over && here == Some(t),
+            _ => false,
+        }
+    }
+
+    /// Moves the piece on `from` to `to`, its id with it.
+    fn displace(&mut self, from: At, to: At) {
+        let piece = self.at(from);
+        self.set(to, piece);
+        self.ids[to.index()] = self.ids[from.index()];
+        if !self.makes(Written::SourceNotCleared) {
+            self.set(from, None);
+            self.ids[from.index()] = NO_ID;
+        }
     }
 
     /// The piece on `s`; nothing stands off the board (where a misplaced blocking
@@ -238,6 +295,11 @@ impl Mutant {
         match self.try_move(xs, ys, xt, yt) {
             Ok((moved, from)) => Some(self.written(moved, from)),
             Err(refusal) => {
+                if self.shapes(Shaped::MovedWhenRefused(refusal)) {
+                    if let Some((from, to)) = self.pending {
+                        self.displace(from, to);
+                    }
+                }
                 if self.makes(Written::TurnPassesAfterInvalid)
                     || self.varies(Variant::TurnPassesAfter(refusal))
                 {
@@ -253,6 +315,36 @@ impl Mutant {
         let flip = |p: Piece| Piece::new(p.color.opponent(), p.kind);
         if m.captured.is_some() {
             self.last_captured = m.captured;
+        }
+        let (mover, taken) = self.moved_ids;
+        let recorded = self.recorded.take();
+        match self.shaped {
+            Some(Shaped::Instance(id, InstanceSlip::KindName)) => {
+                let rename = |p: Piece| Piece::new(p.color, shaped::misnamed(p.kind));
+                if mover == id {
+                    m.piece = rename(m.piece);
+                }
+                if taken == id {
+                    m.captured = m.captured.map(rename);
+                }
+            }
+            Some(Shaped::Instance(id, InstanceSlip::SideName)) => {
+                if mover == id {
+                    m.piece = flip(m.piece);
+                }
+                if taken == id {
+                    m.captured = m.captured.map(flip);
+                }
+            }
+            Some(Shaped::CapturedNaFor(c, k))
+                if m.piece.color == c && m.captured.is_some_and(|p| p.kind == k) =>
+            {
+                m.captured = None;
+            }
+            Some(Shaped::CaptureRecordedWhenRefused) if m.captured.is_none() => {
+                m.captured = recorded;
+            }
+            _ => {}
         }
         match self.written {
             Some(Written::CapturedAlwaysNa) => m.captured = None,
@@ -305,37 +397,70 @@ impl Mutant {
     /// Judges and makes the move; the answers and the source square, or why the
     /// solution finds it invalid.
     fn try_move(&mut self, xs: i64, ys: i64, xt: i64, yt: i64) -> Result<(Moved, At), Refusal> {
+        self.pending = None;
+        // What stands on the source and the target, for a branch that depends on them.
+        let aimed = || {
+            let piece = self.square(xs, ys).and_then(|s| self.at(s));
+            let target = self.square(xt, yt).and_then(|t| self.at(t));
+            (piece, target)
+        };
         if self.over && !self.makes(Written::MovesAfterTheEnd) {
-            return Err(Refusal::Over);
+            let skips = match aimed() {
+                (Some(p), target) => self.order_skips(Refusal::Over, p, target),
+                _ => false,
+            };
+            if !skips {
+                return Err(Refusal::Over);
+            }
         }
         let from = self.square(xs, ys).ok_or(Refusal::OffBoard)?;
         let piece = self.at(from).ok_or(Refusal::NoPiece)?;
+        if self.instance(from, InstanceSlip::Frozen) {
+            return Err(Refusal::NoPiece);
+        }
         if piece.color != self.side
             && !self.makes(Written::OpponentPieceMoved)
             && !self.varies(Variant::OpponentPieceMovedBy(self.side))
+            && !self.order_skips(Refusal::OpponentPiece, piece, aimed().1)
         {
             return Err(Refusal::OpponentPiece);
         }
         let to = self.square(xt, yt).ok_or(Refusal::OffBoard)?;
+        let path = self.path(piece, from, to, Use::Move);
         if let Some(target) = self.at(to) {
             let own = target.color == piece.color
                 && !self.makes(Written::OwnPieceCaptured)
                 && !self.varies(Variant::OwnPieceCapturedBy(piece.kind));
-            if own || self.varies(Variant::CapturesRefusedBy(piece.kind)) {
+            let untaken = self.instance(to, InstanceSlip::Uncapturable);
+            if own || untaken || self.varies(Variant::CapturesRefusedBy(piece.kind)) {
+                if path == Path::Yes {
+                    self.pending = Some((from, to));
+                }
                 return Err(Refusal::OwnPiece);
             }
         }
-        match self.path(piece, from, to, Use::Move) {
-            Path::No => return Err(Refusal::Shape),
-            Path::Blocked => return Err(Refusal::Blocked),
-            Path::Yes => {}
+        let target = self.at(to);
+        let enemy = target.filter(|t| t.color != piece.color);
+        match path {
+            Path::No if !self.order_skips(Refusal::Shape, piece, target) => {
+                if self.shapes(Shaped::CaptureRecordedWhenRefused) && enemy.is_some() {
+                    self.recorded = enemy;
+                }
+                return Err(Refusal::Shape);
+            }
+            Path::Blocked if !self.order_skips(Refusal::Blocked, piece, target) => {
+                if self.shapes(Shaped::CaptureRecordedWhenRefused) && enemy.is_some() {
+                    self.recorded = enemy;
+                }
+                self.pending = Some((from, to));
+                return Err(Refusal::Blocked);
+            }
+            _ => {}
         }
         let before = self.clone();
         let captured = self.at(to);
-        self.set(to, Some(piece));
-        if !self.makes(Written::SourceNotCleared) {
-            self.set(from, None);
-        }
+        self.moved_ids = (self.ids[from.index()], self.ids[to.index()]);
+        self.displace(from, to);
         let refused = (self.makes(Written::CaptainsMayNotFace) && self.captains_face())
             || (self.makes(Written::MoveIntoAttackRefused) && self.captain_attacked(piece.color));
         if refused {
@@ -358,7 +483,9 @@ impl Mutant {
         } else {
             self.over
         };
-        self.side = self.side.opponent();
+        if !self.shapes(Shaped::TurnKeptAfter(piece.color, piece.kind)) {
+            self.side = self.side.opponent();
+        }
         Ok((
             Moved {
                 piece,
@@ -385,6 +512,7 @@ impl Mutant {
     /// Whether some captain of `color` is attacked by the other side.
     fn captain_attacked(&self, color: Color) -> bool {
         self.captains(color)
+            .filter(|&c| !self.instance(c, InstanceSlip::NoCheck))
             .any(|c| self.attacked(c, color.opponent()))
     }
 
@@ -429,10 +557,21 @@ impl Mutant {
         if self.makes(Written::CheckWrapsAroundEdges) {
             return self.attacked_by_numbers(target, by);
         }
-        self.pieces(by).any(|(from, p)| {
-            !(p.kind == PieceKind::Captain && self.makes(Written::CheckForgetsCaptain))
-                && self.path(p, from, target, Use::Check) == Path::Yes
-        })
+        let left_out = |from: At, p: Piece| {
+            (p.kind == PieceKind::Captain && self.makes(Written::CheckForgetsCaptain))
+                || (p.kind != PieceKind::Captain && self.instance(from, InstanceSlip::NoCheck))
+        };
+        let by_own = self.pieces(by).any(|(from, p)| {
+            !left_out(from, p) && self.path(p, from, target, Use::Check) == Path::Yes
+        });
+        // A side's loop over its attackers that runs into the other side's range.
+        let by_other = || match self.shaped {
+            Some(Shaped::OtherSidesAttacker(id)) => self.pieces(by.opponent()).any(|(from, p)| {
+                self.ids[from.index()] == id && self.path(p, from, target, Use::Check) == Path::Yes
+            }),
+            _ => false,
+        };
+        by_own || by_other()
     }
 
     /// Whether the two captains stand in one column with nothing between them.

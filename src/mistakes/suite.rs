@@ -391,6 +391,12 @@ impl<'p> Search<'p> {
     /// What one more hit of `cell` is worth, `extra` hits after those counted: more the
     /// less it is reached, nothing once it is reached often enough.
     fn cell_gain(&self, cell: Cell, extra: u64) -> u64 {
+        // A witness's search wants a short way to its one mistake: the cells of each
+        // starting piece and of the invalid commands' cross product would take it
+        // round the board.
+        if self.witness && matches!(cell, Cell::Piece(..) | Cell::Cross(..)) {
+            return 0;
+        }
         let reached = self.hits[cell.index()] + extra;
         if cell.reachable() {
             self.plan.weights.cell * self.plan.weights.hits.saturating_sub(reached)
