@@ -8,34 +8,36 @@
 //! 1. [`judge`]: the judge path (pieces, board, move rules, game driver, judge I/O).
 //!    Only `std`, Rust 1.63; it is what `duckchess bundle` ships.
 //! 1. [`cli`]: the command-line manners every subcommand shares (options, help layout,
-//!    messages, exit status). Only `std`.
+//!    messages, exit status, JSON). Only `std`.
 //! 1. [`sys`]: the operating-system services `std` lacks, and the seeded random
 //!    generator. Only `std`.
 //! 2. [`show`]: words and pictures for people: board diagrams, verdicts and their
 //!    reasons, how an output differs from its answer.
 //! 2. [`generate`]: every generator of judge inputs, in one list.
 //! 2. [`chase`]: the CQOI 2013 problem; shares nothing with the game.
-//! 3. [`check`]: running a program under a clock, a test set's files, the strict
-//!    format, the verdict of a run.
+//! 2. [`engine`]: what chooses a move: the evaluation, the move generator, the search.
+//! 3. [`harness`]: running a program under a clock and a memory limit, a test set's
+//!    files, the strict format, the verdict of a run.
 //! 3. [`shrink`]: the shrinker of failing inputs and the parallel search it runs on.
-//! 3. [`engine`]: the search, and what plays with it (terminal play, the arena, UCI,
-//!    matches, levels, the fit).
+//! 3. [`play`]: the engine's front ends: UCI, terminal play, levels, reviews, matches.
 //! 4. [`mistakes`]: the catalogue of plausible mistakes, the mutant judge, witnesses
 //!    and the suite that kills them all.
+//! 4. [`lab`]: what makes and measures the engine: selfplay, training, the fit.
 //! 4. [`web`]: `duckchess serve`, the board in a browser.
-//! 5. [`commands`]: the subcommands for contestants and setters, thin front ends over the
-//!    floors below.
+//! 5. [`commands`]: every subcommand's command line and entry point, one file each.
 //!
 //! `src/main.rs` only picks the subcommand.
 
 pub mod chase;
-pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod engine;
 pub mod generate;
+pub mod harness;
 pub mod judge;
+pub mod lab;
 pub mod mistakes;
+pub mod play;
 pub mod show;
 pub mod shrink;
 pub mod sys;

@@ -10,8 +10,8 @@
 mod common;
 mod official;
 
-use duckchess::check::format::{validate, DEFAULT_MAX_Q};
 use duckchess::generate::recipe::{self, Recipe};
+use duckchess::harness::format::{validate, DEFAULT_MAX_Q};
 use duckchess::judge;
 use duckchess::mistakes::catalogue::{self, Fault, Mistake, Why};
 use duckchess::mistakes::coverage::{Cell, Counter};

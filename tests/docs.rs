@@ -513,7 +513,7 @@ fn every_uci_option_and_go_word_is_in_the_help_and_the_guide() {
             "docs/engine.md does not name the option {name:?}"
         );
     }
-    for word in duckchess::engine::uci::GO_WORDS {
+    for word in duckchess::play::uci::GO_WORDS {
         assert!(help.contains(word), "uci --help does not name go {word}");
         assert!(
             guide.contains(&format!("`{word}")),
@@ -672,7 +672,7 @@ fn the_guide_gives_each_spin_option_its_range_and_default() {
 /// mistakes, the largest mistake and the `UCI_Elo` that the engine has.
 #[test]
 fn the_guide_gives_each_level_its_profile_and_rating() {
-    use duckchess::engine::level::{ANY_MOVE, ELO, PROFILES};
+    use duckchess::play::level::{ANY_MOVE, ELO, PROFILES};
     let guide = fs::read_to_string(root().join("docs/engine.md")).expect("guide");
     let mut checked = 0;
     for row in guide.lines().filter(|l| l.starts_with("| ")) {

@@ -1,11 +1,11 @@
 //! The computer opponent on small hand-made positions, with fixed-depth searches so the
 //! answers do not depend on the machine's speed, and the arena's players.
 
-use duckchess::engine::arena::{self, End, Kind, Player};
 use duckchess::engine::search::{self, Limits, MATE};
 use duckchess::judge::board::Board;
 use duckchess::judge::piece::{Color, Square};
 use duckchess::judge::rules::{self, Move};
+use duckchess::play::arena::{self, End, Kind, Player};
 use duckchess::sys::rng::Rng;
 use std::time::Duration;
 
@@ -227,7 +227,7 @@ fn arena_games_finish() {
 
 #[test]
 fn arena_openings_make_deterministic_games_differ() {
-    use duckchess::engine::arena::{start_of, Setup};
+    use duckchess::play::arena::{start_of, Setup};
     let setup = Setup {
         players: [Kind::Ai, Kind::Ai],
         limits: Limits::depth(2),

@@ -10,7 +10,7 @@
 //!   `SUITE_SEEDS` (default 1..=20) kills every mistake.
 
 use duckchess::mistakes::catalogue::Mistake;
-use duckchess::mistakes::heldout::{self, Outcome, Split};
+use duckchess::mistakes::heldout::{self, Split, SplitScore};
 use duckchess::mistakes::suite::{killed_by, suite, Plan, Weights, DEFAULT_FILES, WEIGHTS};
 use std::time::Instant;
 
@@ -91,7 +91,7 @@ fn held_out_kill_rates() {
     if what != "groups" {
         println!("\nrandom halves held out, seeds 1..={seeds}: held-out kill rate (mean +- sd, min), killed by two files, training mistakes missed, seconds a suite");
         for (name, w) in strategies() {
-            let outcomes: Vec<Outcome> = (1..=seeds)
+            let outcomes: Vec<SplitScore> = (1..=seeds)
                 .map(|s| heldout::measure(&heldout::halves(s), s, DEFAULT_FILES, w, jobs()))
                 .collect();
             report(name, &outcomes);
@@ -101,7 +101,7 @@ fn held_out_kill_rates() {
         let groups = heldout::groups();
         println!("\neach of the {} groups held out in turn (pooled): held-out kill rate, killed by two files, training mistakes missed, seconds a suite; the weakest groups", groups.len());
         for (name, w) in strategies() {
-            let outcomes: Vec<(String, Outcome)> = groups
+            let outcomes: Vec<(String, SplitScore)> = groups
                 .iter()
                 .enumerate()
                 .map(|(i, g): (usize, &Split)| {
@@ -114,7 +114,7 @@ fn held_out_kill_rates() {
             let twice: usize = outcomes.iter().map(|(_, o)| o.twice).sum();
             let missed: usize = outcomes.iter().map(|(_, o)| o.missed).sum();
             let seconds: f64 = outcomes.iter().map(|(_, o)| o.seconds).sum::<f64>();
-            let mut weakest: Vec<&(String, Outcome)> = outcomes.iter().collect();
+            let mut weakest: Vec<&(String, SplitScore)> = outcomes.iter().collect();
             weakest.sort_by(|a, b| {
                 percent(a.1.killed, a.1.held).total_cmp(&percent(b.1.killed, b.1.held))
             });
@@ -131,7 +131,7 @@ fn held_out_kill_rates() {
     }
 }
 
-fn report(name: &str, outcomes: &[Outcome]) {
+fn report(name: &str, outcomes: &[SplitScore]) {
     let rates: Vec<f64> = outcomes.iter().map(|o| percent(o.killed, o.held)).collect();
     let twice: Vec<f64> = outcomes.iter().map(|o| percent(o.twice, o.held)).collect();
     let (mean, sd) = mean_sd(&rates);

@@ -4,10 +4,10 @@
 
 mod common;
 
-use duckchess::engine::arena::{self, Kind, Setup};
-use duckchess::engine::level::Level;
 use duckchess::engine::search::Limits;
 use duckchess::judge::piece::Color;
+use duckchess::play::arena::{self, Kind, Setup};
+use duckchess::play::level::Level;
 
 /// The score of `upper` against `lower` over `games` games with each colour, in half
 /// points (a win 2, a draw 1), and the games' count of wins, losses and draws.
@@ -194,10 +194,10 @@ fn uci_offers_the_strength_options() {
 #[test]
 fn each_level_searches_within_its_documented_budget() {
     use duckchess::engine::alphabeta::CHECK_EVERY;
-    use duckchess::engine::level::{weakened, LOOK_NODES, PROFILES};
     use duckchess::engine::search::Context;
     use duckchess::generate::position::random_position;
     use duckchess::judge::rules;
+    use duckchess::play::level::{weakened, LOOK_NODES, PROFILES};
     use duckchess::sys::rng::Rng;
     let mut rng = Rng::new(2019);
     let boards: Vec<_> = (0..6).map(|_| random_position(&mut rng, 60)).collect();

@@ -4,10 +4,10 @@
 
 mod common;
 
-use duckchess::engine::notation::parse_move;
-use duckchess::engine::uci::GO_WORDS;
 use duckchess::judge::board::Board;
 use duckchess::judge::rules;
+use duckchess::play::notation::parse_move;
+use duckchess::play::uci::GO_WORDS;
 
 /// Runs `duckchess uci` on `script` (one command a line); returns standard output's lines.
 fn session(script: &[&str]) -> Vec<String> {

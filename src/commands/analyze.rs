@@ -1,16 +1,16 @@
 //! `duckchess analyze`: a game analysed move by move at the terminal, or as JSON for
-//! programs. The judging is [`crate::engine::analysis`]'s; this module reads the game,
+//! programs. The judging is [`crate::play::review`]'s; this module reads the game,
 //! drives the searches, and writes the table, the summary and a progress bar.
 
 use crate::cli::json::Json;
 use crate::cli::{self, Opt, Spec};
-use crate::engine::analysis::{units, Analyser, Eval, Position, Reviewed, Tally, Verdict};
-use crate::engine::arena::MAX_THINK_MS;
-use crate::engine::saved::{load_text, Loaded};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::Move;
+use crate::play::arena::MAX_THINK_MS;
+use crate::play::review::{units, Analyser, Eval, Finding, Grade, Reviewed, Tally};
+use crate::play::saved::{load_text, Loaded};
 use crate::show::render;
 use crate::sys::os;
 use std::io::{self, BufWriter, Read, Write};
@@ -303,7 +303,7 @@ impl<W: Write> Writer<W> {
             Format::Text { color } => {
                 let mut verdict = String::new();
                 render::paint(r.verdict.name(), paint_code(r.verdict), color, &mut verdict);
-                if r.verdict != Verdict::Best {
+                if r.verdict != Grade::Best {
                     verdict.push_str(&format!(", loss {}", loss(r.loss)));
                 }
                 let indent = " ".repeat(self.width + 2);
@@ -311,10 +311,10 @@ impl<W: Write> Writer<W> {
                 // it expects after it).
                 let then = line(r.before.line.get(1..).unwrap_or(&[]));
                 let next = match (r.verdict, r.best_piece, r.before.best) {
-                    (Verdict::Best, _, _) | (_, None, _) | (_, _, None) if then.is_empty() => {
+                    (Grade::Best, _, _) | (_, None, _) | (_, _, None) if then.is_empty() => {
                         String::new()
                     }
-                    (Verdict::Best, _, _) | (_, None, _) | (_, _, None) => {
+                    (Grade::Best, _, _) | (_, None, _) | (_, _, None) => {
                         format!("{indent}then {then}\n")
                     }
                     (_, Some(piece), Some(best)) if then.is_empty() => {
@@ -343,7 +343,7 @@ impl<W: Write> Writer<W> {
     fn end(
         &mut self,
         board: &Board,
-        last: &Position,
+        last: &Finding,
         tallies: &[Tally; 2],
         elapsed: Duration,
     ) -> io::Result<()> {
@@ -395,13 +395,13 @@ impl<W: Write> Writer<W> {
 }
 
 /// The ANSI colour of a verdict's word on a terminal.
-fn paint_code(verdict: Verdict) -> &'static str {
+fn paint_code(verdict: Grade) -> &'static str {
     match verdict {
-        Verdict::Best | Verdict::Good => "32",
-        Verdict::Inaccuracy => "33",
-        Verdict::Mistake => "33;1",
-        Verdict::Blunder => "31;1",
-        Verdict::MissedWin => "35;1",
+        Grade::Best | Grade::Good => "32",
+        Grade::Inaccuracy => "33",
+        Grade::Mistake => "33;1",
+        Grade::Blunder => "31;1",
+        Grade::MissedWin => "35;1",
     }
 }
 

@@ -1,9 +1,9 @@
 //! `duckchess arena`: its command line, and the tournament table written as the games end.
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::arena::*;
-use crate::engine::level::LEVELS;
 use crate::judge::piece::Color;
+use crate::play::arena::*;
+use crate::play::level::LEVELS;
 use std::io::{self, Write};
 
 /// The command line of `arena`.

@@ -9,10 +9,10 @@
 //! The mistakes, their mutant judge and the matrix of what kills what live in
 //! [`crate::mistakes`]; this module reads the test set and writes the report.
 
-use crate::check::cases::{self, Reference};
-use crate::check::format::{self, ValidateError, DEFAULT_MAX_Q};
-use crate::check::process::Feed;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::harness::cases::{self, Reference};
+use crate::harness::format::{self, ValidateError, DEFAULT_MAX_Q};
+use crate::harness::process::Feed;
 use crate::judge;
 use crate::mistakes::catalogue::{self, Group, Mistake};
 use crate::mistakes::coverage;

@@ -2,8 +2,8 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::eval::{self};
-use crate::engine::fit::*;
 use crate::judge::piece::PieceKind;
+use crate::lab::fit::*;
 use std::io::{self, Write};
 
 /// The command line of `fit`.

@@ -1,7 +1,7 @@
 //! `duckchess match`: its command line.
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::matchrun::*;
+use crate::play::matchrun::*;
 use std::fs::OpenOptions;
 use std::time::Duration;
 

@@ -7,8 +7,8 @@
 //! over their rooms. Nothing below this floor uses it.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
-//! [`crate::generate`], [`crate::check`], [`crate::shrink`], [`crate::mistakes`],
-//! [`crate::engine`], [`crate::web`], [`crate::chase`].
+//! [`crate::generate`], [`crate::harness`], [`crate::shrink`], [`crate::mistakes`],
+//! [`crate::engine`], [`crate::play`], [`crate::lab`], [`crate::web`], [`crate::chase`].
 
 pub mod analyze;
 pub mod arena;

@@ -1,10 +1,10 @@
 //! `duckchess play`: its command line.
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::arena::limits_option;
-use crate::engine::level::{Level, Strength};
-use crate::engine::play::*;
 use crate::judge::board::Board;
+use crate::play::arena::limits_option;
+use crate::play::level::{Level, Strength};
+use crate::play::terminal::*;
 use crate::show::render::Style;
 use std::io::{self, IsTerminal};
 

@@ -51,7 +51,7 @@ pub const LENIENT: [Sample; 2] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::format::{validate, DEFAULT_MAX_Q};
+    use crate::harness::format::{validate, DEFAULT_MAX_Q};
     use crate::judge;
 
     /// The cases of `samples/DIR` by name, checked against `list`: the same names, the

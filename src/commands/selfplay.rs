@@ -3,7 +3,7 @@
 use crate::cli::{self, Opt, Spec};
 use crate::engine::nnue;
 use crate::engine::search::Engine;
-use crate::engine::selfplay::*;
+use crate::lab::selfplay::*;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;

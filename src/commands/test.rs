@@ -10,14 +10,14 @@
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
 //! are also built into the binary ([`crate::commands::samples`]).
 
-use crate::check::cases::{collect, Case, CollectError, Reference};
-use crate::check::process::{split_command, Feed, Runner};
-use crate::check::verdict::{
+use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::commands::samples::{Sample, LENIENT, SAMPLES};
+use crate::harness::cases::{collect, Case, CollectError, Reference};
+use crate::harness::process::{split_command, Feed, Runner};
+use crate::harness::verdict::{
     self, run_case, Options, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
     IGNORE_WHITESPACE_OPT, MEMORY_OPT,
 };
-use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
-use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::show::diagnose::report;
 use crate::show::explain;
 use std::io::{self, Write};

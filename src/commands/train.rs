@@ -1,7 +1,7 @@
 //! `duckchess train`: its command line.
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::train::*;
+use crate::lab::train::*;
 use crate::sys::file;
 use std::io::{self, Write};
 use std::path::Path;

@@ -2,7 +2,7 @@
 
 use crate::cli::{self, Opt, Spec};
 use crate::engine::tt;
-use crate::engine::uci::*;
+use crate::play::uci::*;
 use std::io::{self};
 
 /// The command line of `uci`.

@@ -1,8 +1,8 @@
 //! `duckchess validate`: the command line over the strict format validator
-//! ([`crate::check::format`]).
+//! ([`crate::harness::format`]).
 
-use crate::check::format::{validate, ValidateError, DEFAULT_MAX_Q};
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::harness::format::{validate, ValidateError, DEFAULT_MAX_Q};
 use std::io::{self, Write};
 
 /// The command line of `validate`.

@@ -16,7 +16,7 @@
 
 use crate::engine::eval::{self, eval_within, MATE};
 use crate::engine::history::{History, HISTORY_MAX};
-use crate::engine::mobility::{self, AttackFilter};
+use crate::engine::movegen::{self, AttackFilter};
 use crate::engine::nnue::{Accumulator, Network};
 use crate::engine::ordering::{self, below_counter, next_best};
 use crate::engine::see::see;
@@ -614,7 +614,7 @@ impl<'a> Search<'a> {
                 && depth <= SEE_DEPTH
                 && (ordinary || below_counter(order) && !quiet)
                 && *attacked
-                    .get_or_insert_with(|| mobility::attack_map(&self.board, side.opponent()))
+                    .get_or_insert_with(|| movegen::attack_map(&self.board, side.opponent()))
                     & (1u128 << m.to.bit())
                     != 0
                 && see(&self.board, m, &self.tunables)
@@ -917,7 +917,7 @@ impl<'a> Search<'a> {
     /// left.
     fn answers_only(&self, mine: Square, list: &mut Vec<(Move, i32)>) -> bool {
         let enemy = self.board.side_to_move().opponent();
-        let targets = mobility::evasion_targets(&self.board, enemy, mine);
+        let targets = movegen::evasion_targets(&self.board, enemy, mine);
         list.retain(|(m, _)| m.from == mine || targets >> m.to.bit() & 1 != 0);
         !list.is_empty()
     }

@@ -1,7 +1,7 @@
 //! The static evaluation: material, mobility, and pressure around the opposing
 //! captain, from the side to move's point of view.
 
-use crate::engine::mobility;
+use crate::engine::movegen;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
@@ -14,7 +14,7 @@ pub const MATE: i32 = 30_000;
 /// matter but the end of the game.
 ///
 /// The values were fitted with every other weight of [`WEIGHTS`] by `duckchess fit
-/// --terms` ([`crate::engine::fit`]) on 1,074 games of the engine against itself (18,000
+/// --terms` ([`crate::lab::fit`]) on 1,074 games of the engine against itself (18,000
 /// against 22,000 nodes a move, 186,844 quiet positions), red's score regressed on
 /// every feature of the evaluation, the horse held at 300. The car and the soldier are
 /// worth far more than their reach suggests; the elephant and the guard, each tied to
@@ -238,7 +238,7 @@ pub(crate) fn eval_within(board: &mut Board, alpha: i32, beta: i32, t: &Weights)
 /// its captain on `mine`, the opponent's on `theirs`).
 fn near_captains(board: &Board, side: Color, mine: Square, theirs: Square) -> (i32, i32) {
     let other = side.opponent();
-    let (near_mine, near_theirs) = (mobility::wide_zone(mine), mobility::wide_zone(theirs));
+    let (near_mine, near_theirs) = (movegen::wide_zone(mine), movegen::wide_zone(theirs));
     let soldiers = |c: Color| board.mask(c, PieceKind::Soldier);
     let pieces = |c: Color| {
         [
@@ -258,7 +258,7 @@ fn near_captains(board: &Board, side: Color, mine: Square, theirs: Square) -> (i
     (balance(&soldiers), balance(&pieces))
 }
 
-/// Both sides' [`mobility::Activity`] and the [`Terms`] of `board` for the side to
+/// Both sides' [`movegen::Activity`] and the [`Terms`] of `board` for the side to
 /// move (`side`, its captain on `mine`, the opponent's on `theirs`). With `weights`,
 /// a term whose weight is 0 there is left at 0, and so are the near-captain terms (the
 /// evaluation counts them before its lazy bound, with [`near_captains`]); without,
@@ -269,17 +269,17 @@ fn activity_terms(
     mine: Square,
     theirs: Square,
     weights: Option<&Weights>,
-) -> (mobility::Activity, mobility::Activity, Terms) {
+) -> (movegen::Activity, movegen::Activity, Terms) {
     let other = side.opponent();
     // A term whose weight is 0 is not computed (it would count for nothing).
     let all = weights.is_none();
     let on = |term: usize| weights.is_none_or(|t| t[TERMS_AT + term] != 0);
     let attacks = on(ESCAPE) || on(HANGING) || on(THREATS);
     let activity = match (on(CHECKS), attacks) {
-        (false, false) => mobility::activity::<false, false>,
-        (false, true) => mobility::activity::<false, true>,
-        (true, false) => mobility::activity::<true, false>,
-        (true, true) => mobility::activity::<true, true>,
+        (false, false) => movegen::activity::<false, false>,
+        (false, true) => movegen::activity::<false, true>,
+        (true, false) => movegen::activity::<true, false>,
+        (true, true) => movegen::activity::<true, true>,
     };
     let me = activity(board, side, theirs);
     let them = activity(board, other, mine);
@@ -307,8 +307,8 @@ fn activity_terms(
     terms[CENTER] = center(mine) - center(theirs);
     if on(XRAY) {
         let occupied = me.occupied;
-        terms[XRAY] = mobility::car_xrays(board, side, theirs, occupied) as i32
-            - mobility::car_xrays(board, other, mine, occupied) as i32;
+        terms[XRAY] = movegen::car_xrays(board, side, theirs, occupied) as i32
+            - movegen::car_xrays(board, other, mine, occupied) as i32;
     }
     if all {
         // The evaluation adds these before its lazy bound (see `eval_within`).
@@ -322,7 +322,7 @@ fn activity_terms(
 /// loses to the first attack it cannot block.
 fn cramped(captain: Square, own: u128, attacked: u128) -> i32 {
     let blocked = own | attacked;
-    let safe = (mobility::steps_of(captain) & !blocked).count_ones() as i32;
+    let safe = (movegen::steps_of(captain) & !blocked).count_ones() as i32;
     (2 - safe).max(0)
 }
 

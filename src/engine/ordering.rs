@@ -4,7 +4,7 @@
 //! material in the exchange last. Not on the judge path.
 
 use crate::engine::history::History;
-use crate::engine::mobility;
+use crate::engine::movegen;
 use crate::engine::see::see;
 use crate::engine::tunables::{Tunables, X_THREAT_ORDER};
 use crate::judge::board::Board;
@@ -49,11 +49,10 @@ pub(crate) fn fill(
     // The squares the opponent attacks, worked out once and only if a move needs them.
     let mut attacked: Option<u128> = None;
     let mut attacks = || {
-        *attacked
-            .get_or_insert_with(|| mobility::attack_map(board, board.side_to_move().opponent()))
+        *attacked.get_or_insert_with(|| movegen::attack_map(board, board.side_to_move().opponent()))
     };
     let threat_order = t.knob(X_THREAT_ORDER);
-    mobility::for_each_move(board, captures_only, |m| {
+    movegen::for_each_move(board, captures_only, |m| {
         let victim = board.piece_at(m.to);
         let score = if Some(m) == tt_move {
             ORDER_TT

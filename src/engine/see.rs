@@ -3,11 +3,11 @@
 //! with its least valuable piece first. Used to order captures, to skip losing ones in
 //! the quiescence search, and to prune moves that put a piece where it is lost.
 //!
-//! Attacks are found from [`mobility::reach`] over an occupancy from which the pieces
+//! Attacks are found from [`movegen::reach`] over an occupancy from which the pieces
 //! already spent are removed, so a car behind a car, or a horse whose leg a capture
 //! freed, joins the exchange.
 
-use crate::engine::mobility;
+use crate::engine::movegen;
 use crate::engine::tunables::Tunables;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind};
@@ -43,7 +43,7 @@ fn least_attacker(
         if best.is_some_and(|(_, _, bw)| bw <= w) {
             continue;
         }
-        let found = mobility::attackers(
+        let found = movegen::attackers(
             kind,
             board.mask(side, kind) & occupied,
             target as usize,
@@ -66,7 +66,7 @@ pub fn see(board: &Board, m: Move, t: &Tunables) -> i32 {
         None => return 0,
     };
     let target = m.to.bit();
-    let (_, mut occupied) = mobility::occupancy(board, mover.color);
+    let (_, mut occupied) = movegen::occupancy(board, mover.color);
     occupied &= !(1u128 << m.from.bit());
     // gains[d]: what the side making capture d gains if the exchange stops after it.
     let mut gains = [0i32; 40];

@@ -7,7 +7,7 @@
 //! answer?), and an input or answer that is not a regular file (a directory, a device,
 //! a pipe) or cannot be reached (a looping or dangling link) is named as such.
 
-use crate::check::process::Feed;
+use crate::harness::process::Feed;
 use std::fmt;
 use std::fs;
 use std::io;

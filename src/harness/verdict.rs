@@ -3,11 +3,11 @@
 //! ([`classify`], [`judge_run`]), a wrong answer explained by [`crate::show::diagnose`].
 //! `test`, `stress` and `audit` judge runs through here.
 
-use crate::check::cases::{Case, Reference};
-use crate::check::process::{self, builtin_answer, Feed, Rest, Run, Runner};
 use crate::cli::{self, Opt, Parsed};
+use crate::harness::cases::{Case, Reference};
+use crate::harness::process::{self, builtin_answer, Feed, Rest, Run, Runner};
 use crate::show::compare::{Comparator, Compared};
-use crate::show::diagnose::{self, Kind, Outcome};
+use crate::show::diagnose::{self, CaseVerdict, Kind};
 use crate::sys::memory::{self, Peak};
 use std::fs::File;
 use std::io::Read;
@@ -69,7 +69,7 @@ pub struct Options {
 pub fn run_case(
     case: &Case,
     options: &Options,
-) -> Result<(Outcome, Duration, Option<Peak>), String> {
+) -> Result<(CaseVerdict, Duration, Option<Peak>), String> {
     let shown = |p: &Path| p.display().to_string();
     let input_name = match &case.input {
         Feed::File(p) => shown(p),
@@ -136,11 +136,17 @@ pub fn classify(run: &Run, compared: &Compared, exact: bool) -> Kind {
 
 /// Judges one run against the answer (byte for byte when `exact`); a wrong answer is
 /// explained by replaying `input`.
-pub fn judge_run(run: Run, compared: &Compared, input: &Feed, exact: bool, ascii: bool) -> Outcome {
+pub fn judge_run(
+    run: Run,
+    compared: &Compared,
+    input: &Feed,
+    exact: bool,
+    ascii: bool,
+) -> CaseVerdict {
     let cut = run.cut();
     let (failure, stderr) = match run {
-        Run::TimedOut { limit, .. } => return Outcome::TimeLimit(limit),
-        Run::MemoryOut { limit, killed, .. } => return Outcome::MemoryLimit { limit, killed },
+        Run::TimedOut { limit, .. } => return CaseVerdict::TimeLimit(limit),
+        Run::MemoryOut { limit, killed, .. } => return CaseVerdict::MemoryLimit { limit, killed },
         Run::Finished {
             failure, stderr, ..
         } => (failure, stderr),
@@ -153,10 +159,10 @@ pub fn judge_run(run: Run, compared: &Compared, input: &Feed, exact: bool, ascii
         .map(str::to_string)
         .collect();
     if let Some(failure) = failure {
-        return Outcome::RuntimeError(failure, tail);
+        return CaseVerdict::RuntimeError(failure, tail);
     }
     if compared.exact {
-        return Outcome::Accepted;
+        return CaseVerdict::Accepted;
     }
     match &compared.difference {
         None => {
@@ -165,12 +171,12 @@ pub fn judge_run(run: Run, compared: &Compared, input: &Feed, exact: bool, ascii
                 .clone()
                 .unwrap_or_else(|| "whitespace differs".to_string());
             if exact {
-                Outcome::WrongAnswer(format!(
+                CaseVerdict::WrongAnswer(format!(
                     "only whitespace differs: {what} (the online judge's default \
                      comparison accepts this; --exact does not)\n"
                 ))
             } else {
-                Outcome::AcceptedWhitespace(what)
+                CaseVerdict::AcceptedWhitespace(what)
             }
         }
         Some(d) => {
@@ -178,7 +184,7 @@ pub fn judge_run(run: Run, compared: &Compared, input: &Feed, exact: bool, ascii
             let details = diagnose::wrong_answer(input.open(), d, compared, cut, ascii);
             // An output that ends early often says why on standard error.
             let short = compared.actual_lines < compared.expected_lines;
-            Outcome::WrongAnswer(if short {
+            CaseVerdict::WrongAnswer(if short {
                 with_stderr(details, &tail)
             } else {
                 details

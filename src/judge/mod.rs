@@ -19,4 +19,4 @@ pub mod run;
 pub mod scan;
 
 pub use run::{note, run, serve, verdict_line, Summary};
-pub use scan::{Count, Expected, Found, InputError, JudgeError, Position, Scanner, Written};
+pub use scan::{Count, Expected, Found, InputError, JudgeError, LineCol, Scanner, Written};

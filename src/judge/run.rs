@@ -4,7 +4,7 @@
 
 use super::game::{Game, Moved, Verdict};
 use super::piece::{Color, Piece, PieceKind};
-use super::scan::{JudgeError, Position, Scanner, CHUNK};
+use super::scan::{JudgeError, LineCol, Scanner, CHUNK};
 use std::io::{self, Read, Write};
 
 /// What a complete run saw.
@@ -13,7 +13,7 @@ pub struct Summary {
     /// Commands answered (equals `Q`).
     pub commands: u64,
     /// Where the first token after the `Q`-th command starts, if any input follows it.
-    pub trailing: Option<Position>,
+    pub trailing: Option<LineCol>,
 }
 
 /// The longest output line: "blue elephant;blue elephant;yes;yes\n" and the like.

@@ -20,7 +20,7 @@ const CLAMP: i64 = 1 << 40;
 /// Where a token starts, 1-based. Columns count bytes, which equals characters here:
 /// everything before a token on its line is ASCII, or it would have been the bad token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct LineCol {
     /// Line number, from 1.
     pub line: u64,
     /// Column number, from 1.
@@ -124,7 +124,7 @@ impl fmt::Display for Found {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {
     /// Where the bad token starts (or where the input ended).
-    pub at: Position,
+    pub at: LineCol,
     /// What the reader wanted.
     pub expected: Expected,
     /// What it got.
@@ -264,7 +264,7 @@ impl<R: Read> Scanner<R> {
 
     /// Skips whitespace, counting lines; returns where the next token (or the end) is.
     #[inline]
-    fn skip_space(&mut self) -> io::Result<Position> {
+    fn skip_space(&mut self) -> io::Result<LineCol> {
         while self.fill()? {
             let b = self.buf[self.pos];
             if !is_space(b) {
@@ -276,7 +276,7 @@ impl<R: Read> Scanner<R> {
                 self.line_start = self.base + self.pos as u64;
             }
         }
-        Ok(Position {
+        Ok(LineCol {
             line: self.line,
             column: self.base + self.pos as u64 - self.line_start + 1,
         })
@@ -285,7 +285,7 @@ impl<R: Read> Scanner<R> {
     /// Reads the next token: an optionally signed run of digits is an integer (clamped,
     /// never overflowing), anything else is bad.
     #[inline]
-    fn token(&mut self) -> io::Result<(Position, Token)> {
+    fn token(&mut self) -> io::Result<(LineCol, Token)> {
         let at = self.skip_space()?;
         if !self.fill()? {
             return Ok((at, Token::End));
@@ -456,7 +456,7 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Where the next token starts, or `None` when only whitespace is left.
-    pub fn peek_token(&mut self) -> io::Result<Option<Position>> {
+    pub fn peek_token(&mut self) -> io::Result<Option<LineCol>> {
         let at = self.skip_space()?;
         Ok(if self.fill()? { Some(at) } else { None })
     }

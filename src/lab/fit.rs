@@ -9,12 +9,12 @@
 
 use crate::cli::{self};
 use crate::engine::eval::{self, VALUES};
-use crate::engine::matchrun::{self, CAPTURED, OUTCOMES, STUCK};
-use crate::engine::notation::parse_move;
 use crate::engine::search::MOVE_LIMIT;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind};
 use crate::judge::rules::{self, Move};
+use crate::play::matchrun::{self, CAPTURED, OUTCOMES, STUCK};
+use crate::play::notation::parse_move;
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
@@ -741,7 +741,7 @@ mod tests {
             let moves = rules::legal_moves(&board);
             let Some(m) = rng.pick(&moves) else { break };
             board.make_move(m.from, m.to);
-            names.push(crate::engine::notation::move_name(m));
+            names.push(crate::play::notation::move_name(m));
             if board.is_over() {
                 break;
             }

@@ -1,6 +1,6 @@
 //! `duckchess selfplay`: the engine plays itself and writes the positions of its games
 //! with its own score of each and the game's result: the training data of the learnt
-//! evaluation ([`crate::engine::train`], `duckchess train`).
+//! evaluation ([`crate::lab::train`], `duckchess train`).
 //!
 //! Each game opens with random quiet moves drawn from its seed (a position the engine
 //! scores as lopsided after them is skipped), then both sides search a fixed number of
@@ -12,12 +12,12 @@
 //! written whole, one after another, so an interrupted run loses only the games under
 //! way. Not on the judge path.
 
-use crate::engine::arena;
 use crate::engine::search::{Context, Engine, Limits};
 use crate::engine::tt::MATE_BOUND;
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
+use crate::play::arena;
 use crate::sys::rng::Rng;
 
 /// A game's start is skipped when a shallow search scores it beyond this either way.

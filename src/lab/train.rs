@@ -11,8 +11,8 @@
 //! interrupted run leaves the last pass's network. Not on the judge path.
 
 use crate::engine::nnue::{self, BUCKETS, HIDDEN, INPUTS, QA, QB};
-use crate::engine::selfplay::Sample;
 use crate::judge::piece::{Color, PieceKind};
+use crate::lab::selfplay::Sample;
 use crate::sys::rng::Rng;
 use std::io::{BufRead, BufReader, Read};
 
@@ -31,7 +31,7 @@ const CLIP_OUTPUT: f32 = 63.0;
 /// One position as the trainer keeps it: each piece as (colour x 7 + kind, square bit),
 /// the side to move, and its targets from the side to move's point of view.
 #[derive(Clone, Copy)]
-pub struct Position {
+pub struct Packed {
     pieces: [(u8, u8); 32],
     count: u8,
     red_to_move: bool,
@@ -41,10 +41,10 @@ pub struct Position {
     result: u8,
 }
 
-impl Position {
+impl Packed {
     /// The position of `sample`, or `None` when it has more than 32 pieces.
-    pub fn of(sample: &Sample) -> Option<Position> {
-        let mut p = Position {
+    pub fn of(sample: &Sample) -> Option<Packed> {
+        let mut p = Packed {
             pieces: [(0, 0); 32],
             count: 0,
             red_to_move: sample.board.side_to_move() == Color::Red,
@@ -188,7 +188,7 @@ pub struct Setup {
 
 /// The gradient of the error over `batch` (each position once as it is and once
 /// mirrored) added to `grad`; returns the summed error.
-fn gradient(w: &Weights, batch: &[Position], setup: &Setup, grad: &mut [f32]) -> f64 {
+fn gradient(w: &Weights, batch: &[Packed], setup: &Setup, grad: &mut [f32]) -> f64 {
     let mut hidden = vec![0f32; 2 * HIDDEN];
     let mut delta = vec![0f32; 2 * HIDDEN];
     let (mut own, mut other) = ([0u16; 32], [0u16; 32]);
@@ -233,7 +233,7 @@ fn gradient(w: &Weights, batch: &[Position], setup: &Setup, grad: &mut [f32]) ->
 }
 
 /// The mean error over `positions` (each as it is and mirrored).
-fn mean_error(w: &Weights, positions: &[Position], setup: &Setup) -> f64 {
+fn mean_error(w: &Weights, positions: &[Packed], setup: &Setup) -> f64 {
     let mut hidden = vec![0f32; 2 * HIDDEN];
     let (mut own, mut other) = ([0u16; 32], [0u16; 32]);
     let mut error = 0f64;
@@ -297,7 +297,7 @@ pub struct Pass {
 /// calling `after_pass` with each pass's figures and the network's bytes. Stops early
 /// when `after_pass` returns an error, and returns it.
 pub fn train<E>(
-    mut positions: Vec<Position>,
+    mut positions: Vec<Packed>,
     setup: &Setup,
     mut after_pass: impl FnMut(u32, Pass, Vec<u8>) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -366,7 +366,7 @@ pub fn train<E>(
 /// Reads the positions of `path` (at most `limit` in all with `into`), in order. A
 /// last line without its newline that does not read (a record cut short by a full
 /// disk or a stopped `selfplay`) is skipped with a note, which is returned.
-pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<Option<String>, String> {
+pub fn read(path: &str, into: &mut Vec<Packed>, limit: usize) -> Result<Option<String>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
     let mut reader = BufReader::new(file);
     let mut line = Vec::new();
@@ -401,7 +401,7 @@ pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<Option
             }
             Err(e) => return Err(format!("{path}:{number}: {e}")),
         };
-        into.extend(Position::of(&sample));
+        into.extend(Packed::of(&sample));
     }
     Ok(None)
 }
@@ -410,10 +410,10 @@ pub fn read(path: &str, into: &mut Vec<Position>, limit: usize) -> Result<Option
 mod tests {
     use super::*;
     use crate::engine::search::Engine;
-    use crate::engine::selfplay;
+    use crate::lab::selfplay;
 
     /// Positions of a few short self-play games.
-    fn positions() -> Vec<Position> {
+    fn positions() -> Vec<Packed> {
         let setup = selfplay::Setup {
             nodes: 200,
             opening: 6,
@@ -422,7 +422,7 @@ mod tests {
         let mut engine = Engine::with_hash(1);
         (1..=12)
             .flat_map(|i| selfplay::play(&setup, i, &mut engine))
-            .filter_map(|s| Position::of(&s))
+            .filter_map(|s| Packed::of(&s))
             .collect()
     }
 
@@ -514,7 +514,7 @@ mod tests {
     #[test]
     fn the_mirrored_view_mirrors_the_files() {
         let sample: Sample = "4k4/9/9/9/9/9/9/9/9/R3K4 r;10;1".parse().unwrap();
-        let p = Position::of(&sample).unwrap();
+        let p = Packed::of(&sample).unwrap();
         let (mut plain, mut mirrored) = ([0u16; 32], [0u16; 32]);
         let n = p.inputs(true, false, &mut plain);
         p.inputs(true, true, &mut mirrored);

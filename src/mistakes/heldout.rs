@@ -63,7 +63,7 @@ pub fn groups() -> Vec<Split> {
 
 /// How a suite built against a split's training part does.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Outcome {
+pub struct SplitScore {
     /// Mistakes held out.
     pub held: usize,
     /// Of them, killed by some file.
@@ -78,7 +78,13 @@ pub struct Outcome {
 
 /// Builds a suite of `files` files from `seed` with `weights` against `split.train` and
 /// measures it on both parts.
-pub fn measure(split: &Split, seed: u64, files: usize, weights: Weights, jobs: usize) -> Outcome {
+pub fn measure(
+    split: &Split,
+    seed: u64,
+    files: usize,
+    weights: Weights,
+    jobs: usize,
+) -> SplitScore {
     let plan = Plan {
         seed,
         files,
@@ -101,7 +107,7 @@ pub fn measure(split: &Split, seed: u64, files: usize, weights: Weights, jobs: u
             *k |= killed.contains(m);
         }
     }
-    Outcome {
+    SplitScore {
         held: split.held.len(),
         killed: held_kills.iter().filter(|&&n| n > 0).count(),
         twice: held_kills.iter().filter(|&&n| n > 1).count(),

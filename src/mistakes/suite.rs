@@ -263,7 +263,7 @@ impl Run {
     /// mistake alive so far that answers it differently from the judge.
     fn play(
         &mut self,
-        s: &Search,
+        s: &SuiteSearch,
         c: Cmd,
         mut cell: impl FnMut(Cell),
         mut kill: impl FnMut(Mistake),
@@ -305,7 +305,7 @@ impl Run {
 }
 
 /// A game being written, and what it has killed and reached so far.
-struct Search<'p> {
+struct SuiteSearch<'p> {
     plan: &'p Plan<'p>,
     run: Run,
     cmds: Vec<Cmd>,
@@ -325,8 +325,8 @@ struct Search<'p> {
     witness: bool,
 }
 
-impl<'p> Search<'p> {
-    fn new(plan: &'p Plan<'p>, tally: &Tally, seed: u64, witness: bool) -> Search<'p> {
+impl<'p> SuiteSearch<'p> {
+    fn new(plan: &'p Plan<'p>, tally: &Tally, seed: u64, witness: bool) -> SuiteSearch<'p> {
         let base = Mutant::new(None);
         let mut slips = Vec::new();
         let mut others = Vec::new();
@@ -340,7 +340,7 @@ impl<'p> Search<'p> {
         for (i, (_, s)) in slips.iter().enumerate() {
             by_row.entry((s.at, s.kind, s.dir)).or_default().push(i);
         }
-        Search {
+        SuiteSearch {
             plan,
             run: Run {
                 counter: Counter::new(),
@@ -898,7 +898,7 @@ const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::In
 /// One file from `seed`, after the files of `tally`; for a witness, only up to the
 /// first kill.
 fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool) -> SuiteFile {
-    let mut s = Search::new(plan, tally, seed, witness);
+    let mut s = SuiteSearch::new(plan, tally, seed, witness);
     s.grow(GROW);
     if !s.done() {
         s.end(END_BUDGET);

@@ -6,12 +6,12 @@
 
 use crate::cli::Parsed;
 use crate::engine::eval;
-use crate::engine::level::{self, Level, Strength, LEVELS};
 use crate::engine::search::{self, Context, Engine, Limits};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Color, PieceKind};
 use crate::judge::rules::{self, Move};
+use crate::play::level::{self, Level, Strength, LEVELS};
 use crate::sys::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
@@ -157,7 +157,7 @@ pub fn greedy(board: &Board, rng: &mut Rng) -> Option<Move> {
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GameEnd {
     /// The side that took the other's captain; `None` for a draw.
     pub winner: Option<Color>,
     /// Moves played (both sides counted).
@@ -208,7 +208,7 @@ pub fn play_game(
     board: Board,
     red: &mut Player,
     blue: &mut Player,
-) -> Result<Outcome, IllegalChoice> {
+) -> Result<GameEnd, IllegalChoice> {
     play_game_after(board, 0, red, blue)
 }
 
@@ -219,20 +219,20 @@ pub fn play_game_after(
     played: u32,
     red: &mut Player,
     blue: &mut Player,
-) -> Result<Outcome, IllegalChoice> {
+) -> Result<GameEnd, IllegalChoice> {
     let mut game = Game::from_board(board);
     let mut moves = played;
     loop {
         let board = game.board();
         if board.is_over() {
-            return Ok(Outcome {
+            return Ok(GameEnd {
                 winner: board.winner(),
                 moves,
                 end: End::Capture,
             });
         }
         if moves >= MAX_MOVES {
-            return Ok(Outcome {
+            return Ok(GameEnd {
                 winner: None,
                 moves,
                 end: End::MoveLimit,
@@ -245,7 +245,7 @@ pub fn play_game_after(
         let m = match player.choose(board) {
             Some(m) => m,
             None => {
-                return Ok(Outcome {
+                return Ok(GameEnd {
                     winner: None,
                     moves,
                     end: End::Stuck,
@@ -339,7 +339,7 @@ pub fn start_of(setup: &Setup, index: u64) -> (Board, u32) {
 }
 
 /// Plays game `index` of a run.
-pub fn play_indexed(setup: &Setup, index: u64) -> Result<Outcome, IllegalChoice> {
+pub fn play_indexed(setup: &Setup, index: u64) -> Result<GameEnd, IllegalChoice> {
     let s = game_seed(setup.seed, index);
     let [red, blue] = setup.players;
     let mut red_player = Player::new(red, setup.limits, s);

@@ -8,12 +8,12 @@
 //! group when the match is over. Not on the judge path.
 
 use crate::cli::{self};
-use crate::engine::notation::{move_name, parse_move};
 use crate::engine::search::{Engine, Limits, MOVE_LIMIT};
-use crate::engine::uciclient::{Client, ClientError, Thought};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
+use crate::play::notation::{move_name, parse_move};
+use crate::play::uciclient::{Client, ClientError, Thought};
 use crate::sys::file;
 use crate::sys::rng::Rng;
 use std::fs::File;
@@ -95,7 +95,7 @@ pub fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
 
 /// How one game ended, for the engine under test.
 #[derive(Clone, Debug, PartialEq)]
-struct Outcome {
+struct GameEnd {
     /// 1 for a win of the engine under test, 0.5 for a draw, 0 for a loss.
     points: f64,
     /// Why, in words.
@@ -175,9 +175,9 @@ fn play(
     red: usize,
     control: Control,
     moves: &mut Vec<Move>,
-) -> Outcome {
+) -> GameEnd {
     let who = |color: Color| if color == Color::Red { red } else { 1 - red };
-    let verdict = |winner: usize, reason: String, moves: u32| Outcome {
+    let verdict = |winner: usize, reason: String, moves: u32| GameEnd {
         points: if winner == 0 { 1.0 } else { 0.0 },
         reason,
         moves,
@@ -204,14 +204,14 @@ fn play(
             return verdict(who(w), CAPTURED.into(), n);
         }
         if n >= MOVE_LIMIT {
-            return Outcome {
+            return GameEnd {
                 points: 0.5,
                 reason: move_limit_reason(),
                 moves: n,
             };
         }
         if rules::legal_moves(&board).is_empty() {
-            return Outcome {
+            return GameEnd {
                 points: 0.5,
                 reason: STUCK.into(),
                 moves: n,

@@ -126,7 +126,7 @@ pub fn units(score: i32) -> String {
 
 /// What the engine found in one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct Finding {
     /// What the position is worth.
     pub eval: Eval,
     /// The engine's move; `None` when the side to move has none (the game is over, or
@@ -140,7 +140,7 @@ pub struct Position {
     pub nodes: u64,
 }
 
-impl Position {
+impl Finding {
     /// `{"eval":...,"best":[xs,ys,xt,yt] or null,"line":[...],"depth":D,"nodes":N}`.
     pub fn json(&self) -> Json {
         Json::obj([
@@ -197,12 +197,12 @@ impl Analyser {
     /// remembers it for the next. A finished game needs no search: the side whose
     /// captain stands has won. `stop`, raised from another thread, ends the search at
     /// once (its answer is then the best it had).
-    pub fn next(&mut self, board: &Board, stop: Option<&AtomicBool>) -> Position {
+    pub fn next(&mut self, board: &Board, stop: Option<&AtomicBool>) -> Finding {
         let found = if board.is_over() {
             let winner = board
                 .winner()
                 .unwrap_or_else(|| board.side_to_move().opponent());
-            Position {
+            Finding {
                 eval: Eval::Mate { winner, plies: 0 },
                 best: None,
                 line: Vec::new(),
@@ -217,7 +217,7 @@ impl Analyser {
                 ..Context::default()
             };
             let report = self.engine.search_in(board, self.limits, context);
-            Position {
+            Finding {
                 // A side with no move at all: a draw, as the arena and play count it.
                 eval: match report.best {
                     Some(_) => Eval::from_score(report.score, board.side_to_move()),
@@ -239,7 +239,7 @@ impl Analyser {
 
 /// How good a move was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum Grade {
     /// The engine's own move.
     Best,
     /// A loss under [`INACCURACY`].
@@ -255,38 +255,38 @@ pub enum Verdict {
     MissedWin,
 }
 
-impl Verdict {
+impl Grade {
     /// Every verdict, best first.
-    pub const ALL: [Verdict; 6] = [
-        Verdict::Best,
-        Verdict::Good,
-        Verdict::Inaccuracy,
-        Verdict::Mistake,
-        Verdict::Blunder,
-        Verdict::MissedWin,
+    pub const ALL: [Grade; 6] = [
+        Grade::Best,
+        Grade::Good,
+        Grade::Inaccuracy,
+        Grade::Mistake,
+        Grade::Blunder,
+        Grade::MissedWin,
     ];
 
     /// Its name: `best`, `good`, `inaccuracy`, `mistake`, `blunder`, `missed win`.
     pub fn name(self) -> &'static str {
         match self {
-            Verdict::Best => "best",
-            Verdict::Good => "good",
-            Verdict::Inaccuracy => "inaccuracy",
-            Verdict::Mistake => "mistake",
-            Verdict::Blunder => "blunder",
-            Verdict::MissedWin => "missed win",
+            Grade::Best => "best",
+            Grade::Good => "good",
+            Grade::Inaccuracy => "inaccuracy",
+            Grade::Mistake => "mistake",
+            Grade::Blunder => "blunder",
+            Grade::MissedWin => "missed win",
         }
     }
 
     /// Its name for a count other than one: `inaccuracies`, `missed wins`.
     pub fn plural(self) -> &'static str {
         match self {
-            Verdict::Best => "best",
-            Verdict::Good => "good",
-            Verdict::Inaccuracy => "inaccuracies",
-            Verdict::Mistake => "mistakes",
-            Verdict::Blunder => "blunders",
-            Verdict::MissedWin => "missed wins",
+            Grade::Best => "best",
+            Grade::Good => "good",
+            Grade::Inaccuracy => "inaccuracies",
+            Grade::Mistake => "mistakes",
+            Grade::Blunder => "blunders",
+            Grade::MissedWin => "missed wins",
         }
     }
 
@@ -295,7 +295,7 @@ impl Verdict {
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for Grade {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -303,29 +303,29 @@ impl fmt::Display for Verdict {
 
 /// The loss and the verdict of `played` by `mover`, from the analysis of the position
 /// before it and the evaluation of the position after it (see the module's table).
-pub fn judge(mover: Color, played: Move, before: &Position, after: Eval) -> (i32, Verdict) {
+pub fn judge(mover: Color, played: Move, before: &Finding, after: Eval) -> (i32, Grade) {
     if before.best == Some(played) {
-        return (0, Verdict::Best);
+        return (0, Grade::Best);
     }
     let loss = (before.eval.capped(mover) - after.capped(mover)).max(0);
     let opponent = mover.opponent();
     let verdict = if before.eval.wins_for(mover) && !after.wins_for(mover) {
         if after.wins_for(opponent) {
-            Verdict::Blunder
+            Grade::Blunder
         } else {
-            Verdict::MissedWin
+            Grade::MissedWin
         }
     } else if after.wins_for(opponent) && !before.eval.wins_for(opponent) {
         // However far behind the mover was, the capture was not forced before.
-        Verdict::Blunder
+        Grade::Blunder
     } else if loss >= BLUNDER {
-        Verdict::Blunder
+        Grade::Blunder
     } else if loss >= MISTAKE {
-        Verdict::Mistake
+        Grade::Mistake
     } else if loss >= INACCURACY {
-        Verdict::Inaccuracy
+        Grade::Inaccuracy
     } else {
-        Verdict::Good
+        Grade::Good
     };
     (loss, verdict)
 }
@@ -341,7 +341,7 @@ pub struct Reviewed {
     pub piece: Piece,
     /// The position before it, as the engine saw it: its score (what the best move
     /// keeps), best move and line.
-    pub before: Position,
+    pub before: Finding,
     /// The piece the best move moves.
     pub best_piece: Option<Piece>,
     /// What the position after it is worth.
@@ -349,7 +349,7 @@ pub struct Reviewed {
     /// What it cost the mover, in the engine's units (see [`judge`]).
     pub loss: i32,
     /// The verdict.
-    pub verdict: Verdict,
+    pub verdict: Grade,
 }
 
 impl Reviewed {
@@ -360,8 +360,8 @@ impl Reviewed {
         command: u64,
         board: &Board,
         played: Move,
-        before: &Position,
-        after: &Position,
+        before: &Finding,
+        after: &Finding,
     ) -> Option<Reviewed> {
         let piece = board.piece_at(played.from)?;
         let (loss, verdict) = judge(piece.color, played, before, after.eval);
@@ -408,7 +408,7 @@ pub struct Tally {
     pub moves: u64,
     /// Their losses added up.
     pub loss: u64,
-    /// How many got each verdict, in the order of [`Verdict::ALL`].
+    /// How many got each verdict, in the order of [`Grade::ALL`].
     pub counts: [u64; 6],
 }
 
@@ -431,7 +431,7 @@ impl Tally {
     /// `5 moves, average loss 0.10: 2 best, 3 good, 1 inaccuracy` (the verdicts
     /// given, best first).
     pub fn text(&self) -> String {
-        let counts: Vec<String> = Verdict::ALL
+        let counts: Vec<String> = Grade::ALL
             .iter()
             .map(|&v| (v, self.counts[v.index()]))
             .filter(|&(_, n)| n > 0)
@@ -459,7 +459,7 @@ impl Tally {
                 Json::int(self.average_loss().into()),
             ),
         ];
-        members.extend(Verdict::ALL.iter().map(|&v| {
+        members.extend(Grade::ALL.iter().map(|&v| {
             (
                 v.name().replace(' ', "_"),
                 Json::count(self.counts[v.index()]),
@@ -481,8 +481,8 @@ mod tests {
         }
     }
 
-    fn at(eval: Eval, best: Move) -> Position {
-        Position {
+    fn at(eval: Eval, best: Move) -> Finding {
+        Finding {
             eval,
             best: Some(best),
             line: vec![best],
@@ -506,35 +506,35 @@ mod tests {
         let other = mv(0, 8, 1, 8);
         let cases = [
             // (mover, before, after, loss, verdict)
-            (Color::Red, Eval::Cp(20), Eval::Cp(0), 20, Verdict::Good),
-            (Color::Red, Eval::Cp(20), Eval::Cp(-29), 49, Verdict::Good),
+            (Color::Red, Eval::Cp(20), Eval::Cp(0), 20, Grade::Good),
+            (Color::Red, Eval::Cp(20), Eval::Cp(-29), 49, Grade::Good),
             (
                 Color::Red,
                 Eval::Cp(20),
                 Eval::Cp(-30),
                 50,
-                Verdict::Inaccuracy,
+                Grade::Inaccuracy,
             ),
             (
                 Color::Red,
                 Eval::Cp(20),
                 Eval::Cp(-130),
                 150,
-                Verdict::Mistake,
+                Grade::Mistake,
             ),
             (
                 Color::Red,
                 Eval::Cp(20),
                 Eval::Cp(-279),
                 299,
-                Verdict::Mistake,
+                Grade::Mistake,
             ),
             (
                 Color::Red,
                 Eval::Cp(20),
                 Eval::Cp(-280),
                 300,
-                Verdict::Blunder,
+                Grade::Blunder,
             ),
             // Blue's view is the other way round.
             (
@@ -542,36 +542,30 @@ mod tests {
                 Eval::Cp(-20),
                 Eval::Cp(280),
                 300,
-                Verdict::Blunder,
+                Grade::Blunder,
             ),
-            (Color::Blue, Eval::Cp(20), Eval::Cp(-300), 0, Verdict::Good),
+            (Color::Blue, Eval::Cp(20), Eval::Cp(-300), 0, Grade::Good),
             // Beyond the cap a lead loses nothing.
-            (Color::Red, Eval::Cp(2500), Eval::Cp(1100), 0, Verdict::Good),
+            (Color::Red, Eval::Cp(2500), Eval::Cp(1100), 0, Grade::Good),
             (
                 Color::Red,
                 Eval::Cp(1200),
                 Eval::Cp(800),
                 200,
-                Verdict::Mistake,
+                Grade::Mistake,
             ),
             // Forced results.
-            (Color::Red, RED_WINS, Eval::Cp(900), 100, Verdict::MissedWin),
-            (
-                Color::Red,
-                RED_WINS,
-                Eval::Cp(-100),
-                1100,
-                Verdict::MissedWin,
-            ),
-            (Color::Red, RED_WINS, BLUE_WINS, 2000, Verdict::Blunder),
-            (Color::Red, RED_WINS, RED_WINS, 0, Verdict::Good),
-            (Color::Red, Eval::Cp(0), BLUE_WINS, 1000, Verdict::Blunder),
-            (Color::Red, BLUE_WINS, BLUE_WINS, 0, Verdict::Good),
+            (Color::Red, RED_WINS, Eval::Cp(900), 100, Grade::MissedWin),
+            (Color::Red, RED_WINS, Eval::Cp(-100), 1100, Grade::MissedWin),
+            (Color::Red, RED_WINS, BLUE_WINS, 2000, Grade::Blunder),
+            (Color::Red, RED_WINS, RED_WINS, 0, Grade::Good),
+            (Color::Red, Eval::Cp(0), BLUE_WINS, 1000, Grade::Blunder),
+            (Color::Red, BLUE_WINS, BLUE_WINS, 0, Grade::Good),
             // Far behind, but the captain was not lost yet: walking into a forced
             // capture is a blunder all the same.
-            (Color::Red, Eval::Cp(-950), BLUE_WINS, 50, Verdict::Blunder),
-            (Color::Blue, Eval::Cp(911), RED_WINS, 89, Verdict::Blunder),
-            (Color::Blue, BLUE_WINS, RED_WINS, 2000, Verdict::Blunder),
+            (Color::Red, Eval::Cp(-950), BLUE_WINS, 50, Grade::Blunder),
+            (Color::Blue, Eval::Cp(911), RED_WINS, 89, Grade::Blunder),
+            (Color::Blue, BLUE_WINS, RED_WINS, 2000, Grade::Blunder),
         ];
         for (mover, before, after, loss, verdict) in cases {
             let got = judge(mover, other, &at(before, best), after);
@@ -580,7 +574,7 @@ mod tests {
         // The engine's own move is the best, whatever the score after it says.
         assert_eq!(
             judge(Color::Red, best, &at(Eval::Cp(20), best), BLUE_WINS),
-            (0, Verdict::Best)
+            (0, Grade::Best)
         );
     }
 
@@ -629,7 +623,7 @@ mod tests {
         assert!(after.eval.wins_for(Color::Red), "{:?}", after.eval);
         let r = Reviewed::new(1, &start, blunder, &first, &after).unwrap();
         assert_eq!(r.piece, Piece::new(Color::Blue, PieceKind::Captain));
-        assert_eq!(r.verdict, Verdict::Blunder, "{r:?}");
+        assert_eq!(r.verdict, Grade::Blunder, "{r:?}");
         // Red takes it: the best move, and the game is over.
         let take = after.best.unwrap();
         let before = board.clone();
@@ -644,7 +638,7 @@ mod tests {
         );
         let r = Reviewed::new(2, &before, take, &after, &end).unwrap();
         assert_eq!(r.piece, Piece::new(Color::Red, PieceKind::Car));
-        assert_eq!((r.loss, r.verdict), (0, Verdict::Best));
+        assert_eq!((r.loss, r.verdict), (0, Grade::Best));
     }
 
     #[test]
@@ -660,7 +654,7 @@ mod tests {
         }
         let limits = Limits::nodes(3000);
         let mut whole = Analyser::new(limits);
-        let all: Vec<Position> = boards.iter().map(|b| whole.next(b, None)).collect();
+        let all: Vec<Finding> = boards.iter().map(|b| whole.next(b, None)).collect();
         for k in 0..boards.len() {
             let mut part = Analyser::after(limits, boards[..k].to_vec());
             assert_eq!(part.next(&boards[k], None), all[k], "position {k}");

@@ -3,19 +3,19 @@
 //! move goes through [`Game::play`], so an illegal one is refused with the judge's exact
 //! reason. Works the same on a terminal and with piped input, which is how it is tested.
 //!
-//! Games are saved and loaded in the format of [`crate::engine::saved`].
+//! Games are saved and loaded in the format of [`crate::play::saved`].
 
 use crate::cli::{self};
-use crate::engine::analysis::units;
-use crate::engine::arena::MAX_MOVES;
-use crate::engine::level::{self, Strength};
-use crate::engine::saved::{load_text, parse_int, parse_move, save_text};
 use crate::engine::search::{self, Context, Engine, Limits};
 use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
+use crate::play::arena::MAX_MOVES;
+use crate::play::level::{self, Strength};
+use crate::play::review::units;
+use crate::play::saved::{load_text, parse_int, parse_move, save_text};
 use crate::show::render::{self, Marks, Style};
 use crate::sys::{file, lines};
 use std::io::{self, BufRead, Write};

@@ -8,8 +8,6 @@
 
 use crate::cli::{self};
 use crate::engine::clock::{self, Clock};
-use crate::engine::level::{self, Strength, UciStrength};
-use crate::engine::notation::{self, move_name};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
 };
@@ -19,6 +17,8 @@ use crate::engine::{eval, nnue};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
+use crate::play::level::{self, Strength, UciStrength};
+use crate::play::notation::{self, move_name};
 use crate::sys::lines;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};

@@ -2,7 +2,7 @@
 //! (AC, WA, RE, TLE, MLE), the first differing line, the command behind it, what differs (a
 //! format mistake, or which answers), why the judge decides as it does (also why a
 //! position is not check), and the board before and after the command. `test` and
-//! `stress` both explain through here; [`crate::check::verdict`] decides the verdict.
+//! `stress` both explain through here; [`crate::harness::verdict`] decides the verdict.
 
 use crate::cli;
 use crate::judge::board::Board;
@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// The outcome of one case.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum CaseVerdict {
     /// Accepted.
     Accepted,
     /// Accepted as the online judge compares by default, though whitespace at line ends
@@ -40,29 +40,32 @@ pub enum Outcome {
     },
 }
 
-impl Outcome {
+impl CaseVerdict {
     /// Whether the case passed.
     pub fn passed(&self) -> bool {
-        matches!(self, Outcome::Accepted | Outcome::AcceptedWhitespace(_))
+        matches!(
+            self,
+            CaseVerdict::Accepted | CaseVerdict::AcceptedWhitespace(_)
+        )
     }
 
     fn word(&self) -> &'static str {
         match self {
-            Outcome::Accepted | Outcome::AcceptedWhitespace(_) => "AC",
-            Outcome::WrongAnswer(_) => "WA",
-            Outcome::RuntimeError(..) => "RE",
-            Outcome::TimeLimit(_) => "TLE",
-            Outcome::MemoryLimit { .. } => "MLE",
+            CaseVerdict::Accepted | CaseVerdict::AcceptedWhitespace(_) => "AC",
+            CaseVerdict::WrongAnswer(_) => "WA",
+            CaseVerdict::RuntimeError(..) => "RE",
+            CaseVerdict::TimeLimit(_) => "TLE",
+            CaseVerdict::MemoryLimit { .. } => "MLE",
         }
     }
 
     fn color(&self) -> &'static str {
         match self {
-            Outcome::Accepted | Outcome::AcceptedWhitespace(_) => "32;1",
-            Outcome::WrongAnswer(_) => "31;1",
-            Outcome::RuntimeError(..) | Outcome::TimeLimit(_) | Outcome::MemoryLimit { .. } => {
-                "33;1"
-            }
+            CaseVerdict::Accepted | CaseVerdict::AcceptedWhitespace(_) => "32;1",
+            CaseVerdict::WrongAnswer(_) => "31;1",
+            CaseVerdict::RuntimeError(..)
+            | CaseVerdict::TimeLimit(_)
+            | CaseVerdict::MemoryLimit { .. } => "33;1",
         }
     }
 }
@@ -289,7 +292,7 @@ fn explain_command(
 /// memory where it was measured, and what the verdict needs said.
 pub fn report(
     name: &str,
-    outcome: &Outcome,
+    outcome: &CaseVerdict,
     elapsed: Duration,
     peak: Option<Peak>,
     color: bool,
@@ -306,13 +309,13 @@ pub fn report(
         out.push_str(&format!("  {}", peak.shown()));
     }
     match outcome {
-        Outcome::Accepted => out.push('\n'),
-        Outcome::AcceptedWhitespace(what) => {
+        CaseVerdict::Accepted => out.push('\n'),
+        CaseVerdict::AcceptedWhitespace(what) => {
             out.push_str(&format!(
                 "  (accepted: {what}, which the online judge ignores)\n"
             ));
         }
-        Outcome::WrongAnswer(details) => {
+        CaseVerdict::WrongAnswer(details) => {
             out.push('\n');
             for l in details.lines() {
                 out.push_str("    ");
@@ -320,16 +323,16 @@ pub fn report(
                 out.push('\n');
             }
         }
-        Outcome::RuntimeError(status, stderr) => {
+        CaseVerdict::RuntimeError(status, stderr) => {
             out.push_str(&format!("  {status}\n"));
             for l in stderr {
                 out.push_str(&format!("    stderr: {l}\n"));
             }
         }
-        Outcome::TimeLimit(limit) => {
+        CaseVerdict::TimeLimit(limit) => {
             out.push_str(&format!("  killed after {} s\n", limit.as_secs_f64()));
         }
-        Outcome::MemoryLimit { limit, killed } => {
+        CaseVerdict::MemoryLimit { limit, killed } => {
             let limit = limit / memory::MIB;
             if *killed {
                 out.push_str(&format!("  killed over the {limit} MB limit\n"));

@@ -8,7 +8,7 @@
 //! | `/api/play` | `{start, moves, move: [xs, ys, xt, yt]}` | `{legal, line, text, state}` |
 //! | `/api/ai` | `{start, moves, think: ms, level, seed}` | `{move, think, level}` (the time used, clamped) |
 //! | `/api/replay` | a judge input (text) | see [`replay::replay`] (streamed) |
-//! | `/api/analyze` | `{start, moves}` or `{input}`, `movetime`, `from`, `count`, `prior` | see [`analyze`] |
+//! | `/api/analyze` | `{start, moves}` or `{input}`, `movetime`, `from`, `count`, `prior` | see [`review_jobs`] |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
 //!
@@ -19,18 +19,18 @@
 //! hundreds of kilobytes. Nothing here reads or writes a file: loading and saving go
 //! through the browser.
 
-use super::analyze;
 use super::assets;
 use super::http::{Method, Request, Response, JSON, TEXT};
 use super::replay;
+use super::review_jobs;
 use super::state::{self, move_json, square_from, state_json, ApiError};
 use super::think::{self, Thinker};
 use crate::cli::json::Json;
-use crate::engine::level::{Level, Strength, LEVELS};
-use crate::engine::saved::{parse_saved, save_text};
 use crate::judge::game::Invalid;
 use crate::judge::rules;
 use crate::judge::verdict_line;
+use crate::play::level::{Level, Strength, LEVELS};
+use crate::play::saved::{parse_saved, save_text};
 use crate::show::explain;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -183,7 +183,7 @@ impl Api {
     }
 
     fn analyze(&self, body: &[u8], gone: &AtomicBool) -> Result<Response, ApiError> {
-        analyze::analyze(&self.thinker, &parse(body)?, gone)
+        review_jobs::analyze(&self.thinker, &parse(body)?, gone)
     }
 
     fn load(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {

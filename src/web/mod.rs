@@ -14,20 +14,20 @@
 //!   the overflow (waiting on sockets through [`crate::sys::os`]), the graceful stop.
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
-//!   deadline, [`analyze`] the engine's view of a game a few positions at a time.
+//!   deadline, [`review_jobs`] the engine's view of a game a few positions at a time.
 //! - [`assets`]: the page, built in. Requests are read and answers written with
 //!   [`crate::cli::json`].
 //!
 //! Only `main.rs` uses it.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
-//! [`crate::engine`].
+//! [`crate::engine`], [`crate::play`].
 
-pub mod analyze;
 pub mod api;
 pub mod assets;
 pub mod http;
 pub mod replay;
+pub mod review_jobs;
 pub mod server;
 pub mod state;
 pub mod think;

@@ -8,7 +8,7 @@
 //! the computer's moves, so that an analysis never keeps the computer from moving), and
 //! stops when its client goes; the answer says where to go on (`next`), so the page asks again and shows its progress in
 //! between, and cancelling is not asking. Every position is searched on its own
-//! ([`crate::engine::analysis`]), so a game analysed a few positions at a time gets
+//! ([`crate::play::review`]), so a game analysed a few positions at a time gets
 //! the analysis it would get at once. The verdict of the move into the first position
 //! needs the position before it: the page sends back what an earlier answer said of it
 //! (`prior`).
@@ -17,12 +17,12 @@ use super::http::{Response, JSON};
 use super::state::{self, ApiError};
 use super::think::{Pool, Thinker};
 use crate::cli::json::Json;
-use crate::engine::analysis::{Analyser, Eval, Position, Reviewed, HISTORY};
-use crate::engine::saved::load_text;
 use crate::engine::search::{Limits, MATE};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::Move;
+use crate::play::review::{Analyser, Eval, Finding, Reviewed, HISTORY};
+use crate::play::saved::load_text;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -51,7 +51,7 @@ struct Asked {
     from: usize,
     count: usize,
     /// The analysis of the position before `from`, as an earlier answer gave it.
-    prior: Option<Position>,
+    prior: Option<Finding>,
 }
 
 /// Answers `/api/analyze` with `body`, the request's JSON, for a client that may go
@@ -79,7 +79,7 @@ pub fn analyze(thinker: &Thinker, body: &Json, gone: &AtomicBool) -> Result<Resp
                 chunk
                     .iter()
                     .map(|board| analyser.next(board, Some(stop)))
-                    .collect::<Vec<Position>>()
+                    .collect::<Vec<Finding>>()
             },
         )
         .map_err(super::think::refusal)?;
@@ -120,7 +120,7 @@ pub fn analyze(thinker: &Thinker, body: &Json, gone: &AtomicBool) -> Result<Resp
         ),
         (
             "positions",
-            Json::Arr(positions.iter().map(Position::json).collect()),
+            Json::Arr(positions.iter().map(Finding::json).collect()),
         ),
         ("moves", Json::Arr(reviewed)),
     ]);
@@ -228,7 +228,7 @@ fn move_from(value: &Json) -> Option<Move> {
 
 /// The analysis of a position as an answer gave it: `eval`, `best` and `line` (the
 /// rest is not needed to judge the move after it).
-fn prior(value: &Json) -> Result<Position, String> {
+fn prior(value: &Json) -> Result<Finding, String> {
     let eval = value.get("eval").ok_or("expected an object with eval")?;
     let eval = match (eval.get("cp"), eval.get("mate"), eval.get("winner")) {
         (Some(cp), None, None) => cp
@@ -262,7 +262,7 @@ fn prior(value: &Json) -> Result<Position, String> {
             .and_then(|items| items.iter().map(move_from).collect::<Option<Vec<Move>>>())
             .ok_or("line: expected at most 64 moves [xs, ys, xt, yt] on the board")?,
     };
-    Ok(Position {
+    Ok(Finding {
         eval,
         best,
         line,

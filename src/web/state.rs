@@ -88,7 +88,7 @@ pub fn square_json(s: Square) -> Json {
 }
 
 /// `[xs, ys, xt, yt]` of a move, as the analysis writes it too.
-pub use crate::engine::analysis::move_json;
+pub use crate::play::review::move_json;
 
 /// `n` integers from a JSON array, or `None` when it is not exactly that.
 pub fn ints<const N: usize>(value: &Json) -> Option<[i64; N]> {

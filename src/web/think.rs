@@ -10,9 +10,9 @@
 //! and again never finds the computer busy.
 
 use super::state::ApiError;
-use crate::engine::level::{self, Strength};
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
+use crate::play::level::{self, Strength};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};

@@ -18,15 +18,15 @@
 
 pub mod oracle;
 
-use crate::check::process::{split_command, Stderr};
-use crate::check::verdict::{
-    self, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
-};
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
 use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
+use crate::harness::process::{split_command, Stderr};
+use crate::harness::verdict::{
+    self, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+};
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget, Trial};

@@ -1,10 +1,10 @@
 //! The program under test as a [`Tester`]: one fresh process per case through
-//! [`crate::check::process`], judged against the built-in judge as the output streams
+//! [`crate::harness::process`], judged against the built-in judge as the output streams
 //! ([`Comparator`], [`verdict::classify`]).
 
-use crate::check::process::{self, Feed, Run, Stderr};
-use crate::check::verdict;
 use crate::generate::case::Case;
+use crate::harness::process::{self, Feed, Run, Stderr};
+use crate::harness::verdict;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::Kind;
 use crate::shrink::search::{Tester, Trial};
