@@ -662,10 +662,15 @@ fn no_folder_outgrows_the_others() {
     let big = oversized(&lines);
     assert!(big.is_empty(), "{}", big.join("\n"));
     // A planted folder of just over a quarter is caught; one of a quarter is not.
-    let planted: BTreeMap<String, usize> = [("a".to_string(), 251), ("b".to_string(), 749)].into();
-    assert_eq!(oversized(&planted).len(), 1);
-    let even: BTreeMap<String, usize> = [("a".to_string(), 250), ("b".to_string(), 750)].into();
-    assert!(oversized(&even).is_empty());
+    let folders = |sizes: [usize; 4]| -> BTreeMap<String, usize> {
+        ["a", "b", "c", "d"]
+            .iter()
+            .map(|f| f.to_string())
+            .zip(sizes)
+            .collect()
+    };
+    assert_eq!(oversized(&folders([251, 250, 250, 249])).len(), 1);
+    assert!(oversized(&folders([250, 250, 250, 250])).is_empty());
 }
 
 #[test]
