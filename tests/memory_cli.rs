@@ -4,12 +4,13 @@
 //! option's range, and the online judge's comparison by default with `--exact` for byte
 //! for byte.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SAMPLE_IN: &str = include_str!("../samples/statement.in");
 const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
 
 fn duckchess(args: &[&str]) -> Output {
@@ -26,29 +27,6 @@ fn text(bytes: &[u8]) -> String {
 
 fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
-}
-
-/// A fresh directory holding the statement sample as `case.in`/`case.out`.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("duckchess-mem-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    fs::write(dir.join("case.in"), SAMPLE_IN).expect("write");
-    fs::write(dir.join("case.out"), SAMPLE_OUT).expect("write");
-    dir
-}
-
-/// A `--cmd` printing `output` whatever its input: `sh` running `cat` on a file.
-fn printing(dir: &Path, name: &str, output: &str) -> String {
-    let file = dir.join(format!("{name}.txt"));
-    fs::write(&file, output).expect("write");
-    let script = dir.join(format!("{name}.sh"));
-    fs::write(
-        &script,
-        format!("cat > /dev/null\ncat '{}'\n", file.display()),
-    )
-    .expect("write");
-    format!("sh '{}'", script.display())
 }
 
 /// A C program that allocates and touches MB megabytes (its first argument) a
@@ -108,7 +86,7 @@ fn figure(line: &str) -> Option<(f64, bool)> {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_program_over_the_memory_limit_is_stopped_as_mle() {
-    let dir = scratch("mle");
+    let dir = common::sample_folder("mem", "mle");
     let Some(exe) = hog(&dir) else { return };
     let done = dir.join("done");
     let cmd = format!("'{}' 300 '{}'", exe.display(), done.display());
@@ -159,8 +137,8 @@ fn a_program_over_the_memory_limit_is_stopped_as_mle() {
 
 #[test]
 fn every_case_of_another_program_shows_a_plausible_peak() {
-    let dir = scratch("peak");
-    let cmd = printing(&dir, "right", SAMPLE_OUT);
+    let dir = common::sample_folder("mem", "peak");
+    let cmd = common::printing(&dir, "right", SAMPLE_OUT);
     let out = duckchess(&["test", &s(&dir), "--cmd", &cmd]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -178,7 +156,7 @@ fn every_case_of_another_program_shows_a_plausible_peak() {
 
 #[test]
 fn memory_is_a_whole_number_of_megabytes_in_range() {
-    let dir = scratch("range");
+    let dir = common::sample_folder("mem", "range");
     let d = s(&dir);
     // stress takes no operand.
     for (sub, operand) in [("test", Some(d.as_str())), ("stress", None)] {
@@ -216,7 +194,7 @@ fn memory_is_a_whole_number_of_megabytes_in_range() {
 /// The verdict line of `test` on the sample with a program printing `output`, with
 /// `extra` options; and the whole output and the status.
 fn judged(dir: &Path, name: &str, output: &str, extra: &[&str]) -> (String, Option<i32>) {
-    let cmd = printing(dir, name, output);
+    let cmd = common::printing(dir, name, output);
     let case = s(&dir.join("case.in"));
     let mut args = vec!["test", case.as_str(), "--cmd", cmd.as_str()];
     args.extend_from_slice(extra);
@@ -226,7 +204,7 @@ fn judged(dir: &Path, name: &str, output: &str, extra: &[&str]) -> (String, Opti
 
 #[test]
 fn the_online_judge_s_comparison_is_the_default_and_exact_is_byte_for_byte() {
-    let dir = scratch("compare");
+    let dir = common::sample_folder("mem", "compare");
     let crlf = SAMPLE_OUT.replace('\n', "\r\n");
     let spaces = SAMPLE_OUT.replace('\n', " \t\n");
     let blank_lines = format!("{SAMPLE_OUT}\n\n \n");
@@ -297,7 +275,7 @@ fn stress_accepts_what_the_online_judge_accepts_unless_exact() {
     if !cfg!(unix) {
         return;
     }
-    let dir = scratch("stress");
+    let dir = common::sample_folder("mem", "stress");
     let script = dir.join("crlf.sh");
     fs::write(&script, format!("'{BIN}' | sed 's/$/\\r/'\n")).expect("write");
     let cmd = format!("sh '{}'", script.display());

@@ -12,7 +12,6 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SAMPLE_IN: &str = include_str!("../samples/statement.in");
 const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
 
 fn test(args: &[&str]) -> Output {
@@ -26,16 +25,6 @@ fn test(args: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh directory for one test, holding the statement sample as `case.in`/`case.out`.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("duckchess-test-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    fs::write(dir.join("case.in"), SAMPLE_IN).expect("write");
-    fs::write(dir.join("case.out"), SAMPLE_OUT).expect("write");
-    dir
 }
 
 /// Writes `body` as `name` in `dir`; returns a `--cmd` value running it with `sh`.
@@ -134,7 +123,7 @@ fn the_built_in_samples_keep_to_the_official_format_and_the_lenient_ones_say_so(
 
 #[test]
 fn another_program_is_accepted() {
-    let dir = scratch("ac");
+    let dir = common::sample_folder("test", "ac");
     // The judge itself, as a contestant's program, options after the path.
     let cmd = format!("'{BIN}' judge");
     let out = test(&[&s(&dir), "--cmd", &cmd, "--timeout", "5"]);
@@ -150,7 +139,7 @@ fn another_program_is_accepted() {
 
 #[test]
 fn wrong_answer_is_explained_in_terms_of_the_game() {
-    let dir = scratch("wa");
+    let dir = common::sample_folder("test", "wa");
     // Line 7 answers the blue captain's move (9 4 8 4) as if it were invalid.
     let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
     wrong[6] = "Invalid command";
@@ -206,7 +195,7 @@ fn wrong_answer_is_explained_in_terms_of_the_game() {
 
 #[test]
 fn wrong_answer_names_the_answers_that_differ_and_the_reason() {
-    let dir = scratch("wa2");
+    let dir = common::sample_folder("test", "wa2");
     // Line 16: the blue captain's move gives check; say it does not. Line 1 is fine.
     let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
     wrong[15] = "blue captain;NA;no;no";
@@ -257,7 +246,7 @@ fn wrong_answer_names_the_answers_that_differ_and_the_reason() {
 
 #[test]
 fn whitespace_differences_are_named_and_can_be_accepted() {
-    let dir = scratch("ws");
+    let dir = common::sample_folder("test", "ws");
     fs::write(dir.join("crlf.txt"), SAMPLE_OUT.replace('\n', "\r\n")).expect("write");
     let cmd = script(
         &dir,
@@ -297,7 +286,7 @@ fn whitespace_differences_are_named_and_can_be_accepted() {
 
 #[test]
 fn runtime_errors_show_the_status_or_signal() {
-    let dir = scratch("re");
+    let dir = common::sample_folder("test", "re");
     let cmd = script(&dir, "exit.sh", "echo 'something broke' >&2\nexit 3\n");
     let out = test(&[&s(&dir), "--cmd", &cmd]);
     let stdout = text(&out.stdout);
@@ -324,7 +313,7 @@ fn runtime_errors_show_the_status_or_signal() {
 
 #[test]
 fn slow_programs_are_killed_at_the_time_limit() {
-    let dir = scratch("tle");
+    let dir = common::sample_folder("test", "tle");
     let pid_file = dir.join("pid");
     // The script's own child is the slow one: the whole process group must go.
     let cmd = script(
@@ -359,7 +348,7 @@ fn slow_programs_are_killed_at_the_time_limit() {
 
 #[test]
 fn several_cases_in_natural_order_with_a_closing_line() {
-    let dir = scratch("many");
+    let dir = common::sample_folder("test", "many");
     fs::rename(dir.join("case.in"), dir.join("10.in")).expect("rename");
     fs::rename(dir.join("case.out"), dir.join("10.out")).expect("rename");
     fs::write(dir.join("2.in"), "1\n0 0 1 0\n").expect("write");
@@ -385,7 +374,7 @@ fn several_cases_in_natural_order_with_a_closing_line() {
 
 #[test]
 fn usage_and_setup_errors() {
-    let dir = scratch("usage");
+    let dir = common::sample_folder("test", "usage");
     let d = s(&dir);
     for args in [
         vec![d.as_str(), "--timeout", "soon"],
@@ -468,7 +457,7 @@ fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
     if !common::has_setsid("a_child_that_leaves_the_group_cannot_stretch_the_time_limit") {
         return;
     }
-    let dir = scratch("setsid-tle");
+    let dir = common::sample_folder("test", "setsid-tle");
     let pid = dir.join("stray.pid");
     // The program never ends; what it started keeps its output open for 6 s more.
     let cmd = script(
@@ -495,7 +484,7 @@ fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
     if !common::has_setsid("a_program_that_exits_is_not_held_up_by_what_it_left_running") {
         return;
     }
-    let dir = scratch("setsid-exit");
+    let dir = common::sample_folder("test", "setsid-exit");
     let pid = dir.join("stray.pid");
     let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();
     wrong[6] = "Invalid command";
@@ -537,7 +526,7 @@ fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
 
 #[test]
 fn a_flood_of_output_is_cut_at_the_first_difference() {
-    let dir = scratch("flood");
+    let dir = common::sample_folder("test", "flood");
     // Lines without end, and one line without end.
     let endless_line = script(&dir, "line.sh", "yes | tr -d '\\n'\n");
     for (cmd, actual) in [("yes", "y"), (endless_line.as_str(), "yyyyyyyyyy")] {
@@ -567,7 +556,7 @@ fn a_flood_of_output_is_cut_at_the_first_difference() {
 
 #[test]
 fn a_program_that_closes_its_output_early_is_judged_on_what_came() {
-    let dir = scratch("closed");
+    let dir = common::sample_folder("test", "closed");
     // One line, then no output at all, then a clean exit: a missing line, at once.
     let first = SAMPLE_OUT.lines().next().expect("a line");
     let cmd = script(
@@ -598,7 +587,7 @@ fn a_program_that_closes_its_output_early_is_judged_on_what_came() {
 
 #[test]
 fn a_background_child_holding_the_output_goes_with_the_group() {
-    let dir = scratch("background");
+    let dir = common::sample_folder("test", "background");
     let pid = dir.join("child.pid");
     // The answer, then an exit that leaves a child of the same group holding the output.
     let cmd = script(
@@ -623,7 +612,7 @@ fn a_background_child_holding_the_output_goes_with_the_group() {
 
 #[test]
 fn a_termination_signal_ends_the_programs_and_exits_128_plus_the_signal() {
-    let dir = scratch("signal");
+    let dir = common::sample_folder("test", "signal");
     let started = dir.join("started");
     let cmd = script(
         &dir,
@@ -658,7 +647,7 @@ fn a_program_leaves_no_daemon_behind() {
     }
     // Each run starts a daemon in a session of its own and one by a double fork that
     // holds only its input; the runner ends both after each run, whatever they hold.
-    let dir = scratch("daemons");
+    let dir = common::sample_folder("test", "daemons");
     for i in 1..=3 {
         fs::copy(dir.join("case.in"), dir.join(format!("{i}.in"))).unwrap();
         fs::copy(dir.join("case.out"), dir.join(format!("{i}.out"))).unwrap();
@@ -680,7 +669,7 @@ fn a_program_leaves_no_daemon_behind() {
 
 #[test]
 fn a_short_wrong_output_shows_the_programs_stderr() {
-    let dir = scratch("wa-stderr");
+    let dir = common::sample_folder("test", "wa-stderr");
     let case = s(&dir.join("case.in"));
     // No output at all, and why on stderr.
     let out = test(&[

@@ -4,13 +4,14 @@
 //! stdout does not hide failures; output is compared as it streams (no cap, flat
 //! memory); a lone `X.in` is judged against the built-in judge; the samples are built in.
 
+mod common;
+
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SAMPLE_IN: &str = include_str!("../samples/statement.in");
 const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
 
 fn text(bytes: &[u8]) -> String {
@@ -25,31 +26,6 @@ fn test_in(dir: &Path, args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs")
-}
-
-/// A fresh directory holding the statement sample as `case.in` and `case.out`.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("duckchess-diag-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    fs::write(dir.join("case.in"), SAMPLE_IN).expect("write");
-    fs::write(dir.join("case.out"), SAMPLE_OUT).expect("write");
-    dir
-}
-
-/// A `--cmd` that prints `output` whatever its input.
-fn printing(dir: &Path, name: &str, output: &str) -> String {
-    fs::write(dir.join(format!("{name}.txt")), output).expect("write");
-    let script = dir.join(format!("{name}.sh"));
-    fs::write(
-        &script,
-        format!(
-            "cat >/dev/null\ncat '{}'\n",
-            dir.join(format!("{name}.txt")).display()
-        ),
-    )
-    .expect("write");
-    format!("sh '{}'", script.display())
 }
 
 /// The sample's answer with line `n` (from 1) replaced, removed (`None`), or doubled.
@@ -75,7 +51,7 @@ fn differs(stdout: &str) -> String {
 
 #[test]
 fn format_mistakes_are_named_for_what_they_are() {
-    let dir = scratch("format");
+    let dir = common::sample_folder("diag", "format");
     let extra = {
         let mut lines: Vec<&str> = SAMPLE_OUT.lines().collect();
         lines.insert(6, "Invalid command");
@@ -111,7 +87,7 @@ fn format_mistakes_are_named_for_what_they_are() {
         (sample_with(16, Some("blue captain;NA;no;no")), "check"),
     ];
     for (i, (output, want)) in cases.iter().enumerate() {
-        let cmd = printing(&dir, &format!("p{i}"), output);
+        let cmd = common::printing(&dir, &format!("p{i}"), output);
         let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -122,7 +98,7 @@ fn format_mistakes_are_named_for_what_they_are() {
 
 #[test]
 fn a_no_is_explained_and_the_board_after_is_shown() {
-    let dir = scratch("no");
+    let dir = common::sample_folder("diag", "no");
     // A blocked horse: the blue horse on (2, 4) would take the red captain on (0, 3),
     // but the red guard stands on (1, 4). (A case `stress` found against a solution
     // that forgets the horse's blocking square in its check test.)
@@ -134,7 +110,7 @@ fn a_no_is_explained_and_the_board_after_is_shown() {
     let answer = text(&answer);
     assert!(answer.ends_with("red captain;NA;no;no\n"));
     let wrong = answer.replace("red captain;NA;no;no\n", "red captain;NA;yes;no\n");
-    let cmd = printing(&dir, "horse", &wrong);
+    let cmd = common::printing(&dir, "horse", &wrong);
     // No answer file: the built-in judge is the reference.
     let out = test_in(&dir, &["horse.in", "--cmd", &cmd, "--ascii"]);
     let stdout = text(&out.stdout);
@@ -159,7 +135,7 @@ fn a_no_is_explained_and_the_board_after_is_shown() {
     );
 
     // The game is over after the capture: never check then.
-    let cmd = printing(
+    let cmd = common::printing(
         &dir,
         "over",
         &sample_with(17, Some("red duck;blue captain;yes;yes")),
@@ -177,9 +153,9 @@ fn a_no_is_explained_and_the_board_after_is_shown() {
 
 #[test]
 fn the_default_comparison_ignores_line_ends_and_final_blank_lines_only() {
-    let dir = scratch("ws");
+    let dir = common::sample_folder("diag", "ws");
     let trailing = SAMPLE_OUT.replace('\n', "  \r\n") + "\n\n";
-    let cmd = printing(&dir, "trailing", &trailing);
+    let cmd = common::printing(&dir, "trailing", &trailing);
     let out = test_in(&dir, &["case.in", "--cmd", &cmd, "--exact"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains(
@@ -190,7 +166,7 @@ fn the_default_comparison_ignores_line_ends_and_final_blank_lines_only() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 
     // Spacing inside a line counts, as on Luogu.
-    let cmd = printing(&dir, "inside", &sample_with(5, Some("red guard;NA;no; no")));
+    let cmd = common::printing(&dir, "inside", &sample_with(5, Some("red guard;NA;no; no")));
     let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -199,7 +175,7 @@ fn the_default_comparison_ignores_line_ends_and_final_blank_lines_only() {
         "spacing: `; n` instead of `;n` at column 17 (an extra space)"
     );
     // So does a blank line in the middle.
-    let cmd = printing(&dir, "blank", &sample_with(5, Some("\nred guard;NA;no;no")));
+    let cmd = common::printing(&dir, "blank", &sample_with(5, Some("\nred guard;NA;no;no")));
     let out = test_in(&dir, &["case.in", "--cmd", &cmd]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     let _ = fs::remove_dir_all(&dir);
@@ -207,7 +183,7 @@ fn the_default_comparison_ignores_line_ends_and_final_blank_lines_only() {
 
 #[test]
 fn a_closed_stdout_does_not_turn_a_failure_into_success() {
-    let dir = scratch("closed");
+    let dir = common::sample_folder("diag", "closed");
     // a passes, b fails.
     fs::rename(dir.join("case.in"), dir.join("a.in")).expect("rename");
     fs::rename(dir.join("case.out"), dir.join("a.out")).expect("rename");
@@ -248,7 +224,7 @@ fn peak_kb(child: &mut std::process::Child) -> u64 {
 
 #[test]
 fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
-    let dir = scratch("huge");
+    let dir = common::sample_folder("diag", "huge");
     // 4 million legal moves back and forth: 32 MB of input, 68 MB of output (above the
     // old 64 MiB cap), no answer file (the built-in judge answers as it goes).
     let n = 4_000_000;
@@ -291,11 +267,11 @@ fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
 
 #[test]
 fn a_lone_input_is_judged_against_the_built_in_judge() {
-    let dir = scratch("lone");
+    let dir = common::sample_folder("diag", "lone");
     fs::remove_file(dir.join("case.out")).expect("rm");
     let out = test_in(&dir, &["case.in"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let cmd = printing(&dir, "wrong", &sample_with(1, Some("red car;NA;no;no")));
+    let cmd = common::printing(&dir, "wrong", &sample_with(1, Some("red car;NA;no;no")));
     let stdout = text(&test_in(&dir, &["case.in", "--cmd", &cmd]).stdout);
     assert!(
         stdout.contains("      expected: Invalid command\n"),
@@ -324,7 +300,7 @@ fn a_lone_input_is_judged_against_the_built_in_judge() {
 #[test]
 fn the_samples_are_built_in() {
     // From a folder without samples/, the built-in ones run.
-    let dir = scratch("elsewhere");
+    let dir = common::sample_folder("diag", "elsewhere");
     let out = test_in(&dir, &["--cmd", BIN]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -352,7 +328,7 @@ fn the_samples_are_built_in() {
 
 #[test]
 fn a_line_unlike_the_answer_is_a_different_line_not_a_misspelling() {
-    let dir = scratch("different");
+    let dir = common::sample_folder("diag", "different");
     let out = test_in(&dir, &["--samples", "--cmd", "echo hi"]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -367,10 +343,10 @@ fn a_line_unlike_the_answer_is_a_different_line_not_a_misspelling() {
 
 #[test]
 fn the_on_board_end_of_an_off_board_command_is_marked_as_a_move_not_as_a_block() {
-    let dir = scratch("off-board");
+    let dir = common::sample_folder("diag", "off-board");
     // The red car on (0, 0) told to leave the board: the judge says Invalid command.
     fs::write(dir.join("off.in"), "1\n0 0 -1 0\n").expect("write");
-    let cmd = printing(&dir, "moves", "red car;NA;no;no\n");
+    let cmd = common::printing(&dir, "moves", "red car;NA;no;no\n");
     let out = test_in(&dir, &["off.in", "--cmd", &cmd]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");

@@ -359,3 +359,42 @@ pub fn fifo(name: &str) -> Option<std::path::PathBuf> {
     }
     made.then_some(path)
 }
+
+/// A fresh, empty scratch folder for one test: `duckchess-TAG-PID-NAME` in the system's
+/// temporary folder.
+pub fn scratch(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("duckchess-{tag}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A fresh scratch folder holding the statement's sample as `case.in` and `case.out`.
+pub fn sample_folder(tag: &str, name: &str) -> std::path::PathBuf {
+    let dir = scratch(tag, name);
+    std::fs::write(
+        dir.join("case.in"),
+        include_str!("../../samples/statement.in"),
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("case.out"),
+        include_str!("../../samples/statement.out"),
+    )
+    .expect("write");
+    dir
+}
+
+/// A `--cmd` value that prints `output` whatever its input: `sh` reading its input, then
+/// printing a file written beside the script.
+pub fn printing(dir: &Path, name: &str, output: &str) -> String {
+    let file = dir.join(format!("{name}.txt"));
+    std::fs::write(&file, output).expect("write");
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!("cat >/dev/null\ncat '{}'\n", file.display()),
+    )
+    .expect("write");
+    format!("sh '{}'", script.display())
+}
