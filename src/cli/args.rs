@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Debug, Default)]
 pub struct Parsed {
     /// Operands, in order, as text (an operand that is not UTF-8 is shown lossily here,
-    /// and [`Parsed::operands`] refuses it; [`Parsed::file_os`] takes it as it is).
+    /// and [`Parsed::operands`] refuses it; [`Parsed::file`] takes it as it is).
     operands: Vec<String>,
     /// The same operands as the operating system gave them.
     os_operands: Vec<OsString>,
@@ -181,7 +181,7 @@ impl Parsed {
 
     /// The one optional FILE operand as the operating system gave it, any name (`None`
     /// for none or `-`: standard input).
-    pub fn file_os(&self) -> Result<Option<&OsStr>, String> {
+    pub fn file(&self) -> Result<Option<&OsStr>, String> {
         match self.os_operands.as_slice() {
             [] => Ok(None),
             [path] if path == "-" => Ok(None),
@@ -189,18 +189,6 @@ impl Parsed {
             [_, _, ..] => Err(format!(
                 "unexpected argument {:?} (expected at most one FILE)",
                 self.operands[1]
-            )),
-        }
-    }
-
-    /// The one optional FILE operand (`None` for none or `-`: standard input), as text.
-    pub fn file(&self) -> Result<Option<&str>, String> {
-        match self.operands()? {
-            [] => Ok(None),
-            [path] if path == "-" => Ok(None),
-            [path] => Ok(Some(path)),
-            [_, extra, ..] => Err(format!(
-                "unexpected argument {extra:?} (expected at most one FILE)"
             )),
         }
     }

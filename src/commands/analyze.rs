@@ -138,7 +138,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             Limit::Movetime(ms.unwrap_or(DEFAULT_MOVETIME_MS))
         };
         let json = parsed.flag("--json");
-        let input = match cli::open_input(SPEC.name, parsed.file_os()?) {
+        let input = match cli::open_input(SPEC.name, parsed.file()?) {
             Ok(input) => input,
             Err(status) => return Ok(status),
         };

@@ -30,7 +30,7 @@ names its line and column. A closed standard output ends the run quietly.",
 /// The `judge` subcommand.
 pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
-        let path = parsed.file_os()?;
+        let path = parsed.file()?;
         if path.is_none_or(|p| p == "-") {
             return Ok(stdin("judge"));
         }

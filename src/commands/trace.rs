@@ -190,7 +190,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             show,
             style: render::Style::for_stdout(parsed.flag("--ascii")),
         };
-        let path = parsed.file_os()?;
+        let path = parsed.file()?;
         Ok(match cli::open_input("trace", path) {
             Ok(input) => serve(input, &options),
             Err(status) => status,
