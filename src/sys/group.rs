@@ -932,15 +932,7 @@ pub use unix::{
 
 #[cfg(windows)]
 pub use super::job::{
-    adopt_orphans, end_group, isolate, kill_all, kill_reaped, pipe_names, spawn_tracked,
-    spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes, Tracked,
+    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
+    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
+    Tracked,
 };
-
-/// Nothing to say on Windows: the console's Ctrl-C handler of [`super::job`] ends the
-/// runs, and the process ends as the system ends it.
-#[cfg(windows)]
-pub fn set_signal_note(_head: &str, _tail: &str) {}
-
-/// Nothing to count on Windows (see [`set_signal_note`]).
-#[cfg(windows)]
-pub fn count_for_signal_note(_n: u64) {}

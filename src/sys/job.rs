@@ -368,3 +368,10 @@ impl RunPipes {
         RunPipes
     }
 }
+
+/// Nothing to say: the console's Ctrl-C handler ends the runs, and the process ends as
+/// the system ends it.
+pub fn set_signal_note(_head: &str, _tail: &str) {}
+
+/// Nothing to count (see [`set_signal_note`]).
+pub fn count_for_signal_note(_n: u64) {}
