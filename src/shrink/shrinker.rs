@@ -66,7 +66,8 @@ impl<'a> Shrinker<'a> {
         }
     }
 
-    fn exhausted(&self) -> bool {
+    /// Whether the budget or the runs are spent.
+    pub fn exhausted(&self) -> bool {
         self.budget.spent() || self.oracle.runs() >= self.max_runs
     }
 

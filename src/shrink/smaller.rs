@@ -62,7 +62,7 @@ pub fn smaller(
     };
     let mut idle = 0;
     for round in 0..effort.rounds {
-        let spent = budget.spent() || tester.runs() >= max_runs;
+        let spent = with.exhausted();
         let tired = idle >= effort.patience || out.tries >= effort.max_tries;
         if spent || tired || out.best.case.len() <= effort.enough {
             break;
@@ -88,6 +88,7 @@ pub fn smaller(
         };
         out.tries += index + 1;
         out.rounds += 1;
+        // A shrinker of its own, so that its count of tries is this round's alone.
         let shrinker = Shrinker::new(tester, jobs, budget, max_runs, with.reroute);
         let shrunk = shrinker.shrink(case, trial);
         out.tries += shrunk.tries;
