@@ -1,6 +1,7 @@
 //! `duckchess match`: its command line.
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::search::MAX_THREADS;
 use crate::play::matchrun::*;
 use std::fs::OpenOptions;
 use std::time::Duration;
@@ -10,13 +11,13 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS | --opponent-nodes N] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS | --opponent-nodes N] [--threads N] [--opponent-threads N] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
 defaults to this program's own 'uci'. Both get 'setoption name UCI_Variant value
 duckchess' when they offer that option, and LIST is 'Name=Value;Name=Value' for
-more. Each opening (P random quiet moves that a depth-4 search scores within 40
+more (--threads and --opponent-threads set the option Threads). Each opening (P random quiet moves that a depth-4 search scores within 40
 centipawns) is played twice, each engine red once. The crate's rules judge every
 move: an illegal move, a crash, no answer, or a flag that falls (on a clock, past
 100 ms of grace) loses; 300 plies (moves of both sides
@@ -63,6 +64,16 @@ the average depth, nodes per second and the longest overrun of the time given.",
             "N",
             "the opponent's nodes a move (default: --nodes), for odds",
         ),
+        Opt::valued(
+            "--threads",
+            "N",
+            "the engine under test's Threads, 1 to 256 (default: not set, the engine's own)",
+        ),
+        Opt::valued(
+            "--opponent-threads",
+            "N",
+            "the opponent's Threads, 1 to 256 (default: --threads)",
+        ),
         Opt::valued("--openings", "N", "number of openings (default 10)"),
         Opt::valued("--plies", "P", "moves in each opening (default 4)"),
         Opt::valued("--seed", "S", "seed of the openings (default 1)"),
@@ -101,6 +112,29 @@ fn option_list(text: Option<&str>) -> Result<Vec<(String, String)>, String> {
             _ => Err(format!("option {pair:?}: expected Name=Value")),
         })
         .collect()
+}
+
+/// Puts `Threads=N` first in an engine's `options` when `threads` is given; the same
+/// option in the list too is an error that names the two `flags`.
+fn with_threads(
+    mut options: Vec<(String, String)>,
+    threads: Option<u64>,
+    flags: (&str, &str),
+) -> Result<Vec<(String, String)>, String> {
+    let Some(n) = threads else {
+        return Ok(options);
+    };
+    if options
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("threads"))
+    {
+        return Err(format!(
+            "{} and Threads in {}: give the thread count once",
+            flags.0, flags.1
+        ));
+    }
+    options.insert(0, ("Threads".to_string(), n.to_string()));
+    Ok(options)
 }
 
 /// Reads `S+INC` (seconds, decimals allowed).
@@ -151,11 +185,21 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         let count = parsed.int("--openings", 1, 1000)?.unwrap_or(10) as usize;
         let plies = parsed.int("--plies", 0, 40)?.unwrap_or(4) as usize;
         let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
+        let threads = parsed.int("--threads", 1, MAX_THREADS as u64)?;
+        let opponent_threads = parsed.int("--opponent-threads", 1, MAX_THREADS as u64)?;
         let players = Players::new(
             [engine, opponent],
             [
-                option_list(parsed.value("--engine-options"))?,
-                option_list(parsed.value("--opponent-options"))?,
+                with_threads(
+                    option_list(parsed.value("--engine-options"))?,
+                    threads,
+                    ("--threads", "--engine-options"),
+                )?,
+                with_threads(
+                    option_list(parsed.value("--opponent-options"))?,
+                    opponent_threads.or(threads),
+                    ("--opponent-threads", "--opponent-options"),
+                )?,
             ],
         );
         let record = match parsed.path("--record")? {
@@ -198,5 +242,17 @@ mod tests {
             Control::Clock(Duration::from_secs(10), Duration::from_millis(100))
         );
         assert!(clock("ten").is_err());
+        let hash = vec![("Hash".to_string(), "16".to_string())];
+        let flags = ("--threads", "--engine-options");
+        assert_eq!(with_threads(hash.clone(), None, flags).unwrap(), hash);
+        assert_eq!(
+            with_threads(hash.clone(), Some(2), flags).unwrap(),
+            [("Threads".to_string(), "2".to_string()), hash[0].clone()]
+        );
+        let twice = vec![("threads".to_string(), "4".to_string())];
+        assert_eq!(
+            with_threads(twice, Some(2), flags).unwrap_err(),
+            "--threads and Threads in --engine-options: give the thread count once"
+        );
     }
 }

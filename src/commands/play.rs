@@ -1,6 +1,7 @@
 //! `duckchess play`: its command line.
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::search::MAX_THREADS;
 use crate::judge::board::Board;
 use crate::play::arena::limits_option;
 use crate::play::level::{Level, Strength};
@@ -12,7 +13,7 @@ use std::io::{self, IsTerminal};
 pub const SPEC: Spec = Spec {
     name: "play",
     summary: "play at the terminal, against a person or the computer",
-    usage: &["[--red human|ai] [--blue human|ai] [--level N] [--seed S] [--think MS | --depth D] [--from POSITION] [--ascii]"],
+    usage: &["[--red human|ai] [--blue human|ai] [--level N] [--seed S] [--think MS | --depth D] [--threads N] [--from POSITION] [--ascii]"],
     about: "\
 Commands at the prompt:
   xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
@@ -30,8 +31,8 @@ The computer plays at --level 1 (a beginner who blunders pieces) to 8 (the full
 engine); 3 (casual) by default, as in the browser. Levels 1-7 search a fixed number of nodes and make mistakes
 on purpose, more and larger ones the lower the level; their random choices come
 from --seed (shown at the start), so the same seed and the same moves replay the
-same game. --think and --depth apply to level 8, which they choose when --level is
-not given.
+same game. --think, --depth and --threads apply to level 8, which they choose when
+--level is not given.
 
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
@@ -67,6 +68,11 @@ replays it.",
             "the computer searches D plies instead (no clock)",
         ),
         Opt::valued(
+            "--threads",
+            "N",
+            "the computer searches on N threads, 1 to 256 (default 1)",
+        ),
+        Opt::valued(
             "--from",
             "POSITION",
             "start from POSITION (notation) instead of the start position",
@@ -88,9 +94,15 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         };
         let players = [who("--red")?, who("--blue")?];
         let limits = limits_option(parsed, 1000)?;
+        let threads = parsed.int("--threads", 1, MAX_THREADS as u64)?.unwrap_or(1) as usize;
         let level = match parsed.value("--level") {
-            // A thinking time or a depth is for the full engine.
-            None if parsed.flag("--think") || parsed.flag("--depth") => Level::FULL,
+            // A thinking time, a depth or threads are for the full engine.
+            None if ["--think", "--depth", "--threads"]
+                .iter()
+                .any(|o| parsed.flag(o)) =>
+            {
+                Level::FULL
+            }
             None => Level::DEFAULT,
             Some(_) if !players.contains(&Controller::Ai) => {
                 return Err(
@@ -113,6 +125,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             players,
             limits,
             strength: Strength { level, seed },
+            threads,
             start,
             style: Style::for_stdout(parsed.flag("--ascii")),
             echo: !io::stdin().is_terminal(),

@@ -12,9 +12,9 @@ pub const SPEC: Spec = Spec {
     usage: &["[--hash MB]"],
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
-isready, ucinewgame, setoption (Hash, UCI_Variant = duckchess, Move Overhead,
-Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength with UCI_Elo, Use NNUE
-and EvalFile for the network the engine evaluates with; and for the hand-written
+isready, ucinewgame, setoption (Hash, Threads 1-256 sharing it, UCI_Variant =
+duckchess, Move Overhead, Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength
+with UCI_Elo, Use NNUE and EvalFile for the network the engine evaluates with; and for the hand-written
 evaluation and tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
 Duck, Value Soldier, Mobility, Pressure, Tempo, Near Soldier, Near Pieces,
 Reduction, Futility, Quiet Checks, Improving; evaluation terms weighted 0 until

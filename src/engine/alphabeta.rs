@@ -54,9 +54,9 @@ pub const CHECK_EVERY: u64 = 256;
 
 /// Everything a search is built from but the position and its two borrowed tables:
 /// the game before the root, which root moves to search, what stops it, the network it
-/// evaluates with and the numbers it is tuned by. It is `Clone`, so that several
-/// searches (threads, some day) can be built from one, each with its own history and
-/// all probing one table.
+/// evaluates with and the numbers it is tuned by. It is `Clone`, so that the threads
+/// of a parallel search are built from one, each with its own history and all probing
+/// one table.
 #[derive(Clone)]
 pub(crate) struct Setup<'a> {
     /// Keys of the game's positions before the root, oldest first.
@@ -96,7 +96,7 @@ impl Setup<'_> {
 pub(crate) struct Search<'a> {
     board: Board,
     hash: u64,
-    tt: &'a mut Table,
+    tt: &'a Table,
     history: History<'a>,
     /// The move that led to the node at each ply (`None` for a pass or the root).
     path: [Option<Move>; MAX_PLY + 2],
@@ -154,8 +154,8 @@ impl<'a> Search<'a> {
     pub fn new(
         board: &Board,
         setup: Setup<'a>,
-        tt: &'a mut Table,
-        history: &'a mut [i32],
+        tt: &'a Table,
+        history: &'a mut [i16],
     ) -> Search<'a> {
         let Setup {
             keys,
@@ -955,10 +955,10 @@ mod tests {
 
     #[test]
     fn incremental_hash_matches_full_hash() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         let board = Board::start();
-        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &table, &mut history);
         let mut played = Vec::new();
         for i in 0..40 {
             let moves = rules::legal_moves(&s.board);
@@ -980,10 +980,10 @@ mod tests {
 
     #[test]
     fn a_position_seen_before_is_a_draw_below_the_root() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         let board: Board = "4k4/9/9/9/9/9/9/9/R8/4K4 r".parse().unwrap();
-        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &table, &mut history);
         let go = |x1, y1, x2, y2| Move {
             from: Square::new(x1, y1).unwrap(),
             to: Square::new(x2, y2).unwrap(),
@@ -1005,12 +1005,12 @@ mod tests {
 
     #[test]
     fn a_hanging_piece_steps_out_of_attack_first() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let mut history = vec![0; crate::engine::history::HISTORY_LEN];
         // The red car on (1, 0) stands on the blue car's row: along it every square is
         // attacked, up or down its file none is.
         let board: Board = "4k4/9/9/9/9/9/9/9/R7r/4K4 r".parse().unwrap();
-        let mut s = Search::new(&board, Setup::new(), &mut table, &mut history);
+        let mut s = Search::new(&board, Setup::new(), &table, &mut history);
         let list = s.ordered(0, false, None, false);
         let car = Square::new(1, 0).unwrap();
         let score = |x, y| {

@@ -12,7 +12,9 @@ use crate::judge::rules::Move;
 /// order).
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
-/// The history tables share one array: the from-to history first, then the
+/// The history tables share one array of 16-bit scores (they stay within
+/// [`HISTORY_MAX`]: half the memory of 32-bit ones, which matters with a table for each
+/// thread of a search): the from-to history first, then the
 /// continuation history, indexed by the piece and target square of the move before
 /// and of the move itself (how well a move has answered that reply).
 const FROM_TO: usize = SQUARE_SLOTS * SQUARE_SLOTS;
@@ -36,7 +38,7 @@ fn piece_square(piece: Piece, to: Square) -> usize {
 /// search (an engine keeps it from one move of a game to the next); the killers and
 /// countermoves are the search's own.
 pub(crate) struct History<'a> {
-    table: &'a mut [i32],
+    table: &'a mut [i16],
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     countermoves: Vec<Option<Move>>,
 }
@@ -44,7 +46,7 @@ pub(crate) struct History<'a> {
 impl<'a> History<'a> {
     /// Ordering memory over `table` ([`HISTORY_LEN`] long), with no killers or
     /// countermoves yet.
-    pub fn new(table: &'a mut [i32]) -> History<'a> {
+    pub fn new(table: &'a mut [i16]) -> History<'a> {
         History {
             table,
             killers: [[None; 2]; MAX_PLY + 1],
@@ -78,10 +80,10 @@ impl<'a> History<'a> {
     #[inline]
     pub fn ordering(&self, cont_row: Option<usize>, mover: Option<Piece>, m: Move) -> i32 {
         let cont = match (cont_row, mover) {
-            (Some(row), Some(p)) => self.table[row + piece_square(p, m.to)],
+            (Some(row), Some(p)) => i32::from(self.table[row + piece_square(p, m.to)]),
             _ => 0,
         };
-        self.table[slot(m)] + cont
+        i32::from(self.table[slot(m)]) + cont
     }
 
     /// The continuation-history index of `m` on `board`, after `prev` (none at the root
@@ -98,7 +100,8 @@ impl<'a> History<'a> {
     /// each within [`HISTORY_MAX`].
     #[inline]
     pub fn quiet(&self, board: &Board, prev: Option<Move>, m: Move) -> i32 {
-        self.table[slot(m)] + Self::cont_index(board, prev, m).map_or(0, |i| self.table[i])
+        i32::from(self.table[slot(m)])
+            + Self::cont_index(board, prev, m).map_or(0, |i| i32::from(self.table[i]))
     }
 
     /// Moves the history scores of `m` on `board` after `prev` by `bonus`, less the
@@ -106,9 +109,9 @@ impl<'a> History<'a> {
     fn update(&mut self, board: &Board, prev: Option<Move>, m: Move, bonus: i32) {
         let cont = Self::cont_index(board, prev, m);
         for i in std::iter::once(slot(m)).chain(cont) {
-            let h = &mut self.table[i];
-            *h += bonus * 32 - *h * bonus.abs() * 32 / HISTORY_MAX;
-            *h = (*h).clamp(-HISTORY_MAX, HISTORY_MAX);
+            let h = i32::from(self.table[i]);
+            let h = h + bonus * 32 - h * bonus.abs() * 32 / HISTORY_MAX;
+            self.table[i] = h.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
         }
     }
 

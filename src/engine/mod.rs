@@ -4,7 +4,8 @@
 //! evaluation), the search ([`search`] drives iterative deepening over [`alphabeta`],
 //! which orders moves with [`ordering`] and [`history`], stops when [`watch`] says and
 //! is tuned by the value of [`tunables`], with the transposition table of [`tt`], the
-//! exchange evaluation of [`see`] and the time allocation of [`clock`]; [`stats`]
+//! exchange evaluation of [`see`] and the time allocation of [`clock`], on as many
+//! threads as asked with [`threads`]; [`stats`]
 //! profiles its tree in a build made with the feature `stats`), and [`perft`], which
 //! counts move sequences to check the generator.
 //!
@@ -26,6 +27,7 @@ pub mod perft;
 pub mod search;
 pub mod see;
 pub mod stats;
+pub mod threads;
 pub mod tt;
 pub mod tunables;
 pub mod watch;

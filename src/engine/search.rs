@@ -1,7 +1,8 @@
 //! The computer opponent: iterative deepening over the alpha-beta search of
 //! [`crate::engine::alphabeta`], with hard limits (depth, nodes, a deadline, an outside
 //! stop flag), a report of each completed iteration, and an [`Engine`] that keeps its
-//! transposition table from one move of a game to the next.
+//! transposition table from one move of a game to the next and searches on as many
+//! threads as it is asked (Lazy SMP: see [`crate::engine::threads`]).
 //!
 //! Every search answers: a safe move is picked before the first iteration starts, and
 //! an iteration cut short by a limit still contributes the best root move it finished.
@@ -9,6 +10,7 @@
 
 pub use crate::engine::alphabeta::MOVE_LIMIT;
 pub use crate::engine::eval::MATE;
+pub use crate::engine::threads::{ThreadsError, MAX_THREADS};
 pub use crate::engine::tt::MAX_PLY;
 
 use crate::engine::alphabeta::{Search, Setup};
@@ -16,13 +18,15 @@ use crate::engine::eval::eval_mut;
 use crate::engine::history::HISTORY_LEN;
 use crate::engine::nnue;
 use crate::engine::stats;
+use crate::engine::threads::{self, Candidate, Halt, Helpers};
 use crate::engine::tt::{self, Table, MATE_BOUND};
 use crate::engine::tunables::{Tunables, X_ASP};
 use crate::engine::watch::Watch;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 /// The deepest iteration a search may ask for.
@@ -177,12 +181,19 @@ pub fn search_time(board: &Board, time: Duration) -> Report {
 /// A searcher that keeps what it learnt (transposition table, move-ordering statistics)
 /// from one move to the next of a game. Create one per game and call
 /// [`Engine::search`] (or [`Engine::search_in`]) for each move.
+///
+/// It searches on one thread unless [`Engine::set_threads`] asks for more: then the
+/// calling thread runs the search as on one, and helper threads search the same
+/// position beside it, sharing its transposition table (see
+/// [`crate::engine::threads`]).
 pub struct Engine {
     tt: Table,
-    history: Vec<i32>,
+    history: Vec<i16>,
     /// Whether `history` is ready for the next search: aged since the last one, or
     /// all zero (new or cleared), so that the next search need not touch its pages.
     history_ready: bool,
+    /// The helper threads' histories: none for a search on one thread.
+    helpers: Helpers,
     /// The expected line of the last search (see [`Engine::line`]).
     line: Vec<Move>,
 }
@@ -191,6 +202,15 @@ impl Default for Engine {
     fn default() -> Engine {
         Engine::new()
     }
+}
+
+/// What a helper thread found: its deepest completed iteration's answer and line, if
+/// it completed one, and its counts.
+struct Helped {
+    answer: Option<Candidate>,
+    line: Vec<Move>,
+    seldepth: u32,
+    nodes: u64,
 }
 
 impl Engine {
@@ -206,6 +226,7 @@ impl Engine {
             tt: Table::new(mb),
             history: vec![0; HISTORY_LEN],
             history_ready: true,
+            helpers: Helpers::default(),
             line: Vec::new(),
         }
     }
@@ -216,22 +237,43 @@ impl Engine {
         self.tt.resize(mb)
     }
 
+    /// Searches on `threads` threads from the next search on (clamped to
+    /// 1..=[`MAX_THREADS`]; the table stays one, shared). Fewer threads give back the
+    /// memory of those dropped at once; when the memory of more cannot be had, keeps
+    /// the count there was and says so.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), ThreadsError> {
+        self.helpers.set_len(threads.clamp(1, MAX_THREADS) - 1)
+    }
+
+    /// The number of threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
     /// Forgets everything learnt (for a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.history_ready = true;
+        self.helpers.clear();
     }
 
     /// Does now what the next search would do first: ages the move-ordering history
-    /// (a pass over its 6 MB), so that one game's old statistics do not dominate.
-    /// Called between searches (the UCI front end does, once it has answered), it keeps
-    /// that work out of the next search's time; a search calls it itself otherwise.
+    /// (a pass over its 3 MB, and as much for each helper thread), so that one game's
+    /// old statistics do not dominate. Called between searches (the UCI front end
+    /// does, once it has answered), it keeps that work out of the next search's time;
+    /// a search does it itself otherwise (each helper thread its own).
     /// Nothing to do after a new engine or [`Engine::clear`]: whose pages a first
     /// search would otherwise touch all at once (7-9 ms of page faults).
     pub fn prepare(&mut self) {
+        self.prepare_main();
+        self.helpers.prepare();
+    }
+
+    /// The first thread's part of [`Engine::prepare`].
+    fn prepare_main(&mut self) {
         if !self.history_ready {
-            self.history.iter_mut().for_each(|h| *h /= 8);
+            threads::age(&mut self.history);
             self.history_ready = true;
         }
     }
@@ -243,7 +285,7 @@ impl Engine {
     pub fn warm(&mut self) {
         // One write a page; the value is opaque so that the stores of zero into memory
         // known to be zero are not optimised away.
-        for h in self.history.iter_mut().step_by(1024) {
+        for h in self.history.iter_mut().step_by(2048) {
             *h = std::hint::black_box(0);
         }
     }
@@ -267,14 +309,17 @@ impl Engine {
     ///
     /// A captain that can be taken is taken at once. Otherwise a safe move is chosen
     /// first (one that does not hand over the captain, if there is one), then iterative
-    /// deepening runs from depth 1 until a limit is reached.
+    /// deepening runs from depth 1 until a limit is reached. With several threads, the
+    /// helpers run their own iterative deepening beside it until it ends, and the
+    /// move is chosen by [`threads::vote`] among the threads' deepest completed
+    /// iterations.
     pub fn search_in(&mut self, board: &Board, limits: Limits, context: Context) -> Report {
         let started = Instant::now();
         let Context {
             history,
             moves_played,
             stop,
-            mut on_iteration,
+            on_iteration,
             root_moves,
             ponderhit,
             tunables,
@@ -306,7 +351,7 @@ impl Engine {
         }
         report.best = Some(fallback(board, &moves, &tunables));
 
-        self.prepare();
+        self.prepare_main();
         self.history_ready = false;
         self.tt.new_search();
         let pieces = board.pieces().count();
@@ -327,65 +372,203 @@ impl Engine {
             net: nnue::enabled().then(nnue::network),
             tunables,
         };
-        let mut s = Search::new(board, setup, &mut self.tt, &mut self.history);
-        let mut line = Vec::new();
-        let mut iterations = Vec::new();
-
-        for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
-            s.start_iteration();
-            let score = aspiration(&mut s, depth as i32, report.score);
-            if s.stopped() {
-                // A root move searched in full is trustworthy; a losing one is no
-                // better than the safe fallback.
-                if let Some((m, sc)) = s.root_best() {
-                    if report.depth > 0 || sc > -MATE_BOUND {
-                        report.best = Some(m);
-                        if report.depth == 0 {
-                            report.score = sc;
+        let Engine {
+            tt,
+            history,
+            helpers,
+            ..
+        } = self;
+        let tt = &*tt;
+        let (histories, age_first) = helpers.take_for_search();
+        // Each thread's node count, published at its looks at the clock: the node cap
+        // is on their sum. None with one thread, whose search is then exactly the
+        // search of a single-threaded engine.
+        let counts: Vec<AtomicU64> = match histories.len() {
+            0 => Vec::new(),
+            n => (0..=n).map(|_| AtomicU64::new(0)).collect(),
+        };
+        let halt = AtomicBool::new(false);
+        let (mut line, found) = thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (i, table) in histories.iter_mut().enumerate() {
+                let index = i + 1;
+                let setup = Setup {
+                    watch: Watch::unlimited()
+                        .with_stop(Some(&halt))
+                        .with_pool(&counts, index),
+                    ..setup.clone()
+                };
+                let (depth, counts) = (limits.depth, &counts);
+                let spawned = thread::Builder::new()
+                    .name(format!("search-{index}"))
+                    .spawn_scoped(scope, move || {
+                        if age_first {
+                            threads::age(table);
                         }
-                    }
-                }
-                break;
-            }
-            if let Some((m, _)) = s.root_best() {
-                report.best = Some(m);
-            }
-            report.score = score;
-            report.depth = depth;
-            report.seldepth = report.seldepth.max(s.seldepth() as u32);
-            report.nodes = s.nodes();
-            if stats::ON {
-                iterations.push(format!("{depth}:{}", s.nodes()));
-            }
-            if let Some(best) = report.best {
-                line = s.pv(best, depth as usize + 4);
-                if let Some(notify) = on_iteration.as_mut() {
-                    notify(&Info {
-                        report,
-                        elapsed: started.elapsed(),
-                        pv: line.clone(),
+                        let s = Search::new(board, setup, tt, table);
+                        helper(s, index, depth, moves_played, counts)
                     });
+                // A thread the system cannot start is a helper fewer.
+                handles.extend(spawned.ok());
+            }
+            let halt = Halt(&halt);
+            let setup = match counts.is_empty() {
+                true => setup,
+                false => Setup {
+                    watch: setup.watch.with_pool(&counts, 0),
+                    ..setup
+                },
+            };
+            let mut s = Search::new(board, setup, tt, history);
+            let line = deepen(&mut s, limits, &mut report, on_iteration, started, &counts);
+            drop(halt);
+            let found: Vec<Helped> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            (line, found)
+        });
+        for h in &found {
+            report.nodes += h.nodes;
+            report.seldepth = report.seldepth.max(h.seldepth);
+        }
+        if let Some(main) = report.best {
+            let mut answers = vec![Candidate {
+                best: main,
+                score: report.score,
+                depth: report.depth,
+            }];
+            let mut lines = vec![&line];
+            for h in &found {
+                if let Some(answer) = h.answer {
+                    answers.push(answer);
+                    lines.push(&h.line);
                 }
             }
-            if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
-                break; // a forced result within the horizon: deeper adds nothing
-            }
-            if s.soft_passed(limits.soft) {
-                break;
-            }
-        }
-        report.nodes = s.nodes();
-        if let Some(best) = report.best {
-            if line.first() != Some(&best) {
-                line = s.pv(best, report.depth as usize + 4);
+            let chosen = threads::vote(&answers);
+            if chosen > 0 {
+                let a = answers[chosen];
+                (report.best, report.score, report.depth) = (Some(a.best), a.score, a.depth);
+                line = lines[chosen].clone();
             }
         }
         self.line = line;
-        if stats::ON {
-            eprintln!("stats: iterations {}", iterations.join(" "));
-            eprintln!("stats: {}", stats::report().replace('\n', "\nstats: "));
-        }
         report
+    }
+}
+
+/// The first thread's iterative deepening on `s`, from depth 1 until a limit is
+/// reached: fills `report` (its nodes counting the other threads' `counts` too) and
+/// gives the expected line.
+fn deepen(
+    s: &mut Search,
+    limits: Limits,
+    report: &mut Report,
+    mut on_iteration: Option<&mut dyn FnMut(&Info)>,
+    started: Instant,
+    counts: &[AtomicU64],
+) -> Vec<Move> {
+    // The nodes of the helper threads, as they published them.
+    let others = || -> u64 {
+        counts
+            .iter()
+            .skip(1)
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    };
+    let mut line = Vec::new();
+    let mut iterations = Vec::new();
+    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+        s.start_iteration();
+        let score = aspiration(s, depth as i32, report.score);
+        if s.stopped() {
+            // A root move searched in full is trustworthy; a losing one is no
+            // better than the safe fallback.
+            if let Some((m, sc)) = s.root_best() {
+                if report.depth > 0 || sc > -MATE_BOUND {
+                    report.best = Some(m);
+                    if report.depth == 0 {
+                        report.score = sc;
+                    }
+                }
+            }
+            break;
+        }
+        if let Some((m, _)) = s.root_best() {
+            report.best = Some(m);
+        }
+        report.score = score;
+        report.depth = depth;
+        report.seldepth = report.seldepth.max(s.seldepth() as u32);
+        report.nodes = s.nodes() + others();
+        if stats::ON {
+            iterations.push(format!("{depth}:{}", s.nodes()));
+        }
+        if let Some(best) = report.best {
+            line = s.pv(best, depth as usize + 4);
+            if let Some(notify) = on_iteration.as_mut() {
+                notify(&Info {
+                    report: *report,
+                    elapsed: started.elapsed(),
+                    pv: line.clone(),
+                });
+            }
+        }
+        if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
+            break; // a forced result within the horizon: deeper adds nothing
+        }
+        if s.soft_passed(limits.soft) {
+            break;
+        }
+    }
+    // The helpers' own counts are added once they are done.
+    report.nodes = s.nodes();
+    if let Some(best) = report.best {
+        if line.first() != Some(&best) {
+            line = s.pv(best, report.depth as usize + 4);
+        }
+    }
+    if stats::ON {
+        eprintln!("stats: iterations {}", iterations.join(" "));
+        eprintln!("stats: {}", stats::report().replace('\n', "\nstats: "));
+    }
+    line
+}
+
+/// Helper thread `index`'s iterative deepening on `s`, up to `max_depth`, skipping
+/// the depths [`threads::skips`] says, until its stop flag (the main thread's end)
+/// stops it. Its node count goes to `counts` once it is done.
+fn helper(
+    mut s: Search,
+    index: usize,
+    max_depth: u32,
+    moves_played: u32,
+    counts: &[AtomicU64],
+) -> Helped {
+    let mut answer: Option<Candidate> = None;
+    let mut seldepth = 0;
+    for depth in 1..=max_depth.clamp(1, MAX_DEPTH) {
+        if threads::skips(index, depth, moves_played) {
+            continue;
+        }
+        s.start_iteration();
+        let previous = answer.map_or(0, |a| a.score);
+        let score = aspiration(&mut s, depth as i32, previous);
+        if s.stopped() {
+            break;
+        }
+        seldepth = seldepth.max(s.seldepth() as u32);
+        if let Some((best, _)) = s.root_best() {
+            answer = Some(Candidate { best, score, depth });
+        }
+        if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
+            break;
+        }
+    }
+    counts[index].store(s.nodes(), Ordering::Relaxed);
+    let line = answer.map_or_else(Vec::new, |a| s.pv(a.best, a.depth as usize + 4));
+    Helped {
+        answer,
+        line,
+        seldepth,
+        nodes: s.nodes(),
     }
 }
 

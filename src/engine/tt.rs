@@ -1,10 +1,12 @@
 //! Position keys and the transposition table: Zobrist hashing of a board, and a
-//! fixed-size table of search results indexed by key, sized in megabytes.
+//! fixed-size table of search results indexed by key, sized in megabytes, that the
+//! threads of one search share without a lock.
 
 use crate::engine::eval::MATE;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, Square, SQUARE_SLOTS};
 use crate::judge::rules::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The deepest the search ever goes, extensions and quiescence included.
 pub const MAX_PLY: usize = 96;
@@ -85,10 +87,9 @@ pub struct Entry {
 /// The [`Entry::eval`] of a position whose static evaluation is not stored.
 pub const NO_EVAL: i32 = i16::MIN as i32;
 
-/// The packed form of an [`Entry`]: 16 bytes, four to a 64-byte bucket.
+/// The unpacked form of one slot's data word (see [`Slot`]).
 #[derive(Clone, Copy)]
-struct Slot {
-    key: u64,
+struct Data {
     score: i16,
     eval: i16,
     /// The best move's squares as board bits; `from == NO_SQUARE` when there is none.
@@ -101,8 +102,7 @@ struct Slot {
 
 const NO_SQUARE: u8 = u8::MAX;
 
-const EMPTY: Slot = Slot {
-    key: 0,
+const EMPTY: Data = Data {
     score: 0,
     eval: NO_EVAL as i16,
     from: NO_SQUARE,
@@ -117,7 +117,27 @@ const BUCKET: usize = 4;
 /// Generations are counted in the six high bits of `meta`.
 const GENERATIONS: u8 = 64;
 
-impl Slot {
+impl Data {
+    fn pack(self) -> u64 {
+        u64::from(self.score as u16)
+            | u64::from(self.eval as u16) << 16
+            | u64::from(self.from) << 32
+            | u64::from(self.to) << 40
+            | u64::from(self.depth) << 48
+            | u64::from(self.meta) << 56
+    }
+
+    fn unpack(word: u64) -> Data {
+        Data {
+            score: word as u16 as i16,
+            eval: (word >> 16) as u16 as i16,
+            from: (word >> 32) as u8,
+            to: (word >> 40) as u8,
+            depth: (word >> 48) as u8,
+            meta: (word >> 56) as u8,
+        }
+    }
+
     fn bound(self) -> Bound {
         match self.meta & 3 {
             0 => Bound::Exact,
@@ -130,19 +150,55 @@ impl Slot {
         self.meta >> 2
     }
 
-    fn unpack(self) -> Entry {
+    fn entry(self, key: u64) -> Entry {
         let best = (self.from != NO_SQUARE).then(|| Move {
             from: Square::from_bit(self.from as u32),
             to: Square::from_bit(self.to as u32),
         });
         Entry {
-            key: self.key,
+            key,
             best,
             score: self.score as i32,
             depth: self.depth,
             bound: self.bound(),
             eval: self.eval as i32,
         }
+    }
+}
+
+/// One entry as the threads of a search share it: 16 bytes, four to a 64-byte bucket.
+/// The data word is stored as it is and the key XOR-ed with it, each with a relaxed
+/// atomic access and no lock. Two threads writing the same slot at once may leave one's
+/// key beside the other's data: the key read back (`check ^ data`) then matches
+/// neither position, and the slot reads as another position's: a miss, never a wrong
+/// hit (but for the one chance in 2^64 that any key collision has).
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn empty() -> Slot {
+        let data = EMPTY.pack();
+        Slot {
+            check: AtomicU64::new(data),
+            data: AtomicU64::new(data),
+        }
+    }
+
+    /// The key and the data as stored (the key is garbage after a torn write).
+    #[inline]
+    fn load(&self) -> (u64, Data) {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.check.load(Ordering::Relaxed) ^ data;
+        (key, Data::unpack(data))
+    }
+
+    #[inline]
+    fn save(&self, key: u64, data: Data) {
+        let data = data.pack();
+        self.check.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
     }
 }
 
@@ -177,6 +233,10 @@ impl std::error::Error for HashError {}
 /// The transposition table: a power-of-two number of buckets of four entries. A new
 /// result replaces the same position's, else the shallowest entry of its bucket or one
 /// left from an earlier search.
+///
+/// Probes and stores take `&self`: the threads of one search share the table without
+/// a lock (see [`Slot`]). Only what happens between searches (a new size, a clear, the
+/// next generation) needs it alone.
 pub struct Table {
     slots: Vec<Slot>,
     mask: usize,
@@ -189,7 +249,7 @@ impl Table {
     pub fn new(mb: usize) -> Table {
         let count = Table::count(mb);
         Table {
-            slots: vec![EMPTY; count],
+            slots: (0..count).map(|_| Slot::empty()).collect(),
             mask: (count - 1) & !(BUCKET - 1),
             generation: 0,
         }
@@ -240,7 +300,7 @@ impl Table {
             });
         }
         self.slots = Vec::new();
-        slots.resize(count, EMPTY);
+        slots.extend((0..count).map(|_| Slot::empty()));
         *self = Table {
             slots,
             mask: (count - 1) & !(BUCKET - 1),
@@ -251,7 +311,7 @@ impl Table {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|e| *e = EMPTY);
+        self.slots.iter_mut().for_each(|e| *e = Slot::empty());
         self.generation = 0;
     }
 
@@ -260,35 +320,44 @@ impl Table {
         self.generation = (self.generation + 1) % GENERATIONS;
     }
 
+    /// The index of the first slot of `key`'s bucket.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket_start(&self, key: u64) -> usize {
         key as usize & self.mask
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = self.bucket_start(key);
+        &self.slots[b..b + BUCKET]
     }
 
     /// The entry for `key`, if one is stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.slots[b..b + BUCKET]
-            .iter()
-            .find(|s| s.key == key)
-            .map(|s| s.unpack())
+        self.bucket(key).iter().find_map(|s| {
+            let (k, data) = s.load();
+            (k == key).then(|| data.entry(key))
+        })
     }
 
     /// Stores a result for `key`, keeping a deeper result for the same position.
     #[inline]
-    pub fn store(&mut self, key: u64, entry: Entry) {
-        let b = self.bucket(key);
+    pub fn store(&self, key: u64, entry: Entry) {
         let generation = self.generation;
-        let bucket = &mut self.slots[b..b + BUCKET];
+        let bucket = self.bucket(key);
+        let mut seen = [(0, EMPTY); BUCKET];
+        for (seen, slot) in seen.iter_mut().zip(bucket) {
+            *seen = slot.load();
+        }
         // The same position, else the entry worth least: shallow, or from long ago.
-        let worth = |s: &Slot| {
-            let age = (GENERATIONS + generation - s.generation()) % GENERATIONS;
-            s.depth as i32 - 8 * age as i32
+        let worth = |d: &Data| {
+            let age = (GENERATIONS + generation - d.generation()) % GENERATIONS;
+            d.depth as i32 - 8 * age as i32
         };
-        let i = match bucket.iter().position(|s| s.key == key) {
+        let i = match seen.iter().position(|&(k, _)| k == key) {
             Some(i) => {
-                let s = bucket[i];
+                let s = seen[i].1;
                 if s.depth > entry.depth + 2
                     && entry.bound != Bound::Exact
                     && s.generation() == generation
@@ -297,16 +366,16 @@ impl Table {
                 }
                 i
             }
-            None => (0..BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0),
+            None => (0..BUCKET).min_by_key(|&i| worth(&seen[i].1)).unwrap_or(0),
         };
-        let old = bucket[i];
+        let (old_key, old) = seen[i];
         let (from, to) = match entry.best {
             Some(m) => (m.from.bit() as u8, m.to.bit() as u8),
             // Keep the move known for this position when the new result has none.
-            None if old.key == key => (old.from, old.to),
+            None if old_key == key => (old.from, old.to),
             None => (NO_SQUARE, NO_SQUARE),
         };
-        let eval = if entry.eval == NO_EVAL && old.key == key {
+        let eval = if entry.eval == NO_EVAL && old_key == key {
             old.eval
         } else {
             entry.eval.clamp(NO_EVAL, i16::MAX as i32) as i16
@@ -316,8 +385,7 @@ impl Table {
             Bound::Lower => 1,
             Bound::Upper => 2,
         };
-        bucket[i] = Slot {
-            key,
+        let data = Data {
             score: entry.score.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16,
             eval,
             from,
@@ -325,6 +393,7 @@ impl Table {
             depth: entry.depth,
             meta: bound | generation << 2,
         };
+        bucket[i].save(key, data);
     }
 }
 
@@ -384,9 +453,11 @@ mod tests {
 
     #[test]
     fn a_full_bucket_gives_up_its_shallowest_or_oldest_entry() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let keys = same_bucket(&t, 6);
-        assert!(keys.iter().all(|&k| t.bucket(k) == t.bucket(keys[0])));
+        assert!(keys
+            .iter()
+            .all(|&k| t.bucket_start(k) == t.bucket_start(keys[0])));
         // Four entries fill the bucket; a fifth pushes out the shallowest (depth 2).
         for (&k, depth) in keys.iter().zip([9, 2, 7, 5]) {
             t.store(k, entry(depth, None, NO_EVAL));
@@ -441,6 +512,65 @@ mod tests {
         );
         let e = t.probe(78).unwrap();
         assert_eq!((e.score, e.eval), (i16::MAX as i32, NO_EVAL));
+    }
+
+    #[test]
+    fn a_torn_write_reads_as_a_miss() {
+        let t = Table::new(1);
+        let (a, b) = (0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321);
+        t.store(a, entry(6, None, 11));
+        t.store(b, entry(3, None, 22));
+        assert_eq!(t.probe(a).map(|e| e.depth), Some(6));
+        // A slot whose key word is one write's and data word another's: as if two
+        // threads had stored into it at once.
+        let sa = t.bucket(a).iter().find(|s| s.load().0 == a).unwrap();
+        let sb = t.bucket(b).iter().find(|s| s.load().0 == b).unwrap();
+        let torn = sb.data.load(Ordering::Relaxed);
+        sa.data.store(torn, Ordering::Relaxed);
+        assert!(
+            t.probe(a).is_none(),
+            "a's key with b's data is no entry of a"
+        );
+        assert_eq!(t.probe(b).map(|e| e.depth), Some(3));
+    }
+
+    #[test]
+    fn threads_storing_and_probing_at_once_read_only_whole_entries() {
+        // Every thread stores entries whose fields all follow from the key, into a
+        // table small enough that they overwrite each other's all the time, and checks
+        // every entry it reads back.
+        let t = Table::new(1);
+        let fields = |key: u64| ((key % 200) as u8, (key % 9000) as i32 - 4500);
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let (t, hits) = (&t, &hits);
+                scope.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = splitmix(i % 50_000 + thread * 7);
+                        let (depth, score) = fields(key);
+                        if i % 3 == 0 {
+                            t.store(
+                                key,
+                                Entry {
+                                    score,
+                                    eval: score / 2,
+                                    ..entry(depth, None, NO_EVAL)
+                                },
+                            );
+                        } else if let Some(e) = t.probe(key) {
+                            assert_eq!((e.key, e.depth, e.score), (key, depth, score));
+                            assert_eq!(e.eval, score / 2);
+                            hits.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(
+            hits.load(Ordering::Relaxed) > 1000,
+            "the threads shared entries"
+        );
     }
 
     #[test]

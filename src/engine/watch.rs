@@ -1,9 +1,10 @@
 //! The search's time management: when it must stop (a node cap, a hard deadline, an
 //! outside stop flag), when no new iteration should start (the soft deadline), and
 //! pondering, whose clock starts only at the `ponderhit`. How much time a move gets
-//! is [`crate::engine::clock`]'s business. Not on the judge path.
+//! is [`crate::engine::clock`]'s business. With several threads searching, the node
+//! cap counts the nodes of all of them. Not on the judge path.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What stops one search, and when its clock started.
@@ -22,6 +23,9 @@ pub(crate) struct Watch<'a> {
     pondering: bool,
     /// When the `ponderhit` was seen, once it was.
     hit_at: Option<Instant>,
+    /// With several threads: each thread's node count, as it published it at its last
+    /// look, and the index of this thread's. The node cap is on their sum.
+    pool: Option<(&'a [AtomicU64], usize)>,
 }
 
 impl<'a> Watch<'a> {
@@ -35,6 +39,7 @@ impl<'a> Watch<'a> {
             ponder: None,
             pondering: false,
             hit_at: None,
+            pool: None,
         }
     }
 
@@ -69,26 +74,61 @@ impl<'a> Watch<'a> {
         Watch { stop, ..self }
     }
 
+    /// The same watch for thread `index` of a search whose threads publish their node
+    /// counts in `counts`: the node cap is on their sum.
+    pub fn with_pool(self, counts: &'a [AtomicU64], index: usize) -> Watch<'a> {
+        Watch {
+            pool: Some((counts, index)),
+            ..self
+        }
+    }
+
     /// The same watch with a hard deadline at `deadline` (none: no clock).
     pub fn with_deadline(self, deadline: Option<Instant>) -> Watch<'a> {
         Watch { deadline, ..self }
     }
 
-    /// Whether the search must stop after `nodes` nodes: the node cap, the deadline
-    /// or the stop flag says so.
+    /// Whether the search must stop after `nodes` nodes of this thread: the node cap,
+    /// the deadline or the stop flag says so.
     pub fn expired(&mut self, nodes: u64) -> bool {
         if self.ponder.is_some() {
             self.poll_ponderhit();
         }
-        nodes >= self.node_cap
+        self.publish(nodes);
+        self.total(nodes) >= self.node_cap
             || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Whether `nodes` is short of the node cap (a stop at that count came from the
-    /// clock or the flag).
+    /// Whether `nodes` of this thread leave the search short of the node cap (a stop
+    /// at that count came from the clock or the flag).
     pub fn below_cap(&self, nodes: u64) -> bool {
-        nodes < self.node_cap
+        self.total(nodes) < self.node_cap
+    }
+
+    /// Publishes this thread's node count to the others.
+    fn publish(&self, nodes: u64) {
+        if let Some((counts, me)) = self.pool {
+            counts[me].store(nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// The nodes of every thread of the search, this one's being `nodes`.
+    fn total(&self, nodes: u64) -> u64 {
+        match self.pool {
+            None => nodes,
+            Some((counts, me)) => counts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i == me {
+                        nodes
+                    } else {
+                        c.load(Ordering::Relaxed)
+                    }
+                })
+                .sum(),
+        }
     }
 
     /// Sets the node cap to `nodes`.
@@ -139,6 +179,20 @@ mod tests {
         assert!(w.expired(0));
         w.cap_at(5);
         assert!(!w.below_cap(5));
+    }
+
+    #[test]
+    fn the_node_cap_counts_every_thread() {
+        let counts = [AtomicU64::new(0), AtomicU64::new(0)];
+        let mut main =
+            Watch::new(Instant::now(), Some(100), None, None, None).with_pool(&counts, 0);
+        let mut helper = Watch::unlimited().with_pool(&counts, 1);
+        assert!(!main.expired(60));
+        assert!(!helper.expired(39), "a helper has no cap of its own");
+        assert_eq!(counts[1].load(Ordering::Relaxed), 39);
+        assert!(main.below_cap(60));
+        assert!(main.expired(61), "60 + 39 is short of 100, 61 + 39 is not");
+        assert!(!main.below_cap(61));
     }
 
     #[test]

@@ -383,7 +383,7 @@ fn look(
     context: &Context,
 ) -> (Vec<(Move, i32)>, u64) {
     let side = board.side_to_move();
-    let mut table = Table::new(1);
+    let table = Table::new(1);
     let mut history = vec![0; HISTORY_LEN];
     let t = tunables(context);
     let setup = Setup {
@@ -395,7 +395,7 @@ fn look(
         tunables: t,
         ..Setup::new()
     };
-    let mut s = Search::new(board, setup, &mut table, &mut history);
+    let mut s = Search::new(board, setup, &table, &mut history);
     // Once the clock or the stop flag has ended a search, the moves left are only
     // looked at, not searched.
     let mut hurry = false;

@@ -25,7 +25,7 @@
 //! 3.00). Not on the judge path.
 
 use crate::cli::json::Json;
-use crate::engine::search::{mate_in, Context, Engine, Limits};
+use crate::engine::search::{mate_in, Context, Engine, Limits, ThreadsError};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece};
 use crate::judge::rules::Move;
@@ -191,6 +191,12 @@ impl Analyser {
             limits,
             history: earlier,
         }
+    }
+
+    /// Searches on `threads` threads from the next position on (see
+    /// [`Engine::set_threads`]).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), ThreadsError> {
+        self.engine.set_threads(threads)
     }
 
     /// Analyses `board`, the position after the ones analysed (or given) before, and

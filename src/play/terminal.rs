@@ -48,6 +48,8 @@ pub struct Options {
     pub limits: Limits,
     /// How strong the computer plays, and the seed of its choices.
     pub strength: Strength,
+    /// The threads the full engine searches on (a weakened level uses one).
+    pub threads: usize,
     /// The position the game starts from.
     pub start: Board,
     /// How the board is drawn.
@@ -507,12 +509,16 @@ fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
 /// the input ends or says `quit`.
 pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> io::Result<()> {
     let start = options.start.clone();
+    let mut engine = Engine::new();
+    engine
+        .set_threads(options.threads)
+        .map_err(io::Error::other)?;
     let mut session = Session {
         game: Game::from_board(start.clone()),
         start,
         moves: Vec::new(),
         halt: None,
-        engine: Engine::new(),
+        engine,
         options,
         out: output,
     };

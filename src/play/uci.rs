@@ -491,6 +491,13 @@ impl Session {
                     }
                 }
             }
+            "threads" => {
+                if let Some(n) = number(1, search::MAX_THREADS as i64) {
+                    if let Err(e) = self.engine().set_threads(n as usize) {
+                        send(&format!("info string setoption threads: {e}"));
+                    }
+                }
+            }
             "move overhead" => {
                 if let Some(ms) = number(0, MAX_OVERHEAD_MS as i64) {
                     self.overhead = Duration::from_millis(ms as u64);
@@ -758,6 +765,10 @@ fn identify() {
         tt::DEFAULT_MB,
         tt::MIN_MB,
         tt::MAX_MB
+    ));
+    send(&format!(
+        "option name Threads type spin default 1 min 1 max {}",
+        search::MAX_THREADS
     ));
     send(&format!(
         "option name UCI_Variant type combo default {VARIANT} var {VARIANT}"
