@@ -432,3 +432,59 @@ fn time_odds_give_the_opponent_its_own_time_a_move_and_nodes_replace_time() {
     );
     assert_eq!(refused.status.code(), Some(2));
 }
+
+#[test]
+fn threads_are_set_on_both_engines() {
+    let dir = scratch("threads");
+    let seen = dir.join("lines");
+    // An opponent that notes every line it reads and answers each go with an illegal
+    // move (so loses).
+    let opponent = script(
+        &dir,
+        "noting",
+        &format!(
+            "while read -r line; do\n  echo \"$line\" >>'{}'\n  case \"$line\" in\n    \
+             uci) echo 'id name stub'; echo uciok;;\n    isready) echo readyok;;\n    \
+             go*) echo 'bestmove a1a1';;\n    quit) exit 0;;\n  esac\ndone\n",
+            seen.display()
+        ),
+    );
+    let threads_set = |args: &[&str]| -> Vec<String> {
+        let _ = fs::remove_file(&seen);
+        let out = Command::new(BIN)
+            .args(["match", "--opponent", &opponent, "--openings", "1"])
+            .args(["--movetime", "20"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("match runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stdout}");
+        // The engine under test (this program, on 2 threads) wins both games.
+        assert!(stdout.contains("engine: wins 2, losses 0"), "{stdout}");
+        let lines = fs::read_to_string(&seen).expect("the opponent read its input");
+        lines
+            .lines()
+            .filter(|l| l.contains("Threads"))
+            .map(str::to_string)
+            .collect()
+    };
+    let theirs = threads_set(&["--threads", "2", "--opponent-threads", "3"]);
+    assert_eq!(theirs, ["setoption name Threads value 3"]);
+    let theirs = threads_set(&["--threads", "2"]);
+    assert_eq!(theirs, ["setoption name Threads value 2"]);
+    assert!(threads_set(&[]).is_empty(), "no Threads unless asked");
+    // A thread count out of range, or given twice, is a usage error.
+    for args in [
+        &["--threads", "0"][..],
+        &["--opponent-threads", "257"],
+        &["--threads", "2", "--engine-options", "Threads=4"],
+    ] {
+        let mut all = vec!["match", "--opponent", &opponent];
+        all.extend_from_slice(args);
+        let refused = common::run(&all, b"");
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        assert_eq!(common::stderr(&refused).lines().count(), 1, "{args:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

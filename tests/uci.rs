@@ -550,8 +550,8 @@ fn the_first_search_does_not_fault_in_the_whole_history() {
         println!("note: the /proc check is Linux only; skipping");
         return;
     }
-    // The move-ordering history is 6 MB: ageing it before the first search touched
-    // every page of it at once (over 1,500 page faults, 7-9 ms of a 'movetime 1'). The
+    // The move-ordering history is 3 MB: ageing it before the first search touched
+    // every page of it at once (some 800 page faults, a few ms of a 'movetime 1'). The
     // engine now touches them before 'readyok', and ages the history after answering.
     let mut uci = Live::start();
     uci.send("isready");

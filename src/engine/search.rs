@@ -264,7 +264,7 @@ impl Engine {
     /// does, once it has answered), it keeps that work out of the next search's time;
     /// a search does it itself otherwise (each helper thread its own).
     /// Nothing to do after a new engine or [`Engine::clear`]: whose pages a first
-    /// search would otherwise touch all at once (7-9 ms of page faults).
+    /// search would otherwise touch all at once (a few ms of page faults).
     pub fn prepare(&mut self) {
         self.prepare_main();
         self.helpers.prepare();
@@ -392,10 +392,14 @@ impl Engine {
             let mut handles = Vec::new();
             for (i, table) in histories.iter_mut().enumerate() {
                 let index = i + 1;
+                // The helper stops when the main thread's search ends, or on the node
+                // cap itself (the main thread may wait for a core while it runs).
+                let mut watch = Watch::unlimited()
+                    .with_stop(Some(&halt))
+                    .with_pool(&counts, index);
+                watch.cap_at(limits.nodes.unwrap_or(u64::MAX));
                 let setup = Setup {
-                    watch: Watch::unlimited()
-                        .with_stop(Some(&halt))
-                        .with_pool(&counts, index),
+                    watch,
                     ..setup.clone()
                 };
                 let (depth, counts) = (limits.depth, &counts);
@@ -533,8 +537,8 @@ fn deepen(
 }
 
 /// Helper thread `index`'s iterative deepening on `s`, up to `max_depth`, skipping
-/// the depths [`threads::skips`] says, until its stop flag (the main thread's end)
-/// stops it. Its node count goes to `counts` once it is done.
+/// the depths [`threads::skips`] says, until its stop flag (the main thread's end) or
+/// the node cap of all the threads stops it. Its node count goes to `counts` once it is done.
 fn helper(
     mut s: Search,
     index: usize,
