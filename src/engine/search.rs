@@ -387,22 +387,22 @@ impl Engine {
             0 => Vec::new(),
             n => (0..=n).map(|_| AtomicU64::new(0)).collect(),
         };
+        // Raised when the main thread is done, or when a helper completed the deepest
+        // iteration asked for: every thread stops.
         let halt = AtomicBool::new(false);
         let (mut line, found) = thread::scope(|scope| {
             let mut handles = Vec::new();
             for (i, table) in histories.iter_mut().enumerate() {
                 let index = i + 1;
-                // The helper stops when the main thread's search ends, or on the node
+                // The helper stops when the search ends (see `halt`), or on the node
                 // cap itself (the main thread may wait for a core while it runs).
-                let mut watch = Watch::unlimited()
-                    .with_stop(Some(&halt))
-                    .with_pool(&counts, index);
+                let mut watch = Watch::unlimited().with_pool(&counts, index, &halt);
                 watch.cap_at(limits.nodes.unwrap_or(u64::MAX));
                 let setup = Setup {
                     watch,
                     ..setup.clone()
                 };
-                let (depth, counts) = (limits.depth, &counts);
+                let (depth, counts, halt) = (limits.depth, &counts, &halt);
                 let spawned = thread::Builder::new()
                     .name(format!("search-{index}"))
                     .spawn_scoped(scope, move || {
@@ -410,22 +410,22 @@ impl Engine {
                             threads::age(table);
                         }
                         let s = Search::new(board, setup, tt, table);
-                        helper(s, index, depth, moves_played, counts)
+                        helper(s, index, depth, moves_played, (counts, halt))
                     });
                 // A thread the system cannot start is a helper fewer.
                 handles.extend(spawned.ok());
             }
-            let halt = Halt(&halt);
+            let guard = Halt(&halt);
             let setup = match counts.is_empty() {
                 true => setup,
                 false => Setup {
-                    watch: setup.watch.with_pool(&counts, 0),
+                    watch: setup.watch.with_pool(&counts, 0, &halt),
                     ..setup
                 },
             };
             let mut s = Search::new(board, setup, tt, history);
             let line = deepen(&mut s, limits, &mut report, on_iteration, started, &counts);
-            drop(halt);
+            drop(guard);
             let found: Vec<Helped> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
             (line, found)
         });
@@ -537,19 +537,23 @@ fn deepen(
 }
 
 /// Helper thread `index`'s iterative deepening on `s`, up to `max_depth`, skipping
-/// the depths [`threads::skips`] says, until its stop flag (the main thread's end) or
-/// the node cap of all the threads stops it. Its node count goes to `counts` once it is done.
+/// the depths [`threads::skips`] says, until the search's `halt` flag or the node cap
+/// of all the threads stops it. Completing `max_depth` itself, it raises `halt`: the
+/// search has its answer at the depth asked for. Its node count goes to `counts` once
+/// it is done.
 fn helper(
     mut s: Search,
     index: usize,
     max_depth: u32,
     moves_played: u32,
-    counts: &[AtomicU64],
+    (counts, halt): (&[AtomicU64], &AtomicBool),
 ) -> Helped {
     let mut answer: Option<Candidate> = None;
     let mut seldepth = 0;
     for depth in 1..=max_depth.clamp(1, MAX_DEPTH) {
-        if threads::skips(index, depth, moves_played) {
+        // The deepest iteration asked for is never skipped: completing it first ends
+        // the search.
+        if depth < max_depth && threads::skips(index, depth, moves_played) {
             continue;
         }
         s.start_iteration();
@@ -561,6 +565,9 @@ fn helper(
         seldepth = seldepth.max(s.seldepth() as u32);
         if let Some((best, _)) = s.root_best() {
             answer = Some(Candidate { best, score, depth });
+        }
+        if depth >= max_depth {
+            halt.store(true, Ordering::Relaxed);
         }
         if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
             break;

@@ -24,8 +24,10 @@ pub(crate) struct Watch<'a> {
     /// When the `ponderhit` was seen, once it was.
     hit_at: Option<Instant>,
     /// With several threads: each thread's node count, as it published it at its last
-    /// look, and the index of this thread's. The node cap is on their sum.
-    pool: Option<(&'a [AtomicU64], usize)>,
+    /// look, and the index of this thread's (the node cap is on their sum); and the
+    /// flag that stops them all (the main thread is done, or a helper completed the
+    /// last iteration).
+    pool: Option<(&'a [AtomicU64], usize, &'a AtomicBool)>,
 }
 
 impl<'a> Watch<'a> {
@@ -75,10 +77,16 @@ impl<'a> Watch<'a> {
     }
 
     /// The same watch for thread `index` of a search whose threads publish their node
-    /// counts in `counts`: the node cap is on their sum.
-    pub fn with_pool(self, counts: &'a [AtomicU64], index: usize) -> Watch<'a> {
+    /// counts in `counts` (the node cap is on their sum), and stop when `halt` is
+    /// raised.
+    pub fn with_pool(
+        self,
+        counts: &'a [AtomicU64],
+        index: usize,
+        halt: &'a AtomicBool,
+    ) -> Watch<'a> {
         Watch {
-            pool: Some((counts, index)),
+            pool: Some((counts, index, halt)),
             ..self
         }
     }
@@ -96,6 +104,9 @@ impl<'a> Watch<'a> {
         }
         self.publish(nodes);
         self.total(nodes) >= self.node_cap
+            || self
+                .pool
+                .is_some_and(|(_, _, halt)| halt.load(Ordering::Relaxed))
             || self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -108,7 +119,7 @@ impl<'a> Watch<'a> {
 
     /// Publishes this thread's node count to the others.
     fn publish(&self, nodes: u64) {
-        if let Some((counts, me)) = self.pool {
+        if let Some((counts, me, _)) = self.pool {
             counts[me].store(nodes, Ordering::Relaxed);
         }
     }
@@ -117,7 +128,7 @@ impl<'a> Watch<'a> {
     fn total(&self, nodes: u64) -> u64 {
         match self.pool {
             None => nodes,
-            Some((counts, me)) => counts
+            Some((counts, me, _)) => counts
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
@@ -184,15 +195,18 @@ mod tests {
     #[test]
     fn the_node_cap_counts_every_thread() {
         let counts = [AtomicU64::new(0), AtomicU64::new(0)];
+        let halt = AtomicBool::new(false);
         let mut main =
-            Watch::new(Instant::now(), Some(100), None, None, None).with_pool(&counts, 0);
-        let mut helper = Watch::unlimited().with_pool(&counts, 1);
+            Watch::new(Instant::now(), Some(100), None, None, None).with_pool(&counts, 0, &halt);
+        let mut helper = Watch::unlimited().with_pool(&counts, 1, &halt);
         assert!(!main.expired(60));
         assert!(!helper.expired(39), "a helper has no cap of its own");
         assert_eq!(counts[1].load(Ordering::Relaxed), 39);
         assert!(main.below_cap(60));
         assert!(main.expired(61), "60 + 39 is short of 100, 61 + 39 is not");
         assert!(!main.below_cap(61));
+        halt.store(true, Ordering::Relaxed);
+        assert!(helper.expired(40), "the pool's flag stops every thread");
     }
 
     #[test]
