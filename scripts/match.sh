@@ -18,7 +18,8 @@
 #
 # FSF must be a Fairy-Stockfish binary with large-board support (9 x 10); this script
 # writes the variant file it needs. Games run one at a time (each engine single
-# threaded), so a match takes about 2 x 2 x openings x 150 moves x the time a move.
+# threaded), so a match takes about 2 x 2 x openings x 150 moves x the time a move;
+# --jobs J plays J at once (keep J times each engine's threads within the cores).
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -99,7 +100,7 @@ self)
     "$bin" match --opponent "$old uci" "$@"
     ;;
 *)
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -15,7 +15,10 @@
 #                        the machine's load (for changes that keep the speed)
 #   --elo0 E0 --elo1 E1  the hypotheses' Elo bounds (default 0 and 10)
 #   --max N              the most game pairs (default 2000)
-#   --jobs J             matches at once (default 2; each match keeps one core busy)
+#   --jobs J             game pairs played side by side, each a match of its own
+#                        (default: the cores over the engines' threads, at least 1:
+#                        only one engine of a match thinks at a time, so a match keeps
+#                        as many cores busy as its engine's Threads option says)
 #   --seed S             the first opening seed (default 1000; pair k plays seed S+k)
 #   --out FILE           the results, one line a pair (default: a new file in /tmp)
 #   --record FILE        append every game to FILE.J, J the job (match --record),
@@ -31,7 +34,7 @@
 # stops at LLR -2.94 or +2.94 (5% error each way), after 30 pairs at least.
 set -eu
 cd "$(dirname "$0")/.."
-candidate= base= copts= bopts= movetime=25 nodes= elo0=0 elo1=10 max=2000 jobs=2 seed=1000 out= record=
+candidate= base= copts= bopts= movetime=25 nodes= elo0=0 elo1=10 max=2000 jobs= seed=1000 out= record=
 while [ $# -gt 0 ]; do
     case $1 in
     --candidate) candidate=$2 ;;
@@ -48,7 +51,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2 ;;
     --record) record=$2 ;;
     *)
-        sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
         exit 2
         ;;
     esac
@@ -59,6 +62,14 @@ if [ -z "$candidate" ]; then
     candidate=$(pwd)/${CARGO_TARGET_DIR:-target}/release/duckchess
 fi
 base=${base:-$candidate}
+# The most search threads either engine is given ('Threads=N' in its options).
+threads=$(printf '%s;%s' "$copts" "$bopts" | tr ';' '\n' |
+    awk -F= '{ gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2) } tolower($1) == "threads" && $2 + 0 > t { t = $2 + 0 } END { print (t > 0 ? t : 1) }')
+if [ -z "$jobs" ]; then
+    cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+    jobs=$((cores / threads))
+    [ "$jobs" -ge 1 ] || jobs=1
+fi
 out=${out:-$(mktemp /tmp/sprt.XXXXXX)}
 stop=$out.stop
 rm -f "$stop"
@@ -115,7 +126,7 @@ worker() {
     done
 }
 
-echo "sprt: $candidate [$copts] against $base [$bopts], ${control#--}, Elo [$elo0, $elo1], at most $max pairs; results in $out"
+echo "sprt: $candidate [$copts] against $base [$bopts], ${control#--}, Elo [$elo0, $elo1], at most $max pairs, $jobs at once; results in $out"
 j=0 pids=
 while [ "$j" -lt "$jobs" ]; do
     worker "$j" &

@@ -3,7 +3,9 @@
 //! prints an overlong line, one that leaves children behind, one that hangs until the
 //! match is interrupted. Every wait of the match is bounded, its memory stays flat, and
 //! nothing an engine started outlives it. Wall-time bounds are generous; the figures
-//! are in the report of the work, not asserted here.
+//! are in the report of the work, not asserted here. Games played side by side
+//! (`--jobs`) are written in their order: at a node count a move the match is the same
+//! for any number of jobs.
 
 mod common;
 
@@ -487,4 +489,60 @@ fn threads_are_set_on_both_engines() {
         assert_eq!(common::stderr(&refused).lines().count(), 1, "{args:?}");
     }
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn games_side_by_side_are_written_in_their_order() {
+    let dir = scratch("jobs");
+    let own = format!("{BIN} uci");
+    let play = |jobs: &str| {
+        let record = dir.join(format!("record-{jobs}"));
+        let out = Command::new(BIN)
+            .args([
+                "match",
+                "--opponent",
+                &own,
+                "--openings",
+                "3",
+                "--plies",
+                "2",
+            ])
+            .args(["--nodes", "300", "--seed", "4", "--jobs", jobs])
+            .args(["--record", &record.display().to_string()])
+            .stdin(Stdio::null())
+            .output()
+            .expect("match runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "--jobs {jobs}: {stdout}");
+        // The speeds of the summary depend on the machine; everything else is fixed.
+        let fixed: Vec<String> = stdout
+            .lines()
+            .filter(|l| !l.contains("nodes/s"))
+            .map(str::to_string)
+            .collect();
+        let record = fs::read_to_string(&record).expect("the record");
+        (fixed, record)
+    };
+    let (one, record) = play("1");
+    assert_eq!(one.iter().filter(|l| l.starts_with("game ")).count(), 6);
+    assert!(
+        one.iter().any(|l| l.starts_with("engine: wins ")),
+        "{one:?}"
+    );
+    assert_eq!(record.lines().count(), 12, "{record}");
+    for jobs in ["2", "4"] {
+        let (many, many_record) = play(jobs);
+        assert_eq!(many, one, "--jobs {jobs}");
+        assert_eq!(many_record, record, "--jobs {jobs}");
+    }
+    // A bad count is a usage error on one line.
+    for bad in ["0", "65", "x"] {
+        let refused = common::run(&["match", "--opponent", &own, "--jobs", bad], b"");
+        assert_eq!(refused.status.code(), Some(2), "--jobs {bad}");
+        let err = common::stderr(&refused);
+        assert!(
+            err.starts_with("duckchess: match: --jobs") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
 }

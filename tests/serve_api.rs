@@ -1127,3 +1127,67 @@ fn the_end_of_input_answers_what_is_in_flight() {
     // Then nothing listens.
     assert!(std::net::TcpStream::connect(addr).is_err());
 }
+
+/// The threads of the server process named `name` (Linux: `/proc/PID/task`), and all
+/// its threads; `None` where the system does not show them.
+fn threads(server: &Server, name: &str) -> Option<(usize, usize)> {
+    let tasks = fs::read_dir(format!("/proc/{}/task", server.pid())).ok()?;
+    let (mut named, mut all) = (0, 0);
+    for task in tasks.flatten() {
+        all += 1;
+        let comm = fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+        if comm.trim_end() == name {
+            named += 1;
+        }
+    }
+    Some((named, all))
+}
+
+#[test]
+fn the_computer_searches_on_at_most_three_threads_whatever_the_workers() {
+    let server = Server::start(&["--workers", "16"]);
+    let Some((_, idle)) = threads(&server, "serve-think") else {
+        eprintln!("note: no /proc/PID/task here, the thread count is not checked");
+        return;
+    };
+    let addr = server.addr;
+    // Twelve clients ask for a move and six for an analysis, all at once.
+    let moves = (0..12).map(|_| {
+        thread::spawn(move || post(addr, "/api/ai", r#"{"think":1500,"level":8}"#).status)
+    });
+    let analyses = (0..6).map(|_| {
+        thread::spawn(move || {
+            let body = r#"{"input":"2\n0 3 1 2\n9 4 8 4\n","movetime":500,"count":3}"#;
+            post(addr, "/api/analyze", body).status
+        })
+    });
+    let clients: Vec<_> = moves.chain(analyses).collect();
+    let (mut most_searches, mut most_threads) = (0, 0);
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_millis(1200) {
+        if let Some((searches, all)) = threads(&server, "serve-think") {
+            most_searches = most_searches.max(searches);
+            most_threads = most_threads.max(all);
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    let statuses: Vec<u16> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    assert!(
+        statuses.iter().all(|&s| s == 200 || s == 503),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&503),
+        "every client found a free slot: {statuses:?}"
+    );
+    assert!(
+        (1..=3).contains(&most_searches),
+        "{most_searches} search threads at once"
+    );
+    // A search is one thread: nothing else starts beside the searches.
+    assert!(
+        most_threads <= idle + 3,
+        "{most_threads} threads at most, {idle} idle"
+    );
+    still_serving(&server);
+}

@@ -11,7 +11,7 @@ pub const SPEC: Spec = Spec {
     name: "match",
     summary: "play two UCI engines against each other from balanced openings",
     usage: &[
-        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS | --opponent-nodes N] [--threads N] [--opponent-threads N] [--openings N] [--plies P] [--seed S] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
+        "--opponent COMMAND [--engine COMMAND] [--movetime MS | --clock S+INC | --nodes N] [--opponent-movetime MS | --opponent-nodes N] [--threads N] [--opponent-threads N] [--openings N] [--plies P] [--seed S] [--jobs J] [--engine-options LIST] [--opponent-options LIST] [--record FILE] [--quiet]",
     ],
     about: "\
 COMMAND is a program and its arguments separated by spaces; the engine under test
@@ -29,7 +29,9 @@ the engine prints; a line over 64 KiB is a protocol error. Each engine runs in
 a process group of its own, ended when the match ends or is interrupted (TERM,
 then KILL after 0.5 s), so nothing an engine started outlives the match.
 
-One line per game, then the score of the engine under test: wins, losses, draws,
+With --jobs J, J games are played side by side, each by engines of its own, and
+their lines are written in the order of the games; give each game as many cores
+as its engines search with. One line per game, then the score of the engine under test: wins, losses, draws,
 the percentage with its 95% margin, and the Elo difference; and for both engines
 the average depth, nodes per second and the longest overrun of the time given.",
     options: &[
@@ -77,6 +79,11 @@ the average depth, nodes per second and the longest overrun of the time given.",
         Opt::valued("--openings", "N", "number of openings (default 10)"),
         Opt::valued("--plies", "P", "moves in each opening (default 4)"),
         Opt::valued("--seed", "S", "seed of the openings (default 1)"),
+        Opt::valued(
+            "--jobs",
+            "J",
+            "games played side by side, each with engines of its own (default 1); not the threads of a search",
+        ),
         Opt::valued("--engine-options", "LIST", "UCI options of the engine"),
         Opt::valued("--opponent-options", "LIST", "UCI options of the opponent"),
         Opt::valued(
@@ -187,6 +194,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
         let threads = parsed.int("--threads", 1, MAX_THREADS as u64)?;
         let opponent_threads = parsed.int("--opponent-threads", 1, MAX_THREADS as u64)?;
+        let jobs = parsed.int("--jobs", 1, 64)?.unwrap_or(1) as usize;
         let players = Players::new(
             [engine, opponent],
             [
@@ -218,6 +226,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             &openings(count, plies, seed),
             parsed.flag("--quiet"),
             record,
+            jobs,
         ))
     })
 }

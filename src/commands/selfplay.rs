@@ -4,9 +4,8 @@ use crate::cli::{self, Opt, Spec};
 use crate::engine::nnue;
 use crate::engine::search::Engine;
 use crate::lab::selfplay::*;
+use crate::sys::ordered;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 
 /// The command line of `selfplay`.
 pub const SPEC: Spec = Spec {
@@ -22,9 +21,10 @@ these lines. A position is quiet when neither captain is attacked and the move
 chosen is not a capture. Each game opens with PLIES random quiet moves drawn
 from its seed (a start the engine scores beyond 300 either way is skipped),
 then both sides search N nodes a move (up to a quarter more, drawn from the
-seed); a forced result found by the search ends the game. Games are written
-whole as they end, so an interrupted run keeps the games it finished; with
-more than one job they may end out of order. At the end, a line on standard
+seed); a forced result found by the search ends the game. Games are played
+side by side, J at a time, and written whole in their order as they end, so
+the output is the same for any J and an interrupted run keeps the games it
+wrote. At the end, a line on standard
 error says how many games and positions were written.",
     options: &[
         Opt::valued("--games", "N", "games to play (default 100)"),
@@ -40,7 +40,11 @@ error says how many games and positions were written.",
             "EVAL",
             "the evaluation both sides search with: net (the built-in network, the default), classic (the hand-written one) or the path of a network file",
         ),
-        Opt::valued("--jobs", "J", "games played at once (default 1)"),
+        Opt::valued(
+            "--jobs",
+            "J",
+            "games played side by side, one a thread (default: the number of cores)",
+        ),
     ],
     conflicts: &[],
     exit: "0 success (also when standard output was closed early), 1 I/O error, 2 usage\nerror",
@@ -56,7 +60,8 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             opening: parsed.int("--opening", 0, 100)?.unwrap_or(10) as u32,
             seed: parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1),
         };
-        let jobs = parsed.int("--jobs", 1, 64)?.unwrap_or(1);
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = parsed.int("--jobs", 1, 64)?.map_or(cores, |j| j as usize);
         match parsed.value("--eval").unwrap_or("net") {
             "classic" => nnue::enable(false),
             "net" => nnue::enable(true),
@@ -71,48 +76,37 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     })
 }
 
-/// Plays `games` games on `jobs` threads, writing each as it ends.
-fn run(setup: &Setup, games: u64, jobs: u64) -> u8 {
-    let next = AtomicU64::new(1);
-    let written = Mutex::new((0u64, 0u64));
-    let failed: Mutex<Option<io::Error>> = Mutex::new(None);
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                let mut engine = Engine::new();
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index > games || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let samples = play(setup, index, &mut engine);
-                    let mut text = String::new();
-                    for s in &samples {
-                        text.push_str(&s.line());
-                        text.push('\n');
-                    }
-                    let mut count = written.lock().unwrap_or_else(|e| e.into_inner());
-                    let mut out = io::stdout().lock();
-                    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                        Ok(()) => {
-                            count.0 += 1;
-                            count.1 += samples.len() as u64;
-                        }
-                        Err(e) => {
-                            stop.store(true, Ordering::Relaxed);
-                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                            break;
-                        }
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+/// Games a thread may play past the last one written: enough that a long game does not
+/// leave the other threads idle, few enough that the games waiting take little memory
+/// (at most 300 lines each).
+const AHEAD_PER_JOB: usize = 4;
+
+/// Plays `games` games on `jobs` threads and writes each whole, in the order of the
+/// games, as soon as it and every game before it have ended.
+fn run(setup: &Setup, games: u64, jobs: usize) -> u8 {
+    let mut out = io::stdout().lock();
+    let (mut g, mut p) = (0u64, 0u64);
+    let written = ordered::in_order(
+        games,
+        jobs,
+        jobs * AHEAD_PER_JOB,
+        Engine::new,
+        |engine, i| play(setup, i + 1, engine),
+        |_, samples| {
+            let mut text = String::new();
+            for s in &samples {
+                text.push_str(&s.line());
+                text.push('\n');
+            }
+            out.write_all(text.as_bytes()).and_then(|_| out.flush())?;
+            g += 1;
+            p += samples.len() as u64;
+            Ok(())
+        },
+    );
+    if let Err(e) = written {
         return cli::output_status("selfplay", Err(e));
     }
-    let (g, p) = written.into_inner().unwrap_or_else(|e| e.into_inner());
     cli::say(
         "selfplay",
         &format!(

@@ -14,10 +14,11 @@ use crate::judge::piece::Color;
 use crate::judge::rules::{self, Move};
 use crate::play::notation::{move_name, parse_move};
 use crate::play::uciclient::{Client, ClientError, Thought};
-use crate::sys::file;
 use crate::sys::rng::Rng;
+use crate::sys::{file, ordered};
 use std::fs::File;
 use std::io::{self, Write};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How a game ended for the engine under test, in the words of a result line, and the
@@ -94,7 +95,7 @@ pub fn openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
 }
 
 /// How one game ended, for the engine under test.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct GameEnd {
     /// 1 for a win of the engine under test, 0.5 for a draw, 0 for a loss.
     points: f64,
@@ -102,6 +103,15 @@ struct GameEnd {
     reason: String,
     /// Moves played, the opening's included.
     moves: u32,
+}
+
+/// One game as played: how it ended, its moves (the opening's included) and what each
+/// engine did in it.
+#[derive(Default)]
+struct Played {
+    end: GameEnd,
+    moves: Vec<Move>,
+    stats: [Stats; 2],
 }
 
 /// What one engine did over the match.
@@ -128,6 +138,16 @@ impl Stats {
         }
         let over = t.elapsed.saturating_sub(allowed).as_millis() as u64;
         self.max_over_ms = self.max_over_ms.max(over);
+    }
+
+    /// Adds what the engine did in another game.
+    fn absorb(&mut self, other: &Stats) {
+        self.moves += other.moves;
+        self.depth_sum += other.depth_sum;
+        self.depth_count += other.depth_count;
+        self.nodes += other.nodes;
+        self.engine_ms += other.engine_ms;
+        self.max_over_ms = self.max_over_ms.max(other.max_over_ms);
     }
 
     fn line(&self, name: &str) -> String {
@@ -287,15 +307,18 @@ fn emit(out: &mut impl Write, line: &str) -> Result<(), u8> {
         .map_err(|e| cli::output_status("match", Err(e)))
 }
 
+/// Plays the match: each opening twice, `jobs` games side by side (each with engines
+/// of its own), their lines written in the order of the games; then the summary.
+/// Returns the exit status.
 pub fn run_match(
     mut players: Players,
     control: Control,
     openings: &[Vec<Move>],
     quiet: bool,
     mut record: Option<File>,
+    jobs: usize,
 ) -> u8 {
     let mut out = io::stdout().lock();
-    let mut moves = Vec::new();
     let mut stats = [Stats::default(), Stats::default()];
     let mut scores = Vec::new();
     let mut tally = [0u32; 3]; // wins, losses, draws of the engine under test
@@ -342,9 +365,39 @@ pub fn run_match(
         }
     }
     let total = openings.len() * 2;
-    for (k, opening) in openings.iter().enumerate() {
-        for red in 0..2 {
-            let r = play(&mut players, &mut stats, opening, red, control, &mut moves);
+    // The players already started serve the first game; each other thread starts its
+    // own engines.
+    let (commands, options) = (players.commands.clone(), players.options.clone());
+    let spare = Mutex::new(vec![players]);
+    let played = ordered::in_order(
+        total as u64,
+        jobs,
+        jobs,
+        || {
+            let mut spare = spare.lock().unwrap_or_else(|e| e.into_inner());
+            spare
+                .pop()
+                .unwrap_or_else(|| Players::new(commands.clone(), options.clone()))
+        },
+        |players, g| {
+            // Game g plays opening g / 2, the engine under test red in the first.
+            let (k, red) = ((g / 2) as usize, (g % 2) as usize);
+            let mut game = Played::default();
+            game.end = play(
+                players,
+                &mut game.stats,
+                &openings[k],
+                red,
+                control,
+                &mut game.moves,
+            );
+            game
+        },
+        |g, game| {
+            let (k, red, r) = (g / 2 + 1, g % 2, &game.end);
+            for (total, more) in stats.iter_mut().zip(&game.stats) {
+                total.absorb(more);
+            }
             scores.push(r.points);
             let slot = OUTCOMES
                 .iter()
@@ -353,9 +406,8 @@ pub fn run_match(
             tally[slot] += 1;
             let outcome = OUTCOMES[slot].0;
             let line = format!(
-                "game {}/{total}: opening {}, engine {}: {outcome} ({}) after {} moves; score {:.1}/{}",
+                "game {}/{total}: opening {k}, engine {}: {outcome} ({}) after {} moves; score {:.1}/{}",
                 scores.len(),
-                k + 1,
                 if red == 0 { "red" } else { "blue" },
                 r.reason,
                 r.moves,
@@ -363,20 +415,21 @@ pub fn run_match(
                 scores.len()
             );
             if !quiet {
-                if let Err(s) = emit(&mut out, &line) {
-                    return s;
-                }
+                emit(&mut out, &line)?;
             }
             if let Some(file) = record.as_mut() {
-                let list: Vec<String> = moves.iter().map(|&m| move_name(m)).collect();
+                let list: Vec<String> = game.moves.iter().map(|&m| move_name(m)).collect();
                 // A game's lines are whole or absent, even on a full disk.
                 let text = format!("{line}\nmoves {}\n", list.join(" "));
-                let written = file::append_whole(file, text.as_bytes());
-                if let Err(e) = written {
-                    return cli::fail("match", &format!("cannot write the record: {e}"));
+                if let Err(e) = file::append_whole(file, text.as_bytes()) {
+                    return Err(cli::fail("match", &format!("cannot write the record: {e}")));
                 }
             }
-        }
+            Ok(())
+        },
+    );
+    if let Err(status) = played {
+        return status;
     }
     let n = scores.len().max(1) as f64;
     let mean = scores.iter().sum::<f64>() / n;

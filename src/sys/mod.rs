@@ -16,6 +16,8 @@
 //! - [`memory`]: the peak memory of a program under test, and its limit.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
+//! - [`ordered`]: numbered pieces of work on several threads, their results handed over
+//!   in order.
 //!
 //! The crate's only bindings to the system's own functions (`extern "C"`) are here, each
 //! behind a safe function. Uses only `std`.
@@ -26,6 +28,7 @@ pub mod group;
 pub mod job;
 pub mod lines;
 pub mod memory;
+pub mod ordered;
 pub mod os;
 pub mod pipes;
 pub mod program;
