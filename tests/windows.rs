@@ -4,8 +4,10 @@
 //! answer byte for byte as the Linux build does; `test` must accept a correct solution
 //! that prints CRLF line ends (as MinGW's text mode does) and diagnose a wrong one;
 //! `stress` must find and shrink the wrong one's real mistake; a timeout must end the
-//! program and what it started; a program over the memory limit must be MLE; `uci` and `serve` must answer; the runners must find
-//! `std.exe`, and `std`, in the current folder as `cmd.exe` does.
+//! program and what it started; a program over the memory limit must be MLE; Ctrl-C
+//! (SIGINT to Wine, which makes it the console's Ctrl-C) must end `stress` with its
+//! summary, status 130 and the program's job; `uci` and `serve` must answer; the
+//! runners must find `std.exe`, and `std`, in the current folder as `cmd.exe` does.
 //!
 //! Skipped with a note where the tools are absent; required when `CI` is set (`.ci/run`
 //! runs the script first).
