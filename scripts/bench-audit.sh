@@ -7,7 +7,8 @@
 #  3. The audit of 20 copies of the default suite, 20 times, for a per-command figure
 #     (every mistake stops at its first difference on each input, as in any audit).
 #  4. `audit --witness` for one grown mistake of each group: found and shrunk on demand.
-#  5. `audit`'s peak memory on 5,000 and 50,000 one-command tests (about 0.8 KB a test).
+#  5. `audit`'s peak memory on 5,000 and 50,000 one-command tests (flat: some dozens of
+#     bytes a test).
 # Budget: auditing the default suite within 1 s, `gen --suite` within 60 s (2 cores).
 # How strong the suite is on mistakes it was not built against: scripts/bench-heldout.sh.
 # Usage: scripts/bench-audit.sh [SEEDS...]   (default: seeds 1 2 3)

@@ -1006,3 +1006,62 @@ fn names_that_are_not_utf8_are_audited_and_skips_summed_up() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Peak resident memory of `audit DIR` in kB, read from /proc while it runs (Linux),
+/// and its report.
+fn audit_peak_kb(dir: &Path) -> (u64, String) {
+    let report = dir.with_extension("report");
+    let mut child = Command::new(BIN)
+        .args(["audit"])
+        .arg(dir)
+        .stdout(fs::File::create(&report).expect("a file for the report"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let peak = common::peak_kb(&mut child);
+    (peak, fs::read_to_string(&report).expect("the report"))
+}
+
+/// What `audit` keeps of each test is some dozens of bytes (its name in the folder, its
+/// counts): ten times the tests cost well under a megabyte more, where keeping each
+/// test's record, its paths and its line of the report took about 0.6 KB a test (some
+/// 5 MB more here).
+#[cfg(target_os = "linux")]
+#[test]
+fn audit_memory_stays_flat_over_many_tests() {
+    let base = scratch("many");
+    let answer = judged(b"1\n0 0 1 0\n");
+    let mut peaks = Vec::new();
+    for n in [1_000, 10_000] {
+        let dir = base.join(n.to_string());
+        fs::create_dir_all(&dir).expect("a folder");
+        for i in 1..=n {
+            fs::write(dir.join(format!("{i}.in")), "1\n0 0 1 0\n").expect("write");
+            fs::write(dir.join(format!("{i}.ans")), &answer).expect("write");
+        }
+        let (peak, report) = audit_peak_kb(&dir);
+        let head = format!("audited {n} tests ({n} commands) against ");
+        assert!(
+            report.starts_with(&head),
+            "{}",
+            &report[..200.min(report.len())]
+        );
+        // A line a test, and every test redundant, named in one line however many.
+        assert!(report.contains(&format!("  {n}  {}/{n}.in ", dir.display())));
+        assert!(report.contains(&format!(" and {} more\n", n - 10)), "{n}");
+        peaks.push(peak);
+        let _ = fs::remove_dir_all(&dir);
+    }
+    let grown = peaks[1].saturating_sub(peaks[0]);
+    println!(
+        "peak RSS: {} kB for 2,000 tests, {} kB for 20,000",
+        peaks[0], peaks[1]
+    );
+    assert!(
+        grown < 2 * 1024,
+        "peak RSS {} kB for 1,000 tests, {} kB for 10,000",
+        peaks[0],
+        peaks[1]
+    );
+    let _ = fs::remove_dir_all(&base);
+}

@@ -203,25 +203,6 @@ fn a_closed_stdout_does_not_turn_a_failure_into_success() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// Peak resident memory of `child` in kB, read from /proc while it runs (Linux).
-fn peak_kb(child: &mut std::process::Child) -> u64 {
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak = 0;
-    loop {
-        if let Ok(s) = fs::read_to_string(&status) {
-            let hwm = s
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok());
-            peak = peak.max(hwm.unwrap_or(0));
-        }
-        if child.try_wait().expect("waits").is_some() {
-            return peak;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-}
-
 #[test]
 fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
     let dir = common::sample_folder("diag", "huge");
@@ -251,7 +232,7 @@ fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
         s
     });
     let peak = if cfg!(target_os = "linux") {
-        peak_kb(&mut child)
+        common::peak_kb(&mut child)
     } else {
         0
     };

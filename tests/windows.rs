@@ -4,8 +4,10 @@
 //! answer byte for byte as the Linux build does; `test` must accept a correct solution
 //! that prints CRLF line ends (as MinGW's text mode does) and diagnose a wrong one;
 //! `stress` must find and shrink the wrong one's real mistake; a timeout must end the
-//! program and what it started; a program over the memory limit must be MLE; `uci` and `serve` must answer; the runners must find
-//! `std.exe`, and `std`, in the current folder as `cmd.exe` does.
+//! program and what it started; a program over the memory limit must be MLE; Ctrl-C
+//! (SIGINT to Wine, which makes it the console's Ctrl-C) must end `stress` with its
+//! summary, status 130 and the program's job; `uci` and `serve` must answer; the
+//! runners must find `std.exe`, and `std`, in the current folder as `cmd.exe` does.
 //!
 //! Skipped with a note where the tools are absent; required when `CI` is set (`.ci/run`
 //! runs the script first).
@@ -511,4 +513,90 @@ fn uci_and_serve_answer() {
     let stderr = fs::read_to_string(&err_path).unwrap_or_default();
     assert!(status.is_some_and(|s| s.success()), "{stderr}");
     assert_eq!(stderr, "duckchess: serve: end of input: stopping\n");
+}
+
+/// Whether the program `name` is running: a process whose first argument ends with it
+/// (Linux's /proc: Wine's processes are Linux processes, named as Windows started them,
+/// `.\name`).
+fn running(name: &str) -> bool {
+    let Ok(dir) = fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.flatten().any(|e| {
+        fs::read(e.path().join("cmdline")).is_ok_and(|c| {
+            c.split(|&b| b == 0)
+                .next()
+                .is_some_and(|first| first.ends_with(name.as_bytes()))
+        })
+    })
+}
+
+/// Waits up to `limit` for `done`.
+fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    done()
+}
+
+#[test]
+fn ctrl_c_ends_stress_with_its_summary_and_the_program_too() {
+    let Some(w) = windows("ctrl_c_ends_stress_with_its_summary_and_the_program_too") else {
+        return;
+    };
+    let dir = w.work("ctrl-c");
+    // A program that never answers, under a name of its own among the tests' processes.
+    let program = "ctrlc-stall.exe";
+    fs::copy(dir.join("stall.exe"), dir.join(program)).expect("copied");
+    let (out_path, err_path) = (dir.join("stress.out"), dir.join("stress.err"));
+    let mut child = w
+        .command(&w.exe)
+        .args(["stress", "--cmd", program, "--seed", "42", "--jobs", "1"])
+        .args(["--timeout", "60"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(&out_path).expect("a file for stdout"))
+        .stderr(fs::File::create(&err_path).expect("a file for stderr"))
+        .spawn()
+        .expect("wine starts");
+    let started = wait_for(serve_common::PATIENCE, || running(program));
+    if !started {
+        let _ = child.kill();
+    }
+    assert!(started, "the program under test never started");
+    // Wine turns SIGINT into the console's CTRL_C_EVENT for the Windows process, as
+    // Ctrl-C at a console would: the control handler runs on a thread of its own.
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = serve_common::wait(&mut child, serve_common::PATIENCE);
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let stderr = fs::read_to_string(&err_path).unwrap_or_default();
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{stderr}");
+    let tried: u64 = stderr
+        .strip_prefix("duckchess: stress: interrupted; cases tried: ")
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary in {stderr:?}"));
+    assert_eq!(tried, 0, "{stderr}");
+    assert!(
+        stderr.ends_with("; no failure found yet; seed 42 (--seed 42 tries the same cases)\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(fs::read_to_string(&out_path).unwrap_or_default(), "");
+    // The program's job ended with the run.
+    assert!(
+        wait_for(Duration::from_secs(10), || !running(program)),
+        "the program under test outlived the interrupt"
+    );
 }

@@ -10,13 +10,13 @@
 //! [`crate::mistakes`]; this module reads the test set and writes the report.
 
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
-use crate::harness::cases::{self, Reference};
+use crate::harness::cases::{self, CaseList, Reference};
 use crate::harness::format::{self, ValidateError, DEFAULT_MAX_Q};
 use crate::harness::process::Feed;
 use crate::judge;
 use crate::mistakes::catalogue::{self, Group, Mistake};
 use crate::mistakes::coverage;
-use crate::mistakes::matrix::{tally, Test};
+use crate::mistakes::matrix::{Running, Tally, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
 use crate::mistakes::witness;
 use crate::show::compare::Comparator;
@@ -203,118 +203,159 @@ fn witness_text(mistake: Mistake) -> String {
     text
 }
 
-/// The report of an audit: the count, each survivor with its witness, what each test
-/// kills, the redundant tests, and with `with_matrix` the matrix.
-pub fn report(tests: &[Test], with_matrix: bool, jobs: usize) -> (String, usize) {
-    let mistakes = sorted_mistakes();
-    let tally = tally(tests, &mistakes, jobs, with_matrix);
-    let killed: Vec<bool> = tally.killers.iter().map(|&(n, _)| n > 0).collect();
-    let survivors: Vec<Mistake> = mistakes
-        .iter()
-        .zip(&killed)
-        .filter(|(_, &k)| !k)
-        .map(|(&m, _)| m)
-        .collect();
-    let commands: usize = tests.iter().map(|t| t.cmds.len()).sum();
+/// How many redundant tests the report names before "and N more".
+const REDUNDANT_NAMED: usize = 10;
+
+/// The name of a test in the report: its input's path.
+fn test_name(case: &cases::Case) -> String {
+    match &case.input {
+        Feed::File(path) => path.display().to_string(),
+        _ => case.name.clone(),
+    }
+}
+
+/// The head of the report: the count, and each survivor with its witness.
+fn survivors_text(
+    tests: usize,
+    commands: u64,
+    mistakes: &[Mistake],
+    survivors: &[Mistake],
+) -> String {
     let mut out = format!(
         "audited {} ({}) against {}: killed {} of {}",
-        cli::plural(tests.len() as u64, "test"),
-        cli::plural(commands as u64, "command"),
+        cli::plural(tests as u64, "test"),
+        cli::plural(commands, "command"),
         cli::plural(mistakes.len() as u64, "mistake"),
         mistakes.len() - survivors.len(),
         mistakes.len()
     );
     if survivors.is_empty() {
         out.push_str(", none survives\n");
-    } else {
-        out.push_str(&match survivors.len() {
-            1 => ", 1 survives\n".to_string(),
-            n => format!(", {n} survive\n"),
-        });
-        let (grown, written): (Vec<Mistake>, Vec<Mistake>) =
-            survivors.iter().partition(|m| m.group().is_grown());
-        if !written.is_empty() {
-            out.push_str(
-                "\nsurvivors, each with its witness: an input on which it answers differently\n\
-                 ('duckchess audit --witness NAME' prints it):\n",
-            );
-        }
-        for &m in &written {
-            out.push_str(&format!("\n{m}\n"));
-            out.push_str(&help::filled(m.sentence(), "  ", "  "));
-            out.push_str(&help::filled(m.rule(), "  rule: ", "        "));
-            out.push_str(&witness_text(m));
-        }
-        if !grown.is_empty() {
-            out.push_str(
-                "\nsurvivors grown from the move table, by group ('duckchess audit --list' says\n\
-                 what each does; 'duckchess audit --witness NAME' finds a witness):\n",
-            );
-            for group in Group::all() {
-                let names: Vec<&str> = grown
-                    .iter()
-                    .filter(|m| m.group() == group)
-                    .map(|m| m.name())
-                    .collect();
-                if !names.is_empty() {
-                    out.push_str(&format!("\n{} ({}):\n", group.title(), names.len()));
-                    out.push_str(&help::filled(&names.join(", "), "  ", "  "));
-                }
+        return out;
+    }
+    out.push_str(&match survivors.len() {
+        1 => ", 1 survives\n".to_string(),
+        n => format!(", {n} survive\n"),
+    });
+    let (grown, written): (Vec<Mistake>, Vec<Mistake>) =
+        survivors.iter().partition(|m| m.group().is_grown());
+    if !written.is_empty() {
+        out.push_str(
+            "\nsurvivors, each with its witness: an input on which it answers differently\n\
+             ('duckchess audit --witness NAME' prints it):\n",
+        );
+    }
+    for &m in &written {
+        out.push_str(&format!("\n{m}\n"));
+        out.push_str(&help::filled(m.sentence(), "  ", "  "));
+        out.push_str(&help::filled(m.rule(), "  rule: ", "        "));
+        out.push_str(&witness_text(m));
+    }
+    if !grown.is_empty() {
+        out.push_str(
+            "\nsurvivors grown from the move table, by group ('duckchess audit --list' says\n\
+             what each does; 'duckchess audit --witness NAME' finds a witness):\n",
+        );
+        for group in Group::all() {
+            let names: Vec<&str> = grown
+                .iter()
+                .filter(|m| m.group() == group)
+                .map(|m| m.name())
+                .collect();
+            if !names.is_empty() {
+                out.push_str(&format!("\n{} ({}):\n", group.title(), names.len()));
+                out.push_str(&help::filled(&names.join(", "), "  ", "  "));
             }
         }
     }
-    // Per test: what it kills, and what no other test kills.
-    let width = tests.iter().map(|t| t.name.len()).max().unwrap_or(0);
-    let digits = tests.len().to_string().len();
-    out.push_str("\ntests (kills: mistakes it kills; alone: those no other test kills):\n");
-    let mut redundant = Vec::new();
-    let alone = tally.alone();
-    for (j, t) in tests.iter().enumerate() {
-        let (count, alone) = (tally.kills[j], alone[j]);
-        out.push_str(&format!(
-            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}\n",
+    out
+}
+
+/// Writes the report of an audit of `cases` (each loaded, with `commands[j]` commands)
+/// as `tally` of `mistakes` says: the count, each survivor with its witness, what each
+/// test kills, the redundant tests, and with `with_matrix` the matrix. Written as it
+/// goes, a line a test: memory does not grow with the tests.
+fn write_report(
+    out: &mut dyn Write,
+    cases: &CaseList,
+    commands: &[u32],
+    tally: &Tally,
+    mistakes: &[Mistake],
+    with_matrix: bool,
+) -> io::Result<()> {
+    let survivors: Vec<Mistake> = mistakes
+        .iter()
+        .zip(&tally.killers)
+        .filter(|(_, &(n, _))| n == 0)
+        .map(|(&m, _)| m)
+        .collect();
+    let total: u64 = commands.iter().map(|&n| u64::from(n)).sum();
+    out.write_all(survivors_text(cases.len(), total, mistakes, &survivors).as_bytes())?;
+    // Per test: what it kills, and what no other test kills (the mistakes killed by
+    // one test only, by that test: a few hundred at most, sorted).
+    let mut alone: Vec<u32> = tally
+        .killers
+        .iter()
+        .filter_map(|&(count, first)| first.filter(|_| count == 1))
+        .collect();
+    alone.sort_unstable();
+    let alone_of = |j: usize| {
+        let j = j as u32;
+        alone.partition_point(|&k| k <= j) - alone.partition_point(|&k| k < j)
+    };
+    let width = cases.iter().map(|c| test_name(&c).len()).max().unwrap_or(0);
+    let digits = cases.len().to_string().len();
+    out.write_all(b"\ntests (kills: mistakes it kills; alone: those no other test kills):\n")?;
+    for (j, case) in cases.iter().enumerate() {
+        writeln!(
+            out,
+            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}",
             j + 1,
-            t.name,
-            t.cmds.len(),
-            count,
-            alone
-        ));
-        if alone == 0 && tests.len() > 1 {
-            redundant.push(t.name.as_str());
-        }
+            test_name(&case),
+            commands[j],
+            tally.kills[j],
+            alone_of(j)
+        )?;
     }
-    if !redundant.is_empty() {
-        out.push_str(&help::filled(
-            &format!(
-                "redundant (kills nothing that the other tests do not): {}",
-                redundant.join(", ")
-            ),
-            "",
-            "  ",
-        ));
+    let redundant = |j: &usize| alone_of(*j) == 0 && cases.len() > 1;
+    let count = (0..cases.len()).filter(redundant).count();
+    if count > 0 {
+        let mut names: Vec<String> = (0..cases.len())
+            .filter(redundant)
+            .take(REDUNDANT_NAMED)
+            .map(|j| test_name(&cases.get(j)))
+            .collect();
+        if count > REDUNDANT_NAMED {
+            let last = names.pop().unwrap_or_default();
+            names.push(format!("{last} and {} more", count - REDUNDANT_NAMED));
+        }
+        let text = format!(
+            "redundant (kills nothing that the other tests do not): {}",
+            names.join(", ")
+        );
+        out.write_all(help::filled(&text, "", "  ").as_bytes())?;
     }
     if with_matrix {
         let name_width = mistakes.iter().map(|m| m.name().len()).max().unwrap_or(0);
-        out.push_str(&format!(
+        write!(
+            out,
             "\nmatrix (x: the test kills the mistake; columns: the tests above):\n  {:name_width$} ",
             ""
-        ));
-        for j in 0..tests.len() {
-            out.push_str(&format!(" {:>digits$}", j + 1));
+        )?;
+        for j in 0..cases.len() {
+            write!(out, " {:>digits$}", j + 1)?;
         }
-        out.push('\n');
+        out.write_all(b"\n")?;
         for (i, m) in mistakes.iter().enumerate() {
-            out.push_str(&format!("  {:name_width$} ", m.name()));
-            for j in 0..tests.len() {
-                out.push_str(&format!(
-                    " {:>digits$}",
-                    if tally.kills(i, j) { "x" } else { "." }
-                ));
+            write!(out, "  {:name_width$} ", m.name())?;
+            for j in 0..cases.len() {
+                let cell = if tally.kills(i, j) { "x" } else { "." };
+                write!(out, " {cell:>digits$}")?;
             }
-            out.push('\n');
+            out.write_all(b"\n")?;
         }
     }
-    (out, survivors.len())
+    Ok(())
 }
 
 /// The command line of `audit`.
@@ -475,12 +516,27 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
         Ok(cases) => cases,
         Err(e) => return cli::fail("audit", &e.to_string()),
     };
-    let mut tests = Vec::new();
+    let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+    let mistakes = sorted_mistakes();
+    let with_matrix = matches!(report_of, Report::Mistakes { matrix: true });
+    // Each test is tallied (or mapped) as it is loaded and then dropped: what is kept
+    // is a few bytes a test.
+    let mut running = Running::new(&mistakes, jobs, with_matrix);
+    let mut map = coverage::Map::new();
+    let mut commands: Vec<u32> = Vec::new();
     let mut status = EXIT_OK;
     let mut notes = Vec::new();
-    for case in &cases {
-        match load(case, &mut notes) {
-            Ok(t) => tests.push(t),
+    for case in cases.iter() {
+        match load(&case, &mut notes) {
+            // After a problem the rest is only checked: no report follows.
+            Ok(_) if status != EXIT_OK => {}
+            Ok(test) => {
+                commands.push(test.cmds.len() as u32);
+                match report_of {
+                    Report::Mistakes { .. } => running.add(test),
+                    Report::Coverage => map.add(&test),
+                }
+            }
             Err(problem) => {
                 cli::say("audit", &problem.to_string());
                 status = status.max(problem.status());
@@ -493,15 +549,17 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     if status != EXIT_OK {
         return status;
     }
-    let jobs = thread::available_parallelism().map_or(1, |n| n.get());
-    let (text, short) = match report_of {
-        Report::Mistakes { matrix } => report(&tests, matrix, jobs),
-        Report::Coverage => {
-            let map = coverage::Map::of(&tests);
-            (map.render(), map.missing())
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (written, short) = match report_of {
+        Report::Mistakes { matrix } => {
+            let tally = running.finish();
+            let short = tally.killers.iter().filter(|&&(n, _)| n == 0).count();
+            let written = write_report(&mut out, &cases, &commands, &tally, &mistakes, matrix);
+            (written, short)
         }
+        Report::Coverage => (out.write_all(map.render().as_bytes()), map.missing()),
     };
-    match print(&text) {
+    match cli::output_status("audit", written.and_then(|()| out.flush())) {
         EXIT_OK if short > 0 => EXIT_FAILURE,
         status => status,
     }

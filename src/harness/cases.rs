@@ -8,6 +8,7 @@
 //! a pipe) or cannot be reached (a looping or dangling link) is named as such.
 
 use crate::harness::process::Feed;
+use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -183,28 +184,109 @@ fn same_bytes(a: &Path, b: &Path) -> Result<bool, (PathBuf, io::Error)> {
     }
 }
 
-/// Orders names so that `2` comes before `10`: runs of digits compare as numbers.
-fn natural_key(name: &str) -> Vec<(u8, u128, String)> {
-    let mut key = Vec::new();
-    let mut chars = name.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        let digits = c.is_ascii_digit();
-        let mut run = String::new();
-        while let Some(&d) = chars.peek() {
-            if d.is_ascii_digit() != digits {
-                break;
-            }
-            run.push(d);
-            chars.next();
-        }
+/// The runs of `name`: each stretch of digits or of other characters, with whether it
+/// is digits and its value as a number (saturated; 0 for other characters).
+fn runs(name: &str) -> impl Iterator<Item = (u8, u128, &str)> {
+    let mut rest = name;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let digits = first.is_ascii_digit();
+        let end = rest
+            .find(|c: char| c.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (run, after) = rest.split_at(end);
+        rest = after;
         let number = if digits {
             run.parse::<u128>().unwrap_or(u128::MAX)
         } else {
             0
         };
-        key.push((u8::from(digits), number, run));
+        Some((u8::from(digits), number, run))
+    })
+}
+
+/// Orders names so that `2` comes before `10`: runs of digits compare as numbers (then
+/// as text: `01` before `1`), other runs as text, and runs of digits after the others.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    runs(a).cmp(runs(b))
+}
+
+/// What a case is compared with, in a byte: its answer file's extension, or the
+/// built-in judge.
+const BUILTIN: u8 = 0;
+/// The answer files' extensions, by their byte (`1 + index`).
+const ANSWERS: [&str; 2] = ["out", "ans"];
+
+/// The byte of an answer file's path (see [`BUILTIN`]).
+fn answer_byte(path: &Path) -> u8 {
+    let ext = path.extension();
+    ANSWERS
+        .iter()
+        .position(|a| ext.is_some_and(|e| e == *a))
+        .map_or(BUILTIN, |i| i as u8 + 1)
+}
+
+/// One case as a [`CaseList`] keeps it, in some dozens of bytes.
+struct Entry {
+    /// The folder it was found in (an index of [`CaseList::dirs`]), or [`NO_DIR`] for
+    /// a file named on the command line, whose stem is its whole path.
+    dir: u32,
+    /// The input's name without `.in` (with `dir`), or its whole path without it.
+    stem: Box<OsStr>,
+    /// Its answer (see [`BUILTIN`]).
+    answer: u8,
+}
+
+/// [`Entry::dir`] of a file named on the command line.
+const NO_DIR: u32 = u32::MAX;
+
+/// A test set's cases, in order, kept in a few dozen bytes each (each folder's path
+/// once, each case's name in it): a folder of tens of thousands of cases costs a few
+/// megabytes. [`CaseList::get`] makes a [`Case`] when it is wanted.
+pub struct CaseList {
+    dirs: Vec<PathBuf>,
+    entries: Vec<Entry>,
+}
+
+impl CaseList {
+    /// How many cases there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
-    key
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The stem of `entry`: its input's path without `.in`.
+    fn stem(&self, entry: &Entry) -> PathBuf {
+        match self.dirs.get(entry.dir as usize) {
+            Some(dir) => dir.join(&*entry.stem),
+            None => PathBuf::from(&*entry.stem),
+        }
+    }
+
+    /// Case `i`.
+    pub fn get(&self, i: usize) -> Case {
+        let entry = &self.entries[i];
+        let stem = self.stem(entry);
+        let answer = match ANSWERS.get(usize::from(entry.answer).wrapping_sub(1)) {
+            Some(ext) => Reference::File(with_ext(&stem, ext)),
+            None => Reference::Builtin,
+        };
+        Case {
+            name: stem.to_string_lossy().into_owned(),
+            input: Feed::File(with_ext(&stem, "in")),
+            answer,
+            beyond_format: false,
+        }
+    }
+
+    /// The cases, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Case> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
 }
 
 /// Collects the cases under `paths` in the order given, each directory's cases in
@@ -220,22 +302,29 @@ pub fn collect(paths: &[String], notes: &mut Vec<String>) -> Result<Vec<Case>, C
             stem.display()
         )
     }));
-    collected
+    collected.map(|list| list.iter().collect())
 }
 
-/// [`collect`], with the stems of the inputs skipped for want of an answer (in a
-/// directory) pushed to `skipped`.
+/// [`collect`] as a [`CaseList`], with the stems of the inputs skipped for want of an
+/// answer (in a directory) pushed to `skipped`.
 pub fn collect_skipping(
     paths: &[String],
     skipped: &mut Vec<PathBuf>,
-) -> Result<Vec<Case>, CollectError> {
-    let mut cases: Vec<Case> = Vec::new();
-    // The names taken: each case once, in time linear in the cases (a folder may hold
-    // tens of thousands).
-    let mut names = std::collections::HashSet::new();
-    let mut add = |case: Case, cases: &mut Vec<Case>| {
-        if names.insert(case.name.clone()) {
-            cases.push(case);
+) -> Result<CaseList, CollectError> {
+    let mut list = CaseList {
+        dirs: Vec::new(),
+        entries: Vec::new(),
+    };
+    // The names taken, where several paths could name a case twice: each case once, in
+    // time linear in the cases (a folder may hold tens of thousands).
+    let mut names = (paths.len() > 1).then(std::collections::HashSet::new);
+    let mut add = |entry: Entry, list: &mut CaseList| {
+        let new = match names.as_mut() {
+            Some(names) => names.insert(list.stem(&entry).to_string_lossy().into_owned()),
+            None => true,
+        };
+        if new {
+            list.entries.push(entry);
         }
     };
     for path in paths {
@@ -243,27 +332,41 @@ pub fn collect_skipping(
         let meta = fs::metadata(path).map_err(|e| CollectError::Read(path.into(), e))?;
         if meta.is_dir() {
             let entries = fs::read_dir(path).map_err(|e| CollectError::Read(path.into(), e))?;
-            let mut stems = Vec::new();
+            let mut stems: Vec<Box<OsStr>> = Vec::new();
             for entry in entries {
                 let entry = entry.map_err(|e| CollectError::Read(path.into(), e))?;
                 let file = entry.path();
                 if let Some((stem, "in")) = split_case_name(&file) {
                     if regular_file(&file)? {
-                        stems.push(stem);
+                        if let Some(name) = stem.file_name() {
+                            stems.push(name.into());
+                        }
                     }
                 }
             }
-            stems.sort_by_cached_key(|s| natural_key(&s.to_string_lossy()));
-            for stem in stems {
+            // Compared by their whole paths, as shown, with two buffers reused: no
+            // key is kept for each name.
+            let (mut a, mut b) = (path.to_path_buf(), path.to_path_buf());
+            stems.sort_by(|x, y| {
+                a.push(&**x);
+                b.push(&**y);
+                let order = natural_order(&a.to_string_lossy(), &b.to_string_lossy());
+                a.pop();
+                b.pop();
+                order
+            });
+            let dir = list.dirs.len() as u32;
+            list.dirs.push(path.to_path_buf());
+            for name in stems {
+                let stem = path.join(&*name);
                 match answer_of(&stem)? {
                     Some(answer) => add(
-                        Case {
-                            name: stem.to_string_lossy().into_owned(),
-                            input: Feed::File(with_ext(&stem, "in")),
-                            answer: Reference::File(answer),
-                            beyond_format: false,
+                        Entry {
+                            dir,
+                            stem: name,
+                            answer: answer_byte(&answer),
                         },
-                        &mut cases,
+                        &mut list,
                     ),
                     None => skipped.push(stem),
                 }
@@ -277,7 +380,7 @@ pub fn collect_skipping(
             split_case_name(path).ok_or_else(|| CollectError::NotACaseFile(path.into()))?;
         let input = with_ext(&stem, "in");
         let answer = if ext == "in" {
-            answer_of(&stem)?.map_or(Reference::Builtin, Reference::File)
+            answer_of(&stem)?.map_or(BUILTIN, |a| answer_byte(&a))
         } else {
             if !input.is_file() {
                 return Err(CollectError::Unpaired(
@@ -285,22 +388,21 @@ pub fn collect_skipping(
                     format!("{}", input.display()),
                 ));
             }
-            Reference::File(path.to_path_buf())
+            answer_byte(path)
         };
         add(
-            Case {
-                name: stem.to_string_lossy().into_owned(),
-                input: Feed::File(input),
+            Entry {
+                dir: NO_DIR,
+                stem: stem.into_os_string().into_boxed_os_str(),
                 answer,
-                beyond_format: false,
             },
-            &mut cases,
+            &mut list,
         );
     }
-    if cases.is_empty() {
+    if list.is_empty() {
         return Err(CollectError::NoCases);
     }
-    Ok(cases)
+    Ok(list)
 }
 
 #[cfg(test)]
@@ -308,9 +410,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn natural_order() {
-        let mut names = vec!["s10", "s2", "a", "s1"];
-        names.sort_by_cached_key(|n| natural_key(n));
-        assert_eq!(names, ["a", "s1", "s2", "s10"]);
+    fn natural_order_puts_numbers_in_order() {
+        let mut names = vec![
+            "s10",
+            "s2",
+            "a",
+            "s1",
+            "d/1",
+            "d/a",
+            "01",
+            "1",
+            "x99999999999999999999999999999999999999999",
+        ];
+        names.sort_by(|a, b| natural_order(a, b));
+        assert_eq!(
+            names,
+            [
+                "a",
+                "d/1",
+                "d/a",
+                "s1",
+                "s2",
+                "s10",
+                "x99999999999999999999999999999999999999999",
+                "01",
+                "1"
+            ]
+        );
     }
 }

@@ -787,18 +787,31 @@ pub struct Map {
 impl Map {
     /// The map of `tests`, each played from the start.
     pub fn of(tests: &[Test]) -> Map {
-        let mut counts = vec![0; cells().len()];
+        let mut map = Map::new();
         for t in tests {
-            let mut counter = Counter::new();
-            for &c in &t.cmds {
-                counter.play(c, |cell| counts[cell.index()] += 1);
-            }
+            map.add(t);
         }
+        map
+    }
+
+    /// The map of no test.
+    pub fn new() -> Map {
         Map {
-            counts,
-            tests: tests.len(),
-            commands: tests.iter().map(|t| t.cmds.len()).sum(),
+            counts: vec![0; cells().len()],
+            tests: 0,
+            commands: 0,
         }
+    }
+
+    /// Counts `test`, played from the start: a test set of any size is mapped as its
+    /// tests come.
+    pub fn add(&mut self, test: &Test) {
+        let mut counter = Counter::new();
+        for &c in &test.cmds {
+            counter.play(c, |cell| self.counts[cell.index()] += 1);
+        }
+        self.tests += 1;
+        self.commands += test.cmds.len();
     }
 
     /// How often `cell` is reached.
@@ -817,6 +830,12 @@ impl Map {
     /// The report `audit --coverage` prints.
     pub fn render(&self) -> String {
         render(self)
+    }
+}
+
+impl Default for Map {
+    fn default() -> Map {
+        Map::new()
     }
 }
 

@@ -1,5 +1,7 @@
 //! Which mistake each test kills: every mistake played on every test by its mutant
-//! judge, in process and in parallel, tallied in memory of a few bytes a test.
+//! judge, in process and in parallel, tallied in memory of a few bytes a test. A test
+//! set of any size is tallied as its tests come ([`Running`]), a batch at a time, so
+//! that only a batch of tests is held, never the whole set.
 
 use super::catalogue::Mistake;
 use super::mutant::{self, Answer, Cmd};
@@ -134,6 +136,92 @@ pub fn tally(tests: &[Test], mistakes: &[Mistake], jobs: usize, with_rows: bool)
     }
 }
 
+/// The most tests a batch of [`Running`] holds.
+const BATCH_TESTS: usize = 256;
+/// The most commands a batch of [`Running`] holds (some hundreds of kilobytes).
+const BATCH_COMMANDS: usize = 16_384;
+
+/// A tally kept as the tests come: each batch of tests is played by every mistake (in
+/// parallel) and dropped, and only the [`Tally`] grows, by a few bytes a test (a bit a
+/// cell more with the matrix).
+pub struct Running<'a> {
+    mistakes: &'a [Mistake],
+    jobs: usize,
+    with_rows: bool,
+    /// What the batches played so far kill.
+    tally: Tally,
+    /// The tests not played yet.
+    batch: Vec<Test>,
+    /// Their commands.
+    batch_commands: usize,
+    /// The most tests and commands a batch holds.
+    limits: (usize, usize),
+}
+
+impl<'a> Running<'a> {
+    /// An empty tally of `mistakes` (see [`tally`] for `jobs` and `with_rows`).
+    pub fn new(mistakes: &'a [Mistake], jobs: usize, with_rows: bool) -> Running<'a> {
+        Running {
+            mistakes,
+            jobs,
+            with_rows,
+            tally: Tally {
+                killers: vec![(0, None); mistakes.len()],
+                kills: Vec::new(),
+                rows: if with_rows {
+                    vec![Vec::new(); mistakes.len()]
+                } else {
+                    Vec::new()
+                },
+            },
+            batch: Vec::new(),
+            batch_commands: 0,
+            limits: (BATCH_TESTS, BATCH_COMMANDS),
+        }
+    }
+
+    /// Adds the next test (its index is the number of tests added before it).
+    pub fn add(&mut self, test: Test) {
+        self.batch_commands += test.cmds.len();
+        self.batch.push(test);
+        if self.batch.len() >= self.limits.0 || self.batch_commands >= self.limits.1 {
+            self.play();
+        }
+    }
+
+    /// Plays the batch and folds it into the tally.
+    fn play(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let part = tally(&self.batch, self.mistakes, self.jobs, self.with_rows);
+        let offset = self.tally.kills.len();
+        for (total, (count, first)) in self.tally.killers.iter_mut().zip(&part.killers) {
+            total.0 += count;
+            total.1 = total.1.or(first.map(|j| j + offset as u32));
+        }
+        if self.with_rows {
+            let words = (offset + self.batch.len()).div_ceil(64);
+            for (i, row) in self.tally.rows.iter_mut().enumerate() {
+                row.resize(words, 0);
+                for j in (0..self.batch.len()).filter(|&j| part.kills(i, j)) {
+                    let at = offset + j;
+                    row[at / 64] |= 1 << (at % 64);
+                }
+            }
+        }
+        self.tally.kills.extend(part.kills);
+        self.batch.clear();
+        self.batch_commands = 0;
+    }
+
+    /// The tally of every test added.
+    pub fn finish(mut self) -> Tally {
+        self.play();
+        self.tally
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +256,30 @@ mod tests {
             }
         }
         assert!(one.kills.iter().sum::<u32>() > 0);
+    }
+
+    #[test]
+    fn a_running_tally_over_many_batches_is_the_tally_of_the_whole() {
+        // Past several batches, of tests and of commands, with tests that kill
+        // different mistakes at different places.
+        let shapes = [
+            vec![[0, 0, 1, 0]],
+            vec![[3, 0, 4, 0], [6, 0, 5, 0], [0, 0, 2, 0]],
+            vec![[0, 1, 2, 2], [9, 1, 7, 2]],
+            vec![[0, 4, 1, 4]; 12],
+        ];
+        let tests: Vec<Test> = (0..150)
+            .map(|i| Test::new(format!("{i}.in"), shapes[(i * 7 / 5) % 4].clone()))
+            .collect();
+        let mistakes = Mistake::all();
+        for with_rows in [false, true] {
+            let whole = tally(&tests, mistakes, 2, with_rows);
+            let mut running = Running::new(mistakes, 2, with_rows);
+            running.limits = (40, 50);
+            for t in &tests {
+                running.add(t.clone());
+            }
+            assert_eq!(running.finish(), whole);
+        }
     }
 }

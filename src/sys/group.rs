@@ -30,10 +30,11 @@
 
 #[cfg(unix)]
 mod unix {
+    use crate::sys::interrupt::{self, MAX};
     use std::io;
     use std::os::raw::c_long;
     use std::process::{Child, Command};
-    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Mutex, Once, RwLock};
     use std::time::{Duration, Instant};
 
@@ -137,9 +138,13 @@ mod unix {
     }
 
     /// The signal handler: kill every running group (gentle ones after TERM and a short
-    /// grace), and those being started, then end as the signal would.
+    /// grace), and those being started, then end as the signal would. The note is
+    /// taken first: the run as it stood at the signal, not as the programs killed
+    /// meanwhile leave it (another thread could take one for a failure).
     extern "C" fn on_signal(signum: i32) {
         ENDING.store(true, Ordering::SeqCst);
+        let mut line = [0u8; MAX];
+        let note = interrupt::render(&mut line);
         terminate_gentle();
         kill_running();
         let mut spins = 0;
@@ -152,72 +157,29 @@ mod unix {
         if ADOPTING.load(Ordering::SeqCst) {
             adopted::end_all_in_handler();
         }
-        write_note();
+        if let Some(len) = note {
+            // SAFETY: write(2) is async-signal-safe; the buffer lives on our stack. A
+            // failed or short write has nowhere to be reported.
+            unsafe {
+                write(2, line.as_ptr(), len);
+            }
+        }
         // SAFETY: _exit(2) is async-signal-safe; 128 + the signal is the shell's way of
         // saying "ended by a signal".
         unsafe { _exit(128 + signum) }
     }
 
-    /// The line the signal handler writes on standard error before the process ends:
-    /// `head`, the count, `tail` (see [`set_signal_note`]). Set whole, never freed, so
-    /// that the handler reads it with one atomic load.
-    struct Note {
-        head: &'static [u8],
-        tail: &'static [u8],
-    }
-    static NOTE: AtomicPtr<Note> = AtomicPtr::new(std::ptr::null_mut());
-    /// The count the note says.
-    static NOTE_COUNT: AtomicU64 = AtomicU64::new(0);
-
     /// From now on an interrupt or termination signal writes `head`, the count (see
     /// [`count_for_signal_note`]) and `tail` as one line on standard error before the
-    /// process ends. Each call leaks its line (a few per run): the handler may be
-    /// reading the one before.
+    /// process ends (see [`crate::sys::interrupt`]).
     pub fn set_signal_note(head: &str, tail: &str) {
         install();
-        let note = Note {
-            head: Box::leak(head.as_bytes().to_vec().into_boxed_slice()),
-            tail: Box::leak(format!("{tail}\n").into_bytes().into_boxed_slice()),
-        };
-        NOTE.store(Box::into_raw(Box::new(note)), Ordering::SeqCst);
+        interrupt::set(head, tail);
     }
 
     /// Adds `n` to the count the signal note says.
     pub fn count_for_signal_note(n: u64) {
-        NOTE_COUNT.fetch_add(n, Ordering::Relaxed);
-    }
-
-    /// Writes the note, if one is set: only write(2), and no allocation.
-    fn write_note() {
-        let note = NOTE.load(Ordering::SeqCst);
-        if note.is_null() {
-            return;
-        }
-        // SAFETY: a note is leaked when set and never freed or changed.
-        let note = unsafe { &*note };
-        let mut digits = [0u8; 20];
-        let mut n = NOTE_COUNT.load(Ordering::Relaxed);
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let mut line = [0u8; 512];
-        let mut len = 0;
-        for part in [note.head, &digits[at..], note.tail] {
-            let take = part.len().min(line.len() - len);
-            line[len..len + take].copy_from_slice(&part[..take]);
-            len += take;
-        }
-        // SAFETY: write(2) is async-signal-safe; the buffer lives on our stack. A
-        // failed or short write has nowhere to be reported.
-        unsafe {
-            write(2, line.as_ptr(), len);
-        }
+        interrupt::count(n);
     }
 
     /// Installs the signal handler, once.
@@ -250,17 +212,7 @@ mod unix {
         install();
         // No sweep looks while a child is between its fork and its exec.
         let _starting = STARTS.read().unwrap_or_else(|e| e.into_inner());
-        STARTING.fetch_add(1, Ordering::SeqCst);
-        // Looked at after announcing the start: either the handler waits for this
-        // program and kills it, or this sees that the process is ending. Then the
-        // handler, on another thread, ends the process within a few seconds; this
-        // thread waits for that rather than start a program or report an error.
-        if ENDING.load(Ordering::SeqCst) {
-            STARTING.fetch_sub(1, Ordering::SeqCst);
-            loop {
-                std::thread::sleep(Duration::from_secs(1));
-            }
-        }
+        interrupt::announce_start(&STARTING, &ENDING);
         let started = command.spawn();
         let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
         STARTING.fetch_sub(1, Ordering::SeqCst);

@@ -4,7 +4,8 @@
 //! cannot hold the run). Each job is also set to end all its processes when its last
 //! handle closes: once a run is over, and whenever this process ends, Ctrl-C included,
 //! nothing it started is left behind. A console control handler (Ctrl-C, Ctrl-Break,
-//! the console closing) ends every job still running before the process goes, as the
+//! the console closing) ends every job still running, writes the run's note (how far
+//! it got) and ends the process with the Unix build's status (130 for the keys), as the
 //! signal handler does on Unix.
 //!
 //! The memory meter ([`super::memory`]) sets the job's memory limit and reads its peak
@@ -14,11 +15,12 @@
 //! its very first instructions could have that one escape, which no solution under test
 //! does.
 
+use crate::sys::interrupt::{self, MAX};
 use std::ffi::c_void;
 use std::io;
 use std::os::windows::io::AsRawHandle;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
 use std::time::Duration;
 
@@ -108,6 +110,16 @@ unsafe extern "system" {
         handler: Option<unsafe extern "system" fn(u32) -> i32>,
         add: i32,
     ) -> i32;
+    fn GetStdHandle(which: u32) -> Handle;
+    fn WriteFile(
+        file: Handle,
+        buffer: *const u8,
+        len: u32,
+        written: *mut u32,
+        overlapped: *mut c_void,
+    ) -> i32;
+    fn TerminateProcess(process: Handle, code: u32) -> i32;
+    fn Sleep(ms: u32);
 }
 
 /// The jobs running now, by the pid of the program each was made for (0: a free slot),
@@ -116,10 +128,72 @@ const SLOTS: usize = 1024;
 static PIDS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
 static JOBS: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
 static HANDLER: Once = Once::new();
+/// Programs started whose job is not in [`JOBS`] yet: the control handler waits for
+/// them (a while at most) before it ends the jobs.
+static STARTING: AtomicUsize = AtomicUsize::new(0);
+/// Set by the control handler: the process is ending, and no program may start any
+/// more.
+static ENDING: AtomicBool = AtomicBool::new(false);
+/// How long the control handler waits for programs being started, in milliseconds.
+const STARTING_WAIT_MS: u32 = 2000;
 
-/// The control handler: ends every job, then lets the system end the process as it
-/// would have (the handler says it did not handle the event).
-unsafe extern "system" fn on_control(_event: u32) -> i32 {
+/// `CTRL_C_EVENT`, `CTRL_BREAK_EVENT`: the keys, which end the run as SIGINT does on
+/// Unix. The other events (the console closing, logoff, shutdown) end it as SIGHUP does.
+const CTRL_C: u32 = 0;
+const CTRL_BREAK: u32 = 1;
+/// The exit statuses, those of the Unix build: 128 + SIGINT, 128 + SIGHUP.
+const INTERRUPTED: u32 = 130;
+const HUNG_UP: u32 = 129;
+/// `STD_ERROR_HANDLE`, as `GetStdHandle` takes it.
+const STD_ERROR: u32 = -12i32 as u32;
+
+/// The exit status an `event` of the console ends the run with.
+pub fn status_of(event: u32) -> u32 {
+    match event {
+        CTRL_C | CTRL_BREAK => INTERRUPTED,
+        _ => HUNG_UP,
+    }
+}
+
+/// The control handler, on a thread the system starts for it: takes the note (see
+/// [`set_signal_note`]), ends every job (waiting a moment for the programs being
+/// started), writes the note with one `WriteFile`, and ends the process with the status the Unix build would
+/// have (see [`status_of`]). No allocation and no lock: another thread may hold any.
+unsafe extern "system" fn on_control(event: u32) -> i32 {
+    ENDING.store(true, Ordering::SeqCst);
+    // The note as the run stood at the event: the programs ended below could otherwise
+    // be taken for failures by the run's threads, which go on meanwhile.
+    let mut line = [0u8; MAX];
+    let note = interrupt::render(&mut line);
+    let mut waited = 0;
+    while STARTING.load(Ordering::SeqCst) > 0 && waited < STARTING_WAIT_MS {
+        // SAFETY: Sleep takes a plain integer.
+        unsafe { Sleep(1) };
+        waited += 1;
+    }
+    end_all_jobs();
+    if let Some(len) = note {
+        let mut written = 0u32;
+        // SAFETY: the buffer lives on our stack, `written` is a local; a failed or short
+        // write has nowhere to be reported.
+        unsafe {
+            WriteFile(
+                GetStdHandle(STD_ERROR),
+                line.as_ptr(),
+                len as u32,
+                &mut written,
+                std::ptr::null_mut(),
+            );
+        }
+    }
+    // SAFETY: ends this process at once, as _exit(2) does on Unix; the jobs' handles
+    // close with it, which ends whatever they still hold.
+    unsafe { TerminateProcess(GetCurrentProcess(), status_of(event)) };
+    1
+}
+
+/// Ends every job in the table.
+fn end_all_jobs() {
     for job in &JOBS {
         let job = job.load(Ordering::SeqCst);
         if job != 0 {
@@ -129,12 +203,12 @@ unsafe extern "system" fn on_control(_event: u32) -> i32 {
             }
         }
     }
-    0
 }
 
 fn install() {
     HANDLER.call_once(|| {
-        // SAFETY: registers a handler that only reads atomics and ends jobs.
+        // SAFETY: registers a handler that uses only atomics, its own stack and
+        // system calls that take no lock of ours.
         unsafe {
             SetConsoleCtrlHandler(Some(on_control), 1);
         }
@@ -307,9 +381,11 @@ impl Drop for Tracked {
 /// Starts `command` in a job of its own; Ctrl-C ends the job too.
 pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
     install();
-    let child = command.spawn()?;
-    let job = new_job(&child);
-    Ok((child, Tracked { job }))
+    interrupt::announce_start(&STARTING, &ENDING);
+    let started = command.spawn();
+    let job = started.as_ref().ok().and_then(new_job);
+    STARTING.fetch_sub(1, Ordering::SeqCst);
+    Ok((started?, Tracked { job }))
 }
 
 /// As [`spawn_tracked`]: Windows has no polite request to end that a console program
@@ -369,9 +445,15 @@ impl RunPipes {
     }
 }
 
-/// Nothing to say: the console's Ctrl-C handler ends the runs, and the process ends as
-/// the system ends it.
-pub fn set_signal_note(_head: &str, _tail: &str) {}
+/// From now on Ctrl-C, Ctrl-Break or the console closing writes `head`, the count (see
+/// [`count_for_signal_note`]) and `tail` as one line on standard error before the
+/// process ends (see [`crate::sys::interrupt`]).
+pub fn set_signal_note(head: &str, tail: &str) {
+    install();
+    interrupt::set(head, tail);
+}
 
-/// Nothing to count (see [`set_signal_note`]).
-pub fn count_for_signal_note(_n: u64) {}
+/// Adds `n` to the count the note says.
+pub fn count_for_signal_note(n: u64) {
+    interrupt::count(n);
+}

@@ -14,6 +14,8 @@
 //! - [`program`]: where a program named on a command line is found, as the platform's
 //!   shell finds it.
 //! - [`memory`]: the peak memory of a program under test, and its limit.
+//! - [`interrupt`]: what the interrupt handlers share: the line an interrupted run
+//!   writes before it ends, and the gate that keeps programs from starting meanwhile.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //! - [`ordered`]: numbered pieces of work on several threads, their results handed over
@@ -24,6 +26,7 @@
 
 pub mod file;
 pub mod group;
+pub mod interrupt;
 #[cfg(windows)]
 pub mod job;
 pub mod lines;

@@ -398,3 +398,22 @@ pub fn printing(dir: &Path, name: &str, output: &str) -> String {
     .expect("write");
     format!("sh '{}'", script.display())
 }
+
+/// Peak resident memory of `child` in kB, read from /proc while it runs (Linux).
+pub fn peak_kb(child: &mut std::process::Child) -> u64 {
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            let hwm = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok());
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        if child.try_wait().expect("waits").is_some() {
+            return peak;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
