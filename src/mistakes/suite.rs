@@ -20,6 +20,10 @@
 //! kills what it can from the start of a game, and every mistake should die in two files
 //! of three.
 //!
+//! Then the suite is audited against its mistakes: when the greedy files let one
+//! through, the last file is written again, opening with a witness of the survivors
+//! (`repair`).
+//!
 //! Scoring is cheap because a slip in one row of the table can only change the answer to
 //! a command that uses that row: a move by it, or a piece standing where that row would
 //! threaten a captain. A slip's mutant is right until it first answers differently, so
@@ -1019,7 +1023,7 @@ const REPAIRS: u64 = 3;
 
 /// The suite of `plan`: its files, one after the other, each built knowing what the
 /// ones before it kill and reach; then, if a mistake of the plan survives them all, the
-/// suite repaired ([`repair`]).
+/// suite repaired (`repair`).
 pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
     let (mut files, tally) = greedy(plan);
     repair(plan, &mut files, tally.survivors(plan));
@@ -1052,6 +1056,7 @@ fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
         return;
     };
     let others = Tally::of(plan, &files[..last]);
+    let missed = alive.clone();
     let mut targets = alive.clone();
     for k in 0..REPAIRS {
         if alive.is_empty() {
@@ -1061,7 +1066,8 @@ fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
         let Some(opening) = exposing_all(&targets, seed, plan.jobs) else {
             continue;
         };
-        let exposed = killed_by(&opening, &targets);
+        // Named: what the opening exposes of what the greedy files let through.
+        let exposed = killed_by(&opening, &missed);
         let mut f = file(plan, &others, seed, false, &opening);
         let names: Vec<&str> = exposed.iter().map(|m| m.name()).collect();
         // Filled as `suite.txt` shows it: two columns in, the next lines four.
