@@ -8,9 +8,14 @@
 #     deviation, the worst seed); then each group of the catalogue held out in turn (one
 #     row of one piece's table in one use, or one topic of the hand-written mistakes),
 #     pooled, with the three weakest groups.
-#  2. Every seed 1..SUITE_SEEDS (default 20): the default suite kills every mistake;
+#  2. Each family of the catalogue held out whole in turn (the hand-written mistakes
+#     with their variants, the slips grown from the move table, each family that
+#     follows a solution's shape), the default suite built against the rest for seeds
+#     1..FAMILY_SEEDS (default 20): the rows of the setters' guide's table.
+#  3. Every seed 1..SUITE_SEEDS (default 20): the default suite kills every mistake;
 #     seconds a suite, and how many mistakes only one file kills.
-# Usage: scripts/bench-heldout.sh [halves|groups|both|seeds]   (default: both, then seeds)
+# Usage: scripts/bench-heldout.sh [halves|groups|both|families|seeds]
+#   (default: both, then families, then seeds)
 #   HELDOUT_STRATEGIES="chosen,kills only" limits the ways compared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,13 +27,15 @@ run() {
 }
 case $what in
   halves | groups | both) HELDOUT_WHAT=$what run held_out_kill_rates ;;
+  families) run held_out_families ;;
   seeds) run every_seed_kills_the_catalogue ;;
   all)
     HELDOUT_WHAT=both run held_out_kill_rates
+    run held_out_families
     run every_seed_kills_the_catalogue
     ;;
   *)
-    echo "usage: scripts/bench-heldout.sh [halves|groups|both|seeds]" >&2
+    echo "usage: scripts/bench-heldout.sh [halves|groups|both|families|seeds]" >&2
     exit 2
     ;;
 esac

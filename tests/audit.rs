@@ -570,7 +570,8 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         );
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let stderr = text(&out.stderr);
-        let survivors = if seed == "1" { 14 } else { 33 };
+        // Seed 2's greedy file lets 33 through; rewritten from a witness of them, 25.
+        let survivors = if seed == "1" { 14 } else { 25 };
         assert!(
             stderr.starts_with(&format!(
                 "duckchess: gen: {survivors} mistakes survive the suite: "
@@ -756,6 +757,31 @@ fn usage_errors_and_the_catalogue() {
         assert!(flat.contains(&words(&entry)), "{m}");
     }
     assert!(list.lines().all(|l| l.chars().count() <= 80), "{list}");
+    // The first line keeps its form, counted; every group has its heading, the families
+    // that follow a solution's shape too.
+    let groups = catalogue::Group::all();
+    assert_eq!(
+        list.lines().next(),
+        Some(
+            format!(
+                "{} mistakes in {} groups",
+                Mistake::all().len(),
+                groups.len()
+            )
+            .as_str()
+        )
+    );
+    for g in &groups {
+        assert!(
+            list.contains(&format!("\n\n{}:\n  ", g.title())),
+            "{}",
+            g.title()
+        );
+    }
+    for family in duckchess::mistakes::shaped::Family::ALL {
+        let group = catalogue::Group::Family(family);
+        assert!(groups.contains(&group), "{}", family.title());
+    }
 }
 
 /// The planted mistakes of `tests/fixtures/stress/solution.cpp` and the catalogue's
@@ -842,12 +868,13 @@ fn mutants_fail_exactly_where_the_planted_programs_fail() {
 
 /// Two seeds besides the default one: their default suites kill the whole catalogue
 /// too, within three files (every seed of 1..=20: `scripts/bench-heldout.sh seeds`).
+/// On these two the greedy files let a mistake through, and the suite is repaired.
 #[test]
 fn other_seeds_kill_the_whole_catalogue_too() {
     use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_FILES};
     assert_eq!(DEFAULT_FILES, 3);
     let jobs = thread::available_parallelism().map_or(1, |n| n.get());
-    for seed in [2, 7] {
+    for seed in [5, 11] {
         let files = suite(&Plan::new(seed, DEFAULT_FILES, jobs));
         assert!(files.len() <= DEFAULT_FILES, "seed {seed}: {}", files.len());
         let mut killed = BTreeSet::new();

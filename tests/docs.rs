@@ -698,3 +698,47 @@ fn the_guide_gives_each_level_its_profile_and_rating() {
     }
     assert_eq!(checked, PROFILES.len(), "levels in the guide's table");
 }
+
+/// The setters' guide's table of held-out families is in the form
+/// `scripts/bench-heldout.sh families` prints: its header, then one row for each family
+/// of the catalogue, in order, with the family's size.
+#[test]
+fn the_held_out_families_table_is_the_benchmarks() {
+    use duckchess::mistakes::heldout::{families, Summary};
+    let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
+    let lines: Vec<&str> = text.lines().collect();
+    let header: Vec<&str> = Summary::HEADER.lines().collect();
+    let at = lines
+        .windows(header.len())
+        .position(|w| w == &header[..])
+        .expect("docs/setters.md has the table of held-out families");
+    let rows = &lines[at + header.len()..];
+    let families = families();
+    for (i, family) in families.iter().enumerate() {
+        let row = rows.get(i).copied().unwrap_or("");
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 6, "{row}");
+        assert_eq!(cells[0], family.name, "row {} of the table", i + 1);
+        let number = |s: &str| -> f64 {
+            s.trim_end_matches(['%', ')'])
+                .parse()
+                .unwrap_or_else(|_| panic!("{s} in {row}"))
+        };
+        let (mean, sd) = cells[2].split_once("% (").expect("mean% (sd)");
+        let summary = Summary {
+            held: cells[1].parse().expect("a count"),
+            mean: number(mean),
+            sd: number(sd),
+            min: number(cells[3]),
+            twice: number(cells[4]),
+            missed: cells[5].parse().expect("a count"),
+            seconds: 0.0,
+        };
+        assert_eq!(summary.row(&family.name), row);
+        assert_eq!(summary.held, family.held.len(), "{row}");
+    }
+    assert!(
+        !rows.get(families.len()).is_some_and(|r| r.starts_with('|')),
+        "the table has a row for no family"
+    );
+}

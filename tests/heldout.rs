@@ -6,11 +6,14 @@
 //!   greedy search), suites built against part of the catalogue and measured on the
 //!   rest: random halves over `HELDOUT_SEEDS` seeds (default 8), then each group of the
 //!   catalogue held out in turn.
+//! - `held_out_families`: each family of the catalogue held out whole in turn, suites
+//!   of the default way built against the rest for seeds 1..=`FAMILY_SEEDS` (default
+//!   20), one row of the setters' guide's table for each family.
 //! - `every_seed_kills_the_catalogue`: the default suite of every seed of
 //!   `SUITE_SEEDS` (default 1..=20) kills every mistake.
 
 use duckchess::mistakes::catalogue::Mistake;
-use duckchess::mistakes::heldout::{self, Split, SplitScore};
+use duckchess::mistakes::heldout::{self, percent, Split, SplitScore, Summary};
 use duckchess::mistakes::suite::{killed_by, suite, Plan, Weights, DEFAULT_FILES, WEIGHTS};
 use std::time::Instant;
 
@@ -63,18 +66,6 @@ fn env_number(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// Mean and sample standard deviation.
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, var.sqrt())
-}
-
-fn percent(part: usize, whole: usize) -> f64 {
-    100.0 * part as f64 / whole.max(1) as f64
 }
 
 #[test]
@@ -132,15 +123,38 @@ fn held_out_kill_rates() {
 }
 
 fn report(name: &str, outcomes: &[SplitScore]) {
-    let rates: Vec<f64> = outcomes.iter().map(|o| percent(o.killed, o.held)).collect();
-    let twice: Vec<f64> = outcomes.iter().map(|o| percent(o.twice, o.held)).collect();
-    let (mean, sd) = mean_sd(&rates);
-    let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
-    let missed: usize = outcomes.iter().map(|o| o.missed).sum();
-    let seconds = outcomes.iter().map(|o| o.seconds).sum::<f64>() / outcomes.len() as f64;
+    let s = Summary::of(outcomes);
     println!(
-        "  {name:<15} {mean:6.2}% +- {sd:4.2} (min {min:6.2}%)  twice {:6.2}%  missed {missed}  {seconds:.1} s",
-        mean_sd(&twice).0
+        "  {name:<15} {:6.2}% +- {:4.2} (min {:6.2}%)  twice {:6.2}%  missed {}  {:.1} s",
+        s.mean, s.sd, s.min, s.twice, s.missed, s.seconds
+    );
+}
+
+#[test]
+#[ignore]
+fn held_out_families() {
+    let seeds = env_number("FAMILY_SEEDS", 20);
+    let families = heldout::families();
+    println!(
+        "{} mistakes in {} families; {} files a suite; seeds 1..={seeds}; {} threads\n",
+        Mistake::all().len(),
+        families.len(),
+        DEFAULT_FILES,
+        jobs()
+    );
+    println!("{}", Summary::HEADER);
+    let mut seconds = 0.0;
+    for family in &families {
+        let outcomes: Vec<SplitScore> = (1..=seeds)
+            .map(|s| heldout::measure(family, s, DEFAULT_FILES, WEIGHTS, jobs()))
+            .collect();
+        let summary = Summary::of(&outcomes);
+        seconds += summary.seconds;
+        println!("{}", summary.row(&family.name));
+    }
+    println!(
+        "\n{:.1} s a suite on average",
+        seconds / families.len().max(1) as f64
     );
 }
 

@@ -41,9 +41,10 @@ reaches. Each file is one game, written by a greedy search for coverage and
 redundancy: every mistake of the 'duckchess audit' catalogue killed in two files
 if it can be, every cell of the coverage map ('audit --coverage') reached a few
 times, then the end of the game where a solution that still looks for check
-would see it, and commands after the end. DIR is created when missing; an
-existing DIR may hold only files a suite writes (N.in, N.ans,
-suite.txt), which are replaced: anything else makes gen refuse."
+would see it, and commands after the end. The suite is then audited: if a
+mistake survives, the last file is written again, opening with a witness of it.
+DIR is created when missing; an existing DIR may hold only files a suite writes
+(N.in, N.ans, suite.txt), which are replaced: anything else makes gen refuse."
     ),
     options: &[
         Opt::valued(

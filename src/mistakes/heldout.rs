@@ -7,9 +7,14 @@
 //! - [`groups`]: each group of the catalogue in turn (one row of one piece's table in
 //!   one use, or one topic of the hand-written mistakes), the suite built against all
 //!   the others: the harder test, since nothing next to the held-out mistakes is seen.
+//! - [`families`]: each family in turn, every group of it at once (the hand-written
+//!   mistakes with their variants, the slips grown from the move table, and each family
+//!   that follows a solution's shape): the hardest, since the suite is built as if
+//!   nobody had thought of that kind of mistake at all.
 //!
-//! `scripts/bench-heldout.sh` runs both over many seeds and compares ways of building
-//! the suite; the setters' guide reports the figures.
+//! `scripts/bench-heldout.sh` runs them over many seeds and compares ways of building
+//! the suite; the setters' guide reports the figures, in the rows [`Summary::row`]
+//! writes.
 
 use super::catalogue::{Group, Mistake};
 use super::suite::{killed_by, suite, Plan, Weights};
@@ -58,6 +63,35 @@ pub fn groups() -> Vec<Split> {
             }
         })
         .filter(|s| !s.held.is_empty())
+        .collect()
+}
+
+/// The family of `group`: where its mistakes come from, in words.
+pub fn family_of(group: Group) -> String {
+    match group {
+        Group::Topic(_) => "written by hand, and their variants".to_string(),
+        Group::Rows(..) => "grown from the move table".to_string(),
+        Group::Family(f) => f.title().to_string(),
+    }
+}
+
+/// Each family of the catalogue held out in turn, in catalogue order.
+pub fn families() -> Vec<Split> {
+    let mut names: Vec<String> = Vec::new();
+    for g in Group::all() {
+        let name = family_of(g);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let (held, train): (Vec<Mistake>, Vec<Mistake>) = Mistake::all()
+                .iter()
+                .partition(|m| family_of(m.group()) == name);
+            Split { name, train, held }
+        })
         .collect()
 }
 
@@ -116,6 +150,61 @@ pub fn measure(
     }
 }
 
+/// Percent of `whole` that `part` is.
+pub fn percent(part: usize, whole: usize) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// One split's scores over many seeds, summed up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// Mistakes held out (those of the first seed's split).
+    pub held: usize,
+    /// The held-out kill rate in percent: its mean over the seeds.
+    pub mean: f64,
+    /// Its sample standard deviation.
+    pub sd: f64,
+    /// Its lowest.
+    pub min: f64,
+    /// The mean rate of held-out mistakes killed by two files or more, in percent.
+    pub twice: f64,
+    /// Mistakes of the training parts no file kills, over all seeds.
+    pub missed: usize,
+    /// Seconds a suite took to build, on average.
+    pub seconds: f64,
+}
+
+impl Summary {
+    /// The summary of `scores` (at least one).
+    pub fn of(scores: &[SplitScore]) -> Summary {
+        let rates: Vec<f64> = scores.iter().map(|o| percent(o.killed, o.held)).collect();
+        let twice: Vec<f64> = scores.iter().map(|o| percent(o.twice, o.held)).collect();
+        let n = scores.len().max(1) as f64;
+        let mean = rates.iter().sum::<f64>() / n;
+        let var = rates.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        Summary {
+            held: scores.first().map_or(0, |o| o.held),
+            mean,
+            sd: var.sqrt(),
+            min: rates.iter().copied().fold(f64::INFINITY, f64::min),
+            twice: twice.iter().sum::<f64>() / n,
+            missed: scores.iter().map(|o| o.missed).sum(),
+            seconds: scores.iter().map(|o| o.seconds).sum::<f64>() / n,
+        }
+    }
+
+    /// The header of the table [`Summary::row`] writes rows of, in Markdown.
+    pub const HEADER: &'static str = "| family held out | mistakes | held out killed: mean (sd) | the worst seed | killed by two files | listed mistakes left alive |\n|---|---:|---:|---:|---:|---:|";
+
+    /// The row of the family `name` in the table of held-out families, in Markdown.
+    pub fn row(&self, name: &str) -> String {
+        format!(
+            "| {name} | {} | {:.2}% ({:.2}) | {:.2}% | {:.2}% | {} |",
+            self.held, self.mean, self.sd, self.min, self.twice, self.missed
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +220,53 @@ mod tests {
         assert_eq!(g.iter().map(|s| s.held.len()).sum::<usize>(), all);
         for s in &g {
             assert_eq!(s.train.len() + s.held.len(), all, "{}", s.name);
+        }
+        let f = families();
+        assert_eq!(f.iter().map(|s| s.held.len()).sum::<usize>(), all);
+        let names: Vec<&str> = f.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names[..2],
+            [
+                "written by hand, and their variants",
+                "grown from the move table"
+            ]
+        );
+        for s in &f {
+            assert!(!s.held.is_empty(), "{}", s.name);
+            assert_eq!(s.train.len() + s.held.len(), all, "{}", s.name);
+            // A family is whole groups: no group is split between the two parts.
+            assert!(s
+                .held
+                .iter()
+                .all(|h| s.train.iter().all(|t| t.group() != h.group())));
+        }
+        for family in crate::mistakes::shaped::Family::ALL {
+            assert!(names.contains(&family.title()), "{}", family.title());
+        }
+    }
+
+    #[test]
+    fn summaries_and_their_rows() {
+        let score = |killed, twice, missed| SplitScore {
+            held: 20,
+            killed,
+            twice,
+            missed,
+            seconds: 2.0,
+        };
+        let s = Summary::of(&[score(20, 18, 0), score(18, 10, 1)]);
+        assert_eq!(s.held, 20);
+        assert!((s.mean - 95.0).abs() < 1e-9);
+        assert!((s.sd - 50f64.sqrt()).abs() < 1e-9);
+        assert!((s.min - 90.0).abs() < 1e-9 && (s.twice - 70.0).abs() < 1e-9);
+        assert_eq!(s.missed, 1);
+        assert_eq!(
+            s.row("x"),
+            "| x | 20 | 95.00% (7.07) | 90.00% | 70.00% | 1 |"
+        );
+        let columns = |line: &str| line.matches('|').count();
+        for line in Summary::HEADER.lines() {
+            assert_eq!(columns(line), columns(&s.row("x")));
         }
     }
 }

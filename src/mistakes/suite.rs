@@ -20,6 +20,10 @@
 //! kills what it can from the start of a game, and every mistake should die in two files
 //! of three.
 //!
+//! Then the suite is audited against its mistakes: when the greedy files let one
+//! through, the last file is written again, opening with a witness of the survivors
+//! (`repair`).
+//!
 //! Scoring is cheap because a slip in one row of the table can only change the answer to
 //! a command that uses that row: a move by it, or a piece standing where that row would
 //! threaten a captain. A slip's mutant is right until it first answers differently, so
@@ -895,10 +899,11 @@ fn promise(board: &Board, side: Color) -> usize {
 /// the pieces the end needs).
 const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::Invalid];
 
-/// One file from `seed`, after the files of `tally`; for a witness, only up to the
-/// first kill.
-fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool) -> SuiteFile {
+/// One file from `seed`, after the files of `tally`, opening with the commands of
+/// `opening`; for a witness, only up to the first kill.
+fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool, opening: &[Cmd]) -> SuiteFile {
     let mut s = SuiteSearch::new(plan, tally, seed, witness);
+    s.push(&opening[..opening.len().min(Q)]);
     s.grow(GROW);
     if !s.done() {
         s.end(END_BUDGET);
@@ -929,25 +934,31 @@ fn ending(cmds: &[Cmd]) -> Option<String> {
 /// the first command on which it answers differently from the judge; `None` when the
 /// search finds none.
 pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
-    let only = [mistake];
+    exposing_all(&[mistake], seed, 1)
+}
+
+/// A game that exposes as many of `mistakes` as one greedy search against them alone
+/// finds, cut after the last command on which one of them first answers differently
+/// from the judge; `None` when it exposes none. The same game whatever `jobs`.
+fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>> {
     let plan = Plan {
         seed,
         files: 1,
-        mistakes: &only,
+        mistakes,
         // Coverage too, a little: it takes the game where random play does not.
         weights: Weights {
             cell: 1,
             second_kill: 0,
             ..WEIGHTS
         },
-        jobs: 1,
+        jobs,
     };
-    let tally = Tally {
-        files: vec![0; Mistake::all().len()],
-        hits: vec![0; super::coverage::cells().len()],
-    };
-    let mut cmds = file(&plan, &tally, seed, true).cmds;
-    let at = mutant::first_difference(mistake, &cmds, &mutant::judge_answers(&cmds))?;
+    let mut cmds = file(&plan, &Tally::empty(), seed, true, &[]).cmds;
+    let expected = mutant::judge_answers(&cmds);
+    let at = mistakes
+        .iter()
+        .filter_map(|&m| mutant::first_difference(m, &cmds, &expected))
+        .max()?;
     cmds.truncate(at + 1);
     Some(cmds)
 }
@@ -962,27 +973,126 @@ pub fn killed_by(cmds: &[Cmd], mistakes: &[Mistake]) -> Vec<Mistake> {
         .collect()
 }
 
-/// The suite of `plan`: its files, one after the other, each built knowing what the
-/// ones before it kill and reach.
-pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
-    let salt = |k: u64| plan.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut tally = Tally {
-        files: vec![0; Mistake::all().len()],
-        hits: vec![0; super::coverage::cells().len()],
-    };
-    let mut files = Vec::new();
-    for k in 0..plan.files {
-        let f = file(plan, &tally, salt(k as u64 + 1), false);
+impl Tally {
+    /// Nothing written yet.
+    fn empty() -> Tally {
+        Tally {
+            files: vec![0; Mistake::all().len()],
+            hits: vec![0; super::coverage::cells().len()],
+        }
+    }
+
+    /// What `files` kill of `plan`'s mistakes and reach of the coverage map.
+    fn of(plan: &Plan, files: &[SuiteFile]) -> Tally {
+        let mut tally = Tally::empty();
+        for f in files {
+            tally.add(plan, f);
+        }
+        tally
+    }
+
+    /// Counts what `f` kills of `plan`'s mistakes and reaches of the coverage map.
+    fn add(&mut self, plan: &Plan, f: &SuiteFile) {
         for m in killed_by(&f.cmds, plan.mistakes) {
-            tally.files[m.index()] += 1;
+            self.files[m.index()] = self.files[m.index()].saturating_add(1);
         }
         let mut counter = Counter::new();
         for &c in &f.cmds {
-            counter.play(c, |cell| tally.hits[cell.index()] += 1);
+            counter.play(c, |cell| self.hits[cell.index()] += 1);
         }
+    }
+
+    /// The mistakes of `plan` no file kills.
+    fn survivors(&self, plan: &Plan) -> Vec<Mistake> {
+        plan.mistakes
+            .iter()
+            .copied()
+            .filter(|m| self.files[m.index()] == 0)
+            .collect()
+    }
+}
+
+/// The seed of the `k`th file (from 1) of a suite of `seed`; the repairs' seeds follow
+/// those of the files.
+fn salt(seed: u64, k: u64) -> u64 {
+    seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Repairs of a suite that lets a mistake of its plan through, at most.
+const REPAIRS: u64 = 3;
+
+/// The suite of `plan`: its files, one after the other, each built knowing what the
+/// ones before it kill and reach; then, if a mistake of the plan survives them all, the
+/// suite repaired (`repair`).
+pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
+    let (mut files, tally) = greedy(plan);
+    repair(plan, &mut files, tally.survivors(plan));
+    files
+}
+
+/// The files of `plan` as the greedy search writes them, and what they do.
+fn greedy(plan: &Plan) -> (Vec<SuiteFile>, Tally) {
+    let mut files: Vec<SuiteFile> = Vec::new();
+    let mut tally = Tally::empty();
+    for k in 0..plan.files as u64 {
+        let f = file(plan, &tally, salt(plan.seed, k + 1), false, &[]);
+        tally.add(plan, &f);
         files.push(f);
     }
-    files
+    (files, tally)
+}
+
+/// A greedy search can miss a mistake whose one witness lies off its way (a capture of
+/// a piece it kept for later, a move it never had a reason to try). When some of the
+/// plan's mistakes survive every file, the last file is written again: it opens with a
+/// game that exposes the survivors (the witness search's against them alone, as
+/// `audit --witness` finds one), and grows from there as any file does, knowing what
+/// the other files kill. The new file is kept when it leaves fewer mistakes alive;
+/// what it lets through in turn joins the targets of the next try, [`REPAIRS`] tries
+/// at most. A suite with no survivor is left as it is, so the repair changes nothing
+/// for the seeds that need none.
+fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
+    let Some(last) = files.len().checked_sub(1) else {
+        return;
+    };
+    let others = Tally::of(plan, &files[..last]);
+    let missed = alive.clone();
+    let mut targets = alive.clone();
+    for k in 0..REPAIRS {
+        if alive.is_empty() {
+            break;
+        }
+        let seed = salt(plan.seed, plan.files as u64 + 1 + k);
+        let Some(opening) = exposing_all(&targets, seed, plan.jobs) else {
+            continue;
+        };
+        // Named: what the opening exposes of what the greedy files let through.
+        let exposed = killed_by(&opening, &missed);
+        let mut f = file(plan, &others, seed, false, &opening);
+        let names: Vec<&str> = exposed.iter().map(|m| m.name()).collect();
+        // Filled as `suite.txt` shows it: two columns in, the next lines four.
+        let words = format!(
+            "opens with {} that expose {}, which the greedy search alone let through",
+            crate::cli::plural(opening.len() as u64, "command"),
+            names.join(", ")
+        );
+        let filled = crate::cli::help::filled(&words, "  ", "    ");
+        f.features.insert(0, filled.trim().to_string());
+        let mut tally = others.clone();
+        tally.add(plan, &f);
+        let left = tally.survivors(plan);
+        let mut tried = files[..last].to_vec();
+        tried.push(f);
+        for &m in &left {
+            if !targets.contains(&m) {
+                targets.push(m);
+            }
+        }
+        if left.len() < alive.len() {
+            *files = tried;
+            alive = left;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -999,6 +1109,37 @@ mod tests {
         assert!(s(2, 1).beats(&s(1, 1)));
         assert!(s(10, 1).beats(&s(20, 9)));
         assert!(!s(10, 3).beats(&s(10, 3)));
+    }
+
+    #[test]
+    fn a_suite_that_lets_mistakes_through_is_repaired() {
+        // A search that values nothing wanders, and lets most mistakes through; the
+        // repair must kill them all the same, deterministically.
+        let some: Vec<Mistake> = Mistake::all().iter().copied().step_by(37).collect();
+        let plan = Plan {
+            seed: 3,
+            files: 1,
+            mistakes: &some,
+            weights: Weights {
+                first_kill: 0,
+                second_kill: 0,
+                cell: 0,
+                ..WEIGHTS
+            },
+            jobs: 2,
+        };
+        let (_, tally) = greedy(&plan);
+        assert!(!tally.survivors(&plan).is_empty());
+        let files = suite(&plan);
+        assert_eq!(files.len(), 1);
+        assert!(files[0].cmds.len() <= Q);
+        assert_eq!(killed_by(&files[0].cmds, &some), some);
+        assert!(
+            files[0].features[0].starts_with("opens with "),
+            "{:?}",
+            files[0].features
+        );
+        assert_eq!(suite(&plan)[0].cmds, files[0].cmds);
     }
 
     #[test]
