@@ -241,6 +241,9 @@ fn a_correct_solution_is_never_flagged() {
             cases.into(),
             "--save".into(),
             save.to_string_lossy().into_owned(),
+            // Correctness, not speed: a loaded machine must not turn a case into a TLE.
+            "--timeout".into(),
+            "30".into(),
         ];
         args.extend(extra.map(str::to_string));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
