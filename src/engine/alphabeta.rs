@@ -41,6 +41,16 @@ pub const MOVE_LIMIT: u32 = 300;
 const QUIESCENCE_PLIES: usize = 12;
 /// A capture that cannot lift the score to alpha even with this margin is skipped.
 const DELTA_MARGIN: i32 = 150;
+/// How wide and deep the quiescence search goes on a board full of mutual attacks: at
+/// the first ply past the horizon every capture that passes the tests above; deeper,
+/// the best [`QUIESCENCE_MOVES`] of them (by victim, then attacker) and every
+/// recapture on the square of the last move; from [`QUIESCENCE_RECAPTURES`] plies on,
+/// recaptures only.
+const QUIESCENCE_ALL: usize = 1;
+/// See [`QUIESCENCE_ALL`].
+const QUIESCENCE_MOVES: u32 = 2;
+/// See [`QUIESCENCE_ALL`].
+const QUIESCENCE_RECAPTURES: usize = 6;
 
 /// Moves are pruned by their exchange value up to this depth, when they lose more than
 /// this much a ply (quiet moves, captures).
@@ -748,7 +758,9 @@ impl<'a> Search<'a> {
     /// except when the side's captain is attacked: then standing still loses it, so
     /// every move is tried (at most `evasions` times along a line). Captures that
     /// cannot matter (delta pruning) or that give a piece for less on a defended square
-    /// are skipped, and no line goes deeper than [`QUIESCENCE_PLIES`].
+    /// are skipped, past the first ply only the best few and the recaptures are
+    /// searched, later only the recaptures ([`QUIESCENCE_ALL`]), and no line goes
+    /// deeper than [`QUIESCENCE_PLIES`].
     fn quiesce(
         &mut self,
         ply: usize,
@@ -796,7 +808,19 @@ impl<'a> Search<'a> {
             return -(MATE - ply as i32 - 2);
         }
         let next = if threatened { evasions - 1 } else { evasions };
+        // A board full of mutual attacks would otherwise branch on every capture of
+        // every piece at every ply: past the first ply the node is narrowed to its best
+        // captures and the recaptures, later to the recaptures (see QUIESCENCE_ALL).
+        let recaptures_only = qply >= QUIESCENCE_RECAPTURES;
+        let narrow = qply >= QUIESCENCE_ALL;
+        let last_to = self.path[ply].map(|m| m.to);
+        let mut tried = 0;
         for &(m, _) in list.iter() {
+            let recapture = Some(m.to) == last_to;
+            if !threatened && !recapture && (recaptures_only || narrow && tried >= QUIESCENCE_MOVES)
+            {
+                continue;
+            }
             if checks && self.board.is_empty(m.to) {
                 let undo = self.make(m);
                 self.path[ply + 1] = Some(m);
@@ -839,6 +863,9 @@ impl<'a> Search<'a> {
                 {
                     continue;
                 }
+            }
+            if !threatened && !recapture {
+                tried += 1;
             }
             let undo = self.make(m);
             self.path[ply + 1] = Some(m);
