@@ -391,6 +391,9 @@ impl Engine {
         // iteration asked for: every thread stops.
         let halt = AtomicBool::new(false);
         let (mut line, found) = thread::scope(|scope| {
+            // From here on, however the main thread leaves (a panic included), the
+            // helpers are stopped before the scope waits for them.
+            let guard = Halt(&halt);
             let mut handles = Vec::new();
             for (i, table) in histories.iter_mut().enumerate() {
                 let index = i + 1;
@@ -415,7 +418,6 @@ impl Engine {
                 // A thread the system cannot start is a helper fewer.
                 handles.extend(spawned.ok());
             }
-            let guard = Halt(&halt);
             let setup = match counts.is_empty() {
                 true => setup,
                 false => Setup {

@@ -10,6 +10,7 @@
 use crate::engine::history::HISTORY_LEN;
 use crate::engine::tt::MATE_BOUND;
 use crate::judge::rules::Move;
+use crate::sys::os;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most threads a search may use. Each thread beyond the first costs about
@@ -59,8 +60,14 @@ impl Helpers {
     /// there were and says so.
     pub fn set_len(&mut self, count: usize) -> Result<(), ThreadsError> {
         if count <= self.histories.len() {
+            let fewer = count < self.histories.len();
             self.histories.truncate(count);
             self.histories.shrink_to_fit();
+            if fewer {
+                // The allocator may keep the freed tables in its heap (after a larger
+                // block was freed, it serves blocks of this size from there).
+                os::trim_allocator();
+            }
             return Ok(());
         }
         let kept = self.histories.len();
