@@ -411,7 +411,7 @@ const PINNED_NODES: [&str; 9] = [
     "info depth 4 seldepth 8 score cp 5 nodes 1761 pv a4b5 i7h6 i4h5 a7b6",
     "info depth 5 seldepth 10 score cp 19 nodes 4133 pv a4b5 g7f6 c4c5 a7b7 c5d5",
     "info depth 6 seldepth 12 score cp 20 nodes 8782 pv a4b5 h10g8 i4h5 a7b6 b5b6 c7b6",
-    "info depth 7 seldepth 13 score cp 29 nodes 12718 pv a4b5 a7b6 b5b6 c7b6 i4h5 i7h6 c4d5",
+    "info depth 7 seldepth 13 score cp 29 nodes 12716 pv a4b5 a7b6 b5b6 c7b6 i4h5 i7h6 c4d5",
     "info depth 7 seldepth 13 score cp 29 nodes 20224 pv a4b5 a7b6 b5b6 c7b6 i4h5 i7h6 c4d5",
     "bestmove a4b5",
 ];
