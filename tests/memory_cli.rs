@@ -281,9 +281,18 @@ fn stress_accepts_what_the_online_judge_accepts_unless_exact() {
     let cmd = format!("sh '{}'", script.display());
     let save = s(&dir.join("stress.in"));
     let base = [
-        "stress", "--cmd", &cmd, "--cases", "20", "--seed", "1", "--save", &save,
+        "stress",
+        "--cmd",
+        &cmd,
+        "--cases",
+        "20",
+        "--seed",
+        "1",
+        "--save",
+        &save,
         // The shell and sed start per case; a loaded machine must not make this a TLE.
-        "--timeout", "30",
+        "--timeout",
+        "30",
     ];
     let out = duckchess(&base);
     let stdout = text(&out.stdout);
