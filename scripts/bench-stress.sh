@@ -15,8 +15,9 @@
 #     with setsid and holds the output, a flood of output, a program that never
 #     answers against stress --time): wall time and peak RSS of each, and what a kill
 #     at the time limit costs.
-# Usage: [PARTS="1 2 3 4"] scripts/bench-stress.sh [SECONDS] [SEEDS...]
-#        (default: all four parts, 10 s, seeds 1 to 5)
+# Usage: [PARTS="1 2 3 4"] [KEEP=DIR] scripts/bench-stress.sh [SECONDS] [SEEDS...]
+#        (default: all four parts, 10 s, seeds 1 to 5; KEEP=DIR keeps each case part 2
+#        saved, as DIR/MISTAKE-SEED.in, with stress's output beside it as .txt)
 set -euo pipefail
 . "$(dirname "$0")/prepare.sh"
 # prepare.sh built the release binary; it lives under CARGO_TARGET_DIR when that is set.
@@ -84,6 +85,12 @@ shrink_one() { # NAME SEED COMMAND...
   total=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.1f", (b - a) / 1e9}')
   printf '  %-44s %4s %7ss %5s %8s %6s %7ss\n' "$name" "$s" "$found" "$from" "$first" "$to" "$total"
   echo "$name $s $found $from $first $to $total" >>"$dir/runs"
+  if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP"
+    cp "$dir/out" "$KEEP/$name-$s.txt"
+    [ ! -f "$dir/case.in" ] || cp "$dir/case.in" "$KEEP/$name-$s.in"
+  fi
+  rm -f "$dir/case.in"
 }
 for b in "${bugs[@]}"; do for s in "${seeds[@]}"; do shrink_one "$b" "$s" "$dir/$b"; done; done
 for m in "${mutants[@]}"; do for s in "${seeds[@]}"; do shrink_one "$m" "$s" "$mutant" "$m"; done; done

@@ -1,8 +1,10 @@
 //! Game-aware shortening: the game played before a failing command is retold as its
 //! events (where each piece that moved ends up, which piece takes which), and a short
 //! legal game is built that makes a chosen subset of those events happen: each piece
-//! goes to its square by a shortest route, a side with nothing to do moves an idle
-//! piece out and back, and the side to move at the end is the original one. The
+//! goes to its square by a shortest route (optionally with pieces of its side stepping
+//! out of its way when that is shorter, and pieces to be taken stepping aside instead),
+//! a side with nothing to do moves an idle piece out and back, and the side to move at
+//! the end is the original one. The
 //! shrinker asks the program which events matter; a game-over bug, say, needs only the
 //! captain's capture, which a handful of moves reach where the random game took
 //! hundreds.
@@ -233,69 +235,178 @@ impl Builder {
     /// `capture`).
     fn route(&self, id: Square, target: Square, capture: bool) -> Option<(Square, usize)> {
         let from = self.loc[id.index()]?;
-        let piece = self.board().piece_at(from)?;
-        let mut board = self.board().clone();
-        // The moving piece does not stand in its own way.
-        board.put(from, None);
-        let enterable = |s: Square| {
-            board.is_empty(s)
-                || (capture
-                    && s == target
-                    && board.piece_at(s).is_some_and(|p| p.color != piece.color))
+        let path = shortest(self.board(), from, target, capture)?;
+        Some((*path.first()?, path.len()))
+    }
+
+    /// The next move of piece `id` towards `target`, or of a piece of its own side out of
+    /// its way: when moving aside some of its own pieces (not `busy` ones) makes the
+    /// route shorter even counting their moves, the first of them steps aside (to an
+    /// empty square off the route and not in `avoid`). Returns the move.
+    fn toward(
+        &self,
+        id: Square,
+        target: Square,
+        capture: bool,
+        busy: &[Square],
+        avoid: &[Square],
+    ) -> Option<(Square, Square)> {
+        let from = self.loc[id.index()]?;
+        let board = self.board();
+        let color = board.piece_at(from)?.color;
+        let direct = shortest(board, from, target, capture);
+        // The board without the pieces of this side that may move aside.
+        let movable: Vec<Square> = board
+            .pieces()
+            .filter(|&(s, p)| {
+                s != from
+                    && p.color == color
+                    && self.id_at[s.index()].is_some_and(|i| !busy.contains(&i))
+            })
+            .map(|(s, _)| s)
+            .collect();
+        let mut open = board.clone();
+        for &s in &movable {
+            open.put(s, None);
+        }
+        let cleared = shortest(&open, from, target, capture);
+        let step_now = direct.as_ref().map(|p| (from, p[0]));
+        let Some(path) = cleared else {
+            return step_now;
         };
-        let mut first: [Option<Square>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
-        let mut depth = [0usize; SQUARE_SLOTS];
-        let mut seen = [false; SQUARE_SLOTS];
-        seen[from.index()] = true;
-        let mut queue = VecDeque::from([from]);
-        while let Some(s) = queue.pop_front() {
-            let mut visit = |t: Square| -> bool {
-                if seen[t.index()] || !enterable(t) {
-                    return false;
-                }
-                if rules::check_path(&board, piece.kind, s, t).is_err() {
-                    return false;
-                }
-                seen[t.index()] = true;
-                first[t.index()] = if s == from { Some(t) } else { first[s.index()] };
-                depth[t.index()] = depth[s.index()] + 1;
-                if t == target {
-                    return true;
-                }
-                // A capture ends a route; only empty squares lead on.
-                if board.is_empty(t) {
-                    queue.push_back(t);
-                }
-                false
-            };
-            let mut reached = false;
-            match rules::reach(piece.kind) {
-                Reach::Leaps(leaps) => {
-                    for l in leaps {
-                        if let Some(t) = s.offset(l.delta) {
-                            reached |= visit(t);
-                        }
-                    }
-                }
-                Reach::Rays(dirs) => {
-                    for &d in dirs {
-                        let mut at = s;
-                        while let Some(t) = at.offset(d) {
-                            reached |= visit(t);
-                            if !board.is_empty(t) {
-                                break;
-                            }
-                            at = t;
-                        }
+        // The pieces in the way of each step, on the real board.
+        let mut blockers: Vec<Square> = Vec::new();
+        let mut first_blocked = None;
+        let mut at = from;
+        for (k, &t) in path.iter().enumerate() {
+            let mut board = board.clone();
+            for &b in &blockers {
+                board.put(b, None);
+            }
+            if !step_ok(&board, from, at, t, capture && t == target) {
+                for &m in &movable {
+                    let mut without = board.clone();
+                    without.put(m, None);
+                    if step_ok(&without, from, at, t, capture && t == target) {
+                        blockers.push(m);
+                        first_blocked.get_or_insert(k);
+                        break;
                     }
                 }
             }
-            if reached {
-                return first[target.index()].map(|f| (f, depth[target.index()]));
+            at = t;
+        }
+        let worth = direct
+            .as_ref()
+            .is_none_or(|d| path.len() + blockers.len() < d.len());
+        if !worth || blockers.is_empty() {
+            return step_now;
+        }
+        if first_blocked != Some(0)
+            && step_ok(board, from, from, path[0], capture && path[0] == target)
+        {
+            return Some((from, path[0]));
+        }
+        let blocker = blockers[0];
+        let aside = Square::all().find(|&to| {
+            board.is_empty(to)
+                && !avoid.contains(&to)
+                && !path.contains(&to)
+                && self.legal(blocker, to)
+        });
+        aside.map(|to| (blocker, to)).or(step_now)
+    }
+}
+
+/// Whether the piece on `mover` may go from `at` to `to` on `board` (on which it stands
+/// on `mover`; it does not stand in its own way), entering an empty square, or one with
+/// an opposing piece when `capture`.
+fn step_ok(board: &Board, mover: Square, at: Square, to: Square, capture: bool) -> bool {
+    let Some(piece) = board.piece_at(mover) else {
+        return false;
+    };
+    let mut board = board.clone();
+    board.put(mover, None);
+    let enterable = board.is_empty(to)
+        || (capture && board.piece_at(to).is_some_and(|p| p.color != piece.color));
+    enterable && rules::check_path(&board, piece.kind, at, to).is_ok()
+}
+
+/// A shortest route (the squares after `from`, `target` last) of the piece on `from` to
+/// `target` on `board`, through empty squares only (the target may hold an opposing
+/// piece when `capture`).
+fn shortest(board: &Board, from: Square, target: Square, capture: bool) -> Option<Vec<Square>> {
+    let piece = board.piece_at(from)?;
+    let mut board = board.clone();
+    // The moving piece does not stand in its own way.
+    board.put(from, None);
+    let enterable = |s: Square| {
+        board.is_empty(s)
+            || (capture && s == target && board.piece_at(s).is_some_and(|p| p.color != piece.color))
+    };
+    let mut parent: [Option<Square>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
+    let mut seen = [false; SQUARE_SLOTS];
+    seen[from.index()] = true;
+    let mut queue = VecDeque::from([from]);
+    let mut reached = false;
+    while let Some(s) = queue.pop_front() {
+        let mut visit = |t: Square| -> bool {
+            if seen[t.index()] || !enterable(t) {
+                return false;
+            }
+            if rules::check_path(&board, piece.kind, s, t).is_err() {
+                return false;
+            }
+            seen[t.index()] = true;
+            parent[t.index()] = Some(s);
+            if t == target {
+                return true;
+            }
+            // A capture ends a route; only empty squares lead on.
+            if board.is_empty(t) {
+                queue.push_back(t);
+            }
+            false
+        };
+        match rules::reach(piece.kind) {
+            Reach::Leaps(leaps) => {
+                for l in leaps {
+                    if let Some(t) = s.offset(l.delta) {
+                        reached |= visit(t);
+                    }
+                }
+            }
+            Reach::Rays(dirs) => {
+                for &d in dirs {
+                    let mut at = s;
+                    while let Some(t) = at.offset(d) {
+                        reached |= visit(t);
+                        if !board.is_empty(t) {
+                            break;
+                        }
+                        at = t;
+                    }
+                }
             }
         }
-        None
+        if reached {
+            break;
+        }
     }
+    if !reached {
+        return None;
+    }
+    let mut path = vec![target];
+    let mut at = target;
+    while let Some(p) = parent[at.index()] {
+        if p == from {
+            break;
+        }
+        path.push(p);
+        at = p;
+    }
+    path.reverse();
+    Some(path)
 }
 
 /// How a game is built from events.
@@ -305,6 +416,33 @@ pub enum Takers {
     AsTold,
     /// A captain taken by whichever piece of that side gets there fastest.
     Fastest,
+    /// A captain taken as with [`Takers::Fastest`]; any other piece taken in the story
+    /// steps aside instead, by one move of its own side: a square emptied is often all
+    /// that mattered, and a capture can take a long walk.
+    Aside,
+}
+
+/// The ways of building a game from `events` that can differ: [`Takers::Fastest`]
+/// always, [`Takers::AsTold`] when a captain is taken, [`Takers::Aside`] when another
+/// piece is.
+pub fn takers(events: &[Event]) -> Vec<Takers> {
+    let start = Board::start();
+    let taken = |captain: bool| {
+        events.iter().any(|e| match *e {
+            Event::Capture { victim, .. } => start
+                .piece_at(victim)
+                .is_some_and(|p| (p.kind == PieceKind::Captain) == captain),
+            Event::Reach { .. } => false,
+        })
+    };
+    let mut ways = vec![Takers::Fastest];
+    if taken(true) {
+        ways.push(Takers::AsTold);
+    }
+    if taken(false) {
+        ways.push(Takers::Aside);
+    }
+    ways
 }
 
 /// How many events may be pulled forward, one for the next, to clear a target square.
@@ -313,12 +451,14 @@ const PULL_DEPTH: usize = 3;
 /// The commands of a legal game from the start that makes `events` happen in order, as
 /// far as this way of building one can (an event it cannot bring about is left out; the
 /// program under test says whether what is left still matters), and leaves `side` to
-/// move unless the game is over. `None` only when the side to move cannot be set.
-pub fn realize(events: &[Event], side: Color, takers: Takers) -> Option<Vec<Cmd>> {
+/// move unless the game is over. With `clear`, pieces of a mover's side step out of its
+/// way when that makes its route shorter, their moves counted. `None` only when the side to move cannot be set.
+pub fn realize(events: &[Event], side: Color, takers: Takers, clear: bool) -> Option<Vec<Cmd>> {
     let mut plan = Plan {
         b: Builder::new(),
         events,
         takers,
+        clear,
         done: vec![false; events.len()],
         // Pieces with a part in the story never wait: a waiting move could undo an
         // arrival, or take a piece's place.
@@ -346,6 +486,8 @@ struct Plan<'e> {
     b: Builder,
     events: &'e [Event],
     takers: Takers,
+    /// Whether pieces of the mover's side step out of its way when that is shorter.
+    clear: bool,
     done: Vec<bool>,
     busy: Vec<Square>,
     avoid: Vec<Square>,
@@ -361,6 +503,10 @@ impl Plan<'_> {
         let event = self.events[k];
         let (id, capture) = match event {
             Event::Reach { piece, .. } => (piece, false),
+            Event::Capture { victim, .. } if self.steps_aside(victim) => {
+                self.aside(victim);
+                return;
+            }
             Event::Capture { by, victim } => (self.taker(by, victim), true),
         };
         for steps in 0..=MAX_STEPS {
@@ -396,12 +542,46 @@ impl Plan<'_> {
             {
                 return;
             }
-            let Some(next) = self.b.step(id, target, capture) else {
+            let way = if self.clear {
+                self.b.toward(id, target, capture, &self.busy, &self.avoid)
+            } else {
+                self.b.step(id, target, capture).map(|next| (at, next))
+            };
+            let Some((mover, next)) = way else {
                 return;
             };
-            if self.b.play(at, next).is_none() {
+            if self.b.play(mover, next).is_none() {
                 return;
             }
+        }
+    }
+
+    /// Whether `victim`, to be taken, steps aside instead ([`Takers::Aside`]).
+    fn steps_aside(&self, victim: Square) -> bool {
+        let at = self.b.loc[victim.index()];
+        let kind = at.and_then(|s| self.b.board().piece_at(s)).map(|p| p.kind);
+        self.takers == Takers::Aside && kind.is_some_and(|k| k != PieceKind::Captain)
+    }
+
+    /// One move of `victim` to an empty square no event names, on its side's turn (the
+    /// other side waits first when it must); nothing when it has no such move.
+    fn aside(&mut self, victim: Square) {
+        let Some(at) = self.b.loc[victim.index()] else {
+            return;
+        };
+        let Some(color) = self.b.board().piece_at(at).map(|p| p.color) else {
+            return;
+        };
+        let targets = |b: &Builder, avoid: &[Square]| {
+            Square::all()
+                .find(|&to| b.board().is_empty(to) && !avoid.contains(&to) && b.legal(at, to))
+        };
+        if self.b.board().side_to_move() != color && self.b.wait(&self.busy, &self.avoid).is_none()
+        {
+            return;
+        }
+        if let Some(to) = targets(&self.b, &self.avoid) {
+            let _ = self.b.play(at, to);
         }
     }
 
@@ -411,7 +591,7 @@ impl Plan<'_> {
     fn taker(&self, by: Square, victim: Square) -> Square {
         let b = &self.b;
         let target = match b.loc[victim.index()] {
-            Some(t) if self.takers == Takers::Fastest => t,
+            Some(t) if self.takers != Takers::AsTold => t,
             _ => return by,
         };
         let (Some(at), Some(prey)) = (b.loc[by.index()], b.board().piece_at(target)) else {
@@ -517,7 +697,7 @@ mod tests {
             by: sq(0, 0),
             victim: sq(9, 4),
         }];
-        let cmds = realize(&events, Color::Red, Takers::AsTold).expect("a route");
+        let cmds = realize(&events, Color::Red, Takers::AsTold, false).expect("a route");
         let board = replay(&cmds);
         assert!(board.is_over());
         assert_eq!(board.winner(), Some(Color::Red));
@@ -534,7 +714,7 @@ mod tests {
             },
         ];
         for side in Color::ALL {
-            let cmds = realize(&events, side, Takers::AsTold).expect("a route");
+            let cmds = realize(&events, side, Takers::AsTold, false).expect("a route");
             let board = replay(&cmds);
             assert_eq!(board.side_to_move(), side);
             let horse = |s: Square| board.piece_at(s).map(|p| p.kind);
@@ -560,7 +740,7 @@ mod tests {
                 cmds.push(c);
             }
             let s = story(&cmds);
-            if let Some(route) = realize(&s.events, s.side, Takers::AsTold) {
+            if let Some(route) = realize(&s.events, s.side, Takers::AsTold, false) {
                 let board = replay(&route);
                 if !board.is_over() {
                     assert_eq!(board.side_to_move(), s.side);
@@ -574,5 +754,55 @@ mod tests {
             }
         }
         assert!(realized >= 30, "{realized} of 60 realized whole");
+    }
+
+    #[test]
+    fn a_piece_walled_in_by_its_own_side_has_them_step_aside() {
+        // The blue horse's short way to (2, 4) is behind its own soldier's leg.
+        let events = [Event::Reach {
+            piece: sq(9, 1),
+            to: sq(2, 4),
+        }];
+        let horse_moves = |cmds: &[Cmd]| cmds.iter().filter(|c| c[0..2] != [0, 0]).count();
+        let walled = realize(&events, Color::Red, Takers::Fastest, false).expect("a route");
+        let cleared = realize(&events, Color::Red, Takers::Fastest, true).expect("a route");
+        for cmds in [&walled, &cleared] {
+            let board = replay(cmds);
+            assert_eq!(
+                board.piece_at(sq(2, 4)).map(|p| p.kind),
+                Some(PieceKind::Horse)
+            );
+        }
+        assert!(horse_moves(&walled) >= 14, "{walled:?}");
+        assert!(cleared.len() <= 10, "{cleared:?}");
+        // A blue soldier moved, and no red piece but the waiting ones.
+        assert!(cleared.iter().any(|c| c[0] == 6), "{cleared:?}");
+    }
+
+    #[test]
+    fn a_taken_piece_may_step_aside_instead() {
+        let events = [Event::Capture {
+            by: sq(3, 0),
+            victim: sq(6, 0),
+        }];
+        assert_eq!(
+            takers(&events),
+            vec![Takers::Fastest, Takers::Aside],
+            "a soldier taken"
+        );
+        let captain = [Event::Capture {
+            by: sq(0, 0),
+            victim: sq(9, 4),
+        }];
+        assert_eq!(takers(&captain), vec![Takers::Fastest, Takers::AsTold]);
+        let taken = realize(&events, Color::Red, Takers::Fastest, false).expect("a route");
+        let aside = realize(&events, Color::Red, Takers::Aside, false).expect("a route");
+        let (a, b) = (replay(&taken), replay(&aside));
+        let red = a.piece_at(sq(6, 0)).map(|p| (p.color, p.kind));
+        assert_eq!(red, Some((Color::Red, PieceKind::Soldier)));
+        assert!(b.is_empty(sq(6, 0)));
+        assert_eq!(a.pieces().count(), 31);
+        assert_eq!(b.pieces().count(), 32, "nothing taken");
+        assert!(aside.len() < taken.len(), "{aside:?} {taken:?}");
     }
 }

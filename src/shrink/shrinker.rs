@@ -4,7 +4,9 @@
 //! what matters ([`super::route`]), then delta debugging (Zeller's ddmin, removing ever
 //! smaller runs of commands) and pairs of commands (one move of each side, so the side to
 //! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
-//! single command, so the result is 1-minimal unless the budget ran out first.
+//! single command, so the result is 1-minimal unless the budget ran out first. Then the
+//! game is retold more freely (the whole game, its last move included; pieces out of a
+//! mover's way) and, when that is shorter, the rounds start again from there.
 //!
 //! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
@@ -132,22 +134,16 @@ impl<'a> Shrinker<'a> {
         (case, trial)
     }
 
-    /// Shrinks `case`, which fails as `trial` says.
+    /// Shrinks `case`, which fails as `trial` says. Once no round shrinks it, the game
+    /// is retold more freely ([`Shrinker::reroute`] with `retell`) and, when that is
+    /// shorter, shrunk again from there: the result is never longer than without it.
     pub fn shrink(&self, case: Case, trial: Trial) -> Shrunk {
-        let (mut case, mut trial) = self.cut(case, trial);
-        let mut minimal = false;
-        while !self.exhausted() {
-            let before = case.len();
-            (case, trial) = self.drop_invalid(case, trial);
-            if self.reroute && trial.kind == Kind::WrongAnswer {
-                (case, trial) = self.reroute(case, trial);
-            }
-            let complete;
-            (case, trial, complete) = self.ddmin(case, trial);
-            (case, trial) = self.pairs(case, trial);
-            if case.len() >= before {
-                minimal = complete && !self.exhausted();
-                break;
+        let (case, trial) = self.cut(case, trial);
+        let (mut case, mut trial, mut minimal) = self.settle(case, trial, false);
+        if self.reroute && trial.kind == Kind::WrongAnswer && !self.exhausted() {
+            let (retold, t) = self.reroute(case.clone(), trial, true);
+            if retold.len() < case.len() {
+                (case, trial, minimal) = self.settle(retold, t, true);
             }
         }
         Shrunk {
@@ -156,6 +152,24 @@ impl<'a> Shrinker<'a> {
             minimal,
             tries: self.tries.load(Ordering::Relaxed),
         }
+    }
+
+    /// Rounds of shrinking until none shrinks; whether the result is 1-minimal.
+    fn settle(&self, mut case: Case, mut trial: Trial, retell: bool) -> (Case, Trial, bool) {
+        while !self.exhausted() {
+            let before = case.len();
+            (case, trial) = self.drop_invalid(case, trial);
+            if self.reroute && trial.kind == Kind::WrongAnswer {
+                (case, trial) = self.reroute(case, trial, retell);
+            }
+            let complete;
+            (case, trial, complete) = self.ddmin(case, trial);
+            (case, trial) = self.pairs(case, trial);
+            if case.len() >= before {
+                return (case, trial, complete && !self.exhausted());
+            }
+        }
+        (case, trial, false)
     }
 
     /// Every invalid command but the last command dropped at once.
@@ -174,41 +188,60 @@ impl<'a> Shrinker<'a> {
     /// The game before the last command replaced by a short route to the events that
     /// matter: delta debugging on the game's events (each candidate a legal game built
     /// by [`route::realize`]), with the captures as told and with the fastest taker of a
-    /// captain; the shortest failing case wins.
-    fn reroute(&self, case: Case, trial: Trial) -> (Case, Trial) {
+    /// captain; the shortest failing case wins. To `retell` is to go further: the whole
+    /// game is retold, its last move included when it is legal (a difference in what
+    /// follows a move, a check or the end of the game, shows wherever the piece came
+    /// from, and the route to its square may be far shorter than the one to where it
+    /// moved from), pieces step out of a mover's way, and taken pieces other than
+    /// captains may step aside instead.
+    fn reroute(&self, case: Case, trial: Trial, retell: bool) -> (Case, Trial) {
         let Some((&last, before)) = case.lines.split_last() else {
             return (case, trial);
         };
-        let cmds: Vec<_> = before.iter().map(|l| l.cmd).collect();
-        let story = route::story(&cmds);
-        let mut best = (case, trial);
-        for takers in [route::Takers::Fastest, route::Takers::AsTold] {
-            let build = |events: &[route::Event]| -> Option<Case> {
-                let mut lines: Vec<Line> = route::realize(events, story.side, takers)?
-                    .into_iter()
-                    .map(Line::plain)
-                    .collect();
-                lines.push(last);
-                Some(Case { lines })
+        let cmds: Vec<_> = case.lines.iter().map(|l| l.cmd).collect();
+        let legal_last = case.validity().last().copied().unwrap_or(false);
+        let mut best = (case.clone(), trial);
+        for whole in [false, true] {
+            if whole && !(retell && legal_last) {
+                continue;
+            }
+            let story = route::story(if whole { &cmds } else { &cmds[..before.len()] });
+            let takers = if retell {
+                route::takers(&story.events)
+            } else {
+                vec![route::Takers::Fastest, route::Takers::AsTold]
             };
-            let mut found = Vec::new();
-            // Nothing but the last command, or every event, may already do.
-            for events in [&[][..], &story.events[..]] {
-                if let Some(c) = build(events).filter(|c| c.len() < best.0.len()) {
-                    if let Some(t) = self.fails(&c, &trial) {
-                        found.push((c, t));
+            for takers in takers {
+                let build = |events: &[route::Event]| -> Option<Case> {
+                    let mut lines: Vec<Line> = route::realize(events, story.side, takers, retell)?
+                        .into_iter()
+                        .map(Line::plain)
+                        .collect();
+                    if !whole {
+                        lines.push(last);
+                    }
+                    Some(Case { lines })
+                };
+                let mut found = Vec::new();
+                // Nothing but the last command, or every event, may already do.
+                let all = &story.events[..];
+                for events in if whole { vec![all] } else { vec![&[][..], all] } {
+                    if let Some(c) = build(events).filter(|c| c.len() < best.0.len()) {
+                        if let Some(t) = self.fails(&c, &trial) {
+                            found.push((c, t));
+                        }
                     }
                 }
-            }
-            if found.first().is_none_or(|(c, _)| c.len() > 1) {
-                self.reduce(story.events.clone(), &trial, build, |rest, candidate, t| {
-                    found.push((candidate, t));
-                    rest
-                });
-            }
-            for (candidate, t) in found {
-                if candidate.len() < best.0.len() {
-                    best = self.cut(candidate, t);
+                if found.first().is_none_or(|(c, _)| c.len() > 1) {
+                    self.reduce(story.events.clone(), &trial, build, |rest, candidate, t| {
+                        found.push((candidate, t));
+                        rest
+                    });
+                }
+                for (candidate, t) in found {
+                    if candidate.len() < best.0.len() {
+                        best = self.cut(candidate, t);
+                    }
                 }
             }
         }
@@ -477,5 +510,73 @@ mod tests {
             with * 3 < without,
             "{with} with rerouting, {without} without"
         );
+    }
+
+    /// A program that sees a blue horse's check on the red captain even when the
+    /// horse's leg is blocked.
+    fn horse_leg_ignored(case: &Case) -> Vec<String> {
+        use crate::judge::piece::{Color, PieceKind};
+        let mut lines = judge_lines(case);
+        let mut game = Game::new();
+        for (line, l) in lines.iter_mut().zip(&case.lines) {
+            let [a, b, c, d] = l.cmd;
+            if game.play(a, b, c, d).is_err() || game.board().is_over() {
+                continue;
+            }
+            let pieces: Vec<_> = game.board().pieces().collect();
+            let captain = pieces
+                .iter()
+                .find(|(_, p)| p.kind == PieceKind::Captain && p.color == Color::Red);
+            let horses = pieces
+                .iter()
+                .filter(|(_, p)| p.kind == PieceKind::Horse && p.color == Color::Blue);
+            let seen = horses.into_iter().any(|(h, _)| {
+                captain.is_some_and(|(k, _)| {
+                    let (dx, dy) = (
+                        (k.x() as i64 - h.x() as i64).abs(),
+                        (k.y() as i64 - h.y() as i64).abs(),
+                    );
+                    (dx, dy) == (1, 2) || (dx, dy) == (2, 1)
+                })
+            });
+            let fields: Vec<&str> = line.split(';').collect();
+            if seen && fields.len() == 4 && fields[2] == "no" {
+                *line = format!("{};{};yes;{}", fields[0], fields[1], fields[3]);
+            }
+        }
+        lines
+    }
+
+    /// Commands written as in an input file, four numbers a line.
+    fn cmds_of(text: &[&str]) -> Vec<Cmd> {
+        text.iter()
+            .map(|l| {
+                let n: Vec<i64> = l.split(' ').map(|x| x.parse().expect("a number")).collect();
+                [n[0], n[1], n[2], n[3]]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn retelling_the_game_finds_a_shorter_route_past_its_own_pieces() {
+        // A blue horse walled in by its own soldiers went the long way round to check the
+        // red captain past a blocked leg; one soldier stepping aside opens a short way,
+        // and the 1-minimal case of the first rounds shrinks further.
+        let case = Case::of(&cmds_of(&[
+            "0 3 1 2", "9 1 7 2", "0 4 0 3", "7 2 8 4", "0 5 1 4", "8 4 6 5", "1 4 0 5", "6 5 4 6",
+            "0 5 1 4", "4 6 5 8", "1 4 0 5", "5 8 3 7", "0 5 1 4", "3 7 1 6", "1 4 0 5", "1 6 2 4",
+            "0 5 1 4",
+        ]));
+        let tester = fake(horse_leg_ignored);
+        let trial = tester.trial(&case).expect("runs");
+        assert_eq!((trial.kind, trial.line), (Kind::WrongAnswer, Some(16)));
+        let shrunk = shrinker(&tester, true).shrink(case.clone(), trial);
+        assert!(shrunk.minimal && one_minimal(&tester, &shrunk.case));
+        assert!(shrunk.case.len() <= 11, "{:?}", shrunk.case.cmds());
+        // Without the retelling, the first rounds keep it whole.
+        let plain = shrinker(&tester, true);
+        let (kept, _, minimal) = plain.settle(case.clone(), trial, false);
+        assert!(minimal);
+        assert_eq!(kept.len(), case.len());
     }
 }

@@ -95,7 +95,9 @@ reruns and shrinking included: no run starts after it, so stress ends at most on
 clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
-then commands removed (delta debugging) until removing any one makes it pass.
+then commands removed (delta debugging) until removing any one makes it pass;
+then the whole game retold more freely (the last move included, pieces stepping
+out of a mover's way), and shrunk again when that is shorter.
 Then, for a smaller case still, new failures from short games of the same mode
 are shrunk the same way (at most as many cases again as the search and the
 shrinking took) and the smallest is kept; the result says both sizes. Ctrl-C
