@@ -5,8 +5,10 @@
 # look for check once per colour, another order of validation), compiled with each of
 # its BUG_ switches: one slip each, every one passing the statement's sample. They are
 # held out: the suite is never tuned on them.
-#  1. For each seed 1..SEEDS (default 20): `gen --suite DIR --seed S` (3 files), and
-#     which planted programs pass all of it.
+#  1. For each seed 1..SEEDS (default 20): `gen --suite DIR --seed S` (3 files), which
+#     planted programs pass all of it, and how many of the 30 coverage cells of a piece
+#     threatening from where it was taken (what tells a piece kept alive when taken) the
+#     suite never reaches.
 #  2. The official cases (../shared/official/duckchess beside the repository, or the
 #     folder OFFICIAL names, when present): which pass them.
 # Prints each seed's survivors, the kill rate over all seeds, and each program's
@@ -51,7 +53,10 @@ for s in $(seq 1 "$seeds"); do
       killed=$((killed + 1))
     fi
   done
-  echo "seed $s: $(($n - $(echo $left | wc -w))) of $n killed${left:+; survive:$left}"
+  unreached=$("$bin" audit --coverage "$work/s$s" | tr '\n' ' ' | tr -s ' ' |
+    grep -o "never threatens a captain" | wc -l || true)
+  echo "seed $s: $(($n - $(echo $left | wc -w))) of $n killed${left:+; survive:$left};" \
+    "threats from where taken never reached: $unreached of 30"
 done
 echo "suites of seeds 1..$seeds: $killed of $total kills ($(awk "BEGIN{printf \"%.1f\", 100*$killed/$total}")%)"
 for b in $bugs; do
