@@ -570,8 +570,8 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         );
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let stderr = text(&out.stderr);
-        // Seed 2's greedy file lets 33 through; rewritten from a witness of them, 25.
-        let survivors = if seed == "1" { 14 } else { 25 };
+        // One file cannot kill everything: what survives seed 2's, after its repair.
+        let survivors = if seed == "1" { 14 } else { 13 };
         assert!(
             stderr.starts_with(&format!(
                 "duckchess: gen: {survivors} mistakes survive the suite: "

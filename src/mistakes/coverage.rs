@@ -235,10 +235,14 @@ pub enum Act {
     Takes,
     /// After a move, the only check on the board is its.
     Checks,
+    /// After a move, no check on the board, but it would give one from the square it
+    /// was taken on, had it stayed there: what tells a solution that keeps a taken piece
+    /// alive in its table. Not for a captain, whose taking ends the game.
+    Haunts,
 }
 
 impl Act {
-    const ALL: [Act; 4] = [Act::Moved, Act::Taken, Act::Takes, Act::Checks];
+    const ALL: [Act; 5] = [Act::Moved, Act::Taken, Act::Takes, Act::Checks, Act::Haunts];
 
     fn words(self) -> &'static str {
         match self {
@@ -246,7 +250,13 @@ impl Act {
             Act::Taken => "is never taken",
             Act::Takes => "never takes",
             Act::Checks => "never gives check alone",
+            Act::Haunts => "never threatens a captain from where it was taken, once taken",
         }
+    }
+
+    /// Whether a piece of `kind` has this cell.
+    fn applies(self, kind: PieceKind) -> bool {
+        self != Act::Haunts || kind != PieceKind::Captain
     }
 }
 
@@ -353,7 +363,7 @@ pub fn cells() -> &'static [Cell] {
         }
         out.push(Cell::NothingAfterCapture);
         for s in shaped::starts() {
-            for act in Act::ALL {
+            for act in Act::ALL.into_iter().filter(|a| a.applies(s.kind)) {
                 out.push(Cell::Piece(s.id, act));
             }
         }
@@ -495,6 +505,8 @@ pub struct Counter {
     check: bool,
     /// The id of the starting piece on each square ([`NO_ID`] for none).
     ids: [u8; 90],
+    /// The starting pieces taken, each with the square it was taken on.
+    taken: Vec<(u8, Square)>,
 }
 
 /// No starting piece on a square.
@@ -531,6 +543,7 @@ impl Counter {
             after_capture: false,
             check: false,
             ids,
+            taken: Vec::new(),
         }
     }
 
@@ -587,6 +600,7 @@ impl Counter {
         }
         if let Some(id) = self.id(to) {
             hit(Cell::Piece(id, Act::Taken));
+            self.taken.push((id, to));
         }
         self.ids[to.bit() as usize] = self.ids[from.bit() as usize];
         self.ids[from.bit() as usize] = NO_ID;
@@ -625,6 +639,7 @@ impl Counter {
         let giving: Vec<&Attack> = all.iter().filter(|a| a.stopped.is_none()).collect();
         match giving[..] {
             [] => {
+                self.haunts(after, &mut hit);
                 for a in &all {
                     if let Some(way) = a.stopped {
                         let kind = after.piece_at(a.from).map(|p| p.kind);
@@ -695,6 +710,24 @@ impl Counter {
                 });
             if open && r.x().abs_diff(b.x()) > 1 {
                 hit(Cell::CaptainsFace);
+            }
+        }
+    }
+
+    /// The cells of the taken pieces that would give check from where they were taken
+    /// (called when nothing else does).
+    fn haunts(&self, after: &Board, hit: &mut impl FnMut(Cell)) {
+        let starts = shaped::starts();
+        for &(id, at) in &self.taken {
+            let s = starts[id as usize];
+            if !Act::Haunts.applies(s.kind) {
+                continue;
+            }
+            let Some(target) = after.captain(s.color.opponent()) else {
+                continue;
+            };
+            if matches!(row_towards(after, s.kind, at, target), Some((_, None))) {
+                hit(Cell::Piece(id, Act::Haunts));
             }
         }
     }
@@ -948,7 +981,9 @@ fn render(map: &Map) -> String {
 fn pieces(map: &Map) -> String {
     let mut out = String::from("\n");
     out.push_str(&cli::help::filled(
-        "the starting pieces, by id (moved / taken / takes / gives check alone):",
+        "the starting pieces, by id (moved / taken / takes / gives check alone / would \
+         give check alone from where it was taken, once taken; - for a captain, whose \
+         taking ends the game):",
         "",
         "",
     ));
@@ -959,7 +994,10 @@ fn pieces(map: &Map) -> String {
             .map(|s| {
                 let n: Vec<String> = Act::ALL
                     .iter()
-                    .map(|&a| map.count(Cell::Piece(s.id, a)).to_string())
+                    .map(|&a| match a.applies(s.kind) {
+                        true => map.count(Cell::Piece(s.id, a)).to_string(),
+                        false => "-".to_string(),
+                    })
                     .collect();
                 format!("{} {}", s.name(), n.join("/"))
             })
@@ -1279,6 +1317,48 @@ mod tests {
             .filter(|c| matches!(c, Cell::LegalAfter(_)))
             .collect();
         assert!(!after.is_empty());
+    }
+
+    /// A solution that keeps one taken piece alive in its table first answers wrong
+    /// exactly where that piece's cell of a threat from where it was taken is first
+    /// reached (for a captain, where it is taken): the cell names what tells it.
+    #[test]
+    fn a_piece_kept_when_taken_shows_where_its_cell_is_reached() {
+        use crate::generate::recipe::{self, Recipe};
+        use crate::mistakes::catalogue::Fault;
+        use crate::mistakes::mutant;
+        use crate::mistakes::shaped::{InstanceSlip, Shaped};
+        let recipe = Recipe {
+            seed: 3,
+            mode: None,
+            max_q: 300,
+            messy: false,
+        };
+        let mut seen = [0u32; 32];
+        for index in 0..400 {
+            let cmds = recipe::case(&recipe, index).0.cmds();
+            let cells = reached(&cmds);
+            let expected = mutant::judge_answers(&cmds);
+            for s in shaped::starts() {
+                let act = if s.kind == PieceKind::Captain {
+                    Act::Taken
+                } else {
+                    Act::Haunts
+                };
+                let first_cell = cells
+                    .iter()
+                    .position(|c| c.contains(&Cell::Piece(s.id, act)));
+                let fault = Fault::Shaped(Shaped::Instance(s.id, InstanceSlip::KeptWhenTaken));
+                let got = mutant::fault_answers(fault, &cmds);
+                let first_wrong = (0..cmds.len()).find(|&i| got[i] != expected[i]);
+                assert_eq!(first_cell, first_wrong, "case {index}, {}", s.name());
+                seen[s.id as usize] += u32::from(first_cell.is_some());
+            }
+        }
+        // Random games reach these cells rarely, but they do: both captains taken, and
+        // several other pieces threatening from where they were taken.
+        assert!(seen[0] > 0 && seen[16] > 0, "{seen:?}");
+        assert!(seen.iter().filter(|&&n| n > 0).count() >= 8, "{seen:?}");
     }
 
     #[test]

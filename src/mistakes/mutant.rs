@@ -108,6 +108,8 @@ pub struct Mutant {
     over: bool,
     /// The piece the last capture took (for a solution that never resets it).
     last_captured: Option<Piece>,
+    /// A taken piece its table still keeps as alive, on the square it was taken on.
+    ghost: Option<(At, Piece)>,
 }
 
 impl Mutant {
@@ -139,6 +141,7 @@ impl Mutant {
             side: Color::Red,
             over: false,
             last_captured: None,
+            ghost: None,
         };
         m.set_fault(fault);
         for color in Color::ALL {
@@ -467,7 +470,17 @@ impl Mutant {
             *self = before;
             return Err(Refusal::Forbidden);
         }
-        let ends = captured.is_some_and(|c| c.kind == PieceKind::Captain);
+        if let Some(c) = captured {
+            // A piece left alive in the table when taken stays where it was taken.
+            if self.shapes(Shaped::Instance(
+                self.moved_ids.1,
+                InstanceSlip::KeptWhenTaken,
+            )) {
+                self.ghost = Some((to, c));
+            }
+        }
+        let kept = |c: Piece| self.ghost == Some((to, c)) && c.kind == PieceKind::Captain;
+        let ends = captured.is_some_and(|c| c.kind == PieceKind::Captain && !kept(c));
         let goes_on = self.makes(Written::GameGoesOn)
             || self.varies(Variant::GameGoesOnWhenWins(piece.color));
         if ends && !goes_on {
@@ -501,8 +514,14 @@ impl Mutant {
     /// several, or none once one is taken).
     fn captains(&self, color: Color) -> impl Iterator<Item = At> + '_ {
         self.pieces(color)
+            .chain(self.ghost_of(color))
             .filter(|(_, p)| p.kind == PieceKind::Captain)
             .map(|(s, _)| s)
+    }
+
+    /// The taken piece of `color` the solution's table still keeps, if any.
+    fn ghost_of(&self, color: Color) -> Option<(At, Piece)> {
+        self.ghost.filter(|(_, p)| p.color == color)
     }
 
     fn has_captain(&self, color: Color) -> bool {
@@ -561,7 +580,7 @@ impl Mutant {
             (p.kind == PieceKind::Captain && self.makes(Written::CheckForgetsCaptain))
                 || (p.kind != PieceKind::Captain && self.instance(from, InstanceSlip::NoCheck))
         };
-        let by_own = self.pieces(by).any(|(from, p)| {
+        let by_own = self.pieces(by).chain(self.ghost_of(by)).any(|(from, p)| {
             !left_out(from, p) && self.path(p, from, target, Use::Check) == Path::Yes
         });
         // A side's loop over its attackers that runs into the other side's range.

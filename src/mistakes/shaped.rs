@@ -6,9 +6,11 @@
 //!   captain, the guards, elephants, horses, cars, ducks, then the soldiers, each kind
 //!   from column 0 to column 8) with one entry wrong, or one id left out of a loop: that
 //!   piece never found on its square (it never moves), never taken (a move onto it
-//!   refused), named as another kind or with the other side's colour, or left out of
-//!   the look for check; and at the boundary between the sides, the last id of one
-//!   side counted among the other side's attackers.
+//!   refused), named as another kind or with the other side's colour, left out of
+//!   the look for check, or kept alive in the table when taken (a captain so kept:
+//!   the game goes on, and the look for check still finds it where it was taken); and
+//!   at the boundary between the sides, the last id of one side counted among the
+//!   other side's attackers.
 //! - **Validation order**: each class of invalid command (the opponent's piece, a shape
 //!   the piece does not have, a piece in the way, a move after the end) skipped in one
 //!   branch: for one kind of piece and one kind of target (empty, or the other side's
@@ -122,15 +124,20 @@ pub enum InstanceSlip {
     SideName,
     /// Left out of the look for check: a piece's threats, or a captain's danger.
     NoCheck,
+    /// Kept in the table as alive when taken: from the square it was taken on it still
+    /// threatens in the look for check, and a captain so kept still stands there to be
+    /// threatened, and its side has not lost.
+    KeptWhenTaken,
 }
 
 impl InstanceSlip {
-    const ALL: [InstanceSlip; 5] = [
+    const ALL: [InstanceSlip; 6] = [
         InstanceSlip::Frozen,
         InstanceSlip::Uncapturable,
         InstanceSlip::KindName,
         InstanceSlip::SideName,
         InstanceSlip::NoCheck,
+        InstanceSlip::KeptWhenTaken,
     ];
 }
 
@@ -275,10 +282,15 @@ pub fn all() -> Vec<Described> {
         let who = s.words();
         let id = why_id(s, &all);
         for slip in InstanceSlip::ALL {
-            // Taking each of the 30 other pieces, and a check alone by each, are more than
-            // three files of a greedy search reach on every seed: those slips are kept
-            // for the captains.
-            let hard = matches!(slip, InstanceSlip::Uncapturable | InstanceSlip::NoCheck);
+            // Taking each of the 30 other pieces, and a check alone by each (or by each
+            // from where it was taken), are more than three files of a greedy search
+            // reach on every seed (seed 1 leaves 7 of the 30 pieces kept when taken
+            // alive): those slips are kept for the captains, and the coverage map names
+            // the cells that would tell the others (`coverage::Act`).
+            let hard = matches!(
+                slip,
+                InstanceSlip::Uncapturable | InstanceSlip::NoCheck | InstanceSlip::KeptWhenTaken
+            );
             if hard && s.kind != PieceKind::Captain {
                 continue;
             }
@@ -312,6 +324,11 @@ pub fn all() -> Vec<Described> {
                     "never-gives-check",
                     format!("leaves {who} out of its look for check ({id} left out of the loop over attackers), so it never sees check by it"),
                     "a threat by any piece on a captain is check".to_string(),
+                ),
+                InstanceSlip::KeptWhenTaken => (
+                    "kept-when-taken",
+                    format!("keeps {who} alive in its table when it is taken ({id} never marked as taken), so the game goes on, and its look for check still sees that captain on the square it was taken on"),
+                    "taking a captain ends the game".to_string(),
                 ),
             };
             out.push(listed(
@@ -472,6 +489,19 @@ mod tests {
         assert!(last_horse
             .sentence
             .contains("id 6, the last of the red horses' range"));
+        // Kept alive when taken: listed for the captains only.
+        let kept: Vec<&str> = all
+            .iter()
+            .filter(|d| matches!(d.shaped, Shaped::Instance(_, InstanceSlip::KeptWhenTaken)))
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "piece-red-captain-0-4-kept-when-taken",
+                "piece-blue-captain-9-4-kept-when-taken"
+            ]
+        );
         assert_eq!(misnamed(PieceKind::Soldier), PieceKind::Duck);
         assert_eq!(misnamed(PieceKind::Captain), PieceKind::Guard);
     }

@@ -221,6 +221,17 @@ pub const SOLUTION: &str = concat!(
 /// program is compiled again only when the source is newer. `None` without g++, with a
 /// note naming `test`; under CI (where `.ci/run` installs g++) a missing g++ fails.
 pub fn planted(variants: &[&str], test: &str) -> Option<std::path::PathBuf> {
+    compiled(SOLUTION, "planted", variants, test)
+}
+
+/// The folder `folder` (in the target's temporary folder) holding the C++ `source`
+/// compiled once for each of `variants`, as [`planted`] does for [`SOLUTION`].
+pub fn compiled(
+    source: &str,
+    folder: &str,
+    variants: &[&str],
+    test: &str,
+) -> Option<std::path::PathBuf> {
     let gpp = Command::new("g++")
         .arg("--version")
         .output()
@@ -233,9 +244,9 @@ pub fn planted(variants: &[&str], test: &str) -> Option<std::path::PathBuf> {
         println!("note: g++ is not installed; skipping {test}");
         return None;
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("planted");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(folder);
     std::fs::create_dir_all(&dir).expect("a folder for the programs");
-    let source_time = std::fs::metadata(SOLUTION)
+    let source_time = std::fs::metadata(source)
         .and_then(|m| m.modified())
         .expect("the solution's source");
     // Two at a time: the machine may have two cores and other work.
@@ -254,7 +265,7 @@ pub fn planted(variants: &[&str], test: &str) -> Option<std::path::PathBuf> {
                 // half-written program.
                 let part = dir.join(format!("{name}.part{}", std::process::id()));
                 let mut cmd = Command::new("g++");
-                cmd.args(["-O2", "-o"]).arg(&part).arg(SOLUTION);
+                cmd.args(["-O2", "-o"]).arg(&part).arg(source);
                 if name != "correct" {
                     cmd.arg(format!("-DBUG_{name}"));
                 }
