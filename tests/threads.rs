@@ -7,13 +7,11 @@
 
 mod common;
 
+use common::live::Live;
 use duckchess::engine::clock::{self, Clock};
 use duckchess::engine::search::{self, Engine, Limits, MAX_THREADS};
 use duckchess::judge::board::Board;
 use duckchess::judge::rules;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 fn board(text: &str) -> Board {
@@ -106,111 +104,6 @@ fn a_thread_count_is_clamped() {
     assert!(r.best.is_some());
     e.set_threads(1).unwrap();
     assert_eq!(e.threads(), 1);
-}
-
-/// A live `duckchess uci` session: lines go in when the test says, answers are waited
-/// for with a deadline. The engine is killed when this is dropped.
-struct Live {
-    child: Child,
-    input: Option<ChildStdin>,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Live {
-    fn start() -> Live {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("uci starts");
-        let input = child.stdin.take();
-        let output = child.stdout.take().expect("piped");
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Live {
-            child,
-            input,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let input = self.input.as_mut().expect("the input is open");
-        writeln!(input, "{line}").expect("uci reads");
-        input.flush().expect("uci reads");
-    }
-
-    /// Sends `lines`, then `isready`, and waits for `readyok`.
-    fn ready(&mut self, lines: &[&str]) {
-        for line in lines {
-            self.send(line);
-        }
-        self.send("isready");
-        assert!(
-            self.wait_for("readyok", 60 * SECOND).is_some(),
-            "{:?}",
-            self.seen
-        );
-    }
-
-    /// Waits up to `within` for a line starting with `prefix`; `None` if none came.
-    fn wait_for(&mut self, prefix: &str, within: Duration) -> Option<String> {
-        let deadline = Instant::now() + within;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).ok()?;
-            self.seen.push(line.clone());
-            if line.starts_with(prefix) {
-                return Some(line);
-            }
-        }
-    }
-
-    /// Sends `go`, waits for its `bestmove`; returns how long it took.
-    fn timed_go(&mut self, go: &str) -> Duration {
-        let started = Instant::now();
-        self.send(go);
-        let best = self.wait_for("bestmove ", 30 * SECOND);
-        assert!(best.is_some(), "{go}: no answer: {:?}", self.seen);
-        started.elapsed()
-    }
-
-    /// The value of `key` (kB) in the process's /proc status (Linux).
-    fn status_kb(&self, key: &str) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with(key))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    }
-
-    /// Waits up to `within` for the process to exit.
-    fn exits_within(&mut self, within: Duration) -> bool {
-        let deadline = Instant::now() + within;
-        while Instant::now() < deadline {
-            if self.child.try_wait().expect("wait works").is_some() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        false
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 const SECOND: Duration = Duration::from_secs(1);

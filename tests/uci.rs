@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::live::Live;
 use duckchess::judge::board::Board;
 use duckchess::judge::rules;
 use duckchess::play::notation::parse_move;
@@ -288,87 +289,6 @@ fn a_clock_game_plays_legal_moves() {
         }
     }
     assert!(moves.len() >= 10);
-}
-
-/// A live session with `duckchess uci`: lines go in when the test says, and answers
-/// are waited for with a deadline. The engine is killed when this is dropped.
-struct Live {
-    child: std::process::Child,
-    input: std::process::ChildStdin,
-    lines: std::sync::mpsc::Receiver<String>,
-    /// Every line read so far.
-    seen: Vec<String>,
-}
-
-impl Live {
-    fn start() -> Live {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .arg("uci")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("uci starts");
-        let input = child.stdin.take().expect("piped");
-        let output = child.stdout.take().expect("piped");
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Live {
-            child,
-            input,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        use std::io::Write;
-        writeln!(self.input, "{line}").expect("uci reads");
-        self.input.flush().expect("uci reads");
-    }
-
-    /// Waits up to `within` for a line starting with `prefix`; `None` if none came.
-    fn wait_for(&mut self, prefix: &str, within: std::time::Duration) -> Option<String> {
-        let deadline = std::time::Instant::now() + within;
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let line = self.lines.recv_timeout(left).ok()?;
-            self.seen.push(line.clone());
-            if line.starts_with(prefix) {
-                return Some(line);
-            }
-        }
-    }
-
-    /// The value of `key` (kB) in the process's /proc status (Linux).
-    fn status_kb(&self, key: &str) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with(key))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    }
-
-    /// Minor page faults of the process so far (Linux).
-    fn minor_faults(&self) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        // Fields after the command's closing parenthesis: state is field 3, minflt 10.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        rest.split_whitespace().nth(7)?.parse().ok()
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 const SECOND: std::time::Duration = std::time::Duration::from_secs(1);

@@ -3,6 +3,8 @@
 //! formulas (independent of `rules::REACH`), for differential tests.
 #![allow(dead_code)]
 
+pub mod live;
+
 use duckchess::judge::board::Board;
 use duckchess::judge::piece::{Color, Piece, PieceKind, Square};
 use std::io::Write;
