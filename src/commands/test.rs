@@ -15,7 +15,7 @@ use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::harness::cases::{collect, Case, CollectError, Reference};
 use crate::harness::process::{split_command, Feed, Runner};
 use crate::harness::verdict::{
-    self, run_case, Options, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
+    self, run_case, Options, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
     IGNORE_WHITESPACE_OPT, MEMORY_OPT,
 };
 use crate::show::diagnose::report;
@@ -131,10 +131,7 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
         MEMORY_OPT,
         EXACT_OPT,
         IGNORE_WHITESPACE_OPT,
-        Opt::flag(
-            "--ascii",
-            "notation letters in board diagrams even on a terminal",
-        ),
+        ASCII_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
     exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error,\n             \

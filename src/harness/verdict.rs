@@ -40,6 +40,11 @@ pub const IGNORE_WHITESPACE_OPT: Opt = Opt::flag(
     "--ignore-whitespace",
     "the default comparison, by name: whitespace at line ends, CR before LF and blank lines at the end do not count; spacing inside a line and blank lines in the middle do",
 );
+/// `--ascii`, as `test` and `stress` take it.
+pub const ASCII_OPT: Opt = Opt::flag(
+    "--ascii",
+    "notation letters in board diagrams even on a terminal",
+);
 /// The two comparisons cannot both be asked for.
 pub const COMPARISON_CONFLICT: (&str, &str) = ("--exact", "--ignore-whitespace");
 

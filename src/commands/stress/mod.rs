@@ -25,7 +25,7 @@ use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
 use crate::harness::process::{split_command, Stderr};
 use crate::harness::verdict::{
-    self, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+    self, ASCII_OPT, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
 };
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
@@ -163,10 +163,7 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
         MEMORY_OPT,
         EXACT_OPT,
         IGNORE_WHITESPACE_OPT,
-        Opt::flag(
-            "--ascii",
-            "notation letters in board diagrams even on a terminal",
-        ),
+        ASCII_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
