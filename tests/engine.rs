@@ -286,3 +286,39 @@ fn two_searches_with_different_tunables_do_not_affect_each_other() {
     assert_eq!(b, other);
     assert_eq!(run(None), alone);
 }
+
+/// Each search owns its evaluation too (the UCI options `Use NNUE` and `EvalFile` of
+/// one session): a search with the hand-written evaluation beside one with the network
+/// plays as each would alone.
+#[test]
+fn two_searches_with_different_evaluations_do_not_affect_each_other() {
+    use duckchess::engine::nnue::Evaluation;
+    use duckchess::engine::search::{Context, Engine};
+    let position = board("2e1kg3/3r5/d3eg3/4h4/3s1ds2/1S1D5/3S5/2H1H4/7R1/2EGKGE2 r");
+    let classic = Evaluation {
+        classic: true,
+        file: None,
+    };
+    let run = |e: Option<&Evaluation>| {
+        let context = Context {
+            evaluation: e,
+            ..Context::default()
+        };
+        Engine::new().search_in(&position, Limits::nodes(20_000), context)
+    };
+    let network = run(None);
+    assert_eq!(
+        run(Some(&Evaluation::default())),
+        network,
+        "the default is the network"
+    );
+    let hand = run(Some(&classic));
+    assert_ne!(network, hand, "the evaluation changes the search");
+    let (a, b) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| run(None));
+        let b = scope.spawn(|| run(Some(&classic)));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(a, network);
+    assert_eq!(b, hand);
+}

@@ -1,7 +1,7 @@
 //! `duckchess selfplay`: its command line, and the games played and written out.
 
 use crate::cli::{self, Opt, Spec};
-use crate::engine::nnue;
+use crate::engine::nnue::{self, Evaluation};
 use crate::engine::search::Engine;
 use crate::lab::selfplay::*;
 use crate::sys::ordered;
@@ -55,23 +55,31 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let games = parsed.int("--games", 1, 100_000_000)?.unwrap_or(100);
-        let setup = Setup {
-            nodes: parsed.int("--nodes", 1, 100_000_000)?.unwrap_or(6000),
-            opening: parsed.int("--opening", 0, 100)?.unwrap_or(10) as u32,
-            seed: parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1),
-        };
+        let nodes = parsed.int("--nodes", 1, 100_000_000)?.unwrap_or(6000);
+        let opening = parsed.int("--opening", 0, 100)?.unwrap_or(10) as u32;
+        let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = parsed.int("--jobs", 1, 64)?.map_or(cores, |j| j as usize);
-        match parsed.value("--eval").unwrap_or("net") {
-            "classic" => nnue::enable(false),
-            "net" => nnue::enable(true),
-            path => {
-                if let Err(e) = nnue::use_file(path) {
-                    return Ok(cli::fail("selfplay", &format!("--eval: {e}")));
-                }
-                nnue::enable(true);
-            }
-        }
+        let evaluation = match parsed.value("--eval").unwrap_or("net") {
+            "classic" => Evaluation {
+                classic: true,
+                file: None,
+            },
+            "net" => Evaluation::default(),
+            path => match nnue::read_file(path) {
+                Ok(file) => Evaluation {
+                    classic: false,
+                    file,
+                },
+                Err(e) => return Ok(cli::fail("selfplay", &format!("--eval: {e}"))),
+            },
+        };
+        let setup = Setup {
+            nodes,
+            opening,
+            seed,
+            evaluation,
+        };
         Ok(run(&setup, games, jobs))
     })
 }

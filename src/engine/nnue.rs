@@ -14,8 +14,7 @@
 
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 /// The numbers of each side's view.
 pub const HIDDEN: usize = 256;
@@ -311,48 +310,40 @@ pub fn built_in() -> Arc<Network> {
     .clone()
 }
 
-/// Whether searches evaluate with the network (else with the hand-written evaluation of
-/// [`crate::engine::eval`]).
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-/// Whether searches evaluate with the network (the UCI option `Use NNUE`).
-#[inline]
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
+/// What a search evaluates positions with: a network (the built-in one, or one read
+/// from a file) or the hand-written evaluation of [`crate::engine::eval`]. Each UCI
+/// session and each `selfplay` run holds its own, so two searches in one process can
+/// evaluate differently; [`Evaluation::default`] is the built-in network.
+#[derive(Clone, Default)]
+pub struct Evaluation {
+    /// The hand-written evaluation instead of a network (the UCI option `Use NNUE`
+    /// set to false).
+    pub classic: bool,
+    /// The network read from a file (the UCI option `EvalFile`); `None` for the
+    /// built-in one.
+    pub file: Option<Arc<Network>>,
 }
 
-/// Makes every search from now on evaluate with the network, or not.
-pub fn enable(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
-}
-
-/// The network read from a file in place of the built-in one ([`use_file`]).
-static CHOSEN: RwLock<Option<Arc<Network>>> = RwLock::new(None);
-
-/// The network searches evaluate with: the one read by [`use_file`], else the
-/// built-in one.
-pub fn network() -> Arc<Network> {
-    let chosen = CHOSEN.read().unwrap_or_else(|e| e.into_inner()).clone();
-    chosen.unwrap_or_else(built_in)
+impl Evaluation {
+    /// The network to evaluate with, or `None` for the hand-written evaluation.
+    pub fn network(&self) -> Option<Arc<Network>> {
+        (!self.classic).then(|| self.file.clone().unwrap_or_else(built_in))
+    }
 }
 
 /// The most bytes a network file may have.
 pub const MAX_FILE: u64 = 16 << 20;
 
-/// Reads the network at `path` for every search from now on (the UCI option
-/// `EvalFile`); an empty path or `<built-in>` goes back to the built-in one. On an
-/// error the network in use stays.
-pub fn use_file(path: &str) -> Result<(), NetError> {
-    let chosen = if path.is_empty() || path == "<built-in>" {
-        None
-    } else {
-        let bytes = crate::cli::read_small_file(path, MAX_FILE)
-            .map_err(|e| NetError(format!("cannot read {path}: {e}")))?;
-        let net = Network::parse(&bytes).map_err(|e| NetError(format!("{path}: {e}")))?;
-        Some(Arc::new(net))
-    };
-    *CHOSEN.write().unwrap_or_else(|e| e.into_inner()) = chosen;
-    Ok(())
+/// Reads the network at `path` (the UCI option `EvalFile`): `None` for an empty path
+/// or `<built-in>`, which stand for the built-in network.
+pub fn read_file(path: &str) -> Result<Option<Arc<Network>>, NetError> {
+    if path.is_empty() || path == "<built-in>" {
+        return Ok(None);
+    }
+    let bytes = crate::cli::read_small_file(path, MAX_FILE)
+        .map_err(|e| NetError(format!("cannot read {path}: {e}")))?;
+    let net = Network::parse(&bytes).map_err(|e| NetError(format!("{path}: {e}")))?;
+    Ok(Some(Arc::new(net)))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub use crate::engine::tt::MAX_PLY;
 use crate::engine::alphabeta::{Search, Setup};
 use crate::engine::eval::eval_mut;
 use crate::engine::history::HISTORY_LEN;
-use crate::engine::nnue;
+use crate::engine::nnue::{self, Evaluation};
 use crate::engine::stats;
 use crate::engine::threads::{self, Candidate, Halt, Helpers};
 use crate::engine::tt::{self, Table, MATE_BOUND};
@@ -166,6 +166,9 @@ pub struct Context<'a> {
     /// The evaluation weights and search parameters to search with (a UCI session's
     /// options); `None` for the built-in values.
     pub tunables: Option<&'a Tunables>,
+    /// What to evaluate with (a UCI session's `Use NNUE` and `EvalFile`); `None` for
+    /// the built-in network.
+    pub evaluation: Option<&'a Evaluation>,
 }
 
 /// Searches `board` to `depth` plies (node-capped) with a fresh engine: deterministic.
@@ -323,6 +326,7 @@ impl Engine {
             root_moves,
             ponderhit,
             tunables,
+            evaluation,
         } = context;
         let tunables = tunables.copied().unwrap_or_default();
         self.line.clear();
@@ -369,7 +373,7 @@ impl Engine {
                 Vec::new()
             },
             watch: Watch::new(started, limits.nodes, limits.time, stop, ponderhit),
-            net: nnue::enabled().then(nnue::network),
+            net: evaluation.map_or_else(|| Some(nnue::built_in()), Evaluation::network),
             tunables,
         };
         let Engine {

@@ -12,6 +12,7 @@
 //! written whole, one after another, so an interrupted run loses only the games under
 //! way. Not on the judge path.
 
+use crate::engine::nnue::Evaluation;
 use crate::engine::search::{Context, Engine, Limits};
 use crate::engine::tt::MATE_BOUND;
 use crate::judge::board::Board;
@@ -98,7 +99,7 @@ impl std::str::FromStr for Sample {
 }
 
 /// How the games are played.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct Setup {
     /// Nodes a move (each move adds up to a quarter more, drawn from the game's seed).
     pub nodes: u64,
@@ -106,6 +107,8 @@ pub struct Setup {
     pub opening: u32,
     /// The seed of the run: game `i` plays from [`arena::game_seed`] of it.
     pub seed: u64,
+    /// What both sides evaluate with.
+    pub evaluation: Evaluation,
 }
 
 /// Plays game `index` of the run and returns its quiet positions with their scores and
@@ -114,9 +117,13 @@ pub fn play(setup: &Setup, index: u64, engine: &mut Engine) -> Vec<Sample> {
     let mut rng = Rng::new(arena::game_seed(setup.seed, index));
     let (start, played) = arena::opening(&mut rng, setup.opening);
     engine.clear();
+    let look = Context {
+        evaluation: Some(&setup.evaluation),
+        ..Context::default()
+    };
     if start.is_over()
         || engine
-            .search(&start, Limits::depth(OPENING_CHECK_DEPTH))
+            .search_in(&start, Limits::depth(OPENING_CHECK_DEPTH), look)
             .score
             .abs()
             > LOPSIDED
@@ -139,6 +146,7 @@ pub fn play(setup: &Setup, index: u64, engine: &mut Engine) -> Vec<Sample> {
         let context = Context {
             history: &history,
             moves_played: moves,
+            evaluation: Some(&setup.evaluation),
             ..Context::default()
         };
         let report = engine.search_in(&board, Limits::nodes(nodes), context);
@@ -210,6 +218,7 @@ mod tests {
             nodes: 300,
             opening: 6,
             seed: 5,
+            evaluation: Evaluation::default(),
         };
         let mut engine = Engine::with_hash(1);
         let mut total = 0;

@@ -418,6 +418,7 @@ mod tests {
             nodes: 200,
             opening: 6,
             seed: 9,
+            evaluation: crate::engine::nnue::Evaluation::default(),
         };
         let mut engine = Engine::with_hash(1);
         (1..=12)

@@ -22,7 +22,7 @@
 use crate::engine::alphabeta::{Search, Setup};
 use crate::engine::eval::{eval_mut, MATE};
 use crate::engine::history::HISTORY_LEN;
-use crate::engine::nnue;
+use crate::engine::nnue::{self, Evaluation};
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::engine::tt::{hash_of, Table, MATE_BOUND};
 use crate::engine::tunables::Tunables;
@@ -323,6 +323,7 @@ pub fn weakened(
             stop: context.stop,
             root_moves: context.root_moves,
             tunables: context.tunables,
+            evaluation: context.evaluation,
             ..Context::default()
         };
         let found = Engine::with_hash(SEARCH_MB).search_in(board, limits, inner);
@@ -391,7 +392,9 @@ fn look(
         watch: Watch::unlimited()
             .with_stop(context.stop)
             .with_deadline(deadline),
-        net: nnue::enabled().then(nnue::network),
+        net: context
+            .evaluation
+            .map_or_else(|| Some(nnue::built_in()), Evaluation::network),
         tunables: t,
         ..Setup::new()
     };

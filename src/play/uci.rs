@@ -8,12 +8,13 @@
 
 use crate::cli::{self};
 use crate::engine::clock::{self, Clock};
+use crate::engine::eval;
+use crate::engine::nnue::{self, Evaluation};
 use crate::engine::search::{
     self, Context, Engine, Info, Limits, Report, DEPTH_NODE_CAP, MAX_DEPTH, MOVE_LIMIT,
 };
 use crate::engine::tt;
 use crate::engine::tunables::{self, Tunables};
-use crate::engine::{eval, nnue};
 use crate::judge::board::Board;
 use crate::judge::piece::Color;
 use crate::judge::rules;
@@ -49,15 +50,15 @@ fn send(line: &str) {
 }
 
 /// The game the client set up: where it started, the positions since, and the current one.
-struct Position {
+struct ClientGame {
     board: Board,
     history: Vec<Board>,
     moves_played: u32,
 }
 
-impl Position {
-    fn start() -> Position {
-        Position {
+impl ClientGame {
+    fn start() -> ClientGame {
+        ClientGame {
             board: Board::start(),
             history: Vec::new(),
             moves_played: 0,
@@ -122,13 +123,15 @@ const QUIT_GRACE: Duration = Duration::from_secs(1);
 /// The state of one UCI session.
 struct Session {
     engine: Arc<Mutex<Engine>>,
-    position: Position,
+    position: ClientGame,
     overhead: Duration,
     running: Option<Running>,
     strength: UciStrength,
     /// The evaluation weights and search parameters the options set, for this
     /// session's searches only.
     tunables: Tunables,
+    /// What this session's searches evaluate with (`Use NNUE`, `EvalFile`).
+    evaluation: Evaluation,
     /// Commands read but not carried out yet, in order: they wait for the search in
     /// progress to end.
     pending: VecDeque<String>,
@@ -205,11 +208,12 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
     }
     let mut session = Session {
         engine: Arc::new(Mutex::new(engine)),
-        position: Position::start(),
+        position: ClientGame::start(),
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         running: None,
         strength: UciStrength::default(),
         tunables: Tunables::default(),
+        evaluation: Evaluation::default(),
         pending: VecDeque::new(),
         pending_bytes: 0,
         ended: false,
@@ -521,15 +525,17 @@ impl Session {
             }
             "clear hash" => self.engine().clear(),
             "use nnue" => match value.to_ascii_lowercase().as_str() {
-                "true" => nnue::enable(true),
-                "false" => nnue::enable(false),
+                "true" => self.evaluation.classic = false,
+                "false" => self.evaluation.classic = true,
                 _ => send(&format!(
                     "info string setoption use nnue: expected true or false, found {value:?}"
                 )),
             },
             "evalfile" => {
-                if let Err(e) = nnue::use_file(&value) {
-                    send(&format!("info string setoption evalfile: {e}"));
+                // On an error the network in use stays.
+                match nnue::read_file(&value) {
+                    Ok(file) => self.evaluation.file = file,
+                    Err(e) => send(&format!("info string setoption evalfile: {e}")),
                 }
             }
             _ => match Tunables::find(&name) {
@@ -550,9 +556,9 @@ impl Session {
             None => (words, &[][..]),
         };
         let mut position = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Position::start(),
+            Some(&"startpos") if setup.len() == 1 => ClientGame::start(),
             Some(&"fen") => match notation::parse_fen(&setup[1..].join(" ")) {
-                Ok(f) => Position {
+                Ok(f) => ClientGame {
                     board: f.board,
                     history: Vec::new(),
                     moves_played: f.moves_played,
@@ -632,6 +638,7 @@ impl Session {
         let (flag, hit) = (Arc::clone(&stop), Arc::clone(&ponderhit));
         let engine = Arc::clone(&self.engine);
         let tunables = self.tunables;
+        let evaluation = self.evaluation.clone();
         // The answer of a search that fails: a legal move, if there is one.
         let fallback = root_moves.first().or(legal.first()).copied();
         self.searches += 1;
@@ -657,6 +664,7 @@ impl Session {
                     root_moves: &root_moves,
                     ponderhit: ponder.then_some(&*hit),
                     tunables: Some(&tunables),
+                    evaluation: Some(&evaluation),
                 };
                 // A search that fails still answers: with a legal move if there is one.
                 let searched = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -780,7 +788,7 @@ fn identify() {
     send("option name Ponder type check default false");
     send(&format!(
         "option name Use NNUE type check default {}",
-        nnue::enabled()
+        !Evaluation::default().classic
     ));
     send("option name EvalFile type string default <built-in>");
     for line in UciStrength::options() {
