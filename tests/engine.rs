@@ -227,8 +227,8 @@ fn arena_games_finish() {
 
 #[test]
 fn arena_openings_make_deterministic_games_differ() {
-    use duckchess::play::arena::{start_of, Setup};
-    let setup = Setup {
+    use duckchess::play::arena::{start_of, ArenaSetup};
+    let setup = ArenaSetup {
         players: [Kind::Ai, Kind::Ai],
         limits: Limits::depth(2),
         seed: 1,
@@ -249,7 +249,7 @@ fn arena_openings_make_deterministic_games_differ() {
     }
     // The same run gives the same games; no opening means the start position.
     assert_eq!(start_of(&setup, 3), start_of(&setup, 3));
-    let none = Setup {
+    let none = ArenaSetup {
         opening: 0,
         ..setup
     };

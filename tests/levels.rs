@@ -6,7 +6,7 @@ mod common;
 
 use duckchess::engine::search::Limits;
 use duckchess::judge::piece::Color;
-use duckchess::play::arena::{self, Kind, Setup};
+use duckchess::play::arena::{self, ArenaSetup, Kind};
 use duckchess::play::level::Level;
 
 /// The score of `upper` against `lower` over `games` games with each colour, in half
@@ -14,7 +14,7 @@ use duckchess::play::level::Level;
 fn score(upper: Kind, lower: Kind, games: u64, seed: u64) -> (u64, [u64; 3]) {
     let mut record = [0u64; 3];
     for (players, upper_side) in [([upper, lower], Color::Red), ([lower, upper], Color::Blue)] {
-        let setup = Setup {
+        let setup = ArenaSetup {
             players,
             limits: Limits::depth(2),
             seed,
@@ -60,7 +60,7 @@ fn each_level_beats_a_weaker_one_and_level_one_loses_to_greedy() {
 
 #[test]
 fn a_seeded_arena_game_is_the_same_game_again() {
-    let setup = Setup {
+    let setup = ArenaSetup {
         players: [level(3), level(2)],
         limits: Limits::depth(2),
         seed: 11,

@@ -275,37 +275,56 @@ fn stress_accepts_what_the_online_judge_accepts_unless_exact() {
     if !cfg!(unix) {
         return;
     }
-    let dir = common::sample_folder("mem", "stress");
-    let script = dir.join("crlf.sh");
-    fs::write(&script, format!("'{BIN}' | sed 's/$/\\r/'\n")).expect("write");
-    let cmd = format!("sh '{}'", script.display());
-    let save = s(&dir.join("stress.in"));
-    let base = [
-        "stress",
-        "--cmd",
-        &cmd,
-        "--cases",
-        "20",
-        "--seed",
-        "1",
-        "--save",
-        &save,
-        // The shell and sed start per case; a loaded machine must not make this a TLE.
-        "--timeout",
-        "30",
-    ];
-    let out = duckchess(&base);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
-    let mut exact = base.to_vec();
-    exact.push("--exact");
-    let out = duckchess(&exact);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.starts_with("found: WA in case 0"), "{stdout}");
-    assert!(
-        stdout.contains("only whitespace differs: the output has CRLF line ends"),
-        "{stdout}"
-    );
-    let _ = fs::remove_dir_all(&dir);
+    // Each program prints the judge's answers with whitespace an online judge ignores;
+    // `--exact` finds the first case and names the difference.
+    for (name, sed, says) in [
+        ("crlf", "s/$/\\r/", "the output has CRLF line ends"),
+        (
+            "spaces",
+            "s/$/  /",
+            "trailing whitespace differs (first on line 1)",
+        ),
+    ] {
+        let dir = common::sample_folder("mem", &format!("stress-{name}"));
+        let script = dir.join(format!("{name}.sh"));
+        fs::write(&script, format!("'{BIN}' | sed '{sed}'\n")).expect("write");
+        let cmd = format!("sh '{}'", script.display());
+        let save = s(&dir.join("stress.in"));
+        let base = [
+            "stress",
+            "--cmd",
+            &cmd,
+            "--cases",
+            "20",
+            "--seed",
+            "1",
+            "--save",
+            &save,
+            // The shell and sed start per case; a loaded machine must not make this a TLE.
+            "--timeout",
+            "30",
+        ];
+        let out = duckchess(&base);
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {stdout}{}",
+            text(&out.stderr)
+        );
+        let mut exact = base.to_vec();
+        exact.push("--exact");
+        let out = duckchess(&exact);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert!(
+            stdout.starts_with("found: WA in case 0"),
+            "{name}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("only whitespace differs: {says}")),
+            "{name}: {stdout}"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

@@ -152,6 +152,38 @@ impl Json {
     }
 }
 
+/// An object whose last member is an array written element by element, for output
+/// that streams (a long analysis, a replay): [`Streamed::head`] is the text up to the
+/// array's `[`, then come the elements (each a value's text, separated by commas), then
+/// [`Streamed::tail`] closes the array and adds the members that follow it.
+pub struct Streamed;
+
+impl Streamed {
+    /// `{"k":v,...,"array":[`: the members before the array, then the array's key.
+    pub fn head<const N: usize>(members: [(&str, Json); N], array: &str) -> String {
+        let mut text = Json::obj(members).to_string();
+        text.pop(); // the closing brace
+        if N > 0 {
+            text.push(',');
+        }
+        // Writing to a String cannot fail.
+        let _ = write_str(&mut text, array);
+        text.push_str(":[");
+        text
+    }
+
+    /// `],"k":v,...}`: the end of the array, the members after it, the end of the object.
+    pub fn tail<const N: usize>(members: [(&str, Json); N]) -> String {
+        let rest = Json::obj(members).to_string();
+        let mut text = String::from("]");
+        if N > 0 {
+            text.push(',');
+        }
+        text.push_str(&rest[1..]);
+        text
+    }
+}
+
 /// Writes `text` as a JSON string literal, quotes included.
 pub fn write_str(out: &mut impl fmt::Write, text: &str) -> fmt::Result {
     out.write_char('"')?;
@@ -551,6 +583,25 @@ mod tests {
                 at: MAX_DEPTH,
                 what: "nested too deeply"
             })
+        );
+    }
+
+    #[test]
+    fn a_streamed_object_is_the_object_written_whole() {
+        let head = Streamed::head([("a", Json::int(1)), ("b", Json::str("x\"y"))], "items");
+        let tail = Streamed::tail([("end", Json::Null)]);
+        let text = format!("{head}{},{}{tail}", Json::int(5), Json::Bool(true));
+        let whole = Json::obj([
+            ("a", Json::int(1)),
+            ("b", Json::str("x\"y")),
+            ("items", Json::Arr(vec![Json::int(5), Json::Bool(true)])),
+            ("end", Json::Null),
+        ]);
+        assert_eq!(text, whole.to_string());
+        assert_eq!(Json::parse(text.as_bytes()), Ok(whole));
+        assert_eq!(
+            format!("{}{}", Streamed::head([], "s"), Streamed::tail([])),
+            "{\"s\":[]}"
         );
     }
 }

@@ -2,7 +2,7 @@
 //! programs. The judging is [`crate::play::review`]'s; this module reads the game,
 //! drives the searches, and writes the table, the summary and a progress bar.
 
-use crate::cli::json::Json;
+use crate::cli::json::{Json, Streamed};
 use crate::cli::{self, Opt, Spec};
 use crate::engine::search::{Limits, MAX_DEPTH, MAX_THREADS};
 use crate::judge::board::Board;
@@ -261,11 +261,13 @@ impl<W: Write> Writer<W> {
 
     fn header(&mut self, game: &Loaded, limit: Limit) -> io::Result<()> {
         let text = match self.format {
-            Format::Json => format!(
-                "{{\"start\":{},\"skipped\":{},\"limit\":{},\"moves\":[",
-                Json::str(game.start.to_string()),
-                game.skipped.map_or(Json::Null, Json::count),
-                limit.json()
+            Format::Json => Streamed::head(
+                [
+                    ("start", Json::str(game.start.to_string())),
+                    ("skipped", game.skipped.map_or(Json::Null, Json::count)),
+                    ("limit", limit.json()),
+                ],
+                "moves",
             ),
             Format::Text { .. } => {
                 let from = if game.start == Board::start() {
@@ -356,12 +358,11 @@ impl<W: Write> Writer<W> {
         elapsed: Duration,
     ) -> io::Result<()> {
         let text = match self.format {
-            Format::Json => format!(
-                "\n],\"end\":{},\"summary\":{{\"red\":{},\"blue\":{}}}}}\n",
-                last.json(),
-                tallies[0].json(),
-                tallies[1].json()
-            ),
+            Format::Json => {
+                let summary = Json::obj([("red", tallies[0].json()), ("blue", tallies[1].json())]);
+                let tail = Streamed::tail([("end", last.json()), ("summary", summary)]);
+                format!("\n{tail}\n")
+            }
             Format::Text { .. } => {
                 let mut text = match (last.eval, last.best) {
                     (Eval::Mate { winner, plies: 0 }, _) => {

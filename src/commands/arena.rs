@@ -84,7 +84,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         let opening = parsed
             .int("--opening", 0, u64::from(MAX_MOVES))?
             .unwrap_or(2) as u32;
-        let setup = Setup {
+        let setup = ArenaSetup {
             players: [red, blue],
             limits,
             seed,
@@ -95,7 +95,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
 }
 
 /// Plays the games and writes a line for each (unless `quiet`) and the score.
-fn tournament(setup: &Setup, games: u64, quiet: bool) -> u8 {
+fn tournament(setup: &ArenaSetup, games: u64, quiet: bool) -> u8 {
     let [red, blue] = setup.players;
     let mut wins = [0u64; 2];
     let mut draws = 0u64;

@@ -12,7 +12,9 @@ pub const SPEC: Spec = Spec {
     summary: "answer Q commands as the THUPC 2019 judge does",
     usage: &["[FILE]"],
     about: "\
-'duckchess < FILE', with no subcommand, is the same on standard input.
+'duckchess < FILE', with no subcommand, is the same on standard input (in
+PowerShell, which has no '<': Get-Content FILE | duckchess, or duckchess judge
+FILE).
 
 Reads Q, then Q commands 'xs ys xt yt', from FILE (standard input when FILE is
 absent or '-') and writes one line per command: 'Invalid command', or

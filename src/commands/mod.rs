@@ -1,4 +1,5 @@
-//! Every subcommand, one file each, named for it: its command line (`SPEC`, the options
+//! Every subcommand, one file each, named for it (and `runs`, the options the
+//! subcommands that run a contestant's program share): its command line (`SPEC`, the options
 //! and help that the parser and the help renderer both read) and its entry point (`cli`),
 //! which reads the options and hands the work to the layer that does it. The contest
 //! tools (`judge`, `gen`, `validate`, `test`, `stress`, `audit`, `trace`, `bundle`, and
@@ -21,6 +22,7 @@ pub mod judge;
 pub mod r#match;
 pub mod perft;
 pub mod play;
+pub mod runs;
 pub mod samples;
 pub mod selfplay;
 pub mod serve;

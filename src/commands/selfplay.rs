@@ -74,7 +74,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
                 Err(e) => return Ok(cli::fail("selfplay", &format!("--eval: {e}"))),
             },
         };
-        let setup = Setup {
+        let setup = SelfplaySetup {
             nodes,
             opening,
             seed,
@@ -91,7 +91,7 @@ const AHEAD_PER_JOB: usize = 4;
 
 /// Plays `games` games on `jobs` threads and writes each whole, in the order of the
 /// games, as soon as it and every game before it have ended.
-fn run(setup: &Setup, games: u64, jobs: usize) -> u8 {
+fn run(setup: &SelfplaySetup, games: u64, jobs: usize) -> u8 {
     let mut out = io::stdout().lock();
     let (mut g, mut p) = (0u64, 0u64);
     let written = ordered::in_order(

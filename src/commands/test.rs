@@ -11,13 +11,14 @@
 //! are also built into the binary ([`crate::commands::samples`]).
 
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::commands::runs::{
+    self, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT, IGNORE_WHITESPACE_OPT,
+    MEMORY_OPT,
+};
 use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::harness::cases::{collect, Case, CollectError, Reference};
 use crate::harness::process::{split_command, Feed, Runner};
-use crate::harness::verdict::{
-    self, run_case, Options, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
-    IGNORE_WHITESPACE_OPT, MEMORY_OPT,
-};
+use crate::harness::verdict::{run_case, Options};
 use crate::show::diagnose::report;
 use crate::show::explain;
 use std::io::{self, Write};
@@ -149,7 +150,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             Some(text) => Runner::Program {
                 argv: split_command(text).map_err(|e| format!("--cmd: {e}"))?,
                 timeout,
-                memory: verdict::memory_limit(parsed)?,
+                memory: runs::memory_limit(parsed)?,
             },
         };
         let options = Options {

@@ -10,8 +10,9 @@ use crate::cli::{self, Opt, Spec};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
+use crate::judge::scan::Cmd;
 use crate::judge::{self, Expected, JudgeError, Scanner};
-use crate::show::explain::{self, Command};
+use crate::show::explain;
 use crate::show::render::{self, Marks, Style};
 use std::io::{self, BufWriter, Read, Write};
 
@@ -75,7 +76,7 @@ pub fn trace<R: Read, W: Write>(
     let mut tally = Tally::default();
     let mut last: Option<Move> = None;
     for index in 1..=total.value {
-        let mut c: Command = [0; 4];
+        let mut c: Cmd = [0; 4];
         let mut text = format!("{index}.");
         for (field, slot) in c.iter_mut().enumerate() {
             // Shown as written: a huge number is clamped when read, never when shown.

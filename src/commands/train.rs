@@ -63,7 +63,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             .path("--out")?
             .ok_or("missing --out NET")?
             .to_string();
-        let setup = Setup {
+        let setup = TrainSetup {
             epochs: parsed.int("--epochs", 1, 1000)?.unwrap_or(10) as u32,
             scale: parsed.int("--scale", 1, 10_000)?.unwrap_or(500) as u32,
             lambda: parsed.int("--lambda", 0, 100)?.unwrap_or(75) as f32 / 100.0,

@@ -464,6 +464,69 @@ impl Engine {
     }
 }
 
+/// Each of `moves` with its score for the side to move (the quick look of a weakened
+/// level, `crate::play::level`): at `depth` 1 the position right
+/// after the move as it stands, deeper a search of `depth - 1` plies from there
+/// (within `node_cap` nodes a move). A move that leaves the mover's captain to be taken
+/// scores as lost. Also returns the nodes visited.
+pub fn look(
+    board: &Board,
+    moves: &[Move],
+    depth: u32,
+    node_cap: u64,
+    deadline: Option<Instant>,
+    context: &Context,
+) -> (Vec<(Move, i32)>, u64) {
+    let side = board.side_to_move();
+    let table = Table::new(1);
+    let mut history = vec![0; HISTORY_LEN];
+    let t = context.tunables.copied().unwrap_or_default();
+    let setup = Setup {
+        moves_played: context.moves_played,
+        watch: Watch::unlimited()
+            .with_stop(context.stop)
+            .with_deadline(deadline),
+        net: context
+            .evaluation
+            .map_or_else(|| Some(nnue::built_in()), Evaluation::network),
+        tunables: t,
+        ..Setup::new()
+    };
+    let mut s = Search::new(board, setup, &table, &mut history);
+    // Once the clock or the stop flag has ended a search, the moves left are only
+    // looked at, not searched.
+    let mut hurry = false;
+    let mut scored = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let undo = s.make(m);
+        let after = s.board();
+        let hangs = after
+            .captain(side)
+            .is_none_or(|c| rules::is_attacked(after, c, side.opponent()));
+        let score = if hangs {
+            -(MATE - 1)
+        } else {
+            let mut score = -eval_mut(&mut after.clone(), t.weights());
+            if depth > 1 && !hurry {
+                s.allow(node_cap);
+                for d in 1..depth {
+                    let v = -s.negamax(d as i32, 1, -MATE - 1, MATE + 1, true);
+                    if s.stopped() {
+                        hurry = s.below_cap();
+                        break;
+                    }
+                    score = v;
+                }
+            }
+            score
+        };
+        s.unmake(m, undo);
+        s.count_node();
+        scored.push((m, score));
+    }
+    (scored, s.nodes())
+}
+
 /// The first thread's iterative deepening on `s`, from depth 1 until a limit is
 /// reached: fills `report` (its nodes counting the other threads' `counts` too) and
 /// gives the expected line.

@@ -7,8 +7,7 @@ use crate::judge::game::Game;
 use crate::judge::piece::Square;
 use std::fmt::Write as _;
 
-/// One judge command `xs ys xt yt`, any integers.
-pub type Cmd = [i64; 4];
+pub use crate::judge::scan::Cmd;
 
 /// The command that moves the piece on `from` to `to`.
 pub fn cmd_of(from: Square, to: Square) -> Cmd {

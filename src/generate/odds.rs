@@ -12,13 +12,14 @@ use crate::judge::rules::{self, Move};
 use crate::sys::rng::Rng;
 use std::io::{self, Write};
 
-type Command = [u8; 4];
+/// A command this writer makes: both squares on the board, so four small numbers.
+type OnBoard = [u8; 4];
 
-fn command_of(m: Move) -> Command {
+fn command_of(m: Move) -> OnBoard {
     [m.from.x(), m.from.y(), m.to.x(), m.to.y()]
 }
 
-fn random_command(rng: &mut Rng) -> Command {
+fn random_command(rng: &mut Rng) -> OnBoard {
     let (a, b) = (random_square(rng), random_square(rng));
     [a.x(), a.y(), b.x(), b.y()]
 }
@@ -38,7 +39,7 @@ fn gives_check(board: &Board, m: Move) -> bool {
 }
 
 /// One command of the contest's own mix.
-fn official_command(rng: &mut Rng, board: &Board) -> Command {
+fn official_command(rng: &mut Rng, board: &Board) -> OnBoard {
     let squares = occupied(board);
     let from = match rng.pick(&squares) {
         Some(s) if !rng.chance(0.07) => s,
@@ -57,7 +58,7 @@ fn official_command(rng: &mut Rng, board: &Board) -> Command {
 
 /// A command the judge will answer `Invalid command`, of a varied kind: an empty source,
 /// the opponent's piece, a move against the rule, or a fully random one.
-fn invalid_command(rng: &mut Rng, game: &Game) -> Command {
+fn invalid_command(rng: &mut Rng, game: &Game) -> OnBoard {
     let board = game.board();
     for _ in 0..20 {
         let c = match rng.below(4) {

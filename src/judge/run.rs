@@ -52,16 +52,16 @@ const INVALID_LINE: &[u8] = b"Invalid command\n";
 
 /// Every output line the judge can print, formatted once, each padded to [`LINE_MAX`]
 /// bytes, so answering a command is a table look-up and one fixed-size copy.
-struct Lines {
-    /// Line `i` of [`Lines::index`] with its length; the invalid line is last.
+struct VerdictLines {
+    /// Line `i` of [`VerdictLines::index`] with its length; the invalid line is last.
     entries: Vec<([u8; LINE_MAX], usize)>,
 }
 
-/// The index of `Invalid command` in [`Lines`], after the 840 legal-move lines.
+/// The index of `Invalid command` in [`VerdictLines`], after the 840 legal-move lines.
 const INVALID_INDEX: usize = 14 * 15 * 2 * 2;
 
-impl Lines {
-    fn new() -> Lines {
+impl VerdictLines {
+    fn new() -> VerdictLines {
         let mut entries = Vec::with_capacity(INVALID_INDEX + 1);
         let pieces = || {
             Color::ALL
@@ -78,7 +78,7 @@ impl Lines {
                             check,
                             game_over,
                         };
-                        debug_assert_eq!(Lines::index(&Ok(moved)), entries.len());
+                        debug_assert_eq!(VerdictLines::index(&Ok(moved)), entries.len());
                         let mut line = [0u8; LINE_MAX];
                         let len = format_moved(&moved, &mut line);
                         entries.push((line, len));
@@ -89,7 +89,7 @@ impl Lines {
         let mut invalid = [0u8; LINE_MAX];
         invalid[..INVALID_LINE.len()].copy_from_slice(INVALID_LINE);
         entries.push((invalid, INVALID_LINE.len()));
-        Lines { entries }
+        VerdictLines { entries }
     }
 
     /// The position of a verdict's line: pieces in colour-then-kind order, the captured
@@ -162,7 +162,7 @@ pub fn verdict_line(verdict: &Verdict) -> String {
 pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, JudgeError> {
     let mut scanner = Scanner::new(input);
     let total = scanner.count()?;
-    let lines = Lines::new();
+    let lines = VerdictLines::new();
     let mut answers = Answers::new(output);
     let mut game = Game::new();
     let mut answer_all = || -> Result<(), JudgeError> {
@@ -170,7 +170,7 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
             let c = scanner.command(index, total)?;
             let verdict = game.play(c[0], c[1], c[2], c[3]);
             answers
-                .push(&lines.entries[Lines::index(&verdict)])
+                .push(&lines.entries[VerdictLines::index(&verdict)])
                 .map_err(JudgeError::Write)?;
         }
         Ok(())

@@ -7,6 +7,9 @@
 use std::fmt;
 use std::io::{self, Read};
 
+/// One judge command `xs ys xt yt`, as read: any integers, on the board or not.
+pub type Cmd = [i64; 4];
+
 /// Bytes read from the input at a time.
 pub const CHUNK: usize = 1 << 16;
 /// How much of a bad token an error message shows.
@@ -369,7 +372,7 @@ impl<R: Read> Scanner<R> {
 
     /// Reads the four coordinates of command `index` of `total`.
     #[inline]
-    pub fn command(&mut self, index: u64, total: Count) -> Result<[i64; 4], JudgeError> {
+    pub fn command(&mut self, index: u64, total: Count) -> Result<Cmd, JudgeError> {
         // Fast path for the canonical "a b c d" of four single digits separated by single
         // spaces and followed by whitespace, checked as one 8-byte word: digits in the
         // even bytes, spaces in the odd ones. The whitespace after it is left for the

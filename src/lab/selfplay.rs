@@ -100,7 +100,7 @@ impl std::str::FromStr for Sample {
 
 /// How the games are played.
 #[derive(Clone)]
-pub struct Setup {
+pub struct SelfplaySetup {
     /// Nodes a move (each move adds up to a quarter more, drawn from the game's seed).
     pub nodes: u64,
     /// Random quiet moves before the engine plays.
@@ -113,7 +113,7 @@ pub struct Setup {
 
 /// Plays game `index` of the run and returns its quiet positions with their scores and
 /// the result; empty when the opening was lopsided.
-pub fn play(setup: &Setup, index: u64, engine: &mut Engine) -> Vec<Sample> {
+pub fn play(setup: &SelfplaySetup, index: u64, engine: &mut Engine) -> Vec<Sample> {
     let mut rng = Rng::new(arena::game_seed(setup.seed, index));
     let (start, played) = arena::opening(&mut rng, setup.opening);
     engine.clear();
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_game_gives_quiet_positions_with_one_result() {
-        let setup = Setup {
+        let setup = SelfplaySetup {
             nodes: 300,
             opening: 6,
             seed: 5,

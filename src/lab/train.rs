@@ -171,7 +171,7 @@ impl Weights {
 
 /// How the network is trained.
 #[derive(Clone, Copy, Debug)]
-pub struct Setup {
+pub struct TrainSetup {
     /// Passes over the positions.
     pub epochs: u32,
     /// Centipawns per unit of the network's output (the logistic curve's scale).
@@ -188,7 +188,7 @@ pub struct Setup {
 
 /// The gradient of the error over `batch` (each position once as it is and once
 /// mirrored) added to `grad`; returns the summed error.
-fn gradient(w: &Weights, batch: &[Packed], setup: &Setup, grad: &mut [f32]) -> f64 {
+fn gradient(w: &Weights, batch: &[Packed], setup: &TrainSetup, grad: &mut [f32]) -> f64 {
     let mut hidden = vec![0f32; 2 * HIDDEN];
     let mut delta = vec![0f32; 2 * HIDDEN];
     let (mut own, mut other) = ([0u16; 32], [0u16; 32]);
@@ -233,7 +233,7 @@ fn gradient(w: &Weights, batch: &[Packed], setup: &Setup, grad: &mut [f32]) -> f
 }
 
 /// The mean error over `positions` (each as it is and mirrored).
-fn mean_error(w: &Weights, positions: &[Packed], setup: &Setup) -> f64 {
+fn mean_error(w: &Weights, positions: &[Packed], setup: &TrainSetup) -> f64 {
     let mut hidden = vec![0f32; 2 * HIDDEN];
     let (mut own, mut other) = ([0u16; 32], [0u16; 32]);
     let mut error = 0f64;
@@ -298,7 +298,7 @@ pub struct Pass {
 /// when `after_pass` returns an error, and returns it.
 pub fn train<E>(
     mut positions: Vec<Packed>,
-    setup: &Setup,
+    setup: &TrainSetup,
     mut after_pass: impl FnMut(u32, Pass, Vec<u8>) -> Result<(), E>,
 ) -> Result<(), E> {
     let held = positions.len() * HELD_OUT / 1000;
@@ -414,7 +414,7 @@ mod tests {
 
     /// Positions of a few short self-play games.
     fn positions() -> Vec<Packed> {
-        let setup = selfplay::Setup {
+        let setup = selfplay::SelfplaySetup {
             nodes: 200,
             opening: 6,
             seed: 9,
@@ -460,7 +460,7 @@ mod tests {
     fn training_lowers_the_error_and_writes_a_network_the_engine_reads() {
         let positions = positions();
         assert!(positions.len() > 300, "{} positions", positions.len());
-        let setup = Setup {
+        let setup = TrainSetup {
             epochs: 4,
             scale: 500,
             lambda: 0.75,
@@ -492,7 +492,7 @@ mod tests {
     #[test]
     fn the_same_seed_trains_the_same_network() {
         let positions = positions();
-        let setup = Setup {
+        let setup = TrainSetup {
             epochs: 1,
             scale: 500,
             lambda: 0.5,
@@ -502,10 +502,14 @@ mod tests {
         };
         let run = |jobs| {
             let mut out = Vec::new();
-            train(positions.clone(), &Setup { jobs, ..setup }, |_, _, b| {
-                out = b;
-                Ok::<(), ()>(())
-            })
+            train(
+                positions.clone(),
+                &TrainSetup { jobs, ..setup },
+                |_, _, b| {
+                    out = b;
+                    Ok::<(), ()>(())
+                },
+            )
             .unwrap();
             out
         };

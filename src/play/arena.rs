@@ -320,7 +320,7 @@ pub fn limits_option(parsed: &Parsed, default_ms: u64) -> Result<Limits, String>
 
 /// What every game of a run shares.
 #[derive(Clone, Copy, Debug)]
-pub struct Setup {
+pub struct ArenaSetup {
     /// Who plays red and blue.
     pub players: [Kind; 2],
     /// How the `ai` players search.
@@ -333,13 +333,13 @@ pub struct Setup {
 
 /// The position game `index` of a run starts from, after its opening, and the number of
 /// opening moves played.
-pub fn start_of(setup: &Setup, index: u64) -> (Board, u32) {
+pub fn start_of(setup: &ArenaSetup, index: u64) -> (Board, u32) {
     let s = game_seed(setup.seed, index);
     opening(&mut Rng::new(s ^ 0x0BE0_0BE0), setup.opening)
 }
 
 /// Plays game `index` of a run.
-pub fn play_indexed(setup: &Setup, index: u64) -> Result<GameEnd, IllegalChoice> {
+pub fn play_indexed(setup: &ArenaSetup, index: u64) -> Result<GameEnd, IllegalChoice> {
     let s = game_seed(setup.seed, index);
     let [red, blue] = setup.players;
     let mut red_player = Player::new(red, setup.limits, s);

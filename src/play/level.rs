@@ -19,14 +19,10 @@
 //! the caller's limits only as a cap (the clock and the stop flag). Not on the judge
 //! path.
 
-use crate::engine::alphabeta::{Search, Setup};
 use crate::engine::eval::{eval_mut, MATE};
-use crate::engine::history::HISTORY_LEN;
-use crate::engine::nnue::{self, Evaluation};
-use crate::engine::search::{Context, Engine, Limits, Report};
-use crate::engine::tt::{hash_of, Table, MATE_BOUND};
+use crate::engine::search::{self, Context, Engine, Limits, Report};
+use crate::engine::tt::{hash_of, MATE_BOUND};
 use crate::engine::tunables::Tunables;
-use crate::engine::watch::Watch;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
@@ -334,7 +330,7 @@ pub fn weakened(
     }
 
     let depth = profile.depth.min(MISTAKE_DEPTH);
-    let (scored, nodes) = look(board, &moves, depth, deadline, &context);
+    let (scored, nodes) = search::look(board, &moves, depth, LOOK_NODES, deadline, &context);
     report.nodes = nodes;
     report.depth = depth;
     report.seldepth = depth;
@@ -371,67 +367,6 @@ const SEARCH_MB: usize = 2;
 /// The most nodes of the look at one root move, when a mistake is drawn (a depth-1
 /// search and its captures).
 pub const LOOK_NODES: u64 = 2_000;
-
-/// Each of `moves` with its score for the side to move: at `depth` 1 the position right
-/// after the move as it stands, deeper a search of `depth - 1` plies from there
-/// (within [`LOOK_NODES`] a move). A move that leaves the mover's captain to be taken
-/// scores as lost. Also returns the nodes visited.
-fn look(
-    board: &Board,
-    moves: &[Move],
-    depth: u32,
-    deadline: Option<Instant>,
-    context: &Context,
-) -> (Vec<(Move, i32)>, u64) {
-    let side = board.side_to_move();
-    let table = Table::new(1);
-    let mut history = vec![0; HISTORY_LEN];
-    let t = tunables(context);
-    let setup = Setup {
-        moves_played: context.moves_played,
-        watch: Watch::unlimited()
-            .with_stop(context.stop)
-            .with_deadline(deadline),
-        net: context
-            .evaluation
-            .map_or_else(|| Some(nnue::built_in()), Evaluation::network),
-        tunables: t,
-        ..Setup::new()
-    };
-    let mut s = Search::new(board, setup, &table, &mut history);
-    // Once the clock or the stop flag has ended a search, the moves left are only
-    // looked at, not searched.
-    let mut hurry = false;
-    let mut scored = Vec::with_capacity(moves.len());
-    for &m in moves {
-        let undo = s.make(m);
-        let after = s.board();
-        let hangs = after
-            .captain(side)
-            .is_none_or(|c| rules::is_attacked(after, c, side.opponent()));
-        let score = if hangs {
-            -(MATE - 1)
-        } else {
-            let mut score = -eval_mut(&mut after.clone(), t.weights());
-            if depth > 1 && !hurry {
-                s.allow(LOOK_NODES);
-                for d in 1..depth {
-                    let v = -s.negamax(d as i32, 1, -MATE - 1, MATE + 1, true);
-                    if s.stopped() {
-                        hurry = s.below_cap();
-                        break;
-                    }
-                    score = v;
-                }
-            }
-            score
-        };
-        s.unmake(m, undo);
-        s.count_node();
-        scored.push((m, score));
-    }
-    (scored, s.nodes())
-}
 
 /// The tunables a search under `context` uses.
 fn tunables(context: &Context) -> Tunables {

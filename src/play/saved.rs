@@ -17,6 +17,7 @@
 use crate::judge::board::{Board, NotationError};
 use crate::judge::game::Game;
 use crate::judge::rules::Move;
+use crate::judge::scan::Cmd;
 use crate::judge::Scanner;
 use std::fmt;
 
@@ -204,7 +205,7 @@ pub fn load_text(text: &str) -> Result<Loaded, LoadError> {
 
 /// Four integers `xs ys xt yt`, or `None`. Integers too large for `i64` become huge
 /// (and so off the board), as the judge treats them.
-pub fn parse_move(text: &str) -> Option<[i64; 4]> {
+pub fn parse_move(text: &str) -> Option<Cmd> {
     let words: Vec<&str> = text.split_whitespace().collect();
     if words.len() != 4 {
         return None;

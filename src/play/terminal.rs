@@ -12,6 +12,7 @@ use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
 use crate::judge::piece::{Color, Square};
 use crate::judge::rules::{self, Move};
+use crate::judge::scan::Cmd;
 use crate::play::arena::MAX_MOVES;
 use crate::play::level::{self, Strength};
 use crate::play::review::units;
@@ -159,7 +160,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Plays `c` for the side to move and reports what happened.
-    fn play(&mut self, c: [i64; 4], by_ai: bool) -> io::Result<()> {
+    fn play(&mut self, c: Cmd, by_ai: bool) -> io::Result<()> {
         let side = self.board().side_to_move();
         match self.game.validate(c[0], c[1], c[2], c[3]) {
             Err(e) => self.say(&format!(

@@ -7,10 +7,11 @@
 use crate::cli;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
+use crate::judge::scan::Cmd;
 use crate::judge::{self, Expected, JudgeError, Scanner};
 use crate::show::compare::{Compared, Difference, Line};
 use crate::show::differs;
-use crate::show::explain::{self, Command};
+use crate::show::explain;
 use crate::show::render::{self, Marks};
 use crate::sys::memory::{self, Peak};
 use std::io::{self, Read};
@@ -100,7 +101,7 @@ impl Kind {
 
 /// A command as read from the input, with the line it starts on.
 struct Read1 {
-    command: Command,
+    command: Cmd,
     /// Its number, from 1.
     index: u64,
     line: u64,

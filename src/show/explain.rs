@@ -8,13 +8,11 @@ use crate::judge::board::Board;
 use crate::judge::game::{Game, Invalid, Verdict};
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Move, PathError};
+use crate::judge::scan::Cmd;
 use crate::show::render::Style;
 
-/// One judge command `xs ys xt yt`, as read (any integers).
-pub type Command = [i64; 4];
-
 /// The command's move, when both of its squares are on the board.
-pub fn command_move(c: Command) -> Option<Move> {
+pub fn command_move(c: Cmd) -> Option<Move> {
     Some(Move {
         from: Square::new(c[0], c[1])?,
         to: Square::new(c[2], c[3])?,
@@ -23,7 +21,7 @@ pub fn command_move(c: Command) -> Option<Move> {
 
 /// Squares worth a highlight besides the move itself: the blocking square of a blocked
 /// move, or the one on-board end of a command whose other end is off the board.
-pub fn highlights(c: Command, verdict: &Verdict) -> Vec<Square> {
+pub fn highlights(c: Cmd, verdict: &Verdict) -> Vec<Square> {
     let mut out: Vec<Square> = blocking(verdict).into_iter().collect();
     out.extend(lone_end(c));
     out
@@ -39,7 +37,7 @@ pub fn blocking(verdict: &Verdict) -> Option<Square> {
 
 /// The one end of a command on the board when its other end is off it (a diagram marks
 /// it as it marks a move's squares).
-pub fn lone_end(c: Command) -> Option<Square> {
+pub fn lone_end(c: Cmd) -> Option<Square> {
     if command_move(c).is_some() {
         return None;
     }
@@ -49,14 +47,14 @@ pub fn lone_end(c: Command) -> Option<Square> {
 /// Plays `c` on `game` and returns the verdict with a sentence explaining it: the reason
 /// for an invalid command; for a legal move the piece and squares, the capture, who gives
 /// check to whose captain, and the end of the game.
-pub fn play(game: &mut Game, c: Command) -> (Verdict, String) {
+pub fn play(game: &mut Game, c: Cmd) -> (Verdict, String) {
     let verdict = game.play(c[0], c[1], c[2], c[3]);
     let text = describe(&verdict, c, game.board());
     (verdict, text)
 }
 
 /// The sentence for `verdict` of command `c`, given the position `after` it.
-pub fn describe(verdict: &Verdict, c: Command, after: &Board) -> String {
+pub fn describe(verdict: &Verdict, c: Cmd, after: &Board) -> String {
     let moved = match verdict {
         Err(reason) => return format!("invalid: {reason}"),
         Ok(m) => m,

@@ -25,7 +25,7 @@ pub struct Ready {
 
 /// A pipe or socket to watch: its descriptor, what to wait for, and what came.
 #[derive(Clone, Copy, Debug)]
-pub struct Watch {
+pub struct Interest {
     /// Unread where readiness is found by trying.
     #[cfg_attr(not(unix), allow(dead_code))]
     fd: i32,
@@ -35,11 +35,11 @@ pub struct Watch {
     pub got: Ready,
 }
 
-impl Watch {
+impl Interest {
     /// Watches `source` (a pipe, a socket) for `want`.
     #[cfg(unix)]
-    pub fn new(source: &impl std::os::fd::AsRawFd, want: Ready) -> Watch {
-        Watch {
+    pub fn new(source: &impl std::os::fd::AsRawFd, want: Ready) -> Interest {
+        Interest {
             fd: source.as_raw_fd(),
             want,
             got: Ready::default(),
@@ -48,8 +48,8 @@ impl Watch {
 
     /// Watches `source` (a pipe, a socket) for `want`.
     #[cfg(not(unix))]
-    pub fn new<S>(_source: &S, want: Ready) -> Watch {
-        Watch {
+    pub fn new<S>(_source: &S, want: Ready) -> Interest {
+        Interest {
             fd: -1,
             want,
             got: Ready::default(),
@@ -59,7 +59,7 @@ impl Watch {
 
 #[cfg(unix)]
 mod unix {
-    use super::{Ready, Watch};
+    use super::{Interest, Ready};
     use std::io;
     use std::time::Duration;
 
@@ -109,7 +109,7 @@ mod unix {
         unsafe { tcgetpgrp(0) == getpgrp() }
     }
 
-    pub fn wait(watches: &mut [Watch], timeout: Option<Duration>) -> io::Result<usize> {
+    pub fn wait(watches: &mut [Interest], timeout: Option<Duration>) -> io::Result<usize> {
         let mut fds: Vec<PollFd> = watches
             .iter()
             .map(|w| PollFd {
@@ -166,7 +166,7 @@ mod unix {
 
 /// Waits until one of `watches` is ready or `timeout` passes (`None`: no timeout), and
 /// sets each one's `got`. Returns how many are ready (0 on a timeout or a signal).
-pub fn wait(watches: &mut [Watch], timeout: Option<Duration>) -> io::Result<usize> {
+pub fn wait(watches: &mut [Interest], timeout: Option<Duration>) -> io::Result<usize> {
     #[cfg(unix)]
     {
         unix::wait(watches, timeout)
@@ -373,7 +373,7 @@ mod tests {
             read: true,
             ..Ready::default()
         };
-        let mut watches = [Watch::new(&listener, read)];
+        let mut watches = [Interest::new(&listener, read)];
         assert_eq!(
             wait(&mut watches, Some(Duration::from_millis(30))).unwrap(),
             0
@@ -391,7 +391,7 @@ mod tests {
             write: true,
             ..Ready::default()
         };
-        let mut watches = [Watch::new(&server, both)];
+        let mut watches = [Interest::new(&server, both)];
         wait(&mut watches, Some(Duration::from_secs(10))).unwrap();
         assert_eq!(
             (watches[0].got.read, watches[0].got.write),

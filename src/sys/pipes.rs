@@ -62,7 +62,7 @@ pub use unix::Pipes;
 #[cfg(unix)]
 mod unix {
     use super::{Event, Input, Refused, Stream, CHUNK};
-    use crate::sys::os::{self, Ready, Watch};
+    use crate::sys::os::{self, Interest, Ready};
     use std::io::{self, Read, Write};
     use std::os::unix::io::{AsRawFd, RawFd};
     use std::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -250,7 +250,7 @@ mod unix {
                         write: true,
                         ..Ready::default()
                     };
-                    watches.push(Watch::new(&f.pipe, write));
+                    watches.push(Interest::new(&f.pipe, write));
                 }
                 let first = watches.len();
                 // Whichever output did not go first last time goes first now: neither
@@ -263,8 +263,8 @@ mod unix {
                 };
                 for stream in order {
                     let watch = match stream {
-                        Stream::Stdout => self.stdout.as_ref().map(|p| Watch::new(p, read)),
-                        Stream::Stderr => self.stderr.as_ref().map(|p| Watch::new(p, read)),
+                        Stream::Stdout => self.stdout.as_ref().map(|p| Interest::new(p, read)),
+                        Stream::Stderr => self.stderr.as_ref().map(|p| Interest::new(p, read)),
                     };
                     if let Some(w) = watch {
                         outputs.push(stream);

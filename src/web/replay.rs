@@ -5,11 +5,12 @@
 
 use super::http::PART;
 use super::state::{checked, move_json, pieces_json, square_json};
-use crate::cli::json::Json;
+use crate::cli::json::{Json, Streamed};
 use crate::judge::game::Game;
 use crate::judge::rules;
+use crate::judge::scan::Cmd;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
-use crate::show::explain::{self, Command};
+use crate::show::explain;
 use std::io::{self, Read, Write};
 
 /// `value` as a JSON number, exactly (beyond 2^53 as its digits, which no float holds).
@@ -74,7 +75,7 @@ pub fn parts(input: Vec<u8>) -> impl FnMut(&mut Vec<u8>) -> io::Result<bool> + S
             return Ok(false);
         };
         if !started {
-            write!(out, "{{\"total\":{},\"steps\":[", r.total_json())?;
+            out.extend_from_slice(Streamed::head([("total", r.total_json())], "steps").as_bytes());
             started = true;
         }
         while out.len() < PART {
@@ -83,10 +84,8 @@ pub fn parts(input: Vec<u8>) -> impl FnMut(&mut Vec<u8>) -> io::Result<bool> + S
                     return Ok(false);
                 };
                 let [invalid, error, note] = r.finish();
-                write!(
-                    out,
-                    "],\"invalid\":{invalid},\"error\":{error},\"note\":{note}}}"
-                )?;
+                let tail = Streamed::tail([("invalid", invalid), ("error", error), ("note", note)]);
+                out.extend_from_slice(tail.as_bytes());
                 return Ok(false);
             };
             if !first {
@@ -159,7 +158,7 @@ impl<R: Read> Replayer<R> {
             ));
             return None;
         }
-        let mut c: Command = [0; 4];
+        let mut c: Cmd = [0; 4];
         let mut written = Vec::with_capacity(4);
         let mut numbers = Vec::with_capacity(4);
         let mut as_read = true;

@@ -45,7 +45,7 @@
 use super::http::{
     Incoming, Limits, Method, Outgoing, Progress, Reject, Request, Response, Rest, PART,
 };
-use crate::sys::os::{self, Ready, Watch};
+use crate::sys::os::{self, Interest, Ready};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
@@ -461,12 +461,12 @@ impl EventLoop<'_> {
                 ..Ready::default()
             };
             if let (true, Some(listener)) = (accepting, &self.listener) {
-                watches.push(Watch::new(listener, read));
+                watches.push(Interest::new(listener, read));
                 watched.push(Watched::Listener);
             }
             #[cfg(unix)]
             if let Some(end) = &self.wake_end {
-                watches.push(Watch::new(end, read));
+                watches.push(Interest::new(end, read));
                 watched.push(Watched::Wake);
             }
             let mut working = false;
@@ -489,7 +489,7 @@ impl EventLoop<'_> {
                         continue;
                     }
                 };
-                watches.push(Watch::new(&conn.stream, want));
+                watches.push(Interest::new(&conn.stream, want));
                 watched.push(Watched::Conn(i));
             }
             let mut next = self

@@ -19,14 +19,16 @@
 pub mod oracle;
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
+use crate::commands::runs::{
+    self, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT, IGNORE_WHITESPACE_OPT,
+    MEMORY_OPT,
+};
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
 use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
 use crate::harness::process::{split_command, Stderr};
-use crate::harness::verdict::{
-    self, ASCII_OPT, COMPARISON_CONFLICT, EXACT_OPT, IGNORE_WHITESPACE_OPT, MEMORY_OPT,
-};
+use crate::harness::verdict;
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::shrink::search::{self, Budget, Trial};
@@ -45,8 +47,6 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_TIME: f64 = 60.0;
 /// The longest `--time`: a day.
 pub const MAX_TIME: f64 = 86_400.0;
-/// The default time limit per case, in seconds.
-pub const DEFAULT_TIMEOUT: f64 = 1.0;
 /// The longest `--timeout`.
 pub const MAX_TIMEOUT: f64 = 60.0;
 /// The most commands per case within the official constraints.
@@ -231,7 +231,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             ascii: parsed.flag("--ascii"),
             started,
         };
-        let memory = verdict::memory_limit(parsed)?;
+        let memory = runs::memory_limit(parsed)?;
         let oracle = Oracle::new(argv, timeout, memory, parsed.flag("--exact"));
         Ok(stress(&settings, &oracle))
     })
