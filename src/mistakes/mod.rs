@@ -13,6 +13,7 @@
 //! - [`catalogue`]: all of them, each listed once, and why the others are not.
 //! - [`coverage`]: the coverage map: what a test set exercises of the rules.
 //! - [`mutant`]: the mutant judge that plays them.
+//! - [`ghost`]: games that expose a piece kept alive when taken.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`mission`]: candidates aimed at coverage cells random play rarely reaches.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
@@ -24,6 +25,7 @@
 
 pub mod catalogue;
 pub mod coverage;
+pub mod ghost;
 pub mod grown;
 pub mod heldout;
 pub mod matrix;

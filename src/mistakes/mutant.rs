@@ -16,7 +16,7 @@ use super::shaped::{self, InstanceSlip, Shaped, Target};
 use super::variant::{next_kind, Refusal, Variant};
 use super::written::Written;
 use crate::judge::game::Moved;
-use crate::judge::piece::{Color, Piece, PieceKind};
+use crate::judge::piece::{Color, Piece, PieceKind, Square};
 
 /// One judge command `xs ys xt yt`, any integers.
 pub use crate::generate::case::Cmd;
@@ -193,6 +193,13 @@ impl Mutant {
             Some(Fault::Shaped(s)) => self.shaped = Some(s),
             None => {}
         }
+    }
+
+    /// The id of the starting piece on `s` as a table by id keeps it (for a mutant
+    /// without a mistake, the piece that started there and stands there now), if any.
+    pub fn id_on(&self, s: Square) -> Option<u8> {
+        let id = self.ids[s.bit() as usize];
+        (id != NO_ID).then_some(id)
     }
 
     /// The mistake it makes.

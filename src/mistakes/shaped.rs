@@ -5,12 +5,12 @@
 //! - **One starting piece**: a table by id (red 0 to 15, blue 16 to 31; in each side the
 //!   captain, the guards, elephants, horses, cars, ducks, then the soldiers, each kind
 //!   from column 0 to column 8) with one entry wrong, or one id left out of a loop: that
-//!   piece never found on its square (it never moves), never taken (a move onto it
-//!   refused), named as another kind or with the other side's colour, left out of
-//!   the look for check, or kept alive in the table when taken (a captain so kept:
-//!   the game goes on, and the look for check still finds it where it was taken); and
-//!   at the boundary between the sides, the last id of one side counted among the
-//!   other side's attackers.
+//!   piece never found on its square (it never moves), named as another kind or with
+//!   the other side's colour, or kept alive in the table when taken (it still
+//!   threatens from where it was taken; a captain so kept: the game goes on, and the
+//!   look for check still finds it there); a captain never taken (a move onto it
+//!   refused) or left out of the look for check; and at the boundary between the
+//!   sides, the last id of one side counted among the other side's attackers.
 //! - **Validation order**: each class of invalid command (the opponent's piece, a shape
 //!   the piece does not have, a piece in the way, a move after the end) skipped in one
 //!   branch: for one kind of piece and one kind of target (empty, or the other side's
@@ -282,15 +282,12 @@ pub fn all() -> Vec<Described> {
         let who = s.words();
         let id = why_id(s, &all);
         for slip in InstanceSlip::ALL {
-            // Taking each of the 30 other pieces, and a check alone by each (or by each
-            // from where it was taken), are more than three files of a greedy search
-            // reach on every seed (seed 1 leaves 7 of the 30 pieces kept when taken
-            // alive): those slips are kept for the captains, and the coverage map names
-            // the cells that would tell the others (`coverage::Act`).
-            let hard = matches!(
-                slip,
-                InstanceSlip::Uncapturable | InstanceSlip::NoCheck | InstanceSlip::KeptWhenTaken
-            );
+            // Taking each of the 30 other pieces, and a check alone by each, are more
+            // than three files of a greedy search reach on every seed: those slips are
+            // kept for the captains, and the coverage map names the cells that would tell
+            // the others (`coverage::Act`). A piece kept when taken is listed for every
+            // piece: the suite's repair builds the game that shows it (`ghost`).
+            let hard = matches!(slip, InstanceSlip::Uncapturable | InstanceSlip::NoCheck);
             if hard && s.kind != PieceKind::Captain {
                 continue;
             }
@@ -325,10 +322,15 @@ pub fn all() -> Vec<Described> {
                     format!("leaves {who} out of its look for check ({id} left out of the loop over attackers), so it never sees check by it"),
                     "a threat by any piece on a captain is check".to_string(),
                 ),
-                InstanceSlip::KeptWhenTaken => (
+                InstanceSlip::KeptWhenTaken if s.kind == PieceKind::Captain => (
                     "kept-when-taken",
                     format!("keeps {who} alive in its table when it is taken ({id} never marked as taken), so the game goes on, and its look for check still sees that captain on the square it was taken on"),
                     "taking a captain ends the game".to_string(),
+                ),
+                InstanceSlip::KeptWhenTaken => (
+                    "kept-when-taken",
+                    format!("keeps {who} alive in its table when it is taken ({id} never marked as taken), so its look for check still sees it threaten from the square it was taken on"),
+                    "a taken piece threatens nothing".to_string(),
                 ),
             };
             out.push(listed(
@@ -489,19 +491,31 @@ mod tests {
         assert!(last_horse
             .sentence
             .contains("id 6, the last of the red horses' range"));
-        // Kept alive when taken: listed for the captains only.
-        let kept: Vec<&str> = all
-            .iter()
-            .filter(|d| matches!(d.shaped, Shaped::Instance(_, InstanceSlip::KeptWhenTaken)))
-            .map(|d| d.name.as_str())
-            .collect();
+        // Kept alive when taken: listed for every piece; never taken and left out of
+        // the look for check, for the captains only.
+        let named = |slip: InstanceSlip| -> Vec<&str> {
+            all.iter()
+                .filter(|d| matches!(d.shaped, Shaped::Instance(_, s) if s == slip))
+                .map(|d| d.name.as_str())
+                .collect()
+        };
+        let kept = named(InstanceSlip::KeptWhenTaken);
+        assert_eq!(kept.len(), 32);
+        assert_eq!(kept[0], "piece-red-captain-0-4-kept-when-taken");
+        assert_eq!(kept[1], "piece-red-guard-0-3-kept-when-taken");
+        assert_eq!(kept[31], "piece-blue-soldier-6-8-kept-when-taken");
         assert_eq!(
-            kept,
+            named(InstanceSlip::Uncapturable),
             [
-                "piece-red-captain-0-4-kept-when-taken",
-                "piece-blue-captain-9-4-kept-when-taken"
+                "piece-red-captain-0-4-never-taken",
+                "piece-blue-captain-9-4-never-taken"
             ]
         );
+        let guard = all
+            .iter()
+            .find(|d| d.name == "piece-red-guard-0-3-kept-when-taken")
+            .expect("listed");
+        assert_eq!(guard.rule, "a taken piece threatens nothing");
         assert_eq!(misnamed(PieceKind::Soldier), PieceKind::Duck);
         assert_eq!(misnamed(PieceKind::Captain), PieceKind::Guard);
     }

@@ -33,6 +33,7 @@
 
 use super::catalogue::{Fault, Mistake};
 use super::coverage::{Cell, Counter};
+use super::ghost;
 use super::grown::{Offset, Slip, Use};
 use super::mission;
 use super::mutant::{self, Answer, Cmd, Mutant};
@@ -69,6 +70,8 @@ const PLAYOUT: u64 = 10;
 const PLAYOUTS: usize = 3;
 /// Steps without a gain after which the search goes on to the end.
 const PATIENCE: usize = 40;
+/// Captures a file may make after its opening, at least, however many the opening made.
+const OWN_CAPTURES: usize = 6;
 /// Invalid candidates of each kind but the blocked ones (which are all tried).
 const INVALID_EACH: usize = 6;
 
@@ -327,6 +330,8 @@ struct SuiteSearch<'p> {
     left: Vec<Square>,
     /// Whether this is a witness's search, which stops at the first kill.
     witness: bool,
+    /// Captures stop while this many pieces are left.
+    floor: usize,
 }
 
 impl<'p> SuiteSearch<'p> {
@@ -362,6 +367,7 @@ impl<'p> SuiteSearch<'p> {
             rng: Rng::new(seed),
             left: Vec::new(),
             witness,
+            floor: plan.weights.floor,
         }
     }
 
@@ -709,7 +715,7 @@ impl<'p> SuiteSearch<'p> {
         let everything = Allowed {
             invalid: true,
             end: false,
-            floor: self.plan.weights.floor,
+            floor: self.floor,
         };
         let mut idle = 0;
         let mut turn = 0;
@@ -904,6 +910,10 @@ const MODES: [Mode; 4] = [Mode::Attacks, Mode::Blocked, Mode::Captains, Mode::In
 fn file(plan: &Plan, tally: &Tally, seed: u64, witness: bool, opening: &[Cmd]) -> SuiteFile {
     let mut s = SuiteSearch::new(plan, tally, seed, witness);
     s.push(&opening[..opening.len().min(Q)]);
+    // An opening that took many pieces (one that shows pieces kept when taken takes
+    // each) leaves the file a few captures of its own all the same.
+    let pieces = s.game().board().pieces().count();
+    s.floor = s.floor.min(pieces.saturating_sub(OWN_CAPTURES));
     s.grow(GROW);
     if !s.done() {
         s.end(END_BUDGET);
@@ -937,23 +947,36 @@ pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
     exposing_all(&[mistake], seed, 1)
 }
 
-/// A game that exposes as many of `mistakes` as one greedy search against them alone
-/// finds, cut after the last command on which one of them first answers differently
-/// from the judge; `None` when it exposes none. The same game whatever `jobs`.
+/// A game that exposes as many of `mistakes` as it finds: first, of the pieces kept when
+/// taken among them, as many as a game built to show them does ([`ghost::tour`]: a
+/// greedy search seldom takes a given piece and then brings the captain where it would
+/// threaten it); then, of the others, as many as one greedy search against them alone
+/// finds from there. Cut after the last command on which one of them first answers
+/// differently from the judge; `None` when it exposes none. The same game whatever
+/// `jobs`.
 fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>> {
-    let plan = Plan {
-        seed,
-        files: 1,
-        mistakes,
-        // Coverage too, a little: it takes the game where random play does not.
-        weights: Weights {
-            cell: 1,
-            second_kill: 0,
-            ..WEIGHTS
-        },
-        jobs,
+    let (ghosts, rest): (Vec<Mistake>, Vec<Mistake>) = mistakes
+        .iter()
+        .copied()
+        .partition(|&m| ghost::haunted(m).is_some());
+    let shown = ghost::tour(&[], &ghosts, Q, seed);
+    let mut cmds = if rest.is_empty() {
+        shown
+    } else {
+        let plan = Plan {
+            seed,
+            files: 1,
+            mistakes: &rest,
+            // Coverage too, a little: it takes the game where random play does not.
+            weights: Weights {
+                cell: 1,
+                second_kill: 0,
+                ..WEIGHTS
+            },
+            jobs,
+        };
+        file(&plan, &Tally::empty(), seed, true, &shown).cmds
     };
-    let mut cmds = file(&plan, &Tally::empty(), seed, true, &[]).cmds;
     let expected = mutant::judge_answers(&cmds);
     let at = mistakes
         .iter()
@@ -1046,7 +1069,8 @@ fn greedy(plan: &Plan) -> (Vec<SuiteFile>, Tally) {
 /// a piece it kept for later, a move it never had a reason to try). When some of the
 /// plan's mistakes survive every file, the last file is written again: it opens with a
 /// game that exposes the survivors (the witness search's against them alone, as
-/// `audit --witness` finds one), and grows from there as any file does, knowing what
+/// `audit --witness` finds one, and for the pieces kept when taken, the game that
+/// shows them, [`ghost::tour`]), and grows from there as any file does, knowing what
 /// the other files kill. The new file is kept when it leaves fewer mistakes alive;
 /// what it lets through in turn joins the targets of the next try, [`REPAIRS`] tries
 /// at most. A suite with no survivor is left as it is, so the repair changes nothing
@@ -1058,6 +1082,17 @@ fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
     let others = Tally::of(plan, &files[..last]);
     let missed = alive.clone();
     let mut targets = alive.clone();
+    // A piece kept when taken is shown only by a game that takes it and then brings the
+    // captain: when one survives, the new file shows every such piece the other files
+    // do not, as a file grown by the search would show some of them only by chance.
+    if alive.iter().any(|&m| ghost::haunted(m).is_some()) {
+        for &m in plan.mistakes {
+            if ghost::haunted(m).is_some() && others.files[m.index()] == 0 && !targets.contains(&m)
+            {
+                targets.push(m);
+            }
+        }
+    }
     for k in 0..REPAIRS {
         if alive.is_empty() {
             break;
@@ -1081,6 +1116,14 @@ fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
         let mut tally = others.clone();
         tally.add(plan, &f);
         let left = tally.survivors(plan);
+        if std::env::var_os("SUITE_DEBUG").is_some() {
+            let t: Vec<&str> = targets.iter().map(|m| m.name()).collect();
+            let l: Vec<&str> = left.iter().map(|m| m.name()).collect();
+            eprintln!(
+                "repair {k}: targets {t:?} opening {} exposes {names:?} left {l:?}",
+                opening.len()
+            );
+        }
         let mut tried = files[..last].to_vec();
         tried.push(f);
         for &m in &left {
