@@ -112,14 +112,7 @@ fn route(
     let mut queue = VecDeque::from([from]);
     while let Some(at) = queue.pop_front() {
         if at != from && goal(&empty, at) {
-            let mut path = vec![at];
-            let mut s = at;
-            while s != from {
-                s = came[s.bit() as usize]?;
-                path.push(s);
-            }
-            path.reverse();
-            return Some(path);
+            return super::mission::path_back(&came, from, at);
         }
         if depth[at.bit() as usize] == limit {
             continue;

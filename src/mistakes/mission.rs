@@ -23,6 +23,23 @@ const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
 
+/// The squares from `from` to `at` (both included) along a breadth-first search's
+/// `came` links (each square's predecessor, `from` its own).
+pub(super) fn path_back(
+    came: &[Option<Square>; 90],
+    from: Square,
+    at: Square,
+) -> Option<Vec<Square>> {
+    let mut path = vec![at];
+    let mut s = at;
+    while s != from {
+        s = came[s.bit() as usize]?;
+        path.push(s);
+    }
+    path.reverse();
+    Some(path)
+}
+
 /// The shortest way (at most [`DEPTH`] moves) for the piece on `from` to reach `goal`,
 /// everything else standing still: each step a legal move of that piece by its rule,
 /// onto an empty square (or onto `goal`, whatever holds it).
@@ -36,14 +53,7 @@ fn route(board: &Board, from: Square, goal: Square) -> Option<Vec<Square>> {
     came[from.bit() as usize] = Some(from);
     while let Some(at) = queue.pop_front() {
         if at == goal {
-            let mut path = vec![goal];
-            let mut s = goal;
-            while s != from {
-                s = came[s.bit() as usize]?;
-                path.push(s);
-            }
-            path.reverse();
-            return Some(path);
+            return path_back(&came, from, goal);
         }
         let limit = if piece.kind == PieceKind::Captain {
             2 * DEPTH
