@@ -57,24 +57,27 @@ pub fn haunted(m: Mistake) -> Option<u8> {
 
 /// One targeted piece, and the mutant that keeps it.
 #[derive(Clone)]
-struct Target {
-    id: u8,
+pub(super) struct Target {
+    /// The starting piece's id.
+    pub(super) id: u8,
     mutant: Mutant,
     /// Where its piece was taken, once it is.
     taken: Option<Square>,
     /// Whether the mutant has answered otherwise than the judge.
-    shown: bool,
+    pub(super) shown: bool,
 }
 
 /// A game being played on: the judge, the starting pieces' ids, the targets' mutants.
 #[derive(Clone)]
-struct Tour {
-    game: Game,
+pub(super) struct Tour {
+    /// The judge's game.
+    pub(super) game: Game,
     /// The mutant without a mistake, which keeps the ids of the starting pieces.
     ids: Mutant,
-    targets: Vec<Target>,
+    /// The targets.
+    pub(super) targets: Vec<Target>,
     /// The commands played after the prefix.
-    cmds: Vec<Cmd>,
+    pub(super) cmds: Vec<Cmd>,
     /// Each side's last quiet move, which its next one takes back when it can.
     quiet: [Option<(Square, Square)>; 2],
 }
@@ -97,7 +100,7 @@ fn steps(board: &Board, kind: PieceKind, from: Square) -> Vec<Square> {
 /// The shortest way (at most `limit` moves) for the piece on `from` to a square `goal`
 /// accepts, everything else standing still, each move onto an empty square; `goal` sees
 /// the board without the piece. The start is never the goal. `None` when there is none.
-fn route(
+pub(super) fn route(
     board: &Board,
     from: Square,
     limit: usize,
@@ -130,14 +133,14 @@ fn route(
 
 /// The squares of the box with corners `a` and `b`: every square between them that a
 /// piece could block a move from one to the other on.
-fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
+pub(super) fn between(a: Square, b: Square) -> impl Iterator<Item = Square> {
     let (x0, x1) = (a.x().min(b.x()), a.x().max(b.x()));
     let (y0, y1) = (a.y().min(b.y()), a.y().max(b.y()));
     Square::all().filter(move |s| (x0..=x1).contains(&s.x()) && (y0..=y1).contains(&s.y()))
 }
 
 /// The tour of `tours` with the fewest commands (the first of those), if any.
-fn shortest(tours: impl Iterator<Item = Tour>) -> Option<Tour> {
+pub(super) fn shortest(tours: impl Iterator<Item = Tour>) -> Option<Tour> {
     tours.min_by_key(|t| t.cmds.len())
 }
 
@@ -173,7 +176,7 @@ impl Tour {
 
     /// Plays `c` on the judge and the mutants; whether the judge found it legal (an
     /// invalid one is played too: the mutants may answer it otherwise).
-    fn play(&mut self, c: Cmd) -> bool {
+    pub(super) fn play(&mut self, c: Cmd) -> bool {
         let to = Square::new(c[2], c[3]);
         let taken = to.and_then(|t| self.ids.id_on(t));
         let answer = self.game.play(c[0], c[1], c[2], c[3]).ok();
@@ -191,7 +194,7 @@ impl Tour {
     }
 
     /// Where the starting piece `id` stands, if it is on the board.
-    fn square_of(&self, id: u8) -> Option<Square> {
+    pub(super) fn square_of(&self, id: u8) -> Option<Square> {
         Square::all().find(|&s| self.ids.id_on(s) == Some(id))
     }
 
@@ -199,7 +202,7 @@ impl Tour {
     /// best, it takes back the side's last quiet move, else it moves no captain, gives
     /// no check and stays away from `avoid`, as far as it can; never onto `avoid`.
     /// Whether there was one.
-    fn quiet(&mut self, keep: Option<Square>, avoid: &[Square], rng: &mut Rng) -> bool {
+    pub(super) fn quiet(&mut self, keep: Option<Square>, avoid: &[Square], rng: &mut Rng) -> bool {
         let board = self.game.board();
         let side = board.side_to_move();
         let moves: Vec<(Square, Square)> = rules::legal_moves(board)
@@ -348,7 +351,11 @@ impl Tour {
 
     /// A quiet move of the side to move after which `way` finds a way; whether there
     /// was one.
-    fn opening(&mut self, way: &impl Fn(&Board) -> Option<Vec<Square>>, rng: &mut Rng) -> bool {
+    pub(super) fn opening(
+        &mut self,
+        way: &impl Fn(&Board) -> Option<Vec<Square>>,
+        rng: &mut Rng,
+    ) -> bool {
         let board = self.game.board();
         let opens: Vec<Cmd> = rules::legal_moves(board)
             .into_iter()
@@ -369,7 +376,7 @@ impl Tour {
     /// other side that can get to it (or already taken); when none can where it stands
     /// (a piece at home is covered by its own side all round), the piece first walks to
     /// one of the squares nearest the other side's captain it can reach.
-    fn show(&self, t: usize, seed: u64) -> Option<Tour> {
+    pub(super) fn show(&self, t: usize, seed: u64) -> Option<Tour> {
         if self.targets[t].taken.is_some() {
             return self.clone().haunt(t, &mut Rng::new(seed));
         }
@@ -448,10 +455,31 @@ pub fn tour(prefix: &[Cmd], mistakes: &[Mistake], room: usize, seed: u64) -> Vec
         .iter()
         .filter_map(|&m| haunted(m).map(|id| (m, id)))
         .collect();
+    // The elephants first, while the board is fresh: an elephant threatens only four
+    // squares, two diagonal steps away with the middle one empty, which a crowded board
+    // covers or fills.
+    let rank = |_: Mistake, kind: PieceKind| (0, kind != PieceKind::Elephant);
+    run(prefix, &targets, room, seed, &Tour::show, &rank)
+}
+
+/// The game after `prefix` that shows `targets` (each a mistake and its starting
+/// piece) one after another, `show` finding the way for one. `rank` gives each (by its
+/// mistake and its piece's kind) a stage, and whether it comes later in its stage: the
+/// targets of the first stage with one still open are tried first, those that come
+/// later after the others, the nearest first. At most `room` commands; the same
+/// commands for the same arguments.
+pub(super) fn run(
+    prefix: &[Cmd],
+    targets: &[(Mistake, u8)],
+    room: usize,
+    seed: u64,
+    show: &dyn Fn(&Tour, usize, u64) -> Option<Tour>,
+    rank: &dyn Fn(Mistake, PieceKind) -> (u8, bool),
+) -> Vec<Cmd> {
     if targets.is_empty() {
         return Vec::new();
     }
-    let mut tour = Tour::after(prefix, &targets);
+    let mut tour = Tour::after(prefix, targets);
     // For each target, the ghosts shown when it last could not be, and how often it
     // could not: it is tried again once others are shown (the board has changed), three
     // times at most.
@@ -465,23 +493,19 @@ pub fn tour(prefix: &[Cmd], mistakes: &[Mistake], room: usize, seed: u64) -> Vec
                 !tour.targets[t].shown && times < TRIES && when != shown
             })
             .collect();
-        if open.is_empty() {
+        let rank_of = |t: usize| rank(targets[t].0, starts()[targets[t].1 as usize].kind);
+        let Some(stage) = open.iter().map(|&t| rank_of(t).0).min() else {
             break;
-        }
-        // The elephants first, while the board is fresh: an elephant threatens only four
-        // squares, two diagonal steps away with the middle one empty, which a crowded
-        // board covers or fills.
-        open.sort_by_key(|&t| {
-            let kind = starts()[tour.targets[t].id as usize].kind;
-            (kind != PieceKind::Elephant, tour.distance(t), t)
-        });
+        };
+        open.retain(|&t| rank_of(t).0 == stage);
+        open.sort_by_key(|&t| (rank_of(t).1, tour.distance(t), t));
         let mut best: Option<Tour> = None;
         for (n, &t) in open.iter().enumerate() {
             if n >= NEAREST && best.is_some() {
                 break;
             }
             let seed = rng.next_u64();
-            match tour.show(t, seed) {
+            match show(&tour, t, seed) {
                 Some(after) if after.cmds.len() <= room => {
                     if best
                         .as_ref()

@@ -14,6 +14,7 @@
 //! - [`coverage`]: the coverage map: what a test set exercises of the rules.
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`ghost`]: games that expose a piece kept alive when taken.
+//! - [`lone`]: games that give a check by one chosen piece alone.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`mission`]: candidates aimed at coverage cells random play rarely reaches.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
@@ -28,6 +29,7 @@ pub mod coverage;
 pub mod ghost;
 pub mod grown;
 pub mod heldout;
+pub mod lone;
 pub mod matrix;
 pub mod mission;
 pub mod mutant;

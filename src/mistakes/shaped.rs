@@ -8,9 +8,15 @@
 //!   piece never found on its square (it never moves), named as another kind or with
 //!   the other side's colour, or kept alive in the table when taken (it still
 //!   threatens from where it was taken; a captain so kept: the game goes on, and the
-//!   look for check still finds it there); a captain never taken (a move onto it
-//!   refused) or left out of the look for check; and at the boundary between the
-//!   sides, the last id of one side counted among the other side's attackers.
+//!   look for check still finds it there); never taken (a move onto it refused); left
+//!   out of the look for check (a captain: its danger unseen; any other piece: its
+//!   threats unseen, so a check by it alone is never reported); and at the boundary
+//!   between the sides, the last id of one side counted among the other side's
+//!   attackers. Every piece can give check (each of the 30 gives one alone in a game
+//!   of [`super::lone`]), so none is left out of that slip. A greedy search
+//!   seldom takes a given piece and then brings a captain where it would threaten it,
+//!   or gives a check by a given piece alone: the suite's repair builds those games
+//!   ([`super::ghost`], [`super::lone`]).
 //! - **Validation order**: each class of invalid command (the opponent's piece, a shape
 //!   the piece does not have, a piece in the way, a move after the end) skipped in one
 //!   branch: for one kind of piece and one kind of target (empty, or the other side's
@@ -282,15 +288,6 @@ pub fn all() -> Vec<Described> {
         let who = s.words();
         let id = why_id(s, &all);
         for slip in InstanceSlip::ALL {
-            // Taking each of the 30 other pieces, and a check alone by each, are more
-            // than three files of a greedy search reach on every seed: those slips are
-            // kept for the captains, and the coverage map names the cells that would tell
-            // the others (`coverage::Act`). A piece kept when taken is listed for every
-            // piece: the suite's repair builds the game that shows it (`ghost`).
-            let hard = matches!(slip, InstanceSlip::Uncapturable | InstanceSlip::NoCheck);
-            if hard && s.kind != PieceKind::Captain {
-                continue;
-            }
             let (suffix, sentence, rule) = match slip {
                 InstanceSlip::Frozen => (
                     "never-moves",
@@ -491,8 +488,8 @@ mod tests {
         assert!(last_horse
             .sentence
             .contains("id 6, the last of the red horses' range"));
-        // Kept alive when taken: listed for every piece; never taken and left out of
-        // the look for check, for the captains only.
+        // Kept alive when taken, never taken and left out of the look for check: listed
+        // for every piece.
         let named = |slip: InstanceSlip| -> Vec<&str> {
             all.iter()
                 .filter(|d| matches!(d.shaped, Shaped::Instance(_, s) if s == slip))
@@ -504,13 +501,16 @@ mod tests {
         assert_eq!(kept[0], "piece-red-captain-0-4-kept-when-taken");
         assert_eq!(kept[1], "piece-red-guard-0-3-kept-when-taken");
         assert_eq!(kept[31], "piece-blue-soldier-6-8-kept-when-taken");
-        assert_eq!(
-            named(InstanceSlip::Uncapturable),
-            [
-                "piece-red-captain-0-4-never-taken",
-                "piece-blue-captain-9-4-never-taken"
-            ]
-        );
+        let untaken = named(InstanceSlip::Uncapturable);
+        assert_eq!(untaken.len(), 32);
+        assert_eq!(untaken[0], "piece-red-captain-0-4-never-taken");
+        assert_eq!(untaken[31], "piece-blue-soldier-6-8-never-taken");
+        let unseen = named(InstanceSlip::NoCheck);
+        assert_eq!(unseen.len(), 32);
+        assert_eq!(unseen[0], "piece-red-captain-0-4-never-in-check");
+        assert_eq!(unseen[1], "piece-red-guard-0-3-never-gives-check");
+        assert_eq!(unseen[16], "piece-blue-captain-9-4-never-in-check");
+        assert_eq!(unseen[31], "piece-blue-soldier-6-8-never-gives-check");
         let guard = all
             .iter()
             .find(|d| d.name == "piece-red-guard-0-3-kept-when-taken")

@@ -35,6 +35,7 @@ use super::catalogue::{Fault, Mistake};
 use super::coverage::{Cell, Counter};
 use super::ghost;
 use super::grown::{Offset, Slip, Use};
+use super::lone;
 use super::mission;
 use super::mutant::{self, Answer, Cmd, Mutant};
 use crate::generate::case::cmd_of;
@@ -947,19 +948,20 @@ pub fn exposing(mistake: Mistake, seed: u64) -> Option<Vec<Cmd>> {
     exposing_all(&[mistake], seed, 1)
 }
 
-/// A game that exposes as many of `mistakes` as it finds: first, of the pieces kept when
-/// taken among them, as many as a game built to show them does ([`ghost::tour`]: a
-/// greedy search seldom takes a given piece and then brings the captain where it would
-/// threaten it); then, of the others, as many as one greedy search against them alone
-/// finds from there. Cut after the last command on which one of them first answers
+/// A game that exposes as many of `mistakes` as it finds: first, of the pieces left out
+/// of the look for check among them, as many as a game built to give a check by each
+/// alone does ([`lone::tour`]: a greedy search seldom brings a given piece and a captain
+/// together with nothing else in play), taking nothing; then, of the pieces kept when
+/// taken, as many as a game built to show them does ([`ghost::tour`]: a greedy search
+/// seldom takes a given piece and then brings the captain where it would threaten it);
+/// then, of the others, as many as one greedy search against them alone finds from
+/// there. Cut after the last command on which one of them first answers
 /// differently from the judge; `None` when it exposes none. The same game whatever
 /// `jobs`.
 fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>> {
-    let (ghosts, rest): (Vec<Mistake>, Vec<Mistake>) = mistakes
-        .iter()
-        .copied()
-        .partition(|&m| ghost::haunted(m).is_some());
-    let shown = ghost::tour(&[], &ghosts, Q, seed);
+    let (built, rest): (Vec<Mistake>, Vec<Mistake>) =
+        mistakes.iter().copied().partition(|&m| built_for(m));
+    let shown = lone::tour(&[], &built, Q, seed);
     let mut cmds = if rest.is_empty() {
         shown
     } else {
@@ -984,6 +986,12 @@ fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>
         .max()?;
     cmds.truncate(at + 1);
     Some(cmds)
+}
+
+/// Whether `m` is shown by a game built for it rather than found by the greedy search:
+/// a piece kept when taken ([`ghost`]) or left out of the look for check ([`lone`]).
+fn built_for(m: Mistake) -> bool {
+    ghost::haunted(m).is_some() || lone::lonely(m).is_some()
 }
 
 /// The mistakes of `mistakes` that `cmds` kills.
@@ -1069,8 +1077,9 @@ fn greedy(plan: &Plan) -> (Vec<SuiteFile>, Tally) {
 /// a piece it kept for later, a move it never had a reason to try). When some of the
 /// plan's mistakes survive every file, the last file is written again: it opens with a
 /// game that exposes the survivors (the witness search's against them alone, as
-/// `audit --witness` finds one, and for the pieces kept when taken, the game that
-/// shows them, [`ghost::tour`]), and grows from there as any file does, knowing what
+/// `audit --witness` finds one; for the pieces kept when taken, the game that shows
+/// them, [`ghost::tour`]; for the pieces left out of the look for check, the lone
+/// checks, [`lone::tour`]), and grows from there as any file does, knowing what
 /// the other files kill. The new file is kept when it leaves fewer mistakes alive;
 /// what it lets through in turn joins the targets of the next try, [`REPAIRS`] tries
 /// at most. A suite with no survivor is left as it is, so the repair changes nothing
@@ -1083,12 +1092,12 @@ fn repair(plan: &Plan, files: &mut Vec<SuiteFile>, mut alive: Vec<Mistake>) {
     let missed = alive.clone();
     let mut targets = alive.clone();
     // A piece kept when taken is shown only by a game that takes it and then brings the
-    // captain: when one survives, the new file shows every such piece the other files
-    // do not, as a file grown by the search would show some of them only by chance.
-    if alive.iter().any(|&m| ghost::haunted(m).is_some()) {
+    // captain, a piece left out of the look for check only by a check it alone gives:
+    // when one survives, the new file shows every such piece the other files do not, as
+    // a file grown by the search would show some of them only by chance.
+    if alive.iter().any(|&m| built_for(m)) {
         for &m in plan.mistakes {
-            if ghost::haunted(m).is_some() && others.files[m.index()] == 0 && !targets.contains(&m)
-            {
+            if built_for(m) && others.files[m.index()] == 0 && !targets.contains(&m) {
                 targets.push(m);
             }
         }
