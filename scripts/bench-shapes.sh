@@ -6,9 +6,10 @@
 # its BUG_ switches: one slip each, every one passing the statement's sample. They are
 # held out: the suite is never tuned on them.
 #  1. For each seed 1..SEEDS (default 20): `gen --suite DIR --seed S` (3 files), which
-#     planted programs pass all of it, and how many of the 30 coverage cells of a piece
+#     planted programs pass all of it, how many of the 30 coverage cells of a piece
 #     threatening from where it was taken (what tells a piece kept alive when taken) the
-#     suite never reaches.
+#     suite never reaches, and how many of the 32 cells of a piece giving check alone
+#     (what tells a piece left out of the look for check).
 #  2. The official cases (../shared/official/duckchess beside the repository, or the
 #     folder OFFICIAL names, when present): which pass them.
 # Prints each seed's survivors, the kill rate over all seeds, and each program's
@@ -53,10 +54,12 @@ for s in $(seq 1 "$seeds"); do
       killed=$((killed + 1))
     fi
   done
-  unreached=$("$bin" audit --coverage "$work/s$s" | tr '\n' ' ' | tr -s ' ' |
-    grep -o "never threatens a captain" | wc -l || true)
+  map=$("$bin" audit --coverage "$work/s$s" | tr '\n' ' ' | tr -s ' ' || true)
+  unreached=$(grep -o "never threatens a captain" <<<"$map" | wc -l || true)
+  alone=$(grep -o "never gives check alone" <<<"$map" | wc -l || true)
   echo "seed $s: $(($n - $(echo $left | wc -w))) of $n killed${left:+; survive:$left};" \
-    "threats from where taken never reached: $unreached of 30"
+    "threats from where taken never reached: $unreached of 30;" \
+    "checks alone never given: $alone of 32"
 done
 echo "suites of seeds 1..$seeds: $killed of $total kills ($(awk "BEGIN{printf \"%.1f\", 100*$killed/$total}")%)"
 for b in $bugs; do
