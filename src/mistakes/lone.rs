@@ -10,9 +10,9 @@
 //! captain walks, one step a move, to a square the piece alone threatens; the shorter
 //! walk, planned again after every move. The side that does not walk answers each move
 //! with a quiet one (taking nothing, giving no check when it can, away from the walk);
-//! the targeted piece itself never makes one. Nothing is taken, so the pieces a later
-//! game takes ([`super::ghost`]) are all still there. The lone checks are played one
-//! after another on the ghosts' tour, the nearest first.
+//! the targeted piece itself never makes one. Nothing is taken. One game gives the lone
+//! checks one after another, the nearest first, and shows the ghosts of
+//! [`super::ghost`] too, which take pieces: each piece's lone check before it is taken.
 
 use super::catalogue::{Fault, Mistake};
 use super::ghost::{self, between, route, shortest, Tour};
