@@ -480,7 +480,7 @@ pub(super) fn run(
         return Vec::new();
     }
     let mut tour = Tour::after(prefix, targets);
-    // For each target, the ghosts shown when it last could not be, and how often it
+    // For each target, the targets shown when it last could not be, and how often it
     // could not: it is tried again once others are shown (the board has changed), three
     // times at most.
     let mut failed: Vec<(usize, usize)> = vec![(usize::MAX, 0); targets.len()];

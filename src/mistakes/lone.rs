@@ -285,6 +285,18 @@ mod tests {
                 .collect();
             assert!(missed.is_empty(), "seed {seed}: {missed:?}");
             assert_eq!(cmds, tour(&[], &all, 1000, seed));
+            // It takes every piece but the captains: a solution that never lets one of
+            // them be taken is shown too.
+            let untaken: Vec<&str> = Mistake::all()
+                .iter()
+                .filter(|m| {
+                    matches!(m.fault(), Fault::Shaped(Shaped::Instance(id, InstanceSlip::Uncapturable))
+                        if starts()[id as usize].kind != PieceKind::Captain)
+                })
+                .filter(|&&m| mutant::first_difference(m, &cmds, &expected).is_none())
+                .map(|m| m.name())
+                .collect();
+            assert!(untaken.is_empty(), "seed {seed}: {untaken:?}");
         }
         // The lone checks alone take nothing.
         let cmds = tour(&[], &lonely_ones(), 1000, 1);
