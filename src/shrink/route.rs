@@ -239,6 +239,30 @@ impl Builder {
         Some((*path.first()?, path.len()))
     }
 
+    /// The pieces of the side of the piece on `from` other than it and not `busy`: those
+    /// that may step out of its way.
+    fn own_movable(&self, from: Square, busy: &[Square]) -> Vec<Square> {
+        let board = self.board();
+        let Some(color) = board.piece_at(from).map(|p| p.color) else {
+            return Vec::new();
+        };
+        self.movable(color, busy)
+            .into_iter()
+            .filter(|&s| s != from)
+            .collect()
+    }
+
+    /// The squares of the pieces of `color` that are not `busy`.
+    fn movable(&self, color: Color, busy: &[Square]) -> Vec<Square> {
+        self.board()
+            .pieces()
+            .filter(|&(s, p)| {
+                p.color == color && self.id_at[s.index()].is_some_and(|i| !busy.contains(&i))
+            })
+            .map(|(s, _)| s)
+            .collect()
+    }
+
     /// The next move of piece `id` towards `target`, or of a piece of its own side out of
     /// its way: when moving aside some of its own pieces (not `busy` ones) makes the
     /// route shorter even counting their moves, the first of them steps aside (to an
@@ -253,49 +277,17 @@ impl Builder {
     ) -> Option<(Square, Square)> {
         let from = self.loc[id.index()]?;
         let board = self.board();
-        let color = board.piece_at(from)?.color;
         let direct = shortest(board, from, target, capture);
-        // The board without the pieces of this side that may move aside.
-        let movable: Vec<Square> = board
-            .pieces()
-            .filter(|&(s, p)| {
-                s != from
-                    && p.color == color
-                    && self.id_at[s.index()].is_some_and(|i| !busy.contains(&i))
-            })
-            .map(|(s, _)| s)
-            .collect();
-        let mut open = board.clone();
-        for &s in &movable {
-            open.put(s, None);
-        }
-        let cleared = shortest(&open, from, target, capture);
         let step_now = direct.as_ref().map(|p| (from, p[0]));
-        let Some(path) = cleared else {
+        let movable = self.own_movable(from, busy);
+        let Some(Way {
+            path,
+            blockers,
+            first_blocked,
+        }) = way(board, from, target, capture, &movable)
+        else {
             return step_now;
         };
-        // The pieces in the way of each step, on the real board.
-        let mut blockers: Vec<Square> = Vec::new();
-        let mut first_blocked = None;
-        let mut at = from;
-        for (k, &t) in path.iter().enumerate() {
-            let mut board = board.clone();
-            for &b in &blockers {
-                board.put(b, None);
-            }
-            if !step_ok(&board, from, at, t, capture && t == target) {
-                for &m in &movable {
-                    let mut without = board.clone();
-                    without.put(m, None);
-                    if step_ok(&without, from, at, t, capture && t == target) {
-                        blockers.push(m);
-                        first_blocked.get_or_insert(k);
-                        break;
-                    }
-                }
-            }
-            at = t;
-        }
         let worth = direct
             .as_ref()
             .is_none_or(|d| path.len() + blockers.len() < d.len());
@@ -316,6 +308,105 @@ impl Builder {
         });
         aside.map(|to| (blocker, to)).or(step_now)
     }
+
+    /// On the other side's turn, instead of a move that only waits: one of its pieces
+    /// (not `busy`) in the way of piece `id` to `target` steps aside, to the empty square
+    /// (not in `avoid`) that leaves the shortest route, when that is shorter than the
+    /// route now. The other side has to move anyway, so this costs no move, where
+    /// walking round a wall of its pieces can cost many.
+    fn clear_way(
+        &self,
+        id: Square,
+        target: Square,
+        capture: bool,
+        busy: &[Square],
+        avoid: &[Square],
+    ) -> Option<(Square, Square)> {
+        let from = self.loc[id.index()]?;
+        let board = self.board();
+        let side = board.side_to_move();
+        if board.piece_at(from)?.color == side {
+            return None;
+        }
+        let length = |b: &Board| shortest(b, from, target, capture).map_or(usize::MAX, |p| p.len());
+        let direct = length(board);
+        if direct <= 1 {
+            return None;
+        }
+        let movable = self.movable(side, busy);
+        let Way { path, blockers, .. } = way(board, from, target, capture, &movable)?;
+        let &blocker = blockers.first()?;
+        let mut best: Option<(usize, Square)> = None;
+        for to in Square::all() {
+            if !board.is_empty(to) || avoid.contains(&to) || path.contains(&to) {
+                continue;
+            }
+            if !self.legal(blocker, to) {
+                continue;
+            }
+            let mut after = board.clone();
+            after.put(to, board.piece_at(blocker));
+            after.put(blocker, None);
+            let l = length(&after);
+            if l < direct && best.is_none_or(|(b, _)| l < b) {
+                best = Some((l, to));
+            }
+        }
+        best.map(|(_, to)| (blocker, to))
+    }
+}
+
+/// A route on a board cleared of some pieces, and those of them in its way.
+struct Way {
+    /// The route (the squares after the start, the target last).
+    path: Vec<Square>,
+    /// The pieces in the way of its steps on the real board, in the order met.
+    blockers: Vec<Square>,
+    /// The first step that one of them blocks.
+    first_blocked: Option<usize>,
+}
+
+/// A shortest route of the piece on `from` to `target` on `board` without the pieces on
+/// `movable`, and which of them stand in its way on the real board.
+fn way(
+    board: &Board,
+    from: Square,
+    target: Square,
+    capture: bool,
+    movable: &[Square],
+) -> Option<Way> {
+    let mut open = board.clone();
+    for &s in movable {
+        open.put(s, None);
+    }
+    let path = shortest(&open, from, target, capture)?;
+    // The pieces in the way of each step, on the real board.
+    let mut blockers: Vec<Square> = Vec::new();
+    let mut first_blocked = None;
+    let mut at = from;
+    for (k, &t) in path.iter().enumerate() {
+        let mut board = board.clone();
+        for &b in &blockers {
+            board.put(b, None);
+        }
+        if !step_ok(&board, from, at, t, capture && t == target) {
+            for &m in movable {
+                let mut without = board.clone();
+                without.put(m, None);
+                if step_ok(&without, from, at, t, capture && t == target) {
+                    blockers.push(m);
+                    first_blocked.get_or_insert(k);
+                    break;
+                }
+            }
+        }
+        at = t;
+    }
+    Some(Way {
+        path,
+        blockers,
+        first_blocked,
+    })
 }
 
 /// Whether the piece on `mover` may go from `at` to `to` on `board` (on which it stands
@@ -536,11 +627,23 @@ impl Plan<'_> {
             let Some(color) = self.b.board().piece_at(at).map(|p| p.color) else {
                 return;
             };
-            if self.b.board().side_to_move() != color
-                && !self.b.ahead(&self.events[k + 1..])
-                && self.b.wait(&self.busy, &self.avoid).is_none()
-            {
-                return;
+            if self.b.board().side_to_move() != color {
+                let cleared = match self.clear {
+                    true => self
+                        .b
+                        .clear_way(id, target, capture, &self.busy, &self.avoid),
+                    false => None,
+                };
+                let moved = match cleared {
+                    Some((blocker, to)) => self.b.play(blocker, to).is_some(),
+                    None => false,
+                };
+                if !moved
+                    && !self.b.ahead(&self.events[k + 1..])
+                    && self.b.wait(&self.busy, &self.avoid).is_none()
+                {
+                    return;
+                }
             }
             let way = if self.clear {
                 self.b.toward(id, target, capture, &self.busy, &self.avoid)

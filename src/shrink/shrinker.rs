@@ -6,16 +6,26 @@
 //! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
 //! single command, so the result is 1-minimal unless the budget ran out first. Then the
 //! game is retold more freely (the whole game, its last move included; pieces out of a
-//! mover's way) and, when that is shorter, the rounds start again from there.
+//! mover's way) and, when that is shorter, the rounds start again from there. A case still
+//! longer than [`RELOCATE_ABOVE`] is then tried with the pieces that matter set up
+//! elsewhere on the board by a shorter game ([`relocate`]), and shrunk again from there
+//! when one of those fails the same way.
 //!
 //! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
+use super::relocate;
 use super::route;
 use super::search::{self, Budget, Tester, Trial};
 use crate::generate::case::{Case, Line};
 use crate::show::diagnose::Kind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A case longer than this is tried with the pieces that matter moved elsewhere
+/// ([`relocate`]) once the rounds and the retelling are done.
+pub const RELOCATE_ABOVE: usize = 8;
+/// At most this many relocations in a row, each from the case the last one left.
+const RELOCATIONS: usize = 3;
 
 /// A shrunk case.
 #[derive(Clone, Debug)]
@@ -146,12 +156,39 @@ impl<'a> Shrinker<'a> {
                 (case, trial, minimal) = self.settle(retold, t, true);
             }
         }
+        // Each relocation that shrinks the case may open another.
+        for _ in 0..RELOCATIONS {
+            if !self.reroute || trial.kind != Kind::WrongAnswer || case.len() <= RELOCATE_ABOVE {
+                break;
+            }
+            let Some((moved, t)) = self.relocate(&case, &trial) else {
+                break;
+            };
+            let (c, t, m) = self.settle(moved, t, true);
+            if c.len() >= case.len() {
+                break;
+            }
+            (case, trial, minimal) = (c, t, m);
+        }
         Shrunk {
             case,
             trial,
             minimal,
             tries: self.tries.load(Ordering::Relaxed),
         }
+    }
+
+    /// The first of the [`relocate::TRIED`] shortest games that set up the pieces that
+    /// matter elsewhere on the board ([`relocate::relocations`]) that fails like `trial`,
+    /// when the last command of `case` is a legal move.
+    fn relocate(&self, case: &Case, trial: &Trial) -> Option<(Case, Trial)> {
+        if self.exhausted() || !case.validity().last().copied().unwrap_or(false) {
+            return None;
+        }
+        let games = relocate::relocations(&case.cmds());
+        let games = &games[..games.len().min(relocate::TRIED)];
+        self.first_failing(games.len(), trial, |k| Some(Case::of(&games[k])))
+            .map(|(_, c, t)| (c, t))
     }
 
     /// Rounds of shrinking until none shrinks; whether the result is 1-minimal.
