@@ -8,10 +8,12 @@
 //! From a game whose last command is a legal move, [`relocations`] takes the pieces that
 //! matter on the board after it (the mover, the pieces on its way, and every piece that
 //! attacks a captain or is one blocking square short of it, with those blocking squares'
-//! pieces and the captain), shifts all of them by the same vector, builds a short legal
-//! game that brings them there ([`route::realize`], pieces of both sides stepping out of
-//! the way), and plays the last move shifted too. The shrinker tries the shortest of
-//! these; the program under test says whether the shifted position still fails.
+//! pieces and the captain), shifts all of them (or all but one: a second attacker is
+//! seldom needed) by the same vector, builds a short legal game that brings them there
+//! ([`route::realize`], pieces of both sides stepping out of the way), and plays the last
+//! move shifted too. The shrinker tries the shortest of these; the program under test
+//! says whether the shifted position still fails (a piece that was not in the picture may
+//! now attack too).
 
 use super::route::{self, Event, Takers};
 use crate::generate::case::{cmd_of, Cmd};
@@ -21,15 +23,15 @@ use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Reach};
 
 /// How many of the shortest relocated games the shrinker tries.
-pub const TRIED: usize = 8;
+pub const TRIED: usize = 32;
 
 /// The most pieces a ray may pass over and still count as blocked short of a captain.
 const RAY_BLOCKERS: usize = 1;
 
 /// Games that play the last move of `cmds` (which must be legal) with the pieces that
-/// matter shifted by a vector, shortest first (on a tie, in the order of the vectors), each
-/// shorter than `cmds` and each checked to set up every shifted piece and to make the
-/// shifted last move legal.
+/// matter (or all of them but one) shifted by a vector, shortest first, each shorter than
+/// `cmds` and each checked to set up every shifted piece and to make the shifted last
+/// move legal.
 pub fn relocations(cmds: &[Cmd]) -> Vec<Vec<Cmd>> {
     let Some((&last, before)) = cmds.split_last() else {
         return Vec::new();
@@ -48,62 +50,94 @@ pub fn relocations(cmds: &[Cmd]) -> Vec<Vec<Cmd>> {
     }
     let after = game.board().clone();
     let ids = ids(before, &after, from, to);
-    let mut placed: Vec<Square> = relevant(&after, from, to)
+    let all: Vec<Square> = relevant(&after, from, to)
         .into_iter()
         .filter(|&s| s != to)
         .collect();
-    placed.sort();
+    // All of them, and all but one: a second attacker, say, is seldom needed, and a
+    // piece fewer to bring can make the game shorter.
+    let mut sets = vec![all.clone()];
+    sets.extend((0..all.len()).map(|i| {
+        let mut fewer = all.clone();
+        fewer.remove(i);
+        fewer
+    }));
+    let setting = Setting {
+        after: &after,
+        ids: &ids,
+        side,
+        from,
+        to,
+    };
     let mut found: Vec<Vec<Cmd>> = Vec::new();
-    for dx in -9i8..=9 {
-        for dy in -8i8..=8 {
-            if (dx, dy) == (0, 0) {
-                continue;
-            }
-            let shift = |s: Square| s.offset((dx, dy));
-            let (Some(f), Some(t)) = (shift(from), shift(to)) else {
-                continue;
-            };
-            let Some(targets) = placed.iter().map(|&s| shift(s)).collect::<Option<Vec<_>>>() else {
-                continue;
-            };
-            let mut events: Vec<Event> = placed
-                .iter()
-                .zip(&targets)
-                .filter_map(|(&s, &target)| {
-                    Some(Event::Reach {
-                        piece: ids[s.index()]?,
-                        to: target,
-                    })
-                })
-                .collect();
-            let Some(mover) = ids[to.index()] else {
-                continue;
-            };
-            events.push(Event::Reach {
-                piece: mover,
-                to: f,
-            });
-            let Some(mut game_cmds) = route::realize(&events, side, Takers::Fastest, true) else {
-                continue;
-            };
-            game_cmds.push(cmd_of(f, t));
-            if game_cmds.len() >= cmds.len() {
-                continue;
-            }
-            let expected: Vec<(Square, Square)> = placed
-                .iter()
-                .zip(&targets)
-                .map(|(&s, &target)| (s, target))
-                .chain([(to, t)])
-                .collect();
-            if sets_up(&game_cmds, &after, &expected) {
-                found.push(game_cmds);
+    for placed in &sets {
+        for dx in -9i8..=9 {
+            for dy in -8i8..=8 {
+                if (dx, dy) == (0, 0) {
+                    continue;
+                }
+                let Some(game) = setting.shifted(placed, (dx, dy)) else {
+                    continue;
+                };
+                if game.len() < cmds.len() && !found.contains(&game) {
+                    found.push(game);
+                }
             }
         }
     }
-    // A stable sort: the order of the vectors breaks ties.
+    // A stable sort: the order of the sets and vectors breaks ties.
     found.sort_by_key(Vec::len);
     found
+}
+
+/// The position after the last move of a game, and that move.
+struct Setting<'a> {
+    /// The board after it.
+    after: &'a Board,
+    /// The pieces on it, by their start squares ([`ids`]).
+    ids: &'a [Option<Square>; SQUARE_SLOTS],
+    /// The side that made it.
+    side: Color,
+    /// Where it went from.
+    from: Square,
+    /// Where it went to.
+    to: Square,
+}
+
+impl Setting<'_> {
+    /// A game that brings the pieces on `placed` and the mover (to its square before the
+    /// move) to their squares shifted by `shift`, then makes the move shifted; `None` when
+    /// a square leaves the board or the game does not set them all up.
+    fn shifted(&self, placed: &[Square], shift: (i8, i8)) -> Option<Vec<Cmd>> {
+        let (f, t) = (self.from.offset(shift)?, self.to.offset(shift)?);
+        let targets = placed
+            .iter()
+            .map(|&s| s.offset(shift))
+            .collect::<Option<Vec<_>>>()?;
+        let mut events: Vec<Event> = placed
+            .iter()
+            .zip(&targets)
+            .map(|(&s, &target)| {
+                Some(Event::Reach {
+                    piece: self.ids[s.index()]?,
+                    to: target,
+                })
+            })
+            .collect::<Option<_>>()?;
+        events.push(Event::Reach {
+            piece: self.ids[self.to.index()]?,
+            to: f,
+        });
+        let mut game = route::realize(&events, self.side, Takers::Fastest, true)?;
+        game.push(cmd_of(f, t));
+        let expected: Vec<(Square, Square)> = placed
+            .iter()
+            .copied()
+            .zip(targets)
+            .chain([(self.to, t)])
+            .collect();
+        sets_up(&game, self.after, &expected).then_some(game)
+    }
 }
 
 /// Whether `cmds` are all legal and end with each piece of `after` named in `expected`
@@ -263,19 +297,21 @@ mod tests {
         assert!(games.windows(2).all(|w| w[0].len() <= w[1].len()));
         let best = &games[0];
         assert!(best.len() <= 12, "{best:?}");
-        // The blue captain ends between two red soldiers on the row above it.
-        let board = replay(best);
-        let &[_, _, x, y] = best.last().expect("a move");
-        assert_eq!(
-            board.piece_at(sq(x, y)).map(|p| (p.color, p.kind)),
-            Some((Color::Blue, PieceKind::Captain))
-        );
-        for dy in [-1, 1] {
+        // Each ends with the blue captain next to a red soldier on the row above it.
+        for game in &games {
+            let board = replay(game);
+            let &[_, _, x, y] = game.last().expect("a move");
             assert_eq!(
-                board.piece_at(sq(x + 1, y + dy)).map(|p| (p.color, p.kind)),
-                Some((Color::Red, PieceKind::Soldier)),
-                "{best:?}"
+                board.piece_at(sq(x, y)).map(|p| (p.color, p.kind)),
+                Some((Color::Blue, PieceKind::Captain))
             );
+            let soldier = [-1, 1].into_iter().any(|dy| {
+                Square::new(x + 1, y + dy)
+                    .and_then(|s| board.piece_at(s))
+                    .map(|p| (p.color, p.kind))
+                    == Some((Color::Red, PieceKind::Soldier))
+            });
+            assert!(soldier, "{game:?}");
         }
     }
 }

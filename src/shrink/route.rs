@@ -286,7 +286,7 @@ impl Builder {
             first_blocked,
         }) = way(board, from, target, capture, &movable)
         else {
-            return step_now;
+            return step_now.or_else(|| self.past_others(from, target, capture, busy));
         };
         let worth = direct
             .as_ref()
@@ -307,6 +307,27 @@ impl Builder {
                 && self.legal(blocker, to)
         });
         aside.map(|to| (blocker, to)).or(step_now)
+    }
+
+    /// When the piece on `from` has no way to `target` even with its own side stepping
+    /// aside: its first step on a way that the other side's pieces (not `busy`) would
+    /// open, when that step can be made now; they step aside on their own moves
+    /// ([`Builder::clear_way`]).
+    fn past_others(
+        &self,
+        from: Square,
+        target: Square,
+        capture: bool,
+        busy: &[Square],
+    ) -> Option<(Square, Square)> {
+        let color = self.board().piece_at(from)?.color;
+        let mut movable = self.own_movable(from, busy);
+        movable.extend(self.movable(color.opponent(), busy));
+        let first = *way(self.board(), from, target, capture, &movable)?
+            .path
+            .first()?;
+        step_ok(self.board(), from, from, first, capture && first == target)
+            .then_some((from, first))
     }
 
     /// On the other side's turn, instead of a move that only waits: one of its pieces
@@ -880,6 +901,39 @@ mod tests {
         assert!(cleared.len() <= 10, "{cleared:?}");
         // A blue soldier moved, and no red piece but the waiting ones.
         assert!(cleared.iter().any(|c| c[0] == 6), "{cleared:?}");
+    }
+
+    #[test]
+    fn the_other_side_steps_out_of_a_route_on_its_waiting_moves() {
+        // The red horse's way to (7, 5) is walled by blue soldiers; blue has to move
+        // while it walks, and its soldiers stepping aside cost no move.
+        let events = [Event::Reach {
+            piece: sq(0, 1),
+            to: sq(7, 5),
+        }];
+        let walled = realize(&events, Color::Blue, Takers::Fastest, false).expect("a game");
+        let cleared = realize(&events, Color::Blue, Takers::Fastest, true).expect("a game");
+        let horse_at = |cmds: &[Cmd]| {
+            let board = replay(cmds);
+            assert_eq!(board.side_to_move(), Color::Blue);
+            board.piece_at(sq(7, 5)).map(|p| (p.color, p.kind))
+        };
+        // Every way in is behind a blue soldier's leg: without them stepping aside, the
+        // horse does not get there.
+        assert_eq!(horse_at(&walled), None, "{walled:?}");
+        assert_eq!(
+            horse_at(&cleared),
+            Some((Color::Red, PieceKind::Horse)),
+            "{cleared:?}"
+        );
+        assert!(cleared.len() <= 12, "{cleared:?}");
+        // Blue soldiers of row 6 moved, and every red move was the horse's.
+        assert!(cleared.iter().any(|c| c[0] == 6), "{cleared:?}");
+        let mut horse = [0, 1];
+        for c in cleared.iter().step_by(2) {
+            assert_eq!(c[..2], horse, "{cleared:?}");
+            horse = [c[2], c[3]];
+        }
     }
 
     #[test]

@@ -594,6 +594,60 @@ mod tests {
             .collect()
     }
 
+    /// A program that never sees a soldier's check backwards (towards its own side).
+    fn soldier_backwards_ignored(case: &Case) -> Vec<String> {
+        use crate::judge::piece::{Color, PieceKind};
+        let mut lines = judge_lines(case);
+        let mut game = Game::new();
+        for (line, l) in lines.iter_mut().zip(&case.lines) {
+            let [a, b, c, d] = l.cmd;
+            if game.play(a, b, c, d).is_err() || game.board().is_over() {
+                continue;
+            }
+            let board = game.board();
+            let seen = Color::ALL.into_iter().any(|color| {
+                board.captain(color).is_some_and(|captain| {
+                    let by = color.opponent();
+                    rules::attackers(board, captain, by).into_iter().any(|at| {
+                        let soldier =
+                            board.piece_at(at).map(|p| p.kind) == Some(PieceKind::Soldier);
+                        let backwards = match by {
+                            Color::Red => captain.x() < at.x(),
+                            Color::Blue => captain.x() > at.x(),
+                        };
+                        !(soldier && backwards)
+                    })
+                })
+            });
+            let fields: Vec<&str> = line.split(';').collect();
+            if !seen && fields.len() == 4 && fields[2] == "yes" {
+                *line = format!("{};{};no;{}", fields[0], fields[1], fields[3]);
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn a_far_walk_to_pieces_that_never_moved_is_set_up_nearer() {
+        // The blue captain walks seven squares down to two red soldiers that attack it
+        // from above; the soldiers coming to meet it make a shorter case.
+        let case = Case::of(&cmds_of(&[
+            "0 0 1 0", "9 4 8 4", "0 3 1 2", "8 4 7 4", "1 2 0 3", "7 4 7 5", "0 3 1 2", "7 5 6 5",
+            "1 2 0 3", "6 5 5 5", "0 3 1 2", "5 5 4 5", "1 2 0 3", "4 5 3 5", "0 3 1 2", "3 5 2 5",
+        ]));
+        let tester = fake(soldier_backwards_ignored);
+        let trial = tester.trial(&case).expect("runs");
+        assert_eq!((trial.kind, trial.line), (Kind::WrongAnswer, Some(15)));
+        let plain = shrinker(&tester, true);
+        let (kept, _, minimal) = plain.settle(case.clone(), trial, true);
+        assert!(minimal);
+        assert!(kept.len() > RELOCATE_ABOVE, "{:?}", kept.cmds());
+        let shrunk = shrinker(&tester, true).shrink(case, trial);
+        assert!(shrunk.minimal && one_minimal(&tester, &shrunk.case));
+        assert!(shrunk.case.len() < kept.len(), "{:?}", shrunk.case.cmds());
+        assert!(shrunk.case.len() <= 12, "{:?}", shrunk.case.cmds());
+    }
+
     #[test]
     fn retelling_the_game_finds_a_shorter_route_past_its_own_pieces() {
         // A blue horse walled in by its own soldiers went the long way round to check the

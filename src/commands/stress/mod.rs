@@ -59,7 +59,7 @@ pub const SHRINK_RUNS: u64 = 20_000;
 /// At most this many more failures are shrunk in the search for a smaller case.
 pub const SMALLER_ROUNDS: usize = 6;
 /// The search for a smaller case stops after this many rounds in a row without one.
-pub const SMALLER_PATIENCE: usize = 3;
+pub const SMALLER_PATIENCE: usize = 2;
 /// The search for a smaller case may always try this many candidates.
 pub const SMALLER_TRIES: u64 = 500;
 /// A shrunk case of at most this many commands needs no search for a smaller one.
@@ -590,12 +590,14 @@ fn shrink_phase(s: &Settings, oracle: &Oracle, progress: &Progress, failure: Fai
     }
 }
 
-/// Smaller than 1-minimal: new failures from short games (each round a seed of its own,
-/// games at most twice the first shrunk case's length), each shrunk as the first was; the
-/// smallest is kept. The rounds draw from the failing case's mode and, every other round,
-/// from a mode that stages close encounters ([`smaller_mode`]; not when `--mode` chose one). No round starts once it has tried
-/// as many candidates as the search and the first shrinking did (at least
-/// [`SMALLER_TRIES`]), so a run costs at most about twice what it did without it.
+/// Smaller than 1-minimal: new failures from short games of the failing case's mode (each
+/// round a seed of its own, games at most twice the first shrunk case's length), each
+/// shrunk as the first was; the smallest is kept. No round starts once it has tried as
+/// many candidates as the search and the first shrinking did (at least
+/// [`SMALLER_TRIES`]). A case still longer than [`LONG`] commands then gets as many again
+/// from short games of the modes that stage close encounters ([`SMALLER_MODES`], one a
+/// round; `--mode` keeps its own), so a run costs at most about twice what it did without
+/// the search, three times for a long case.
 fn smaller_phase(
     s: &Settings,
     shrinker: &Shrinker,
@@ -603,42 +605,66 @@ fn smaller_phase(
     index: u64,
     mode: Mode,
 ) -> Smaller {
-    let max_q = (first.case.len() as u64 * 2).clamp(8, s.recipe.max_q);
+    let max_tries = (index + 1 + first.tries).max(SMALLER_TRIES);
     let effort = Effort {
         rounds: SMALLER_ROUNDS,
         patience: SMALLER_PATIENCE,
-        candidates: (index + 1).clamp(250, 2_500),
+        candidates: (index + 1).saturating_mul(2).clamp(500, 5_000),
         enough: SMALL_ENOUGH,
-        max_tries: (index + 1 + first.tries).max(SMALLER_TRIES),
+        max_tries,
     };
-    smaller(shrinker, first, effort, |round, i| {
-        let recipe = Recipe {
-            seed: s.recipe.seed ^ (round as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
-            mode: Some(match s.recipe.mode {
-                Some(chosen) => chosen,
-                None => smaller_mode(mode, round),
-            }),
-            max_q,
-            messy: s.recipe.messy,
-        };
-        Some(recipe::case(&recipe, i).0)
-    })
+    // Each round's games: a seed of its own (`stage` apart), `fixed` or else the round's
+    // of SMALLER_MODES, at most twice as long as `len`.
+    let games = |stage: u64, len: usize, fixed: Option<Mode>| {
+        let max_q = (len as u64 * 2).clamp(8, s.recipe.max_q);
+        move |round: usize, i: u64| {
+            let recipe = Recipe {
+                seed: s.recipe.seed
+                    ^ (round as u64 + 1 + stage).wrapping_mul(0xD1B5_4A32_D192_ED03),
+                mode: Some(
+                    s.recipe
+                        .mode
+                        .or(fixed)
+                        .unwrap_or_else(|| SMALLER_MODES[round % SMALLER_MODES.len()]),
+                ),
+                max_q,
+                messy: s.recipe.messy,
+            };
+            Some(recipe::case(&recipe, i).0)
+        }
+    };
+    let len = first.case.len();
+    let found = smaller(shrinker, first, effort, games(0, len, Some(mode)));
+    if found.best.case.len() <= LONG || shrinker.exhausted() {
+        return found;
+    }
+    let len = found.best.case.len();
+    let more = smaller(
+        shrinker,
+        found.best,
+        Effort {
+            enough: LONG,
+            patience: SMALLER_MODES.len(),
+            ..effort
+        },
+        games(SMALLER_ROUNDS as u64, len, None),
+    );
+    Smaller {
+        best: more.best,
+        first: found.first,
+        rounds: found.rounds + more.rounds,
+        tries: found.tries + more.tries,
+    }
 }
 
-/// The modes the search for a smaller case turns to besides the failing case's own: in
+/// A case of more than this many commands is more than a person reads at a glance: the
+/// search for a smaller case goes on in [`SMALLER_MODES`].
+pub const LONG: usize = 12;
+
+/// The modes the search for a smaller case turns to when the case is still long: in
 /// short games of these, pieces meet (checks, blocked squares, captains walking into
 /// attack), where a short random game of another mode may bring no two pieces close.
 const SMALLER_MODES: [Mode; 4] = [Mode::Attacks, Mode::Captains, Mode::Check, Mode::Blocked];
-
-/// The mode of round `round` of the search for a smaller case, after a failure in `mode`:
-/// `mode` in even rounds, the next of [`SMALLER_MODES`] other than it in odd ones.
-fn smaller_mode(mode: Mode, round: usize) -> Mode {
-    let others: Vec<Mode> = SMALLER_MODES.into_iter().filter(|&m| m != mode).collect();
-    match round % 2 {
-        0 => mode,
-        _ => others[(round / 2) % others.len()],
-    }
-}
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
 /// status of a failed write). A case that cannot be saved is not lost: the report and
@@ -722,24 +748,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
 
 #[cfg(test)]
 mod tests {
-    use super::{smaller_mode, Ledger, SMALLER_MODES};
-    use crate::generate::mode::Mode;
-
-    #[test]
-    fn the_search_for_a_smaller_case_alternates_with_modes_that_stage_encounters() {
-        for mode in Mode::ALL {
-            let rounds: Vec<Mode> = (0..8).map(|r| smaller_mode(mode, r)).collect();
-            for (r, m) in rounds.iter().enumerate() {
-                if r % 2 == 0 {
-                    assert_eq!(*m, mode);
-                } else {
-                    assert!(SMALLER_MODES.contains(m) && *m != mode, "{mode} {rounds:?}");
-                }
-            }
-            // The odd rounds go through the other modes in turn.
-            assert_ne!(rounds[1], rounds[3], "{mode}");
-        }
-    }
+    use super::Ledger;
 
     #[test]
     fn the_ledger_counts_through_a_failure_whatever_the_order() {
