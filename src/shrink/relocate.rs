@@ -288,6 +288,38 @@ mod tests {
     }
 
     #[test]
+    fn an_elephant_keeps_its_row_minus_its_column_modulo_four() {
+        // Why few shifts keep an elephant's position: it reaches twelve squares, its row
+        // and column changing by two at a time and its row minus its column keeping its
+        // remainder modulo 4.
+        let Reach::Leaps(leaps) = rules::reach(PieceKind::Elephant) else {
+            panic!("an elephant leaps");
+        };
+        let start = sq(9, 2);
+        let mut seen = vec![start];
+        let mut next = vec![start];
+        while let Some(s) = next.pop() {
+            for l in leaps {
+                if let Some(t) = s.offset(l.delta) {
+                    if !seen.contains(&t) {
+                        seen.push(t);
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        let class = |s: &Square| {
+            (
+                s.x() % 2,
+                s.y() % 2,
+                (s.x() as i64 - s.y() as i64).rem_euclid(4),
+            )
+        };
+        assert!(seen.iter().all(|s| class(s) == class(&start)), "{seen:?}");
+        assert_eq!(seen.len(), 12, "{seen:?}");
+    }
+
+    #[test]
     fn a_far_walk_is_relocated_nearer_and_legally() {
         let cmds = cmds_of(
             "0 0 1 0|9 4 8 4|0 3 1 2|8 4 7 4|1 2 0 3|7 4 7 5|0 3 1 2|7 5 6 5|1 2 0 3|6 5 5 5|0 3 1 2|5 5 4 5|1 2 0 3|4 5 3 5|0 3 1 2|3 5 2 5",

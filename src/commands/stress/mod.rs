@@ -96,11 +96,14 @@ clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
 then commands removed (delta debugging) until removing any one makes it pass;
-then the whole game retold more freely (the last move included, pieces stepping
-out of a mover's way), and shrunk again when that is shorter.
+then the whole game retold more freely (the last move included, pieces of either
+side stepping out of a mover's way), and shrunk again when that is shorter; a
+case still over 8 commands is tried with the pieces that matter set up
+elsewhere on the board by a shorter game.
 Then, for a smaller case still, new failures from short games of the same mode
 are shrunk the same way (at most as many cases again as the search and the
-shrinking took) and the smallest is kept; the result says both sizes. Ctrl-C
+shrinking took; as many again from modes where pieces meet, for a case still
+over 12 commands) and the smallest is kept; the result says both sizes. Ctrl-C
 ends the run with a line on stderr: the cases tried and the seed.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
