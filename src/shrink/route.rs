@@ -2,9 +2,10 @@
 //! events (where each piece that moved ends up, which piece takes which), and a short
 //! legal game is built that makes a chosen subset of those events happen: each piece
 //! goes to its square by a shortest route (optionally with pieces of its side stepping
-//! out of its way when that is shorter, and pieces to be taken stepping aside instead),
-//! a side with nothing to do moves an idle piece out and back, and the side to move at
-//! the end is the original one. The
+//! out of its way when that is shorter, pieces of the other side stepping out of it on
+//! the moves that side has to make anyway, and pieces to be taken stepping aside
+//! instead), a side with nothing else to do moves an idle piece out and back, and the
+//! side to move at the end is the original one. The
 //! shrinker asks the program which events matter; a game-over bug, say, needs only the
 //! captain's capture, which a handful of moves reach where the random game took
 //! hundreds.
@@ -564,7 +565,9 @@ const PULL_DEPTH: usize = 3;
 /// far as this way of building one can (an event it cannot bring about is left out; the
 /// program under test says whether what is left still matters), and leaves `side` to
 /// move unless the game is over. With `clear`, pieces of a mover's side step out of its
-/// way when that makes its route shorter, their moves counted. `None` only when the side to move cannot be set.
+/// way when that makes its route shorter, their moves counted, and pieces of the other
+/// side step out of it instead of waiting. `None` only when the side to move cannot be
+/// set.
 pub fn realize(events: &[Event], side: Color, takers: Takers, clear: bool) -> Option<Vec<Cmd>> {
     let mut plan = Plan {
         b: Builder::new(),
