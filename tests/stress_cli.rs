@@ -311,6 +311,39 @@ fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
     let _ = fs::remove_dir_all(&work);
 }
 
+#[test]
+fn formerly_long_cases_keep_at_most_a_dozen_commands() {
+    let Some(dir) = fixtures("formerly_long_cases_keep_at_most_a_dozen_commands") else {
+        return;
+    };
+    let work = scratch("dozen");
+    // Each kept more than a dozen commands with only the rounds and the retelling: a
+    // horse walled in by the other side's soldiers (16), a captain walking seven squares
+    // to soldiers that never moved (16).
+    for (bug, seed) in [("HORSE_LEG", "2"), ("SOLDIER_BACKWARDS", "3")] {
+        let save = work.join(format!("{bug}.in"));
+        let out = stress(&[
+            "--cmd",
+            &dir.join(bug).to_string_lossy(),
+            "--seed",
+            seed,
+            "--cases",
+            "3000",
+            "--save",
+            &save.to_string_lossy(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{bug}: {stdout}");
+        let cmds = commands(&fs::read_to_string(&save).expect("saved"));
+        assert_eq!(cmds.len(), shrunk_size(&stdout), "{bug}");
+        assert!(cmds.len() <= 12, "{bug} seed {seed}: {stdout}");
+        assert!(stdout.contains(", 1-minimal"), "{bug}: {stdout}");
+        let input = input_of(&cmds);
+        assert_ne!(run_on(&dir.join(bug), &input), judge(&input), "{bug}");
+    }
+    let _ = fs::remove_dir_all(&work);
+}
+
 /// Writes an `sh` script; returns a `--cmd` value running it.
 fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);

@@ -8,11 +8,13 @@
 //! - [`shrinker`]: cutting after the first difference, shorter routes, delta
 //!   debugging, pairs of commands.
 //! - [`route`]: a shorter legal game to the same events.
+//! - [`relocate`]: the pieces that matter, shifted elsewhere on the board.
 //! - [`smaller`]: smaller than 1-minimal: new failures from short games, each shrunk,
 //!   the smallest kept.
 //!
 //! May use: [`crate::judge`], [`crate::sys`], [`crate::generate`], [`crate::show`].
 
+pub mod relocate;
 pub mod route;
 pub mod search;
 pub mod shrinker;

@@ -2,9 +2,10 @@
 //! events (where each piece that moved ends up, which piece takes which), and a short
 //! legal game is built that makes a chosen subset of those events happen: each piece
 //! goes to its square by a shortest route (optionally with pieces of its side stepping
-//! out of its way when that is shorter, and pieces to be taken stepping aside instead),
-//! a side with nothing to do moves an idle piece out and back, and the side to move at
-//! the end is the original one. The
+//! out of its way when that is shorter, pieces of the other side stepping out of it on
+//! the moves that side has to make anyway, and pieces to be taken stepping aside
+//! instead), a side with nothing else to do moves an idle piece out and back, and the
+//! side to move at the end is the original one. The
 //! shrinker asks the program which events matter; a game-over bug, say, needs only the
 //! captain's capture, which a handful of moves reach where the random game took
 //! hundreds.
@@ -239,6 +240,30 @@ impl Builder {
         Some((*path.first()?, path.len()))
     }
 
+    /// The pieces of the side of the piece on `from` other than it and not `busy`: those
+    /// that may step out of its way.
+    fn own_movable(&self, from: Square, busy: &[Square]) -> Vec<Square> {
+        let board = self.board();
+        let Some(color) = board.piece_at(from).map(|p| p.color) else {
+            return Vec::new();
+        };
+        self.movable(color, busy)
+            .into_iter()
+            .filter(|&s| s != from)
+            .collect()
+    }
+
+    /// The squares of the pieces of `color` that are not `busy`.
+    fn movable(&self, color: Color, busy: &[Square]) -> Vec<Square> {
+        self.board()
+            .pieces()
+            .filter(|&(s, p)| {
+                p.color == color && self.id_at[s.index()].is_some_and(|i| !busy.contains(&i))
+            })
+            .map(|(s, _)| s)
+            .collect()
+    }
+
     /// The next move of piece `id` towards `target`, or of a piece of its own side out of
     /// its way: when moving aside some of its own pieces (not `busy` ones) makes the
     /// route shorter even counting their moves, the first of them steps aside (to an
@@ -253,49 +278,17 @@ impl Builder {
     ) -> Option<(Square, Square)> {
         let from = self.loc[id.index()]?;
         let board = self.board();
-        let color = board.piece_at(from)?.color;
         let direct = shortest(board, from, target, capture);
-        // The board without the pieces of this side that may move aside.
-        let movable: Vec<Square> = board
-            .pieces()
-            .filter(|&(s, p)| {
-                s != from
-                    && p.color == color
-                    && self.id_at[s.index()].is_some_and(|i| !busy.contains(&i))
-            })
-            .map(|(s, _)| s)
-            .collect();
-        let mut open = board.clone();
-        for &s in &movable {
-            open.put(s, None);
-        }
-        let cleared = shortest(&open, from, target, capture);
         let step_now = direct.as_ref().map(|p| (from, p[0]));
-        let Some(path) = cleared else {
-            return step_now;
+        let movable = self.own_movable(from, busy);
+        let Some(Way {
+            path,
+            blockers,
+            first_blocked,
+        }) = way(board, from, target, capture, &movable)
+        else {
+            return step_now.or_else(|| self.past_others(from, target, capture, busy));
         };
-        // The pieces in the way of each step, on the real board.
-        let mut blockers: Vec<Square> = Vec::new();
-        let mut first_blocked = None;
-        let mut at = from;
-        for (k, &t) in path.iter().enumerate() {
-            let mut board = board.clone();
-            for &b in &blockers {
-                board.put(b, None);
-            }
-            if !step_ok(&board, from, at, t, capture && t == target) {
-                for &m in &movable {
-                    let mut without = board.clone();
-                    without.put(m, None);
-                    if step_ok(&without, from, at, t, capture && t == target) {
-                        blockers.push(m);
-                        first_blocked.get_or_insert(k);
-                        break;
-                    }
-                }
-            }
-            at = t;
-        }
         let worth = direct
             .as_ref()
             .is_none_or(|d| path.len() + blockers.len() < d.len());
@@ -316,6 +309,126 @@ impl Builder {
         });
         aside.map(|to| (blocker, to)).or(step_now)
     }
+
+    /// When the piece on `from` has no way to `target` even with its own side stepping
+    /// aside: its first step on a way that the other side's pieces (not `busy`) would
+    /// open, when that step can be made now; they step aside on their own moves
+    /// ([`Builder::clear_way`]).
+    fn past_others(
+        &self,
+        from: Square,
+        target: Square,
+        capture: bool,
+        busy: &[Square],
+    ) -> Option<(Square, Square)> {
+        let color = self.board().piece_at(from)?.color;
+        let mut movable = self.own_movable(from, busy);
+        movable.extend(self.movable(color.opponent(), busy));
+        let first = *way(self.board(), from, target, capture, &movable)?
+            .path
+            .first()?;
+        step_ok(self.board(), from, from, first, capture && first == target)
+            .then_some((from, first))
+    }
+
+    /// On the other side's turn, instead of a move that only waits: one of its pieces
+    /// (not `busy`) in the way of piece `id` to `target` steps aside, to the empty square
+    /// (not in `avoid`) that leaves the shortest route, when that is shorter than the
+    /// route now. The other side has to move anyway, so this costs no move, where
+    /// walking round a wall of its pieces can cost many.
+    fn clear_way(
+        &self,
+        id: Square,
+        target: Square,
+        capture: bool,
+        busy: &[Square],
+        avoid: &[Square],
+    ) -> Option<(Square, Square)> {
+        let from = self.loc[id.index()]?;
+        let board = self.board();
+        let side = board.side_to_move();
+        if board.piece_at(from)?.color == side {
+            return None;
+        }
+        let length = |b: &Board| shortest(b, from, target, capture).map_or(usize::MAX, |p| p.len());
+        let direct = length(board);
+        if direct <= 1 {
+            return None;
+        }
+        let movable = self.movable(side, busy);
+        let Way { path, blockers, .. } = way(board, from, target, capture, &movable)?;
+        let &blocker = blockers.first()?;
+        let mut best: Option<(usize, Square)> = None;
+        for to in Square::all() {
+            if !board.is_empty(to) || avoid.contains(&to) || path.contains(&to) {
+                continue;
+            }
+            if !self.legal(blocker, to) {
+                continue;
+            }
+            let mut after = board.clone();
+            after.put(to, board.piece_at(blocker));
+            after.put(blocker, None);
+            let l = length(&after);
+            if l < direct && best.is_none_or(|(b, _)| l < b) {
+                best = Some((l, to));
+            }
+        }
+        best.map(|(_, to)| (blocker, to))
+    }
+}
+
+/// A route on a board cleared of some pieces, and those of them in its way.
+struct Way {
+    /// The route (the squares after the start, the target last).
+    path: Vec<Square>,
+    /// The pieces in the way of its steps on the real board, in the order met.
+    blockers: Vec<Square>,
+    /// The first step that one of them blocks.
+    first_blocked: Option<usize>,
+}
+
+/// A shortest route of the piece on `from` to `target` on `board` without the pieces on
+/// `movable`, and which of them stand in its way on the real board.
+fn way(
+    board: &Board,
+    from: Square,
+    target: Square,
+    capture: bool,
+    movable: &[Square],
+) -> Option<Way> {
+    let mut open = board.clone();
+    for &s in movable {
+        open.put(s, None);
+    }
+    let path = shortest(&open, from, target, capture)?;
+    // The pieces in the way of each step, on the real board.
+    let mut blockers: Vec<Square> = Vec::new();
+    let mut first_blocked = None;
+    let mut at = from;
+    for (k, &t) in path.iter().enumerate() {
+        let mut board = board.clone();
+        for &b in &blockers {
+            board.put(b, None);
+        }
+        if !step_ok(&board, from, at, t, capture && t == target) {
+            for &m in movable {
+                let mut without = board.clone();
+                without.put(m, None);
+                if step_ok(&without, from, at, t, capture && t == target) {
+                    blockers.push(m);
+                    first_blocked.get_or_insert(k);
+                    break;
+                }
+            }
+        }
+        at = t;
+    }
+    Some(Way {
+        path,
+        blockers,
+        first_blocked,
+    })
 }
 
 /// Whether the piece on `mover` may go from `at` to `to` on `board` (on which it stands
@@ -452,7 +565,9 @@ const PULL_DEPTH: usize = 3;
 /// far as this way of building one can (an event it cannot bring about is left out; the
 /// program under test says whether what is left still matters), and leaves `side` to
 /// move unless the game is over. With `clear`, pieces of a mover's side step out of its
-/// way when that makes its route shorter, their moves counted. `None` only when the side to move cannot be set.
+/// way when that makes its route shorter, their moves counted, and pieces of the other
+/// side step out of it instead of waiting. `None` only when the side to move cannot be
+/// set.
 pub fn realize(events: &[Event], side: Color, takers: Takers, clear: bool) -> Option<Vec<Cmd>> {
     let mut plan = Plan {
         b: Builder::new(),
@@ -536,11 +651,23 @@ impl Plan<'_> {
             let Some(color) = self.b.board().piece_at(at).map(|p| p.color) else {
                 return;
             };
-            if self.b.board().side_to_move() != color
-                && !self.b.ahead(&self.events[k + 1..])
-                && self.b.wait(&self.busy, &self.avoid).is_none()
-            {
-                return;
+            if self.b.board().side_to_move() != color {
+                let cleared = match self.clear {
+                    true => self
+                        .b
+                        .clear_way(id, target, capture, &self.busy, &self.avoid),
+                    false => None,
+                };
+                let moved = match cleared {
+                    Some((blocker, to)) => self.b.play(blocker, to).is_some(),
+                    None => false,
+                };
+                if !moved
+                    && !self.b.ahead(&self.events[k + 1..])
+                    && self.b.wait(&self.busy, &self.avoid).is_none()
+                {
+                    return;
+                }
             }
             let way = if self.clear {
                 self.b.toward(id, target, capture, &self.busy, &self.avoid)
@@ -777,6 +904,39 @@ mod tests {
         assert!(cleared.len() <= 10, "{cleared:?}");
         // A blue soldier moved, and no red piece but the waiting ones.
         assert!(cleared.iter().any(|c| c[0] == 6), "{cleared:?}");
+    }
+
+    #[test]
+    fn the_other_side_steps_out_of_a_route_on_its_waiting_moves() {
+        // The red horse's way to (7, 5) is walled by blue soldiers; blue has to move
+        // while it walks, and its soldiers stepping aside cost no move.
+        let events = [Event::Reach {
+            piece: sq(0, 1),
+            to: sq(7, 5),
+        }];
+        let walled = realize(&events, Color::Blue, Takers::Fastest, false).expect("a game");
+        let cleared = realize(&events, Color::Blue, Takers::Fastest, true).expect("a game");
+        let horse_at = |cmds: &[Cmd]| {
+            let board = replay(cmds);
+            assert_eq!(board.side_to_move(), Color::Blue);
+            board.piece_at(sq(7, 5)).map(|p| (p.color, p.kind))
+        };
+        // Every way in is behind a blue soldier's leg: without them stepping aside, the
+        // horse does not get there.
+        assert_eq!(horse_at(&walled), None, "{walled:?}");
+        assert_eq!(
+            horse_at(&cleared),
+            Some((Color::Red, PieceKind::Horse)),
+            "{cleared:?}"
+        );
+        assert!(cleared.len() <= 12, "{cleared:?}");
+        // Blue soldiers of row 6 moved, and every red move was the horse's.
+        assert!(cleared.iter().any(|c| c[0] == 6), "{cleared:?}");
+        let mut horse = [0, 1];
+        for c in cleared.iter().step_by(2) {
+            assert_eq!(c[..2], horse, "{cleared:?}");
+            horse = [c[2], c[3]];
+        }
     }
 
     #[test]

@@ -6,16 +6,26 @@
 //! move is kept). Rounds repeat until none shrinks; the last ddmin pass tries every
 //! single command, so the result is 1-minimal unless the budget ran out first. Then the
 //! game is retold more freely (the whole game, its last move included; pieces out of a
-//! mover's way) and, when that is shorter, the rounds start again from there.
+//! mover's way) and, when that is shorter, the rounds start again from there. A case still
+//! longer than [`RELOCATE_ABOVE`] is then tried with the pieces that matter set up
+//! elsewhere on the board by a shorter game ([`relocate`]), and shrunk again from there
+//! when one of those fails the same way.
 //!
 //! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
 
+use super::relocate;
 use super::route;
 use super::search::{self, Budget, Tester, Trial};
 use crate::generate::case::{Case, Line};
 use crate::show::diagnose::Kind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A case longer than this is tried with the pieces that matter moved elsewhere
+/// ([`relocate`]) once the rounds and the retelling are done.
+pub const RELOCATE_ABOVE: usize = 8;
+/// At most this many relocations in a row, each from the case the last one left.
+const RELOCATIONS: usize = 3;
 
 /// A shrunk case.
 #[derive(Clone, Debug)]
@@ -146,12 +156,39 @@ impl<'a> Shrinker<'a> {
                 (case, trial, minimal) = self.settle(retold, t, true);
             }
         }
+        // Each relocation that shrinks the case may open another.
+        for _ in 0..RELOCATIONS {
+            if !self.reroute || trial.kind != Kind::WrongAnswer || case.len() <= RELOCATE_ABOVE {
+                break;
+            }
+            let Some((moved, t)) = self.relocate(&case, &trial) else {
+                break;
+            };
+            let (c, t, m) = self.settle(moved, t, true);
+            if c.len() >= case.len() {
+                break;
+            }
+            (case, trial, minimal) = (c, t, m);
+        }
         Shrunk {
             case,
             trial,
             minimal,
             tries: self.tries.load(Ordering::Relaxed),
         }
+    }
+
+    /// The first of the [`relocate::TRIED`] shortest games that set up the pieces that
+    /// matter elsewhere on the board ([`relocate::relocations`]) that fails like `trial`,
+    /// when the last command of `case` is a legal move.
+    fn relocate(&self, case: &Case, trial: &Trial) -> Option<(Case, Trial)> {
+        if self.exhausted() || !case.validity().last().copied().unwrap_or(false) {
+            return None;
+        }
+        let games = relocate::relocations(&case.cmds());
+        let games = &games[..games.len().min(relocate::TRIED)];
+        self.first_failing(games.len(), trial, |k| Some(Case::of(&games[k])))
+            .map(|(_, c, t)| (c, t))
     }
 
     /// Rounds of shrinking until none shrinks; whether the result is 1-minimal.
@@ -555,6 +592,60 @@ mod tests {
                 [n[0], n[1], n[2], n[3]]
             })
             .collect()
+    }
+
+    /// A program that never sees a soldier's check backwards (towards its own side).
+    fn soldier_backwards_ignored(case: &Case) -> Vec<String> {
+        use crate::judge::piece::{Color, PieceKind};
+        let mut lines = judge_lines(case);
+        let mut game = Game::new();
+        for (line, l) in lines.iter_mut().zip(&case.lines) {
+            let [a, b, c, d] = l.cmd;
+            if game.play(a, b, c, d).is_err() || game.board().is_over() {
+                continue;
+            }
+            let board = game.board();
+            let seen = Color::ALL.into_iter().any(|color| {
+                board.captain(color).is_some_and(|captain| {
+                    let by = color.opponent();
+                    rules::attackers(board, captain, by).into_iter().any(|at| {
+                        let soldier =
+                            board.piece_at(at).map(|p| p.kind) == Some(PieceKind::Soldier);
+                        let backwards = match by {
+                            Color::Red => captain.x() < at.x(),
+                            Color::Blue => captain.x() > at.x(),
+                        };
+                        !(soldier && backwards)
+                    })
+                })
+            });
+            let fields: Vec<&str> = line.split(';').collect();
+            if !seen && fields.len() == 4 && fields[2] == "yes" {
+                *line = format!("{};{};no;{}", fields[0], fields[1], fields[3]);
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn a_far_walk_to_pieces_that_never_moved_is_set_up_nearer() {
+        // The blue captain walks seven squares down to two red soldiers that attack it
+        // from above; the soldiers coming to meet it make a shorter case.
+        let case = Case::of(&cmds_of(&[
+            "0 0 1 0", "9 4 8 4", "0 3 1 2", "8 4 7 4", "1 2 0 3", "7 4 7 5", "0 3 1 2", "7 5 6 5",
+            "1 2 0 3", "6 5 5 5", "0 3 1 2", "5 5 4 5", "1 2 0 3", "4 5 3 5", "0 3 1 2", "3 5 2 5",
+        ]));
+        let tester = fake(soldier_backwards_ignored);
+        let trial = tester.trial(&case).expect("runs");
+        assert_eq!((trial.kind, trial.line), (Kind::WrongAnswer, Some(15)));
+        let plain = shrinker(&tester, true);
+        let (kept, _, minimal) = plain.settle(case.clone(), trial, true);
+        assert!(minimal);
+        assert!(kept.len() > RELOCATE_ABOVE, "{:?}", kept.cmds());
+        let shrunk = shrinker(&tester, true).shrink(case, trial);
+        assert!(shrunk.minimal && one_minimal(&tester, &shrunk.case));
+        assert!(shrunk.case.len() < kept.len(), "{:?}", shrunk.case.cmds());
+        assert!(shrunk.case.len() <= 12, "{:?}", shrunk.case.cmds());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Smaller than 1-minimal: a 1-minimal case can still be long (no single command can go,
 //! yet a game of a dozen moves would show the same mistake where the random game took a
 //! hundred). So once the first failure is shrunk, the search starts again from short
-//! games aimed at the same kind of difference (the caller's candidates: the same
-//! generator, shorter games), shrinks each new failure the same way, and keeps the
-//! smallest case. It stops after a few rounds, sooner when rounds stop helping or the
+//! games aimed at the same kind of difference (the caller's candidates, round by round:
+//! shorter games of the same generator, or of others), shrinks each new failure the same
+//! way, and keeps the smallest case. A round that finds no failure counts as one that
+//! found nothing smaller. It stops after a few rounds, sooner when rounds stop helping or the
 //! case is already tiny, and always within the budget.
 //!
 //! Every round settles on the lowest failing candidate ([`search::first`]) and shrinks it
@@ -82,9 +83,12 @@ pub fn smaller(
             },
             None,
         );
+        // A round without a failure only counts as one that found nothing smaller: the
+        // next may draw other games.
         let Some((index, (case, trial))) = found.first else {
             out.tries += found.tested;
-            break;
+            idle += 1;
+            continue;
         };
         out.tries += index + 1;
         out.rounds += 1;

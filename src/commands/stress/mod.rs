@@ -96,11 +96,14 @@ clock: the same seed gives the same result. Shrinking:
 everything after the first differing line is cut, invalid commands dropped, the
 game before the failing command replaced by a shorter route to what matters,
 then commands removed (delta debugging) until removing any one makes it pass;
-then the whole game retold more freely (the last move included, pieces stepping
-out of a mover's way), and shrunk again when that is shorter.
+then the whole game retold more freely (the last move included, pieces of either
+side stepping out of a mover's way), and shrunk again when that is shorter; a
+case still over 8 commands is tried with the pieces that matter set up
+elsewhere on the board by a shorter game.
 Then, for a smaller case still, new failures from short games of the same mode
 are shrunk the same way (at most as many cases again as the search and the
-shrinking took) and the smallest is kept; the result says both sizes. Ctrl-C
+shrinking took; as many again from modes where pieces meet, for a case still
+over 12 commands) and the smallest is kept; the result says both sizes. Ctrl-C
 ends the run with a line on stderr: the cases tried and the seed.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
@@ -590,11 +593,14 @@ fn shrink_phase(s: &Settings, oracle: &Oracle, progress: &Progress, failure: Fai
     }
 }
 
-/// Smaller than 1-minimal: new failures from short games of the failing case's mode
-/// (each round a seed of its own, games at most twice the first shrunk case's length),
-/// each shrunk as the first was; the smallest is kept. No round starts once it has tried
-/// as many candidates as the search and the first shrinking did (at least
-/// [`SMALLER_TRIES`]), so a run costs at most about twice what it did without it.
+/// Smaller than 1-minimal: new failures from short games of the failing case's mode (each
+/// round a seed of its own, games at most twice the first shrunk case's length), each
+/// shrunk as the first was; the smallest is kept. No round starts once it has tried as
+/// many candidates as the search and the first shrinking did (at least
+/// [`SMALLER_TRIES`]). A case still longer than [`LONG`] commands then gets as many again
+/// from short games of the modes that stage close encounters ([`SMALLER_MODES`], one a
+/// round; `--mode` keeps its own), so a run costs at most about twice what it did without
+/// the search, three times for a long case.
 fn smaller_phase(
     s: &Settings,
     shrinker: &Shrinker,
@@ -602,24 +608,66 @@ fn smaller_phase(
     index: u64,
     mode: Mode,
 ) -> Smaller {
-    let max_q = (first.case.len() as u64 * 2).clamp(8, s.recipe.max_q);
+    let max_tries = (index + 1 + first.tries).max(SMALLER_TRIES);
     let effort = Effort {
         rounds: SMALLER_ROUNDS,
         patience: SMALLER_PATIENCE,
         candidates: (index + 1).saturating_mul(2).clamp(500, 5_000),
         enough: SMALL_ENOUGH,
-        max_tries: (index + 1 + first.tries).max(SMALLER_TRIES),
+        max_tries,
     };
-    smaller(shrinker, first, effort, |round, i| {
-        let recipe = Recipe {
-            seed: s.recipe.seed ^ (round as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
-            mode: Some(mode),
-            max_q,
-            messy: s.recipe.messy,
-        };
-        Some(recipe::case(&recipe, i).0)
-    })
+    // Each round's games: a seed of its own (`stage` apart), `fixed` or else the round's
+    // of SMALLER_MODES, at most twice as long as `len`.
+    let games = |stage: u64, len: usize, fixed: Option<Mode>| {
+        let max_q = (len as u64 * 2).clamp(8, s.recipe.max_q);
+        move |round: usize, i: u64| {
+            let recipe = Recipe {
+                seed: s.recipe.seed
+                    ^ (round as u64 + 1 + stage).wrapping_mul(0xD1B5_4A32_D192_ED03),
+                mode: Some(
+                    s.recipe
+                        .mode
+                        .or(fixed)
+                        .unwrap_or_else(|| SMALLER_MODES[round % SMALLER_MODES.len()]),
+                ),
+                max_q,
+                messy: s.recipe.messy,
+            };
+            Some(recipe::case(&recipe, i).0)
+        }
+    };
+    let len = first.case.len();
+    let found = smaller(shrinker, first, effort, games(0, len, Some(mode)));
+    if found.best.case.len() <= LONG || shrinker.exhausted() {
+        return found;
+    }
+    let len = found.best.case.len();
+    let more = smaller(
+        shrinker,
+        found.best,
+        Effort {
+            enough: LONG,
+            patience: SMALLER_MODES.len(),
+            ..effort
+        },
+        games(SMALLER_ROUNDS as u64, len, None),
+    );
+    Smaller {
+        best: more.best,
+        first: found.first,
+        rounds: found.rounds + more.rounds,
+        tries: found.tries + more.tries,
+    }
 }
+
+/// A case of more than this many commands is more than a person reads at a glance: the
+/// search for a smaller case goes on in [`SMALLER_MODES`].
+pub const LONG: usize = 12;
+
+/// The modes the search for a smaller case turns to when the case is still long: in
+/// short games of these, pieces meet (checks, blocked squares, captains walking into
+/// attack), where a short random game of another mode may bring no two pieces close.
+const SMALLER_MODES: [Mode; 4] = [Mode::Attacks, Mode::Captains, Mode::Check, Mode::Blocked];
 
 /// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
 /// status of a failed write). A case that cannot be saved is not lost: the report and
