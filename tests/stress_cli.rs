@@ -321,26 +321,67 @@ fn formerly_long_cases_keep_at_most_a_dozen_commands() {
     // horse walled in by the other side's soldiers (16), a captain walking seven squares
     // to soldiers that never moved (16).
     for (bug, seed) in [("HORSE_LEG", "2"), ("SOLDIER_BACKWARDS", "3")] {
-        let save = work.join(format!("{bug}.in"));
-        let out = stress(&[
-            "--cmd",
-            &dir.join(bug).to_string_lossy(),
-            "--seed",
-            seed,
-            "--cases",
-            "3000",
-            "--save",
-            &save.to_string_lossy(),
-        ]);
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{bug}: {stdout}");
-        let cmds = commands(&fs::read_to_string(&save).expect("saved"));
-        assert_eq!(cmds.len(), shrunk_size(&stdout), "{bug}");
-        assert!(cmds.len() <= 12, "{bug} seed {seed}: {stdout}");
+        let program = dir.join(bug);
+        let (stdout, cmds) = shrunk(&work, &program.to_string_lossy(), seed);
         assert!(stdout.contains(", 1-minimal"), "{bug}: {stdout}");
         let input = input_of(&cmds);
-        assert_ne!(run_on(&dir.join(bug), &input), judge(&input), "{bug}");
+        assert_ne!(run_on(&program, &input), judge(&input), "{bug}");
     }
+    let _ = fs::remove_dir_all(&work);
+}
+
+/// Runs `stress` on `cmd` with `seed` for at most 3000 cases, saving in `work`; its
+/// output and the commands of the case kept, checked to be at most a dozen.
+fn shrunk(work: &Path, cmd: &str, seed: &str) -> (String, Vec<String>) {
+    let save = work.join(format!("seed{seed}.in"));
+    let out = stress(&[
+        "--cmd",
+        cmd,
+        "--seed",
+        seed,
+        "--cases",
+        "3000",
+        "--save",
+        &save.to_string_lossy(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{cmd}: {stdout}");
+    let cmds = commands(&fs::read_to_string(&save).expect("saved"));
+    assert_eq!(cmds.len(), shrunk_size(&stdout), "{cmd}");
+    assert!(cmds.len() <= 12, "{cmd} seed {seed}: {stdout}");
+    (stdout, cmds)
+}
+
+/// The mutant judge example (`examples/mutant.rs`) beside the binary under test, built
+/// with the same profile when it is not there yet.
+fn mutant() -> PathBuf {
+    let bin = Path::new(BIN);
+    let dir = bin.parent().expect("the binary's folder");
+    let path = dir
+        .join("examples")
+        .join(format!("mutant{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let mut build = Command::new(env!("CARGO"));
+        build.args(["build", "--quiet", "--example", "mutant"]);
+        if dir.file_name().is_some_and(|n| n == "release") {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(status.success() && path.exists(), "{}", path.display());
+    }
+    path
+}
+
+#[test]
+fn a_blocker_far_from_its_square_is_played_by_a_nearer_piece() {
+    // Kept 13 commands with relocation by a shift alone: the soldier stepping onto the
+    // eye of a blue elephant that an elephant check forgets had walked two squares, where
+    // another soldier starts one step from it.
+    let work = scratch("stand-in");
+    let mistake = "check-elephant-down2-right2-eye-forgotten";
+    let cmd = format!("\"{}\" {mistake}", mutant().display());
+    let (stdout, _) = shrunk(&work, &cmd, "3");
+    assert!(stdout.contains("differs:  check"), "{stdout}");
     let _ = fs::remove_dir_all(&work);
 }
 

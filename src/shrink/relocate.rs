@@ -14,12 +14,19 @@
 //! move shifted too. The shrinker tries the shortest of these; the program under test
 //! says whether the shifted position still fails (a piece that was not in the picture may
 //! now attack too).
+//!
+//! The mover, unless it is a captain, often matters only by where it ends (on a blocking
+//! square, in a piece's way): another piece of its side that gets there in fewer moves
+//! may play its part, moving onto its square from wherever that piece's rule allows
+//! (also with no shift at all). Its kind may differ; the program says whether it still
+//! fails. There, too, a piece of the other side that never moves is taken where a piece
+//! arrives, while the pieces of the other side walk on their turns.
 
 use super::route::{self, Event, Takers};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::game::Game;
-use crate::judge::piece::{Color, PieceKind, Square, SQUARE_SLOTS};
+use crate::judge::piece::{Color, Piece, PieceKind, Square, SQUARE_SLOTS};
 use crate::judge::rules::{self, Reach};
 
 /// How many of the shortest relocated games the shrinker tries.
@@ -28,11 +35,15 @@ pub const TRIED: usize = 32;
 /// The most pieces a ray may pass over and still count as blocked short of a captain.
 const RAY_BLOCKERS: usize = 1;
 
+/// How many stand-ins for the mover (the nearest first) are tried for each shift.
+const STAND_INS: usize = 2;
+
 /// Games that play the last move of `cmds` (which must be legal) with the pieces that
 /// matter (or all of them but one) shifted by a vector, shortest first, each shorter than
 /// `cmds` and each checked to set up every shifted piece and to make the shifted last
-/// move legal.
-pub fn relocations(cmds: &[Cmd]) -> Vec<Vec<Cmd>> {
+/// move legal; with `stand_ins`, also those in which another piece makes the last move
+/// ([`STAND_INS`]).
+pub fn relocations(cmds: &[Cmd], stand_ins: bool) -> Vec<Vec<Cmd>> {
     let Some((&last, before)) = cmds.split_last() else {
         return Vec::new();
     };
@@ -62,25 +73,38 @@ pub fn relocations(cmds: &[Cmd]) -> Vec<Vec<Cmd>> {
         fewer.remove(i);
         fewer
     }));
+    let others: Vec<_> = after
+        .pieces()
+        .filter(|(_, p)| p.kind != PieceKind::Captain)
+        .filter_map(|(at, p)| {
+            let id = ids[at.index()]?;
+            Some((id, p, moves_from(p.kind, id)))
+        })
+        .collect();
     let setting = Setting {
         after: &after,
         ids: &ids,
         side,
         from,
         to,
+        others: &others,
+        stand_ins,
     };
     let mut found: Vec<Vec<Cmd>> = Vec::new();
     for placed in &sets {
         for dx in -9i8..=9 {
             for dy in -8i8..=8 {
-                if (dx, dy) == (0, 0) {
-                    continue;
-                }
-                let Some(game) = setting.shifted(placed, (dx, dy)) else {
-                    continue;
+                let mut games = match stand_ins {
+                    true => setting.stand_ins(placed, (dx, dy)),
+                    false => Vec::new(),
                 };
-                if game.len() < cmds.len() && !found.contains(&game) {
-                    found.push(game);
+                if (dx, dy) != (0, 0) {
+                    games.extend(setting.shifted(placed, (dx, dy)));
+                }
+                for game in games {
+                    if game.len() < cmds.len() && !found.contains(&game) {
+                        found.push(game);
+                    }
                 }
             }
         }
@@ -102,6 +126,12 @@ struct Setting<'a> {
     from: Square,
     /// Where it went to.
     to: Square,
+    /// The pieces on it other than captains, by their start squares, each with the
+    /// fewest moves it needs to each square ([`moves_from`]).
+    others: &'a [(Square, Piece, [Option<usize>; SQUARE_SLOTS])],
+    /// Whether other pieces may make the last move, and pieces that never move are
+    /// taken where another arrives ([`taking_the_way`]).
+    stand_ins: bool,
 }
 
 impl Setting<'_> {
@@ -114,36 +144,189 @@ impl Setting<'_> {
             .iter()
             .map(|&s| s.offset(shift))
             .collect::<Option<Vec<_>>>()?;
+        let mover = self.ids[self.to.index()]?;
+        let events = self.arrivals(placed, &targets, (mover, f))?;
+        let piece = self.after.piece_at(self.to)?;
+        self.play(placed, &targets, events, (f, t), piece)
+    }
+
+    /// The arrivals of the pieces on `placed` on `targets`, then of the piece that makes
+    /// the last move (by its start square) on the square it moves from.
+    fn arrivals(
+        &self,
+        placed: &[Square],
+        targets: &[Square],
+        (mover, from): (Square, Square),
+    ) -> Option<Vec<Event>> {
         let mut events: Vec<Event> = placed
             .iter()
-            .zip(&targets)
-            .map(|(&s, &target)| {
+            .zip(targets)
+            .map(|(&s, &to)| {
                 Some(Event::Reach {
                     piece: self.ids[s.index()]?,
-                    to: target,
+                    to,
                 })
             })
             .collect::<Option<_>>()?;
         events.push(Event::Reach {
-            piece: self.ids[self.to.index()]?,
-            to: f,
+            piece: mover,
+            to: from,
         });
+        Some(events)
+    }
+
+    /// Games like [`Setting::shifted`]'s in which another piece of the mover's side, one
+    /// of the [`STAND_INS`] that get to a square from which they reach the shifted
+    /// target in the fewest moves, makes the last move in its place; none when the mover
+    /// is a captain.
+    fn stand_ins(&self, placed: &[Square], shift: (i8, i8)) -> Vec<Vec<Cmd>> {
+        let Some(mover) = self.after.piece_at(self.to) else {
+            return Vec::new();
+        };
+        let Some(t) = self.to.offset(shift) else {
+            return Vec::new();
+        };
+        let Some(targets) = placed
+            .iter()
+            .map(|&s| s.offset(shift))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return Vec::new();
+        };
+        if mover.kind == PieceKind::Captain {
+            return Vec::new();
+        }
+        let busy: Vec<Square> = placed
+            .iter()
+            .chain([&self.to])
+            .filter_map(|s| self.ids[s.index()])
+            .collect();
+        let mut nearest: Vec<(usize, Square, Square, Piece)> = Vec::new();
+        for &(id, piece, ref dist) in self.others {
+            if piece.color != mover.color || busy.contains(&id) {
+                continue;
+            }
+            let best = sources(piece.kind, t)
+                .into_iter()
+                .filter(|s| !targets.contains(s))
+                .filter_map(|s| Some((dist[s.index()]?, s)))
+                .min_by_key(|&(d, _)| d);
+            if let Some((d, from)) = best {
+                nearest.push((d, id, from, piece));
+            }
+        }
+        // A stable sort: the order of the squares breaks ties.
+        nearest.sort_by_key(|&(d, ..)| d);
+        nearest
+            .into_iter()
+            .take(STAND_INS)
+            .filter_map(|(_, id, from, piece)| {
+                let events = self.arrivals(placed, &targets, (id, from))?;
+                self.play(placed, &targets, events, (from, t), piece)
+            })
+            .collect()
+    }
+
+    /// The game that makes `events` happen and then the move from `f` to `t` (by
+    /// `mover`), when it is legal and ends with the pieces on `placed` on `targets` and
+    /// `mover` on `t`.
+    fn play(
+        &self,
+        placed: &[Square],
+        targets: &[Square],
+        events: Vec<Event>,
+        (f, t): (Square, Square),
+        mover: Piece,
+    ) -> Option<Vec<Cmd>> {
+        let events = match self.stand_ins {
+            true => taking_the_way(&events),
+            false => events,
+        };
         let mut game = route::realize(&events, self.side, Takers::Fastest, true)?;
         game.push(cmd_of(f, t));
-        let expected: Vec<(Square, Square)> = placed
+        let expected: Vec<(Square, Piece)> = placed
             .iter()
-            .copied()
             .zip(targets)
-            .chain([(self.to, t)])
-            .collect();
-        sets_up(&game, self.after, &expected).then_some(game)
+            .map(|(&s, &target)| Some((target, self.after.piece_at(s)?)))
+            .chain([Some((t, mover))])
+            .collect::<Option<_>>()?;
+        sets_up(&game, &expected).then_some(game)
     }
 }
 
-/// Whether `cmds` are all legal and end with each piece of `after` named in `expected`
-/// (its square there, its square at the end) standing, as the same kind and side, on its
-/// square at the end.
-fn sets_up(cmds: &[Cmd], after: &Board, expected: &[(Square, Square)]) -> bool {
+/// `events` with a capture before each arrival on a square where a piece of the other
+/// side starts and stays (no event names it), those arrivals first: [`route::realize`]
+/// does not take a piece to arrive, and a piece that never moves does not make way.
+fn taking_the_way(events: &[Event]) -> Vec<Event> {
+    let start = Board::start();
+    let named: Vec<Square> = events.iter().flat_map(Event::pieces).collect();
+    let (mut taking, mut rest) = (Vec::new(), Vec::new());
+    for &event in events {
+        match event {
+            Event::Reach { piece, to }
+                if !named.contains(&to)
+                    && start.piece_at(to).is_some_and(|v| {
+                        start.piece_at(piece).map(|p| p.color.opponent()) == Some(v.color)
+                    }) =>
+            {
+                taking.extend([
+                    Event::Capture {
+                        by: piece,
+                        victim: to,
+                    },
+                    event,
+                ]);
+            }
+            _ => rest.push(event),
+        }
+    }
+    // Those that take come first: the other pieces' arrivals go ahead on their side's
+    // turns meanwhile, where a capture later in the story would wait for them.
+    taking.extend(rest);
+    taking
+}
+
+/// The squares from which a piece of `kind` reaches `to` in one move on an empty board.
+fn sources(kind: PieceKind, to: Square) -> Vec<Square> {
+    match rules::reach(kind) {
+        Reach::Leaps(leaps) => leaps
+            .iter()
+            .filter_map(|l| to.offset((-l.delta.0, -l.delta.1)))
+            .collect(),
+        Reach::Rays(dirs) => dirs
+            .iter()
+            .flat_map(|&(dx, dy)| (1..10).map_while(move |k| to.offset((-dx * k, -dy * k))))
+            .collect(),
+    }
+}
+
+/// For each square, the fewest moves a piece of `kind` needs from `from` to it on an
+/// empty board; `None` where it never gets.
+fn moves_from(kind: PieceKind, from: Square) -> [Option<usize>; SQUARE_SLOTS] {
+    let mut dist: [Option<usize>; SQUARE_SLOTS] = [None; SQUARE_SLOTS];
+    dist[from.index()] = Some(0);
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[s.index()].unwrap_or(0);
+        let next: Vec<Square> = match rules::reach(kind) {
+            Reach::Leaps(leaps) => leaps.iter().filter_map(|l| s.offset(l.delta)).collect(),
+            Reach::Rays(dirs) => dirs
+                .iter()
+                .flat_map(|&(dx, dy)| (1..10).map_while(move |k| s.offset((dx * k, dy * k))))
+                .collect(),
+        };
+        for n in next {
+            if dist[n.index()].is_none() {
+                dist[n.index()] = Some(d + 1);
+                queue.push_back(n);
+            }
+        }
+    }
+    dist
+}
+
+/// Whether `cmds` are all legal and end with each piece of `expected` on its square.
+fn sets_up(cmds: &[Cmd], expected: &[(Square, Piece)]) -> bool {
     let mut game = Game::new();
     for c in cmds {
         if game.play(c[0], c[1], c[2], c[3]).is_err() {
@@ -152,7 +335,7 @@ fn sets_up(cmds: &[Cmd], after: &Board, expected: &[(Square, Square)]) -> bool {
     }
     expected
         .iter()
-        .all(|&(s, t)| after.piece_at(s).is_some() && game.board().piece_at(t) == after.piece_at(s))
+        .all(|&(t, piece)| game.board().piece_at(t) == Some(piece))
 }
 
 /// For each square of `after` (the board after the game `before` and the move `from` to
@@ -324,7 +507,7 @@ mod tests {
         let cmds = cmds_of(
             "0 0 1 0|9 4 8 4|0 3 1 2|8 4 7 4|1 2 0 3|7 4 7 5|0 3 1 2|7 5 6 5|1 2 0 3|6 5 5 5|0 3 1 2|5 5 4 5|1 2 0 3|4 5 3 5|0 3 1 2|3 5 2 5",
         );
-        let games = relocations(&cmds);
+        let games = relocations(&cmds, false);
         assert!(!games.is_empty());
         assert!(games.windows(2).all(|w| w[0].len() <= w[1].len()));
         let best = &games[0];
@@ -344,6 +527,104 @@ mod tests {
                     == Some((Color::Red, PieceKind::Soldier))
             });
             assert!(soldier, "{game:?}");
+        }
+    }
+
+    #[test]
+    fn a_mover_that_only_blocks_is_played_by_a_nearer_piece_of_its_side() {
+        // A red soldier walks two squares and steps onto the eye (2, 5) of the blue
+        // elephant on (3, 4), between it and the red captain that walked to (1, 6): the
+        // elephant reaches twelve squares and no shift brings it closer, but the soldier
+        // that starts on (3, 6) is one step from the eye.
+        let cmds = cmds_of(
+            "3 2 3 3|9 3 8 2|3 3 2 4|8 2 9 3|3 4 2 3|9 2 7 4|0 4 1 4|7 4 5 6|1 4 1 5|5 6 3 4|1 5 1 6|9 3 8 2|2 4 2 5",
+        );
+        let games = relocations(&cmds, true);
+        let blocked = |game: &Vec<Cmd>| {
+            let board = replay(game);
+            let kind = |x, y| board.piece_at(sq(x, y)).map(|p| (p.color, p.kind));
+            let &[_, _, x, y] = game.last().expect("a move");
+            (x, y) == (2, 5)
+                && kind(3, 4) == Some((Color::Blue, PieceKind::Elephant))
+                && kind(1, 6) == Some((Color::Red, PieceKind::Captain))
+                && kind(2, 5).map(|(c, _)| c) == Some(Color::Red)
+        };
+        let best = games
+            .iter()
+            .take(TRIED)
+            .filter(|g| blocked(g))
+            .min_by_key(|g| g.len())
+            .expect("the position set up among the games tried");
+        assert_eq!(best.len(), 7, "{best:?}");
+        assert_eq!(best.last(), Some(&[3, 6, 2, 5]), "{best:?}");
+    }
+
+    #[test]
+    fn a_piece_that_never_moves_is_taken_where_another_arrives() {
+        let reach = |piece, to| Event::Reach { piece, to };
+        let cases = [
+            // A blue elephant arriving where a red soldier starts takes it first.
+            (
+                vec![reach(sq(9, 2), sq(3, 4))],
+                vec![
+                    Event::Capture {
+                        by: sq(9, 2),
+                        victim: sq(3, 4),
+                    },
+                    reach(sq(9, 2), sq(3, 4)),
+                ],
+            ),
+            // Those arrivals first.
+            (
+                vec![reach(sq(0, 4), sq(1, 6)), reach(sq(9, 2), sq(3, 4))],
+                vec![
+                    Event::Capture {
+                        by: sq(9, 2),
+                        victim: sq(3, 4),
+                    },
+                    reach(sq(9, 2), sq(3, 4)),
+                    reach(sq(0, 4), sq(1, 6)),
+                ],
+            ),
+            // Not a piece of its own side, nor one the story moves.
+            (
+                vec![reach(sq(0, 4), sq(0, 3))],
+                vec![reach(sq(0, 4), sq(0, 3))],
+            ),
+            (
+                vec![reach(sq(9, 2), sq(3, 4)), reach(sq(3, 4), sq(2, 3))],
+                vec![reach(sq(9, 2), sq(3, 4)), reach(sq(3, 4), sq(2, 3))],
+            ),
+        ];
+        for (events, expected) in cases {
+            assert_eq!(taking_the_way(&events), expected, "{events:?}");
+        }
+    }
+
+    #[test]
+    fn the_fewest_moves_on_an_empty_board() {
+        let cases = [
+            (PieceKind::Soldier, sq(3, 2), sq(2, 5), Some(3)),
+            (PieceKind::Soldier, sq(3, 6), sq(3, 6), Some(0)),
+            (PieceKind::Elephant, sq(9, 2), sq(3, 4), Some(3)),
+            (PieceKind::Elephant, sq(9, 2), sq(9, 3), None),
+            (PieceKind::Car, sq(0, 0), sq(5, 7), Some(2)),
+            (PieceKind::Horse, sq(9, 1), sq(7, 2), Some(1)),
+        ];
+        for (kind, from, to, expected) in cases {
+            assert_eq!(
+                moves_from(kind, from)[to.index()],
+                expected,
+                "{kind:?} {from} {to}"
+            );
+            // The one-move sources are exactly the squares one move away.
+            for s in sources(kind, to) {
+                assert_eq!(
+                    moves_from(kind, s)[to.index()],
+                    Some(1),
+                    "{kind:?} {s} {to}"
+                );
+            }
         }
     }
 }

@@ -39,7 +39,8 @@ pub enum Event {
 }
 
 impl Event {
-    fn pieces(&self) -> [Square; 2] {
+    /// The pieces it names, by their start squares (a lone piece twice).
+    pub fn pieces(&self) -> [Square; 2] {
         match *self {
             Event::Reach { piece, .. } => [piece, piece],
             Event::Capture { by, victim } => [by, victim],

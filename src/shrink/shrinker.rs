@@ -9,7 +9,8 @@
 //! mover's way) and, when that is shorter, the rounds start again from there. A case still
 //! longer than [`RELOCATE_ABOVE`] is then tried with the pieces that matter set up
 //! elsewhere on the board by a shorter game ([`relocate`]), and shrunk again from there
-//! when one of those fails the same way.
+//! when one of those fails the same way; once plain shifts bring nothing shorter, with
+//! another piece of the mover's side making the last move.
 //!
 //! Candidates are tried in parallel through [`search::first`], which always settles on the
 //! lowest failing one, so a seeded run shrinks to the same case whatever the jobs.
@@ -156,19 +157,25 @@ impl<'a> Shrinker<'a> {
                 (case, trial, minimal) = self.settle(retold, t, true);
             }
         }
-        // Each relocation that shrinks the case may open another.
-        for _ in 0..RELOCATIONS {
-            if !self.reroute || trial.kind != Kind::WrongAnswer || case.len() <= RELOCATE_ABOVE {
-                break;
+        // Each relocation that shrinks the case may open another. Stand-ins for the
+        // mover come after the plain shifts have done what they can: a stand-in's
+        // shorter game may settle on a case that no later shift shortens, where the
+        // plain shifts would have gone further.
+        for stand_ins in [false, true] {
+            for _ in 0..RELOCATIONS {
+                if !self.reroute || trial.kind != Kind::WrongAnswer || case.len() <= RELOCATE_ABOVE
+                {
+                    break;
+                }
+                let Some((moved, t)) = self.relocate(&case, &trial, stand_ins) else {
+                    break;
+                };
+                let (c, t, m) = self.settle(moved, t, true);
+                if c.len() >= case.len() {
+                    break;
+                }
+                (case, trial, minimal) = (c, t, m);
             }
-            let Some((moved, t)) = self.relocate(&case, &trial) else {
-                break;
-            };
-            let (c, t, m) = self.settle(moved, t, true);
-            if c.len() >= case.len() {
-                break;
-            }
-            (case, trial, minimal) = (c, t, m);
         }
         Shrunk {
             case,
@@ -180,12 +187,13 @@ impl<'a> Shrinker<'a> {
 
     /// The first of the [`relocate::TRIED`] shortest games that set up the pieces that
     /// matter elsewhere on the board ([`relocate::relocations`]) that fails like `trial`,
-    /// when the last command of `case` is a legal move.
-    fn relocate(&self, case: &Case, trial: &Trial) -> Option<(Case, Trial)> {
+    /// when the last command of `case` is a legal move; with `stand_ins`, other pieces
+    /// may make the last move too.
+    fn relocate(&self, case: &Case, trial: &Trial, stand_ins: bool) -> Option<(Case, Trial)> {
         if self.exhausted() || !case.validity().last().copied().unwrap_or(false) {
             return None;
         }
-        let games = relocate::relocations(&case.cmds());
+        let games = relocate::relocations(&case.cmds(), stand_ins);
         let games = &games[..games.len().min(relocate::TRIED)];
         self.first_failing(games.len(), trial, |k| Some(Case::of(&games[k])))
             .map(|(_, c, t)| (c, t))
