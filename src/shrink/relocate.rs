@@ -430,6 +430,7 @@ fn reaches(board: &Board, kind: PieceKind, from: Square, to: Square) -> Option<V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shrink::route::tests::replay;
 
     fn sq(x: i64, y: i64) -> Square {
         Square::new(x, y).expect("on the board")
@@ -443,15 +444,6 @@ mod tests {
                 [n[0], n[1], n[2], n[3]]
             })
             .collect()
-    }
-
-    /// The board after `cmds`, all legal.
-    fn replay(cmds: &[Cmd]) -> Board {
-        let mut game = Game::new();
-        for c in cmds {
-            assert!(game.play(c[0], c[1], c[2], c[3]).is_ok(), "{c:?} is legal");
-        }
-        game.board().clone()
     }
 
     #[test]

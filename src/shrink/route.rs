@@ -768,7 +768,7 @@ impl Plan<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn sq(x: i64, y: i64) -> Square {
@@ -810,7 +810,7 @@ mod tests {
     }
 
     /// Replays `cmds`, all of which must be legal; returns the final board.
-    fn replay(cmds: &[Cmd]) -> Board {
+    pub(crate) fn replay(cmds: &[Cmd]) -> Board {
         let mut game = Game::new();
         for c in cmds {
             assert!(game.play(c[0], c[1], c[2], c[3]).is_ok(), "{c:?} is legal");

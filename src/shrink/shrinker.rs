@@ -377,6 +377,7 @@ mod tests {
     use crate::generate::case::Cmd;
     use crate::generate::mode::Mode;
     use crate::generate::recipe::{self, Recipe};
+    use crate::judge::board::Board;
     use crate::judge::game::Game;
     use crate::judge::rules;
     use crate::show::compare::compare;
@@ -557,10 +558,10 @@ mod tests {
         );
     }
 
-    /// A program that sees a blue horse's check on the red captain even when the
-    /// horse's leg is blocked.
-    fn horse_leg_ignored(case: &Case) -> Vec<String> {
-        use crate::judge::piece::{Color, PieceKind};
+    /// The judge's lines for `case` with the check field rewritten by `check`, given
+    /// the board after each legal command of a game not over and whether the judge
+    /// says check: a fake program with one slip in its look for check.
+    fn check_judged_by(case: &Case, check: impl Fn(&Board, bool) -> bool) -> Vec<String> {
         let mut lines = judge_lines(case);
         let mut game = Game::new();
         for (line, l) in lines.iter_mut().zip(&case.lines) {
@@ -568,28 +569,42 @@ mod tests {
             if game.play(a, b, c, d).is_err() || game.board().is_over() {
                 continue;
             }
-            let pieces: Vec<_> = game.board().pieces().collect();
+            let fields: Vec<&str> = line.split(';').collect();
+            if fields.len() == 4 {
+                let said = if check(game.board(), fields[2] == "yes") {
+                    "yes"
+                } else {
+                    "no"
+                };
+                *line = format!("{};{};{said};{}", fields[0], fields[1], fields[3]);
+            }
+        }
+        lines
+    }
+
+    /// A program that sees a blue horse's check on the red captain even when the
+    /// horse's leg is blocked.
+    fn horse_leg_ignored(case: &Case) -> Vec<String> {
+        use crate::judge::piece::{Color, PieceKind};
+        check_judged_by(case, |board, judged| {
+            let pieces: Vec<_> = board.pieces().collect();
             let captain = pieces
                 .iter()
                 .find(|(_, p)| p.kind == PieceKind::Captain && p.color == Color::Red);
             let horses = pieces
                 .iter()
                 .filter(|(_, p)| p.kind == PieceKind::Horse && p.color == Color::Blue);
-            let seen = horses.into_iter().any(|(h, _)| {
-                captain.is_some_and(|(k, _)| {
-                    let (dx, dy) = (
-                        (k.x() as i64 - h.x() as i64).abs(),
-                        (k.y() as i64 - h.y() as i64).abs(),
-                    );
-                    (dx, dy) == (1, 2) || (dx, dy) == (2, 1)
+            judged
+                || horses.into_iter().any(|(h, _)| {
+                    captain.is_some_and(|(k, _)| {
+                        let (dx, dy) = (
+                            (k.x() as i64 - h.x() as i64).abs(),
+                            (k.y() as i64 - h.y() as i64).abs(),
+                        );
+                        (dx, dy) == (1, 2) || (dx, dy) == (2, 1)
+                    })
                 })
-            });
-            let fields: Vec<&str> = line.split(';').collect();
-            if seen && fields.len() == 4 && fields[2] == "no" {
-                *line = format!("{};{};yes;{}", fields[0], fields[1], fields[3]);
-            }
-        }
-        lines
+        })
     }
 
     /// Commands written as in an input file, four numbers a line.
@@ -605,34 +620,23 @@ mod tests {
     /// A program that never sees a soldier's check backwards (towards its own side).
     fn soldier_backwards_ignored(case: &Case) -> Vec<String> {
         use crate::judge::piece::{Color, PieceKind};
-        let mut lines = judge_lines(case);
-        let mut game = Game::new();
-        for (line, l) in lines.iter_mut().zip(&case.lines) {
-            let [a, b, c, d] = l.cmd;
-            if game.play(a, b, c, d).is_err() || game.board().is_over() {
-                continue;
-            }
-            let board = game.board();
-            let seen = Color::ALL.into_iter().any(|color| {
-                board.captain(color).is_some_and(|captain| {
-                    let by = color.opponent();
-                    rules::attackers(board, captain, by).into_iter().any(|at| {
-                        let soldier =
-                            board.piece_at(at).map(|p| p.kind) == Some(PieceKind::Soldier);
-                        let backwards = match by {
-                            Color::Red => captain.x() < at.x(),
-                            Color::Blue => captain.x() > at.x(),
-                        };
-                        !(soldier && backwards)
+        check_judged_by(case, |board, judged| {
+            judged
+                && Color::ALL.into_iter().any(|color| {
+                    board.captain(color).is_some_and(|captain| {
+                        let by = color.opponent();
+                        rules::attackers(board, captain, by).into_iter().any(|at| {
+                            let soldier =
+                                board.piece_at(at).map(|p| p.kind) == Some(PieceKind::Soldier);
+                            let backwards = match by {
+                                Color::Red => captain.x() < at.x(),
+                                Color::Blue => captain.x() > at.x(),
+                            };
+                            !(soldier && backwards)
+                        })
                     })
                 })
-            });
-            let fields: Vec<&str> = line.split(';').collect();
-            if !seen && fields.len() == 4 && fields[2] == "yes" {
-                *line = format!("{};{};no;{}", fields[0], fields[1], fields[3]);
-            }
-        }
-        lines
+        })
     }
 
     #[test]
