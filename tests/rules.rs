@@ -348,3 +348,38 @@ fn move_generation_matches_validation() {
     let over = setup(&[(0, 0, 'K'), (4, 4, 'R')], 'r');
     assert!(rules::legal_moves(&over).is_empty());
 }
+
+/// The empty-board reach the tools plan games with: from the middle, a leaper's squares
+/// are its hand-written deltas; for every kind and square, the backward reach is the
+/// forward reach read the other way, and nothing is listed twice.
+#[test]
+fn empty_board_reach_agrees_with_the_rules_both_ways() {
+    let middle = sq(4, 4);
+    for kind in PieceKind::ALL {
+        let forward = rules::empty_board_reach(kind, middle, false);
+        let got: BTreeSet<(i64, i64)> = forward
+            .iter()
+            .map(|s| (s.x() as i64 - 4, s.y() as i64 - 4))
+            .collect();
+        if kind == PieceKind::Car {
+            // Every other square of its column (10 rows) and its row (9 columns).
+            assert_eq!(forward.len(), 9 + 8, "car");
+            assert!(got.iter().all(|&(dx, dy)| (dx == 0) != (dy == 0)), "car");
+        } else {
+            assert_eq!(got, expected_deltas(kind), "{kind}");
+        }
+        for from in Square::all() {
+            let out = rules::empty_board_reach(kind, from, false);
+            let unique: BTreeSet<Square> = out.iter().copied().collect();
+            assert_eq!(unique.len(), out.len(), "{kind} from {from:?}");
+            for to in Square::all() {
+                let back = rules::empty_board_reach(kind, to, true);
+                assert_eq!(
+                    out.contains(&to),
+                    back.contains(&from),
+                    "{kind} {from:?} {to:?}"
+                );
+            }
+        }
+    }
+}

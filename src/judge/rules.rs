@@ -111,6 +111,32 @@ pub fn reach(kind: PieceKind) -> Reach {
     REACH[kind.index()]
 }
 
+/// The squares a piece of `kind` on `at` reaches in one move on an empty board (no
+/// blocking square, nothing in the way), in the table's order, each ray outwards; with
+/// `backwards`, the squares from which such a piece reaches `at`. For the tools that
+/// plan games (the judge itself reads [`REACH`] directly).
+pub fn empty_board_reach(kind: PieceKind, at: Square, backwards: bool) -> Vec<Square> {
+    let sign = if backwards { -1 } else { 1 };
+    let mut out = Vec::new();
+    match reach(kind) {
+        Reach::Leaps(leaps) => {
+            for l in leaps {
+                out.extend(at.offset((sign * l.delta.0, sign * l.delta.1)));
+            }
+        }
+        Reach::Rays(dirs) => {
+            for &(dx, dy) in dirs {
+                let mut from = at;
+                while let Some(next) = from.offset((sign * dx, sign * dy)) {
+                    out.push(next);
+                    from = next;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A move from one square to another.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Move {

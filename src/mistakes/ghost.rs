@@ -21,7 +21,7 @@ use crate::generate::case::cmd_of;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Piece, PieceKind, Square};
-use crate::judge::rules::{self, Reach};
+use crate::judge::rules;
 use crate::sys::rng::Rng;
 use std::collections::VecDeque;
 
@@ -84,14 +84,7 @@ pub(super) struct Tour {
 
 /// The squares one move of a `kind` on `from` reaches on `board` without taking.
 fn steps(board: &Board, kind: PieceKind, from: Square) -> Vec<Square> {
-    let targets: Vec<Square> = match rules::reach(kind) {
-        Reach::Leaps(leaps) => leaps.iter().filter_map(|l| from.offset(l.delta)).collect(),
-        Reach::Rays(dirs) => dirs
-            .iter()
-            .flat_map(|&(dx, dy)| (1..10).filter_map(move |k| from.offset((k * dx, k * dy))))
-            .collect(),
-    };
-    targets
+    rules::empty_board_reach(kind, from, false)
         .into_iter()
         .filter(|&to| board.is_empty(to) && rules::check_path(board, kind, from, to).is_ok())
         .collect()

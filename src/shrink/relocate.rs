@@ -206,7 +206,7 @@ impl Setting<'_> {
             if piece.color != mover.color || busy.contains(&id) {
                 continue;
             }
-            let best = sources(piece.kind, t)
+            let best = rules::empty_board_reach(piece.kind, t, true)
                 .into_iter()
                 .filter(|s| !targets.contains(s))
                 .filter_map(|s| Some((dist[s.index()]?, s)))
@@ -286,20 +286,6 @@ fn taking_the_way(events: &[Event]) -> Vec<Event> {
     taking
 }
 
-/// The squares from which a piece of `kind` reaches `to` in one move on an empty board.
-fn sources(kind: PieceKind, to: Square) -> Vec<Square> {
-    match rules::reach(kind) {
-        Reach::Leaps(leaps) => leaps
-            .iter()
-            .filter_map(|l| to.offset((-l.delta.0, -l.delta.1)))
-            .collect(),
-        Reach::Rays(dirs) => dirs
-            .iter()
-            .flat_map(|&(dx, dy)| (1..10).map_while(move |k| to.offset((-dx * k, -dy * k))))
-            .collect(),
-    }
-}
-
 /// For each square, the fewest moves a piece of `kind` needs from `from` to it on an
 /// empty board; `None` where it never gets.
 fn moves_from(kind: PieceKind, from: Square) -> [Option<usize>; SQUARE_SLOTS] {
@@ -308,13 +294,7 @@ fn moves_from(kind: PieceKind, from: Square) -> [Option<usize>; SQUARE_SLOTS] {
     let mut queue = std::collections::VecDeque::from([from]);
     while let Some(s) = queue.pop_front() {
         let d = dist[s.index()].unwrap_or(0);
-        let next: Vec<Square> = match rules::reach(kind) {
-            Reach::Leaps(leaps) => leaps.iter().filter_map(|l| s.offset(l.delta)).collect(),
-            Reach::Rays(dirs) => dirs
-                .iter()
-                .flat_map(|&(dx, dy)| (1..10).map_while(move |k| s.offset((dx * k, dy * k))))
-                .collect(),
-        };
+        let next = rules::empty_board_reach(kind, s, false);
         for n in next {
             if dist[n.index()].is_none() {
                 dist[n.index()] = Some(d + 1);
@@ -610,7 +590,7 @@ mod tests {
                 "{kind:?} {from} {to}"
             );
             // The one-move sources are exactly the squares one move away.
-            for s in sources(kind, to) {
+            for s in rules::empty_board_reach(kind, to, true) {
                 assert_eq!(
                     moves_from(kind, s)[to.index()],
                     Some(1),
