@@ -519,11 +519,12 @@ pub(super) fn run(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::mistakes::mutant;
 
-    fn ghosts() -> Vec<Mistake> {
+    /// The mistakes a ghost game shows, one for each piece but the captains, in catalogue order.
+    pub(crate) fn ghosts() -> Vec<Mistake> {
         Mistake::all()
             .iter()
             .copied()

@@ -266,13 +266,8 @@ mod tests {
 
     #[test]
     fn one_game_gives_every_lone_check_and_shows_every_ghost() {
-        let ghosts: Vec<Mistake> = Mistake::all()
-            .iter()
-            .copied()
-            .filter(|&m| ghost::haunted(m).is_some())
-            .collect();
         let mut all = lonely_ones();
-        all.extend(&ghosts);
+        all.extend(ghost::tests::ghosts());
         for seed in 1..=3 {
             let cmds = tour(&[], &all, 1000, seed);
             assert!(cmds.len() <= 700, "{}", cmds.len());
