@@ -179,6 +179,39 @@ impl Network {
         to: Square,
         captured: Option<Piece>,
     ) -> Accumulator {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the processor has AVX2, all that a function compiled for it needs.
+            return unsafe { self.after_avx2(acc, piece, from, to, captured) };
+        }
+        self.after_any(acc, piece, from, to, captured)
+    }
+
+    /// [`Network::after`] compiled for AVX2 (16 numbers an instruction instead of 8).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn after_avx2(
+        &self,
+        acc: &Accumulator,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    ) -> Accumulator {
+        self.after_any(acc, piece, from, to, captured)
+    }
+
+    /// [`Network::after`] for any processor: the loops the compiler vectorizes for the
+    /// instructions of the function it is inlined into.
+    #[inline(always)]
+    fn after_any(
+        &self,
+        acc: &Accumulator,
+        piece: Piece,
+        from: Square,
+        to: Square,
+        captured: Option<Piece>,
+    ) -> Accumulator {
         let mut next = Accumulator {
             v: [[0; HIDDEN]; 2],
             pieces: acc.pieces - u32::from(captured.is_some()),
@@ -208,6 +241,24 @@ impl Network {
     /// The evaluation in centipawns for `side` to move, from the views in `acc`.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the processor has AVX2, all that a function compiled for it needs.
+            return unsafe { self.evaluate_avx2(acc, side) };
+        }
+        self.evaluate_any(acc, side)
+    }
+
+    /// [`Network::evaluate`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn evaluate_avx2(&self, acc: &Accumulator, side: Color) -> i32 {
+        self.evaluate_any(acc, side)
+    }
+
+    /// [`Network::evaluate`] for any processor (see [`Network::after_any`]).
+    #[inline(always)]
+    fn evaluate_any(&self, acc: &Accumulator, side: Color) -> i32 {
         let own = &acc.v[side.index()];
         let other = &acc.v[side.opponent().index()];
         let b = bucket(acc.pieces);
@@ -281,6 +332,15 @@ fn check_ranges(
     Ok(())
 }
 
+/// Whether the processor has AVX2, looked up once: the network's loops then run in
+/// its wider registers, with the same results to the bit (integer arithmetic).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| std::is_x86_feature_detected!("avx2"))
+}
+
 #[inline]
 fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for j in 0..HIDDEN {
@@ -289,7 +349,7 @@ fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 /// The clipped view times the weights.
-#[inline]
+#[inline(always)]
 fn dot(view: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     let mut sum = 0i32;
     for j in 0..HIDDEN {
@@ -367,6 +427,36 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_avx2_loops_give_the_portable_results() {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            let net = built_in();
+            for board in crate::engine::random_positions(12, 40) {
+                let acc = net.accumulate(&board);
+                for m in crate::judge::rules::legal_moves(&board) {
+                    let mut b = board.clone();
+                    let piece = b.piece_at(m.from).unwrap();
+                    let captured = b.make_move(m.from, m.to);
+                    let any = net.after_any(&acc, piece, m.from, m.to, captured);
+                    // SAFETY: the processor has AVX2 (checked above).
+                    let wide = unsafe { net.after_avx2(&acc, piece, m.from, m.to, captured) };
+                    assert!(
+                        any.v == wide.v && any.pieces == wide.pieces,
+                        "{board} {m:?}"
+                    );
+                    for side in Color::ALL {
+                        // SAFETY: as above.
+                        let e = unsafe { net.evaluate_avx2(&any, side) };
+                        assert_eq!(net.evaluate_any(&any, side), e, "{b} {side:?}");
+                    }
+                }
+            }
+            return;
+        }
+        println!("note: this processor has no AVX2: only the portable loops run here");
     }
 
     #[test]
