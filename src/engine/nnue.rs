@@ -56,6 +56,15 @@ pub struct Accumulator {
     pub pieces: u32,
 }
 
+/// One move as the views see it: `piece` from `from` to `to`, taking `captured`.
+#[derive(Clone, Copy)]
+struct Step {
+    piece: Piece,
+    from: Square,
+    to: Square,
+    captured: Option<Piece>,
+}
+
 /// Why a network file was not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetError(pub String);
@@ -179,39 +188,37 @@ impl Network {
         to: Square,
         captured: Option<Piece>,
     ) -> Accumulator {
+        let step = Step {
+            piece,
+            from,
+            to,
+            captured,
+        };
         #[cfg(target_arch = "x86_64")]
         if avx2() {
             // SAFETY: the processor has AVX2, all that a function compiled for it needs.
-            return unsafe { self.after_avx2(acc, piece, from, to, captured) };
+            return unsafe { self.after_avx2(acc, step) };
         }
-        self.after_any(acc, piece, from, to, captured)
+        self.after_any(acc, step)
     }
 
     /// [`Network::after`] compiled for AVX2 (16 numbers an instruction instead of 8).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn after_avx2(
-        &self,
-        acc: &Accumulator,
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Option<Piece>,
-    ) -> Accumulator {
-        self.after_any(acc, piece, from, to, captured)
+    unsafe fn after_avx2(&self, acc: &Accumulator, step: Step) -> Accumulator {
+        self.after_any(acc, step)
     }
 
     /// [`Network::after`] for any processor: the loops the compiler vectorizes for the
     /// instructions of the function it is inlined into.
     #[inline(always)]
-    fn after_any(
-        &self,
-        acc: &Accumulator,
-        piece: Piece,
-        from: Square,
-        to: Square,
-        captured: Option<Piece>,
-    ) -> Accumulator {
+    fn after_any(&self, acc: &Accumulator, step: Step) -> Accumulator {
+        let Step {
+            piece,
+            from,
+            to,
+            captured,
+        } = step;
         let mut next = Accumulator {
             v: [[0; HIDDEN]; 2],
             pieces: acc.pieces - u32::from(captured.is_some()),
@@ -409,24 +416,39 @@ pub fn read_file(path: &str) -> Result<Option<Arc<Network>>, NetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::rules::Move;
 
-    #[test]
-    fn the_updated_views_are_the_views_added_up_again() {
+    /// Calls `f` with the views of each of `count` random positions (from `seed`),
+    /// each legal move there (with the piece that moves and the one it takes) and the
+    /// board after it.
+    fn each_move(
+        seed: u64,
+        count: usize,
+        mut f: impl FnMut(&Accumulator, Piece, Move, Option<Piece>, &Board),
+    ) {
         let net = built_in();
-        for board in crate::engine::random_positions(11, 40) {
+        for board in crate::engine::random_positions(seed, count) {
             let acc = net.accumulate(&board);
             for m in crate::judge::rules::legal_moves(&board) {
                 let mut b = board.clone();
                 let piece = b.piece_at(m.from).unwrap();
                 let captured = b.make_move(m.from, m.to);
-                let next = net.after(&acc, piece, m.from, m.to, captured);
-                let again = net.accumulate(&b);
-                assert!(
-                    next.v == again.v && next.pieces == again.pieces,
-                    "{board} {m:?}"
-                );
+                f(&acc, piece, m, captured, &b);
             }
         }
+    }
+
+    #[test]
+    fn the_updated_views_are_the_views_added_up_again() {
+        let net = built_in();
+        each_move(11, 40, |acc, piece, m, captured, after| {
+            let next = net.after(acc, piece, m.from, m.to, captured);
+            let again = net.accumulate(after);
+            assert!(
+                next.v == again.v && next.pieces == again.pieces,
+                "{after} {m:?}"
+            );
+        });
     }
 
     #[test]
@@ -434,26 +456,26 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if avx2() {
             let net = built_in();
-            for board in crate::engine::random_positions(12, 40) {
-                let acc = net.accumulate(&board);
-                for m in crate::judge::rules::legal_moves(&board) {
-                    let mut b = board.clone();
-                    let piece = b.piece_at(m.from).unwrap();
-                    let captured = b.make_move(m.from, m.to);
-                    let any = net.after_any(&acc, piece, m.from, m.to, captured);
-                    // SAFETY: the processor has AVX2 (checked above).
-                    let wide = unsafe { net.after_avx2(&acc, piece, m.from, m.to, captured) };
-                    assert!(
-                        any.v == wide.v && any.pieces == wide.pieces,
-                        "{board} {m:?}"
-                    );
-                    for side in Color::ALL {
-                        // SAFETY: as above.
-                        let e = unsafe { net.evaluate_avx2(&any, side) };
-                        assert_eq!(net.evaluate_any(&any, side), e, "{b} {side:?}");
-                    }
+            each_move(12, 40, |acc, piece, m, captured, after| {
+                let step = Step {
+                    piece,
+                    from: m.from,
+                    to: m.to,
+                    captured,
+                };
+                let any = net.after_any(acc, step);
+                // SAFETY: the processor has AVX2 (checked above).
+                let wide = unsafe { net.after_avx2(acc, step) };
+                assert!(
+                    any.v == wide.v && any.pieces == wide.pieces,
+                    "{after} {m:?}"
+                );
+                for side in Color::ALL {
+                    // SAFETY: as above.
+                    let e = unsafe { net.evaluate_avx2(&any, side) };
+                    assert_eq!(net.evaluate_any(&any, side), e, "{after} {side:?}");
                 }
-            }
+            });
             return;
         }
         println!("note: this processor has no AVX2: only the portable loops run here");
