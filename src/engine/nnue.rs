@@ -339,13 +339,13 @@ fn check_ranges(
     Ok(())
 }
 
-/// Whether the processor has AVX2, looked up once: the network's loops then run in
-/// its wider registers, with the same results to the bit (integer arithmetic).
+/// Whether the processor has AVX2 (the standard library looks it up once and keeps
+/// the answer): the network's loops then run in its wider registers, with the same
+/// results to the bit (integer arithmetic).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2() -> bool {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| std::is_x86_feature_detected!("avx2"))
+    std::is_x86_feature_detected!("avx2")
 }
 
 #[inline]
@@ -416,16 +416,10 @@ pub fn read_file(path: &str) -> Result<Option<Arc<Network>>, NetError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::rules::Move;
 
     /// Calls `f` with the views of each of `count` random positions (from `seed`),
-    /// each legal move there (with the piece that moves and the one it takes) and the
-    /// board after it.
-    fn each_move(
-        seed: u64,
-        count: usize,
-        mut f: impl FnMut(&Accumulator, Piece, Move, Option<Piece>, &Board),
-    ) {
+    /// each legal move there as the views see it, and the board after it.
+    fn each_move(seed: u64, count: usize, mut f: impl FnMut(&Accumulator, Step, &Board)) {
         let net = built_in();
         for board in crate::engine::random_positions(seed, count) {
             let acc = net.accumulate(&board);
@@ -433,7 +427,13 @@ mod tests {
                 let mut b = board.clone();
                 let piece = b.piece_at(m.from).unwrap();
                 let captured = b.make_move(m.from, m.to);
-                f(&acc, piece, m, captured, &b);
+                let step = Step {
+                    piece,
+                    from: m.from,
+                    to: m.to,
+                    captured,
+                };
+                f(&acc, step, &b);
             }
         }
     }
@@ -441,12 +441,14 @@ mod tests {
     #[test]
     fn the_updated_views_are_the_views_added_up_again() {
         let net = built_in();
-        each_move(11, 40, |acc, piece, m, captured, after| {
-            let next = net.after(acc, piece, m.from, m.to, captured);
+        each_move(11, 40, |acc, s, after| {
+            let next = net.after(acc, s.piece, s.from, s.to, s.captured);
             let again = net.accumulate(after);
             assert!(
                 next.v == again.v && next.pieces == again.pieces,
-                "{after} {m:?}"
+                "{after} {:?} {:?}",
+                s.from,
+                s.to
             );
         });
     }
@@ -456,19 +458,15 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if avx2() {
             let net = built_in();
-            each_move(12, 40, |acc, piece, m, captured, after| {
-                let step = Step {
-                    piece,
-                    from: m.from,
-                    to: m.to,
-                    captured,
-                };
+            each_move(12, 40, |acc, step, after| {
                 let any = net.after_any(acc, step);
                 // SAFETY: the processor has AVX2 (checked above).
                 let wide = unsafe { net.after_avx2(acc, step) };
                 assert!(
                     any.v == wide.v && any.pieces == wide.pieces,
-                    "{after} {m:?}"
+                    "{after} {:?} {:?}",
+                    step.from,
+                    step.to
                 );
                 for side in Color::ALL {
                     // SAFETY: as above.
