@@ -1,6 +1,7 @@
 //! `duckchess train`: its command line.
 
 use crate::cli::{self, Opt, Spec};
+use crate::engine::nnue;
 use crate::lab::train::*;
 use crate::sys::file;
 use std::io::{self, Write};
@@ -10,7 +11,7 @@ use std::path::Path;
 pub const SPEC: Spec = Spec {
     name: "train",
     summary: "train the evaluation network on selfplay's positions",
-    usage: &["FILE... --out NET [--epochs N] [--scale K] [--lambda L] [--rate R] [--max N] [--seed S] [--jobs J]"],
+    usage: &["FILE... --out NET [--epochs N] [--scale K] [--lambda L] [--rate R] [--from NET0] [--max N] [--seed S] [--jobs J]"],
     about: "\
 FILE holds lines 'NOTATION;SCORE;RESULT' as 'duckchess selfplay' writes them.
 The network learns, for the side to move, L times the logistic of SCORE / K plus
@@ -21,7 +22,9 @@ written whole (the engine's 'EvalFile' option reads it; 'nnue.net' in
 src/engine is the one built in). At most N positions are kept, the first ones
 read. A last line cut short (no newline, and it does not read: a selfplay
 stopped or a full disk) is skipped with a note; any other bad line stops train.
-NET may not be one of the FILEs. Temporary files an earlier run stopped between
+With --from the training goes on from the network NET0 (a file train
+wrote, or <built-in>) instead of random weights, at NET0's scale; a smaller
+--rate then keeps most of what it knew. NET may not be one of the FILEs. Temporary files an earlier run stopped between
 writing NET and renaming it left beside NET are removed.",
     options: &[
         Opt::valued("--out", "NET", "the network file to write (required)"),
@@ -29,7 +32,7 @@ writing NET and renaming it left beside NET are removed.",
         Opt::valued(
             "--scale",
             "K",
-            "centipawns per unit of the network's output (default 500)",
+            "centipawns per unit of the network's output (default 500, or NET0's)",
         ),
         Opt::valued(
             "--lambda",
@@ -40,6 +43,11 @@ writing NET and renaming it left beside NET are removed.",
             "--rate",
             "R",
             "first step size, in millionths (default 1000)",
+        ),
+        Opt::valued(
+            "--from",
+            "NET0",
+            "the network to go on from (default: random weights)",
         ),
         Opt::valued(
             "--max",
@@ -63,9 +71,27 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             .path("--out")?
             .ok_or("missing --out NET")?
             .to_string();
+        let start = match parsed.path("--from")? {
+            None => None,
+            Some(path) => match nnue::read_file(path) {
+                Ok(net) => Some(net.unwrap_or_else(nnue::built_in)),
+                Err(e) => return Ok(cli::fail("train", &format!("--from: {e}"))),
+            },
+        };
+        let scale = parsed.int("--scale", 1, 10_000)?.map(|s| s as u32);
+        let scale = match (&start, scale) {
+            (Some(net), Some(k)) if net.layers().scale != k => {
+                return Err(format!(
+                    "--scale {k} differs from the scale {} of the network --from names",
+                    net.layers().scale
+                ))
+            }
+            (Some(net), _) => net.layers().scale,
+            (None, k) => k.unwrap_or(500),
+        };
         let setup = TrainSetup {
             epochs: parsed.int("--epochs", 1, 1000)?.unwrap_or(10) as u32,
-            scale: parsed.int("--scale", 1, 10_000)?.unwrap_or(500) as u32,
+            scale,
             lambda: parsed.int("--lambda", 0, 100)?.unwrap_or(75) as f32 / 100.0,
             rate: parsed.int("--rate", 1, 1_000_000)?.unwrap_or(1000) as f32 / 1e6,
             seed: parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1),
@@ -104,7 +130,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             ));
         }
         let mut stdout = io::stdout();
-        let result = train(positions, &setup, |epoch, pass, bytes| {
+        let result = train(positions, &setup, start.as_deref(), |epoch, pass, bytes| {
             file::write_whole(Path::new(&out), &bytes)
                 .map_err(|e| cli::fail("train", &format!("cannot write {out}: {e}")))?;
             let line = format!(

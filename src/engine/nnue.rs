@@ -47,6 +47,21 @@ pub struct Network {
     scale: i32,
 }
 
+/// A network's quantized numbers, layer by layer (what `duckchess train` goes on from).
+pub struct Layers<'a> {
+    /// One row of [`HIDDEN`] per input, at the scale [`QA`].
+    pub w1: &'a [[i16; HIDDEN]],
+    /// The first layer's biases, at the scale [`QA`].
+    pub b1: &'a [i16; HIDDEN],
+    /// Each output's weights of the side to move's view, then the opponent's, at the
+    /// scale [`QB`].
+    pub w2: &'a [[[i16; HIDDEN]; 2]; BUCKETS],
+    /// Each output's bias, at the scale `QA * QB`.
+    pub b2: &'a [i32; BUCKETS],
+    /// Centipawns per unit of output.
+    pub scale: u32,
+}
+
 /// Both sides' views of one position, by [`Color::index`] of the viewer.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -158,6 +173,17 @@ impl Network {
             b2,
             scale: scale as i32,
         })
+    }
+
+    /// The network's numbers.
+    pub fn layers(&self) -> Layers<'_> {
+        Layers {
+            w1: &self.w1,
+            b1: &self.b1,
+            w2: &self.w2,
+            b2: &self.b2,
+            scale: self.scale as u32,
+        }
     }
 
     /// Both views of `board`, added up from nothing.
