@@ -23,7 +23,8 @@ Hanging, Threats, Captain Advance, Captain Center, Car Xray, Advance Guard,
 Advance Elephant, Advance Horse, Advance Car, Advance Duck, Advance Soldier,
 Center Guard, Center Elephant, Center Horse, Center Car, Center Duck, Center
 Soldier; experimental search knobs: X Late, X Null Div, X RFP Depth, X Threat,
-X Hist Div, X PV Less, X Evasions, X Asp, X Threat Order), position
+X Hist Div, X PV Less, X Evasions, X Asp, X Threat Order, X RFP
+Improving), position
 startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
 winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
 (the position as an info string). Squares are a1..i10: file a-i is column y 0-8,

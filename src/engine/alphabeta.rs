@@ -24,7 +24,7 @@ use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
 use crate::engine::tunables::{
     Tunables, FUTILITY, IMPROVING, QUIET_CHECKS, REDUCTION, X_EVASIONS, X_HIST_DIV, X_LATE,
-    X_NULL_DIV, X_PV_LESS, X_RFP_DEPTH, X_THREAT,
+    X_NULL_DIV, X_PV_LESS, X_RFP_DEPTH, X_RFP_IMPROVING, X_THREAT,
 };
 use crate::engine::watch::Watch;
 use crate::judge::board::Board;
@@ -547,8 +547,11 @@ impl<'a> Search<'a> {
         let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
         if let Some(eval) = static_eval.filter(|_| static_prune) {
             // So far ahead that a few quiet plies will not bring it back.
+            // Where the evaluation has risen since the side's last turn, a ply's margin
+            // less.
+            let sooner = i32::from(improving && self.tunables.knob(X_RFP_IMPROVING) != 0);
             if depth <= self.tunables.knob(X_RFP_DEPTH)
-                && eval - self.tunables.knob(FUTILITY) * depth >= beta
+                && eval - self.tunables.knob(FUTILITY) * (depth - sooner) >= beta
             {
                 if stats::ON {
                     self.check_node(Counter::Rfp, depth, ply, beta, null_ok);

@@ -27,9 +27,10 @@ pub static KNOBS: [Weight; KNOB_COUNT] = [
     Weight::new("X Evasions", 4, 0, 8),
     Weight::new("X Asp", 40, 5, 200),
     Weight::new("X Threat Order", 16, 0, 1024),
+    Weight::new("X RFP Improving", 1, 0, 1),
 ];
 /// The number of [`KNOBS`].
-pub const KNOB_COUNT: usize = 13;
+pub const KNOB_COUNT: usize = 14;
 
 // Indices into KNOBS.
 pub(crate) const REDUCTION: usize = 0;
@@ -46,6 +47,9 @@ pub(crate) const X_EVASIONS: usize = 10;
 /// The first aspiration window's half width (read by the iterative deepening).
 pub(crate) const X_ASP: usize = 11;
 pub(crate) const X_THREAT_ORDER: usize = 12;
+/// Whether reverse futility prunes a ply's margin sooner where the side to move's
+/// evaluation has risen since its last turn.
+pub(crate) const X_RFP_IMPROVING: usize = 13;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
