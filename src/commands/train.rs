@@ -23,9 +23,10 @@ src/engine is the one built in). At most N positions are kept, the first ones
 read. A last line cut short (no newline, and it does not read: a selfplay
 stopped or a full disk) is skipped with a note; any other bad line stops train.
 With --from the training goes on from the network NET0 (a file train
-wrote, or <built-in>) instead of random weights, at NET0's scale; a smaller
---rate then keeps most of what it knew. NET may not be one of the FILEs. Temporary files an earlier run stopped between
-writing NET and renaming it left beside NET are removed.",
+wrote, or <built-in>) instead of random weights, at NET0's scale; a small
+--rate keeps most of what it knew. NET may not be one of the FILEs.
+Temporary files an earlier run stopped between writing NET and renaming it
+left beside NET are removed.",
     options: &[
         Opt::valued("--out", "NET", "the network file to write (required)"),
         Opt::valued("--epochs", "N", "passes over the positions (default 10)"),

@@ -318,6 +318,8 @@ pub fn train<E>(
     let held = positions.len() * HELD_OUT / 1000;
     let held_out = positions.split_off(positions.len() - held);
     let mut rng = Rng::new(setup.seed);
+    // The random weights are drawn even when a network is given, so that the order
+    // of the positions is the same either way.
     let mut w = Weights::new(&mut rng);
     if let Some(net) = start {
         w = Weights::of(net);
