@@ -267,8 +267,10 @@ fn one_thread_searches_the_tree_it_always_did() {
     // (scripts/threads-identity.sh compares whole benchmarks with another build): the
     // shared table must keep every entry exactly as the old one did, and going back to
     // one thread must leave nothing of the others. With the network at a fixed depth,
-    // and with the hand-written evaluation at a node count.
-    let back_to_one = "setoption name Threads value 3\nsetoption name Threads value 1\n";
+    // and with the hand-written evaluation at a node count; reverse futility's smaller
+    // margin when improving, which came later, off.
+    let back_to_one = "setoption name Threads value 3\nsetoption name Threads value 1\n\
+                       setoption name X RFP Improving value 0\n";
     for (script, pinned) in [
         (
             "position startpos moves e4e5 e7e6\ngo depth 6\n",
@@ -283,6 +285,24 @@ fn one_thread_searches_the_tree_it_always_did() {
         let lines: Vec<String> = common::stdout(&out).lines().map(str::to_string).collect();
         assert_eq!(without_times(&lines), pinned, "{script}");
     }
+    // With every default, one thread after three searches as a fresh engine does.
+    let script = "position startpos moves e4e5 e7e6\ngo depth 6\n";
+    let lines = |input: String| {
+        let out = common::run(&["uci"], input.as_bytes());
+        without_times(
+            &common::stdout(&out)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let fresh = lines(script.to_string());
+    let three_then_one = "setoption name Threads value 3\nsetoption name Threads value 1\n";
+    assert_eq!(lines(format!("{three_then_one}{script}")), fresh);
+    assert!(
+        fresh.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{fresh:?}"
+    );
 }
 
 /// See [`one_thread_searches_the_tree_it_always_did`].
