@@ -240,10 +240,12 @@ fn many_threads_on_a_small_table_work_and_give_their_memory_back() {
     );
 }
 
-/// `info` and `bestmove` lines without their times and speeds.
-fn without_times(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
+/// What `uci` prints for `input`, its `info` and `bestmove` lines without their times
+/// and speeds.
+fn uci_lines(input: &str) -> Vec<String> {
+    let out = common::run(&["uci"], input.as_bytes());
+    common::stdout(&out)
+        .lines()
         .map(|l| {
             let words: Vec<&str> = l.split(' ').collect();
             let mut kept = Vec::new();
@@ -281,24 +283,17 @@ fn one_thread_searches_the_tree_it_always_did() {
             &PINNED_NODES[..],
         ),
     ] {
-        let out = common::run(&["uci"], format!("{back_to_one}{script}").as_bytes());
-        let lines: Vec<String> = common::stdout(&out).lines().map(str::to_string).collect();
-        assert_eq!(without_times(&lines), pinned, "{script}");
+        assert_eq!(
+            uci_lines(&format!("{back_to_one}{script}")),
+            pinned,
+            "{script}"
+        );
     }
     // With every default, one thread after three searches as a fresh engine does.
     let script = "position startpos moves e4e5 e7e6\ngo depth 6\n";
-    let lines = |input: String| {
-        let out = common::run(&["uci"], input.as_bytes());
-        without_times(
-            &common::stdout(&out)
-                .lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>(),
-        )
-    };
-    let fresh = lines(script.to_string());
+    let fresh = uci_lines(script);
     let three_then_one = "setoption name Threads value 3\nsetoption name Threads value 1\n";
-    assert_eq!(lines(format!("{three_then_one}{script}")), fresh);
+    assert_eq!(uci_lines(&format!("{three_then_one}{script}")), fresh);
     assert!(
         fresh.iter().any(|l| l.starts_with("info depth 6 ")),
         "{fresh:?}"
