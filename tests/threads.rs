@@ -270,9 +270,11 @@ fn one_thread_searches_the_tree_it_always_did() {
     // shared table must keep every entry exactly as the old one did, and going back to
     // one thread must leave nothing of the others. With the network at a fixed depth,
     // and with the hand-written evaluation at a node count; reverse futility's smaller
-    // margin when improving, which came later, off.
+    // margin when improving and the table's bound as the evaluation, which came later,
+    // off.
     let back_to_one = "setoption name Threads value 3\nsetoption name Threads value 1\n\
-                       setoption name X RFP Improving value 0\n";
+                       setoption name X RFP Improving value 0\n\
+                       setoption name X TT Eval value 0\n";
     for (script, pinned) in [
         (
             "position startpos moves e4e5 e7e6\ngo depth 6\n",

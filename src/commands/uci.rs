@@ -24,7 +24,7 @@ Advance Elephant, Advance Horse, Advance Car, Advance Duck, Advance Soldier,
 Center Guard, Center Elephant, Center Horse, Center Car, Center Duck, Center
 Soldier; experimental search knobs: X Late, X Null Div, X RFP Depth, X Threat,
 X Hist Div, X PV Less, X Evasions, X Asp, X Threat Order, X RFP
-Improving), position
+Improving, X TT Eval), position
 startpos|fen FEN [moves M...], go (searchmoves, ponder, movetime, wtime btime
 winc binc movestogo, depth, nodes, mate, infinite), stop, ponderhit, quit, and d
 (the position as an info string). Squares are a1..i10: file a-i is column y 0-8,

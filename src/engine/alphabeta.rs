@@ -24,7 +24,7 @@ use crate::engine::stats::{self, Counter};
 use crate::engine::tt::{self, Bound, Entry, Table, MATE_BOUND, MAX_PLY, NO_EVAL, ZOBRIST_BLUE};
 use crate::engine::tunables::{
     Tunables, FUTILITY, IMPROVING, QUIET_CHECKS, REDUCTION, X_EVASIONS, X_HIST_DIV, X_LATE,
-    X_NULL_DIV, X_PV_LESS, X_RFP_DEPTH, X_RFP_IMPROVING, X_THREAT,
+    X_NULL_DIV, X_PV_LESS, X_RFP_DEPTH, X_RFP_IMPROVING, X_THREAT, X_TT_EVAL,
 };
 use crate::engine::watch::Watch;
 use crate::judge::board::Board;
@@ -545,6 +545,21 @@ impl<'a> Search<'a> {
             _ => true,
         };
         let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
+        // Where the table's bound on this node's score lies beyond the static
+        // evaluation on the side it bounds, that bound is the better guess.
+        let static_eval = match (static_eval, entry) {
+            (Some(e), Some(t)) if self.tunables.knob(X_TT_EVAL) != 0 => {
+                let score = tt::from_tt(t.score, ply);
+                let better = score.abs() < MATE_BOUND
+                    && match t.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => score > e,
+                        Bound::Upper => score < e,
+                    };
+                Some(if better { score } else { e })
+            }
+            _ => static_eval,
+        };
         if let Some(eval) = static_eval.filter(|_| static_prune) {
             // So far ahead that a few quiet plies will not bring it back.
             // Where the evaluation has risen since the side's last turn, a ply's margin

@@ -28,9 +28,10 @@ pub static KNOBS: [Weight; KNOB_COUNT] = [
     Weight::new("X Asp", 40, 5, 200),
     Weight::new("X Threat Order", 16, 0, 1024),
     Weight::new("X RFP Improving", 1, 0, 1),
+    Weight::new("X TT Eval", 1, 0, 1),
 ];
 /// The number of [`KNOBS`].
-pub const KNOB_COUNT: usize = 14;
+pub const KNOB_COUNT: usize = 15;
 
 // Indices into KNOBS.
 pub(crate) const REDUCTION: usize = 0;
@@ -50,6 +51,9 @@ pub(crate) const X_THREAT_ORDER: usize = 12;
 /// Whether reverse futility prunes a ply's margin sooner where the side to move's
 /// evaluation has risen since its last turn.
 pub(crate) const X_RFP_IMPROVING: usize = 13;
+/// Whether the pruning reads the table's bound on a node's score where that bound lies
+/// beyond the static evaluation on the side it bounds.
+pub(crate) const X_TT_EVAL: usize = 14;
 
 /// The search parameter called `name` (case-insensitive), if any.
 pub fn knob(name: &str) -> Option<&'static Weight> {
