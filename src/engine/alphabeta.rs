@@ -546,8 +546,10 @@ impl<'a> Search<'a> {
         };
         let static_prune = !pv && beta.abs() < MATE_BOUND && self.unpruned_ply != Some(ply);
         // Where the table's bound on this node's score lies beyond the static
-        // evaluation on the side it bounds, that bound is the better guess.
-        let static_eval = match (static_eval, entry) {
+        // evaluation on the side it bounds, that bound is the better guess for the
+        // pruning. The table still keeps the static evaluation itself: the next visit
+        // reads it back as such ("improving" and this comparison start from it).
+        let prune_eval = match (static_eval, entry) {
             (Some(e), Some(t)) if self.tunables.knob(X_TT_EVAL) != 0 => {
                 let score = tt::from_tt(t.score, ply);
                 let better = score.abs() < MATE_BOUND
@@ -560,7 +562,7 @@ impl<'a> Search<'a> {
             }
             _ => static_eval,
         };
-        if let Some(eval) = static_eval.filter(|_| static_prune) {
+        if let Some(eval) = prune_eval.filter(|_| static_prune) {
             // So far ahead that a few quiet plies will not bring it back.
             // Where the evaluation has risen since the side's last turn, a ply's margin
             // less.
@@ -634,7 +636,7 @@ impl<'a> Search<'a> {
                 && !lmp
                 && late
                 && depth <= 2
-                && static_eval
+                && prune_eval
                     .is_some_and(|e| e + self.tunables.knob(FUTILITY) * depth * 2 <= alpha);
             let losing = may_prune
                 && !lmp
@@ -749,7 +751,7 @@ impl<'a> Search<'a> {
         self.buffers[ply] = list;
         if best_move.is_none() {
             // Every move was pruned: the node is worth what its static evaluation says.
-            return static_eval.unwrap_or(alpha).min(alpha);
+            return prune_eval.unwrap_or(alpha).min(alpha);
         }
         let bound = if best >= beta {
             Bound::Lower
