@@ -750,7 +750,8 @@ impl<'a> Search<'a> {
         }
         self.buffers[ply] = list;
         if best_move.is_none() {
-            // Every move was pruned: the node is worth what its static evaluation says.
+            // Every move was pruned: the node is worth what the evaluation the pruning
+            // read says.
             return prune_eval.unwrap_or(alpha).min(alpha);
         }
         let bound = if best >= beta {
