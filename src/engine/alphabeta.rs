@@ -1087,4 +1087,35 @@ mod tests {
             .filter(|(m, _)| m.from == captain)
             .all(|e| e.1 == 0));
     }
+
+    #[test]
+    fn the_table_keeps_a_nodes_static_evaluation_not_the_bound_the_pruning_reads() {
+        let table = Table::new(1);
+        let mut history = vec![0; crate::engine::history::HISTORY_LEN];
+        // A position from a game, where the search finds more than the evaluation sees.
+        let board: Board = "rhegkge1r/2s6/6h1d/3ss1s1s/9/2S4S1/S7S/D1HSE3D/9/R2GKGEHR b"
+            .parse()
+            .unwrap();
+        let mut s = Search::new(&board, Setup::new(), &table, &mut history);
+        assert_ne!(
+            s.tunables.knob(X_TT_EVAL),
+            0,
+            "the bound is read by default"
+        );
+        // From the second iteration on, the root finds its own stored score in the
+        // table, and the pruning reads that score in place of the static evaluation.
+        for depth in 1..=4 {
+            s.negamax(depth, 0, -MATE - 1, MATE + 1, true);
+        }
+        let entry = table
+            .probe(tt::hash_of(&board))
+            .expect("the root is stored");
+        let eval = s.static_eval();
+        assert_ne!(
+            tt::from_tt(entry.score, 0),
+            eval,
+            "the search's score differs from the static evaluation here"
+        );
+        assert_eq!(entry.eval, eval);
+    }
 }
