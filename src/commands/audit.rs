@@ -16,6 +16,7 @@ use crate::harness::process::Feed;
 use crate::judge;
 use crate::mistakes::catalogue::{self, Group, Mistake};
 use crate::mistakes::coverage;
+use crate::mistakes::model;
 use crate::mistakes::matrix::{Running, Tally, Test};
 use crate::mistakes::mutant::{self, Answer, Cmd};
 use crate::mistakes::witness;
@@ -523,6 +524,7 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     // is a few bytes a test.
     let mut running = Running::new(&mistakes, jobs, with_matrix);
     let mut map = coverage::Map::new();
+    let mut statement = model::Map::new();
     let mut commands: Vec<u32> = Vec::new();
     let mut status = EXIT_OK;
     let mut notes = Vec::new();
@@ -534,7 +536,10 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
                 commands.push(test.cmds.len() as u32);
                 match report_of {
                     Report::Mistakes { .. } => running.add(test),
-                    Report::Coverage => map.add(&test),
+                    Report::Coverage => {
+                        map.add(&test);
+                        statement.add(&test.cmds);
+                    }
                 }
             }
             Err(problem) => {
@@ -557,7 +562,14 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
             let written = write_report(&mut out, &cases, &commands, &tally, &mistakes, matrix);
             (written, short)
         }
-        Report::Coverage => (out.write_all(map.render().as_bytes()), map.missing()),
+        Report::Coverage => {
+            // The header, then the statement's model, then the move table's map.
+            let table = map.render();
+            let (head, rest) = table.split_once('\n').unwrap_or((&table, ""));
+            let text = format!("{head}\n\n{}{rest}", statement.render());
+            let short = map.missing() + statement.missing().len();
+            (out.write_all(text.as_bytes()), short)
+        }
     };
     match cli::output_status("audit", written.and_then(|()| out.flush())) {
         EXIT_OK if short > 0 => EXIT_FAILURE,

@@ -35,14 +35,17 @@ modes (--mode; default official):
         modes_help!(),
         "
 --suite DIR writes a strong test set into DIR: 1.in and 1.ans, 2.in and 2.ans,
-3.in and 3.ans (--files N; each valid under 'duckchess validate', Q <= 1000,
+and so on (at most --files N; each valid under 'duckchess validate', Q <= 1000,
 answers from the judge) and suite.txt, which says what each file kills and
-reaches. Each file is one game, written by a greedy search for coverage and
-redundancy: every mistake of the 'duckchess audit' catalogue killed in two files
-if it can be, every cell of the coverage map ('audit --coverage') reached a few
+reaches. Each file is one game. The first three are written by a greedy search
+for coverage and redundancy: every mistake of the 'duckchess audit' catalogue
+killed in two files if it can be, every cell of the coverage map reached a few
 times, then the end of the game where a solution that still looks for check
-would see it, and commands after the end. The suite is then audited: if a
-mistake survives, the last file is written again, opening with a witness of it.
+would see it, and commands after the end; if a mistake survives them, the
+third is written again, opening with a witness of it. The others are built for
+the statement's model ('audit --coverage'): each reaches cells no earlier file
+reaches and ends with a kind of a side taking the captain that no earlier file
+ends with, until every kind of each side has, and while cells are left.
 DIR is created when missing; an existing DIR may hold only files a suite writes
 (N.in, N.ans, suite.txt), which are replaced: anything else makes gen refuse."
     ),
@@ -62,7 +65,7 @@ DIR is created when missing; an existing DIR may hold only files a suite writes
         Opt::valued(
             "--files",
             "N",
-            "N files in the suite (default 3; from 1 to 100)",
+            "N files in the suite at most (default 20; from 1 to 100)",
         ),
     ],
     conflicts: &[("--suite", "--q"), ("--suite", "--mode")],
@@ -81,7 +84,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
             let files = parsed
                 .int("--files", 1, MAX_FILES)?
-                .map_or(suite::DEFAULT_FILES, |n| n as usize);
+                .map_or(suite::DEFAULT_TOTAL, |n| n as usize);
             return Ok(write_suite(Path::new(dir), seed, files));
         }
         if parsed.flag("--files") {

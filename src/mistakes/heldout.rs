@@ -122,6 +122,7 @@ pub fn measure(
     let plan = Plan {
         seed,
         files,
+        total: files,
         mistakes: &split.train,
         weights,
         jobs,

@@ -17,7 +17,9 @@
 //! - [`lone`]: games that give a check by one chosen piece alone.
 //! - [`matrix`]: every mistake played on every test.
 //! - [`mission`]: candidates aimed at coverage cells random play rarely reaches.
+//! - [`model`]: the statement's coverage model: what the rules and the output can show.
 //! - [`witness`]: finding and shrinking a witness for a mistake.
+//! - [`cover`]: files built to reach the cells of the statement's model.
 //! - [`suite`]: a small test set built for coverage and redundancy.
 //! - [`suitedir`]: the suite written into a folder, with what it kills and reaches.
 //!
@@ -25,6 +27,7 @@
 //! [`crate::generate`], [`crate::shrink`].
 
 pub mod catalogue;
+pub mod cover;
 pub mod coverage;
 pub mod ghost;
 pub mod grown;
@@ -32,6 +35,7 @@ pub mod heldout;
 pub mod lone;
 pub mod matrix;
 pub mod mission;
+pub mod model;
 pub mod mutant;
 pub mod shaped;
 pub mod suite;

@@ -52,8 +52,11 @@ use std::thread;
 
 /// Commands per file: the official maximum.
 pub const Q: usize = 1000;
-/// The default number of files.
+/// The number of files built against the catalogue.
 pub const DEFAULT_FILES: usize = 3;
+/// The default number of files in all: the usual number of test points on Chinese
+/// online judges.
+pub const DEFAULT_TOTAL: usize = 20;
 /// Commands of a file's growing part, at most: room enough to reach what the greedy
 /// search can, and pieces enough left for an end with its situations.
 const GROW: usize = 850;
@@ -111,8 +114,11 @@ pub const WEIGHTS: Weights = Weights {
 pub struct Plan<'a> {
     /// The seed: the same seed, the same bytes.
     pub seed: u64,
-    /// How many files.
+    /// How many files are built against the mistakes.
     pub files: usize,
+    /// How many files in all, at most: the files after the first `files` are built for
+    /// the statement's model ([`super::cover`]), while its cells or endings are left.
+    pub total: usize,
     /// The mistakes it is built against (the whole catalogue, or part of it when the
     /// rest is held out to measure it).
     pub mistakes: &'a [Mistake],
@@ -123,11 +129,14 @@ pub struct Plan<'a> {
 }
 
 impl Plan<'static> {
-    /// The plan of `gen --suite`: the whole catalogue, the chosen weights.
-    pub fn new(seed: u64, files: usize, jobs: usize) -> Plan<'static> {
+    /// The plan of `gen --suite` of `total` files at most: the first
+    /// [`DEFAULT_FILES`] against the whole catalogue with the chosen weights, the
+    /// others for the statement's model.
+    pub fn new(seed: u64, total: usize, jobs: usize) -> Plan<'static> {
         Plan {
             seed,
-            files,
+            files: total.min(DEFAULT_FILES),
+            total,
             mistakes: Mistake::all(),
             weights: WEIGHTS,
             jobs,
@@ -968,6 +977,7 @@ fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>
         let plan = Plan {
             seed,
             files: 1,
+            total: 1,
             mistakes: &rest,
             // Coverage too, a little: it takes the game where random play does not.
             weights: Weights {
@@ -1058,7 +1068,66 @@ const REPAIRS: u64 = 3;
 pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
     let (mut files, tally) = greedy(plan);
     repair(plan, &mut files, tally.survivors(plan));
+    cover(plan, &mut files);
     files
+}
+
+/// A file for the model that reaches fewer new cells than this ends the suite.
+const COVER_LEAST: u64 = 1;
+
+/// The files for the statement's model, after `files`, up to the plan's total: each
+/// ended by a kind of a side that no file ends with yet (in the model's order), then by
+/// each in turn, while its cells are left.
+fn cover(plan: &Plan, files: &mut Vec<SuiteFile>) {
+    use super::model;
+    if files.len() >= plan.total {
+        return;
+    }
+    let mut hits = vec![0u64; model::cells().len()];
+    for f in files.iter() {
+        let mut counter = model::Counter::new();
+        for &c in &f.cmds {
+            counter.play(c, |cell| {
+                if let Some(i) = cell.index() {
+                    hits[i] += 1;
+                }
+            });
+        }
+    }
+    let enders: Vec<(Color, PieceKind)> = Color::ALL
+        .into_iter()
+        .flat_map(|c| PieceKind::ALL.into_iter().map(move |k| (c, k)))
+        .collect();
+    let reached = |hits: &[u64]| hits.iter().filter(|&&h| h > 0).count() as u64;
+    let mut turn = 0;
+    while files.len() < plan.total {
+        let missing = |e: &(Color, PieceKind)| {
+            model::Cell::Ends(e.0, e.1)
+                .index()
+                .is_some_and(|i| hits[i] == 0)
+        };
+        let ender = match enders.iter().find(|e| missing(e)) {
+            Some(&e) => e,
+            None => {
+                turn += 1;
+                enders[(plan.seed as usize + turn) % enders.len()]
+            }
+        };
+        let needed = missing(&ender);
+        let before = reached(&hits);
+        let k = files.len() as u64 + 1;
+        let cmds = super::cover::file(&mut hits, ender, salt(plan.seed, 1000 + k), plan.jobs, Q);
+        let gained = reached(&hits) - before;
+        if gained < COVER_LEAST && !needed {
+            break;
+        }
+        let mut features: Vec<String> = ending(&cmds).into_iter().collect();
+        features.push(format!(
+            "built for the statement's model: the {} {} takes the captain",
+            ender.0, ender.1
+        ));
+        files.push(SuiteFile { cmds, features });
+    }
 }
 
 /// The files of `plan` as the greedy search writes them, and what they do.
@@ -1171,6 +1240,7 @@ mod tests {
         let plan = Plan {
             seed: 3,
             files: 1,
+            total: 1,
             mistakes: &some,
             weights: Weights {
                 first_kill: 0,
