@@ -36,7 +36,12 @@ const PATIENCE: usize = 30;
 /// Missions of each sort tried in one step, at most.
 const MISSIONS: usize = 16;
 /// Moves a routed piece makes, at most (a captain twice as many).
-const DEPTH: usize = 4;
+const DEPTH: usize = 5;
+/// Moves a piece and the other captain make to meet where the piece alone would give
+/// a check not reached yet, at most each.
+const MEET: usize = 9;
+/// Such meetings tried in one step, at most.
+const MEETINGS: usize = 8;
 /// Captures stop while this many pieces are left.
 const FLOOR: usize = 8;
 
@@ -183,7 +188,11 @@ impl Search<'_> {
         let moves: Vec<Cmd> = rules::legal_moves(board)
             .into_iter()
             .filter(|m| board.is_empty(m.to) && !avoid.contains(&m.to))
-            .filter(|m| board.piece_at(m.from).is_some_and(|p| p.kind != PieceKind::Captain))
+            .filter(|m| {
+                board
+                    .piece_at(m.from)
+                    .is_some_and(|p| p.kind != PieceKind::Captain)
+            })
             .map(|m| cmd_of(m.from, m.to))
             .collect();
         self.rng.pick(&moves)
@@ -229,12 +238,18 @@ impl Search<'_> {
                 DEPTH
             };
             if p.color == side {
-                // A square of its kind not stood on yet.
+                // A square of its kind not stood on yet; when it is the move from
+                // there that is missing, one more step away.
                 if let Some(path) = route(&board, at, limit, |_, s| {
                     wanted(hits, Cell::Onto(side, p.kind, s))
                         || wanted(hits, Cell::From(side, p.kind, s))
                 }) {
-                    goals.push((at, path, None));
+                    let last = *path.last().expect("a route ends somewhere");
+                    let away = Square::all().find(|&t| {
+                        t != at && board.is_empty(t) && model::shape(p.kind, last, t).is_some()
+                    });
+                    let then = away.filter(|_| wanted(hits, Cell::From(side, p.kind, last)));
+                    goals.push((at, path, then));
                 }
                 // A check alone along a vector from a row or column not reached.
                 if let Some(path) = route(&board, at, limit, |b, s| {
@@ -257,7 +272,7 @@ impl Search<'_> {
                     }
                     if model::rule_move(&board, at, e).is_some() {
                         goals.push((at, vec![at], Some(e)));
-                    } else if let Some(path) = route(&board, at, 2, |b, s| {
+                    } else if let Some(path) = route(&board, at, limit.min(6), |b, s| {
                         model::rule_move(&with(b, s, p), s, e).is_some()
                     }) {
                         goals.push((at, path, Some(e)));
@@ -283,7 +298,83 @@ impl Search<'_> {
                 }
             }
         }
+        out.extend(self.meetings(&board, their));
         out
+    }
+
+    /// Meetings: a piece of the side to move walks to a square of a row or column from
+    /// which its check along some vector is not reached yet, while the other captain
+    /// walks to the square that vector attacks; each side's steps in turn (quiet moves
+    /// once its walk is done).
+    fn meetings(&mut self, board: &Board, their: Square) -> Vec<Vec<Cmd>> {
+        let side = board.side_to_move();
+        let hits: &[u64] = self.hits;
+        let mut plans: Vec<(Vec<Square>, Vec<Square>)> = Vec::new();
+        for (at, p) in board.pieces().filter(|(_, p)| p.color == side) {
+            for (v, vec) in model::vectors(p.kind).iter().enumerate() {
+                let v = v as u8;
+                let Some(path) = route(board, at, MEET, |_, s| {
+                    (wanted(hits, Cell::Row(side, p.kind, v, s.x()))
+                        || wanted(hits, Cell::Column(side, p.kind, v, s.y())))
+                        && s.offset(vec.delta)
+                            .is_some_and(|t| board.is_empty(t) || t == their)
+                }) else {
+                    continue;
+                };
+                let a = *path.last().expect("a route ends somewhere");
+                let Some(t) = a.offset(vec.delta) else {
+                    continue;
+                };
+                let captain = if t == their {
+                    Some(vec![their])
+                } else {
+                    route(board, their, MEET, |_, s| s == t)
+                };
+                if let Some(captain) = captain {
+                    plans.push((path, captain));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        while out.len() < MEETINGS && !plans.is_empty() {
+            let (mine, theirs) = plans.swap_remove(self.rng.index(plans.len()));
+            if let Some(w) = self.together(&mine, &theirs) {
+                out.push(w);
+            }
+        }
+        out
+    }
+
+    /// The side to move walks `mine` while the other walks `theirs`, in turn; a side
+    /// whose walk is done answers with quiet moves, until both are done. `None` when a
+    /// step is illegal.
+    fn together(&mut self, mine: &[Square], theirs: &[Square]) -> Option<Vec<Cmd>> {
+        let mut game = self.counter.game().clone();
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        let avoid: Vec<Square> = mine.iter().chain(theirs).copied().collect();
+        while i + 1 < mine.len() || j + 1 < theirs.len() {
+            let c = if i + 1 < mine.len() {
+                i += 1;
+                cmd_of(mine[i - 1], mine[i])
+            } else {
+                self.quiet(game.board(), &avoid)?
+            };
+            game.play(c[0], c[1], c[2], c[3]).ok()?;
+            out.push(c);
+            if i + 1 >= mine.len() && j + 1 >= theirs.len() {
+                break;
+            }
+            let c = if j + 1 < theirs.len() {
+                j += 1;
+                cmd_of(theirs[j - 1], theirs[j])
+            } else {
+                self.quiet(game.board(), &avoid)?
+            };
+            game.play(c[0], c[1], c[2], c[3]).ok()?;
+            out.push(c);
+        }
+        Some(out)
     }
 
     /// Invalid commands of every class, each followed by one quiet legal move.
@@ -400,7 +491,9 @@ impl Search<'_> {
                 let c = c.or_else(|| {
                     let all: Vec<Cmd> = rules::legal_moves(&board)
                         .into_iter()
-                        .filter(|m| board.piece_at(m.to).map(|p| p.kind) != Some(PieceKind::Captain))
+                        .filter(|m| {
+                            board.piece_at(m.to).map(|p| p.kind) != Some(PieceKind::Captain)
+                        })
                         .map(|m| cmd_of(m.from, m.to))
                         .collect();
                     self.rng.pick(&all)

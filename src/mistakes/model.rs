@@ -140,15 +140,17 @@ pub fn vector_name(kind: PieceKind, v: u8) -> String {
 /// squares aside.
 pub fn shape(kind: PieceKind, from: Square, to: Square) -> Option<u8> {
     let (dx, dy) = to.delta_from(from);
-    vectors(kind).iter().position(|v| {
-        if v.ray {
-            let n = dx.abs().max(dy.abs());
-            n > 0 && (dx, dy) == (v.delta.0 * n, v.delta.1 * n)
-        } else {
-            (dx, dy) == v.delta
-        }
-    })
-    .map(|i| i as u8)
+    vectors(kind)
+        .iter()
+        .position(|v| {
+            if v.ray {
+                let n = dx.abs().max(dy.abs());
+                n > 0 && (dx, dy) == (v.delta.0 * n, v.delta.1 * n)
+            } else {
+                (dx, dy) == v.delta
+            }
+        })
+        .map(|i| i as u8)
 }
 
 /// Whether every blocking square of `kind`'s move from `from` to `to` by vector `v`
@@ -310,7 +312,13 @@ pub enum Act {
 
 impl Act {
     /// Every act.
-    pub const ALL: [Act; 5] = [Act::Moves, Act::Takes, Act::Taken, Act::Checks, Act::Targeted];
+    pub const ALL: [Act; 5] = [
+        Act::Moves,
+        Act::Takes,
+        Act::Taken,
+        Act::Checks,
+        Act::Targeted,
+    ];
 
     fn words(self) -> &'static str {
         match self {
@@ -468,7 +476,13 @@ pub fn starts() -> &'static [Start] {
             .map(|(square, piece)| Start {
                 piece,
                 square,
-                name: format!("{}-{}-{}-{}", piece.color, piece.kind, square.x(), square.y()),
+                name: format!(
+                    "{}-{}-{}-{}",
+                    piece.color,
+                    piece.kind,
+                    square.x(),
+                    square.y()
+                ),
             })
             .collect();
         out.sort_by_key(|s| (s.piece.color.index(), s.square.x(), s.square.y()));
@@ -570,17 +584,13 @@ pub fn why_unreachable(cell: Cell) -> Option<String> {
                 side.opponent()
             ))
         }
-        Cell::From(side, kind, s) | Cell::Onto(side, kind, s) if !can_stand(side, kind, s) => {
-            Some(format!(
-                "no move of the {side} {kind} from its starting squares leads to {s}"
-            ))
-        }
-        Cell::Row(side, kind, v, r) if !attack_fits(side, kind, v, Line::Row(r)) => {
-            Some(format!(
-                "the {side} {kind} cannot stand on row {r} with a square {} of it on the board",
-                vector_name(kind, v)
-            ))
-        }
+        Cell::From(side, kind, s) | Cell::Onto(side, kind, s) if !can_stand(side, kind, s) => Some(
+            format!("no move of the {side} {kind} from its starting squares leads to {s}"),
+        ),
+        Cell::Row(side, kind, v, r) if !attack_fits(side, kind, v, Line::Row(r)) => Some(format!(
+            "the {side} {kind} cannot stand on row {r} with a square {} of it on the board",
+            vector_name(kind, v)
+        )),
         Cell::Column(side, kind, v, c) if !attack_fits(side, kind, v, Line::Column(c)) => {
             Some(format!(
                 "the {side} {kind} cannot stand on column {c} with a square {} of it on the board",
@@ -1155,12 +1165,7 @@ mod tests {
         assert!(cells[15].contains(&Cell::Row(Color::Red, Duck, up3_left2, 6)));
         assert!(cells[15].contains(&Cell::Column(Color::Red, Duck, up3_left2, 6)));
         assert!(cells[16].contains(&Cell::Ends(Color::Red, Duck)));
-        assert!(cells[16].contains(&Cell::Line(
-            Color::Red,
-            Duck,
-            Some(Captain),
-            false
-        )));
+        assert!(cells[16].contains(&Cell::Line(Color::Red, Duck, Some(Captain), false)));
         // 18: after the end, the blue car's move by its rule: the loser's.
         assert!(cells[17].contains(&Cell::Invalid(Class::AfterEnd, Car, Onto::Empty)));
         assert!(cells[17].contains(&Cell::Follows(Color::Red, Duck)));
@@ -1246,7 +1251,11 @@ mod tests {
         let end = game.play(4, 5, 5, 5).expect("legal");
         assert!(end.game_over && !end.check);
         let winner = game.board().captain(Color::Red).expect("red's captain");
-        assert!(crate::judge::rules::is_attacked(game.board(), winner, Color::Blue));
+        assert!(crate::judge::rules::is_attacked(
+            game.board(),
+            winner,
+            Color::Blue
+        ));
     }
 
     #[test]

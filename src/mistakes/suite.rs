@@ -1074,6 +1074,8 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
 
 /// A file for the model that reaches fewer new cells than this ends the suite.
 const COVER_LEAST: u64 = 1;
+/// Seeds a file for the model is tried from before the suite ends.
+const COVER_TRIES: u64 = 3;
 
 /// The files for the statement's model, after `files`, up to the plan's total: each
 /// ended by a kind of a side that no file ends with yet (in the model's order), then by
@@ -1116,11 +1118,21 @@ fn cover(plan: &Plan, files: &mut Vec<SuiteFile>) {
         let needed = missing(&ender);
         let before = reached(&hits);
         let k = files.len() as u64 + 1;
-        let cmds = super::cover::file(&mut hits, ender, salt(plan.seed, 1000 + k), plan.jobs, Q);
-        let gained = reached(&hits) - before;
-        if gained < COVER_LEAST && !needed {
-            break;
+        // A file that reaches nothing new is tried again from other seeds, a few times.
+        let mut found = None;
+        for attempt in 0..COVER_TRIES {
+            let mut tried = hits.clone();
+            let seed = salt(plan.seed, 1000 + k + 100 * attempt);
+            let cmds = super::cover::file(&mut tried, ender, seed, plan.jobs, Q);
+            if needed || reached(&tried) - before >= COVER_LEAST {
+                found = Some((cmds, tried));
+                break;
+            }
         }
+        let Some((cmds, tried)) = found else {
+            break;
+        };
+        hits = tried;
         let mut features: Vec<String> = ending(&cmds).into_iter().collect();
         features.push(format!(
             "built for the statement's model: the {} {} takes the captain",
