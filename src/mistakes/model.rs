@@ -954,8 +954,8 @@ impl Map {
         let missing = self.missing();
         let total = cells().len();
         let mut out = format!(
-            "the statement's model: {} of {total} cells reached, {} never ({} more no valid \
-             input can reach)\n",
+            "the statement's model: {} of {total} cells reached, {} never\n  (the {} cells \
+             no valid input can reach are not counted)\n",
             total - missing.len(),
             missing.len(),
             universe().len() - total

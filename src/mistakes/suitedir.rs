@@ -225,6 +225,15 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
         reachable - map.missing(),
         plan.weights.hits
     ));
+    let mut model = super::model::Map::new();
+    for t in &tests {
+        model.add(&t.cmds);
+    }
+    let cells = super::model::cells().len();
+    out.push_str(&format!(
+        "the statement's model: {} of {cells} cells reached\n",
+        cells - model.missing().len()
+    ));
     for (i, f) in files.iter().enumerate() {
         let answers = mutant::judge_answers(&f.cmds);
         let legal = answers.iter().filter(|a| a.is_some()).count();
