@@ -209,7 +209,7 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
         "duckchess gen --suite DIR --seed {} --files {}\n{}; {} of {total} mistakes of the \
          catalogue killed",
         plan.seed,
-        plan.files,
+        plan.total,
         cli::plural(files.len() as u64, "file"),
         total - by(0),
     );
