@@ -40,8 +40,18 @@ const DEPTH: usize = 5;
 /// Moves a piece and the other captain make to meet where the piece alone would give
 /// a check not reached yet, at most each.
 const MEET: usize = 9;
+/// Steps the other captain makes to a meeting, at most: from one back row to the
+/// other.
+const CAPTAIN_WALK: usize = 14;
 /// Such meetings tried in one step, at most.
 const MEETINGS: usize = 8;
+/// Capture meetings are tried once no more output lines of a capture than this are
+/// left.
+const CAPTURE_LINES_LEFT: usize = 12;
+
+/// A meeting: the side to move's moves that clear the way, its walk, the other side's
+/// walk, and the move that follows.
+type Meeting = (Vec<Cmd>, Vec<Square>, Vec<Square>, Option<(Square, Square)>);
 /// Captures stop while this many pieces are left.
 const FLOOR: usize = 8;
 
@@ -240,13 +250,19 @@ impl Search<'_> {
             if p.color == side {
                 // A square of its kind not stood on yet; when it is the move from
                 // there that is missing, one more step away.
-                if let Some(path) = route(&board, at, limit, |_, s| {
+                let place = |_: &Board, s: Square| {
                     wanted(hits, Cell::Onto(side, p.kind, s))
                         || wanted(hits, Cell::From(side, p.kind, s))
-                }) {
+                };
+                // Near first; else as far as a meeting goes.
+                let near = route(&board, at, limit, place);
+                if let Some(path) = near.or_else(|| route(&board, at, MEET, place)) {
                     let last = *path.last().expect("a route ends somewhere");
+                    let mut there = board.clone();
+                    there.put(at, None);
+                    there.put(last, Some(p));
                     let away = Square::all().find(|&t| {
-                        t != at && board.is_empty(t) && model::shape(p.kind, last, t).is_some()
+                        there.is_empty(t) && model::rule_move(&there, last, t).is_some()
                     });
                     let then = away.filter(|_| wanted(hits, Cell::From(side, p.kind, last)));
                     goals.push((at, path, then));
@@ -272,7 +288,7 @@ impl Search<'_> {
                     }
                     if model::rule_move(&board, at, e).is_some() {
                         goals.push((at, vec![at], Some(e)));
-                    } else if let Some(path) = route(&board, at, limit.min(6), |b, s| {
+                    } else if let Some(path) = route(&board, at, MEET, |b, s| {
                         model::rule_move(&with(b, s, p), s, e).is_some()
                     }) {
                         goals.push((at, path, Some(e)));
@@ -309,15 +325,25 @@ impl Search<'_> {
     fn meetings(&mut self, board: &Board, their: Square) -> Vec<Vec<Cmd>> {
         let side = board.side_to_move();
         let hits: &[u64] = self.hits;
-        let mut plans: Vec<(Vec<Square>, Vec<Square>)> = Vec::new();
+        let mut plans: Vec<Meeting> = Vec::new();
         for (at, p) in board.pieces().filter(|(_, p)| p.color == side) {
             for (v, vec) in model::vectors(p.kind).iter().enumerate() {
                 let v = v as u8;
-                let Some(path) = route(board, at, MEET, |_, s| {
+                // A blocking square may hold one of the side's own pieces (not its
+                // captain): it steps aside first.
+                let movable = |b: &Board, q: Square| {
+                    b.piece_at(q)
+                        .is_some_and(|r| r.color == side && r.kind != PieceKind::Captain)
+                };
+                let Some(path) = route(board, at, MEET, |b, s| {
                     (wanted(hits, Cell::Row(side, p.kind, v, s.x()))
                         || wanted(hits, Cell::Column(side, p.kind, v, s.y())))
                         && s.offset(vec.delta)
-                            .is_some_and(|t| board.is_empty(t) || t == their)
+                            .is_some_and(|t| b.is_empty(t) || t == their)
+                        && vec.blocks.iter().all(|&o| {
+                            s.offset(o)
+                                .is_some_and(|q| b.is_empty(q) || q == their || movable(b, q))
+                        })
                 }) else {
                     continue;
                 };
@@ -328,51 +354,147 @@ impl Search<'_> {
                 let captain = if t == their {
                     Some(vec![their])
                 } else {
-                    route(board, their, MEET, |_, s| s == t)
+                    route(board, their, CAPTAIN_WALK, |_, s| s == t)
                 };
-                if let Some(captain) = captain {
-                    plans.push((path, captain));
+                let Some(captain) = captain else {
+                    continue;
+                };
+                let blocks: Vec<Square> = vec.blocks.iter().filter_map(|&o| a.offset(o)).collect();
+                let mut clear = Vec::new();
+                for &q in &blocks {
+                    if q == at || !movable(board, q) {
+                        continue;
+                    }
+                    let away = Square::all().find(|&e| {
+                        board.is_empty(e)
+                            && e != t
+                            && !path.contains(&e)
+                            && !captain.contains(&e)
+                            && !blocks.contains(&e)
+                            && model::rule_move(board, q, e).is_some()
+                    });
+                    match away {
+                        Some(e) => clear.push(cmd_of(q, e)),
+                        None => break,
+                    }
                 }
+                plans.push((clear, path, captain, None));
             }
         }
+        plans.extend(self.capture_meetings(board));
         let mut out = Vec::new();
         while out.len() < MEETINGS && !plans.is_empty() {
-            let (mine, theirs) = plans.swap_remove(self.rng.index(plans.len()));
-            if let Some(w) = self.together(&mine, &theirs) {
+            let (clear, mine, theirs, then) = plans.swap_remove(self.rng.index(plans.len()));
+            if let Some(w) = self.together(&clear, &mine, &theirs, then) {
                 out.push(w);
             }
         }
         out
     }
 
-    /// The side to move walks `mine` while the other walks `theirs`, in turn; a side
-    /// whose walk is done answers with quiet moves, until both are done. `None` when a
-    /// step is illegal.
-    fn together(&mut self, mine: &[Square], theirs: &[Square]) -> Option<Vec<Cmd>> {
-        let mut game = self.counter.game().clone();
+    /// Meetings for the last few output lines of a capture: a piece of the side to
+    /// move and an opposing piece of the kind it should take walk until the one can
+    /// take the other, and it does. Tried only when few such lines are left, as the
+    /// search is a route within a route.
+    fn capture_meetings(&mut self, board: &Board) -> Vec<Meeting> {
+        let side = board.side_to_move();
+        let hits: &[u64] = self.hits;
+        let lines = |p: PieceKind, q: PieceKind| {
+            wanted(hits, Cell::Line(side, p, Some(q), false))
+                || wanted(hits, Cell::Line(side, p, Some(q), true))
+        };
+        let left = model::cells()
+            .iter()
+            .filter(|&&c| matches!(c, Cell::Line(_, _, Some(_), _)) && wanted(hits, c))
+            .count();
+        if left == 0 || left > CAPTURE_LINES_LEFT {
+            return Vec::new();
+        }
+        let mut pairs: Vec<(Square, Square)> = Vec::new();
+        for (at, p) in board.pieces().filter(|(_, p)| p.color == side) {
+            for (e, q) in board.pieces() {
+                if q.color != side && q.kind != PieceKind::Captain && lines(p.kind, q.kind) {
+                    pairs.push((at, e));
+                }
+            }
+        }
         let mut out = Vec::new();
+        while out.len() < 2 && !pairs.is_empty() {
+            let (at, e) = pairs.swap_remove(self.rng.index(pairs.len()));
+            let Some(p) = board.piece_at(at) else {
+                continue;
+            };
+            // Where the opposing piece goes: a square from which the piece can then be
+            // reached by a route that ends in a capture.
+            let mine = std::cell::RefCell::new(None);
+            let theirs = route(board, e, MEET, |b, t| {
+                let q = board.piece_at(e).expect("the piece routed");
+                let there = with(b, t, q);
+                let found = route(&there, at, MEET, |b2, a| {
+                    model::rule_move(&with(b2, a, p), a, t).is_some()
+                });
+                let ok = found.is_some();
+                if ok {
+                    *mine.borrow_mut() = found;
+                }
+                ok
+            });
+            if let (Some(theirs), Some(mine)) = (theirs, mine.into_inner()) {
+                let t = *theirs.last().expect("a route ends somewhere");
+                let a = *mine.last().expect("a route ends somewhere");
+                out.push((Vec::new(), mine, theirs, Some((a, t))));
+            }
+        }
+        out
+    }
+
+    /// The side to move plays `clear` and walks `mine` while the other walks `theirs`,
+    /// in turn; a side whose walk is done answers with quiet moves, until both are
+    /// done; then, the side to move again, the move `then`. `None` when a step is
+    /// illegal.
+    fn together(
+        &mut self,
+        clear: &[Cmd],
+        mine: &[Square],
+        theirs: &[Square],
+        then: Option<(Square, Square)>,
+    ) -> Option<Vec<Cmd>> {
+        let mut game = self.counter.game().clone();
+        let side = game.board().side_to_move();
+        let mut out = Vec::new();
+        let mut ours: Vec<Cmd> = clear.to_vec();
+        ours.extend(mine.windows(2).map(|w| cmd_of(w[0], w[1])));
+        let others: Vec<Cmd> = theirs.windows(2).map(|w| cmd_of(w[0], w[1])).collect();
         let (mut i, mut j) = (0, 0);
         let avoid: Vec<Square> = mine.iter().chain(theirs).copied().collect();
-        while i + 1 < mine.len() || j + 1 < theirs.len() {
-            let c = if i + 1 < mine.len() {
+        while i < ours.len() || j < others.len() {
+            let c = if i < ours.len() {
                 i += 1;
-                cmd_of(mine[i - 1], mine[i])
+                ours[i - 1]
             } else {
                 self.quiet(game.board(), &avoid)?
             };
             game.play(c[0], c[1], c[2], c[3]).ok()?;
             out.push(c);
-            if i + 1 >= mine.len() && j + 1 >= theirs.len() {
+            if i >= ours.len() && j >= others.len() {
                 break;
             }
-            let c = if j + 1 < theirs.len() {
+            let c = if j < others.len() {
                 j += 1;
-                cmd_of(theirs[j - 1], theirs[j])
+                others[j - 1]
             } else {
                 self.quiet(game.board(), &avoid)?
             };
             game.play(c[0], c[1], c[2], c[3]).ok()?;
             out.push(c);
+        }
+        if let Some((a, t)) = then {
+            if game.board().side_to_move() != side {
+                let c = self.quiet(game.board(), &avoid)?;
+                game.play(c[0], c[1], c[2], c[3]).ok()?;
+                out.push(c);
+            }
+            out.push(cmd_of(a, t));
         }
         Some(out)
     }

@@ -1075,7 +1075,7 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
 /// A file for the model that reaches fewer new cells than this ends the suite.
 const COVER_LEAST: u64 = 1;
 /// Seeds a file for the model is tried from before the suite ends.
-const COVER_TRIES: u64 = 3;
+const COVER_TRIES: u64 = 6;
 
 /// The files for the statement's model, after `files`, up to the plan's total: each
 /// ended by a kind of a side that no file ends with yet (in the model's order), then by
