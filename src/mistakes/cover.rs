@@ -54,6 +54,8 @@ const CAPTURE_LINES_LEFT: usize = 12;
 type Meeting = (Vec<Cmd>, Vec<Square>, Vec<Square>, Option<(Square, Square)>);
 /// Captures stop while this many pieces are left.
 const FLOOR: usize = 8;
+/// ... in a thinned file, which takes pieces first to open the board.
+const THIN_FLOOR: usize = 5;
 
 /// A game being written for the model.
 struct Search<'a> {
@@ -66,17 +68,21 @@ struct Search<'a> {
     ender: (Color, PieceKind),
     jobs: usize,
     room: usize,
+    /// Whether captures are worth a cell each, down to [`THIN_FLOOR`]: a thinned
+    /// board, for the last cells a crowded one hides (a check alone from a back row).
+    thin: bool,
 }
 
 /// One file for the model, after the files whose model hits are `hits` (updated with
 /// this one's): a game of at most `room` commands ended by `ender` taking the captain,
-/// if it can.
+/// if it can; `thin`, taking pieces first (the ender's last piece and captains aside).
 pub fn file(
     hits: &mut Vec<u64>,
     ender: (Color, PieceKind),
     seed: u64,
     jobs: usize,
     room: usize,
+    thin: bool,
 ) -> Vec<Cmd> {
     let mut s = Search {
         counter: Counter::new(),
@@ -86,6 +92,7 @@ pub fn file(
         ender,
         jobs,
         room,
+        thin,
     };
     s.grow(GROW.min(room.saturating_sub(END_BUDGET / 4 + AFTER_END)));
     s.end();
@@ -112,7 +119,8 @@ impl Search<'_> {
         let Some(p) = board.piece_at(t) else {
             return true;
         };
-        if p.kind == PieceKind::Captain || board.pieces().count() <= FLOOR {
+        let floor = if self.thin { THIN_FLOOR } else { FLOOR };
+        if p.kind == PieceKind::Captain || board.pieces().count() <= floor {
             return false;
         }
         let (side, kind) = self.ender;
@@ -128,12 +136,18 @@ impl Search<'_> {
     fn score(&self, cont: &[Cmd]) -> Option<(u64, usize)> {
         let mut counter = self.counter.clone();
         let mut seen: Vec<usize> = Vec::new();
+        let mut bonus = 0;
         let mut best = (0, 0);
         for (i, &c) in cont.iter().enumerate() {
             let board = counter.game().board();
             let legal = counter.game().validate(c[0], c[1], c[2], c[3]).is_ok();
             if legal && !self.may(board, c) {
                 break;
+            }
+            let takes =
+                legal && Square::new(c[2], c[3]).is_some_and(|t| board.piece_at(t).is_some());
+            if self.thin && takes {
+                bonus += 1;
             }
             counter.play(c, |cell| {
                 if let Some(at) = cell.index() {
@@ -142,8 +156,9 @@ impl Search<'_> {
                     }
                 }
             });
-            if seen.len() as u64 > best.0 {
-                best = (seen.len() as u64, i + 1);
+            let gain = seen.len() as u64 + bonus;
+            if gain > best.0 {
+                best = (gain, i + 1);
             }
         }
         (best.0 > 0).then_some(best)

@@ -410,6 +410,23 @@ impl Cell {
         }
     }
 
+    /// The side and kind whose move or piece the cell is about, if one.
+    pub fn mover(self) -> Option<(Color, PieceKind)> {
+        match self {
+            Cell::Line(side, kind, ..)
+            | Cell::Ends(side, kind)
+            | Cell::Follows(side, kind)
+            | Cell::From(side, kind, _)
+            | Cell::Onto(side, kind, _)
+            | Cell::Row(side, kind, ..)
+            | Cell::Column(side, kind, ..) => Some((side, kind)),
+            Cell::Piece(id, _) => starts()
+                .get(id as usize)
+                .map(|s| (s.piece.color, s.piece.kind)),
+            Cell::Invalid(..) => None,
+        }
+    }
+
     /// The cell in words.
     pub fn words(self) -> String {
         let starts = starts();

@@ -1123,13 +1123,23 @@ fn cover(plan: &Plan, files: &mut Vec<SuiteFile>) {
         for attempt in 0..COVER_TRIES {
             let mut tried = hits.clone();
             let seed = salt(plan.seed, 1000 + k + 100 * attempt);
-            let cmds = super::cover::file(&mut tried, ender, seed, plan.jobs, Q);
+            // The later tries thin the board first, ended by the kind of a cell left.
+            let thin = !needed && attempt >= COVER_TRIES / 2;
+            let ender = match thin {
+                true => model::cells()
+                    .iter()
+                    .filter(|c| c.index().is_some_and(|i| hits[i] == 0))
+                    .find_map(|c| c.mover())
+                    .unwrap_or(ender),
+                false => ender,
+            };
+            let cmds = super::cover::file(&mut tried, ender, seed, plan.jobs, Q, thin);
             if needed || reached(&tried) - before >= COVER_LEAST {
-                found = Some((cmds, tried));
+                found = Some((cmds, tried, ender));
                 break;
             }
         }
-        let Some((cmds, tried)) = found else {
+        let Some((cmds, tried, ender)) = found else {
             break;
         };
         hits = tried;
