@@ -359,6 +359,13 @@ impl Search<'_> {
                             s.offset(o)
                                 .is_some_and(|q| b.is_empty(q) || q == their || movable(b, q))
                         })
+                        // No other piece of the side attacks the square the captain
+                        // walks to: the check must be alone.
+                        && s.offset(vec.delta).is_some_and(|t| {
+                            !b.pieces().any(|(q, r)| {
+                                r.color == side && q != s && model::rule_move(b, q, t).is_some()
+                            })
+                        })
                 }) else {
                     continue;
                 };

@@ -410,7 +410,9 @@ impl Cell {
         }
     }
 
-    /// The side and kind whose move or piece the cell is about, if one.
+    /// The side and kind whose move or piece the cell is about, if one (for a command
+    /// after the end, a side whose piece of that kind is likely to stand beside the
+    /// other side's pieces when it has taken the captain).
     pub fn mover(self) -> Option<(Color, PieceKind)> {
         match self {
             Cell::Line(side, kind, ..)
@@ -423,6 +425,9 @@ impl Cell {
             Cell::Piece(id, _) => starts()
                 .get(id as usize)
                 .map(|s| (s.piece.color, s.piece.kind)),
+            // After the end, the winner's pieces are the ones left beside the other
+            // side's: red's, say.
+            Cell::Invalid(Class::AfterEnd, kind, _) => Some((Color::Red, kind)),
             Cell::Invalid(..) => None,
         }
     }

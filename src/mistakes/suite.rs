@@ -1075,7 +1075,7 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
 /// A file for the model that reaches fewer new cells than this ends the suite.
 const COVER_LEAST: u64 = 1;
 /// Seeds a file for the model is tried from before the suite ends.
-const COVER_TRIES: u64 = 6;
+const COVER_TRIES: u64 = 8;
 
 /// The files for the statement's model, after `files`, up to the plan's total: each
 /// ended by a kind of a side that no file ends with yet (in the model's order), then by
@@ -1117,6 +1117,9 @@ fn cover(plan: &Plan, files: &mut Vec<SuiteFile>) {
         };
         let needed = missing(&ender);
         let before = reached(&hits);
+        if !needed && before == hits.len() as u64 {
+            break;
+        }
         let k = files.len() as u64 + 1;
         // A file that reaches nothing new is tried again from other seeds, a few times.
         let mut found = None;
@@ -1124,7 +1127,7 @@ fn cover(plan: &Plan, files: &mut Vec<SuiteFile>) {
             let mut tried = hits.clone();
             let seed = salt(plan.seed, 1000 + k + 100 * attempt);
             // The later tries thin the board first, ended by the kind of a cell left.
-            let thin = !needed && attempt >= COVER_TRIES / 2;
+            let thin = !needed && attempt >= 3;
             let ender = match thin {
                 true => model::cells()
                     .iter()
