@@ -565,7 +565,7 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     }
     assert!(names.contains(&"suite.txt".to_string()));
     assert_eq!(names.len(), inputs.len() * 2 + 1, "{names:?}");
-    // Every kind of each side takes the captain in some file, with a command after.
+    // Every kind of each side takes the captain in some file, with a command after it.
     let mut map = model::Map::new();
     for name in &inputs {
         map.add(&commands(
@@ -573,6 +573,8 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         ));
     }
     assert_eq!(map.tally(model::Dimension::Endings), (28, 28));
+    // And every other cell of the model (seeds 1 to 20: scripts/bench-independent.sh).
+    assert_eq!(map.missing(), Vec::new());
     // One file: the same seed writes the same bytes, another seed others. One file
     // lets a few mistakes through, and says so.
     let again = scratch("again");
