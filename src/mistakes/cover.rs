@@ -165,31 +165,7 @@ impl Search<'_> {
     }
 
     fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Option<(u64, usize)>> {
-        let jobs = self.jobs.clamp(1, candidates.len().max(1));
-        if jobs <= 1 {
-            return candidates.iter().map(|c| self.score(c)).collect();
-        }
-        let mut out = vec![None; candidates.len()];
-        thread::scope(|scope| {
-            let handles: Vec<_> = (0..jobs)
-                .map(|j| {
-                    scope.spawn(move || {
-                        (j..candidates.len())
-                            .step_by(jobs)
-                            .map(|i| (i, self.score(&candidates[i])))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for h in handles {
-                if let Ok(part) = h.join() {
-                    for (i, s) in part {
-                        out[i] = s;
-                    }
-                }
-            }
-        });
-        out
+        on_threads(self.jobs, candidates, |c| self.score(c))
     }
 
     fn push(&mut self, cont: &[Cmd]) {
@@ -747,4 +723,40 @@ fn with_captain(board: &Board, s: Square, side: Color) -> Board {
             kind: PieceKind::Captain,
         },
     )
+}
+
+/// `f` of each of `items`, in their order, on up to `jobs` threads (each taking every
+/// `jobs`th item): the same results whatever the number of threads.
+pub(super) fn on_threads<T: Sync, R: Send + Clone + Default>(
+    jobs: usize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let jobs = jobs.clamp(1, items.len().max(1));
+    if jobs <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let mut out = vec![R::default(); items.len()];
+    let f = &f;
+    thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                scope.spawn(move || {
+                    (j..items.len())
+                        .step_by(jobs)
+                        .map(|i| (i, f(&items[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            // A scoring thread only plays games; it does not panic.
+            if let Ok(part) = h.join() {
+                for (i, r) in part {
+                    out[i] = r;
+                }
+            }
+        }
+    });
+    out
 }

@@ -48,7 +48,6 @@ use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules::{self, Reach, REACH};
 use crate::sys::rng::Rng;
 use std::collections::HashMap;
-use std::thread;
 
 /// Commands per file: the official maximum.
 pub const Q: usize = 1000;
@@ -490,32 +489,7 @@ impl<'p> SuiteSearch<'p> {
 
     /// The scores of all `candidates`, on the plan's threads.
     fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Score> {
-        let jobs = self.plan.jobs.clamp(1, candidates.len().max(1));
-        if jobs <= 1 {
-            return candidates.iter().map(|c| self.score(c)).collect();
-        }
-        let mut scores = vec![Score::default(); candidates.len()];
-        thread::scope(|scope| {
-            let handles: Vec<_> = (0..jobs)
-                .map(|j| {
-                    scope.spawn(move || {
-                        (j..candidates.len())
-                            .step_by(jobs)
-                            .map(|i| (i, self.score(&candidates[i])))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for h in handles {
-                // A scoring thread only plays games; it does not panic.
-                if let Ok(part) = h.join() {
-                    for (i, s) in part {
-                        scores[i] = s;
-                    }
-                }
-            }
-        });
-        scores
+        super::cover::on_threads(self.plan.jobs, candidates, |c| self.score(c))
     }
 
     /// Plays `cont` for good: the judge, the map, the mutants.
