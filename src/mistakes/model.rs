@@ -1156,26 +1156,17 @@ mod tests {
     #[test]
     fn the_statement_sample_ends_with_a_duck_and_a_check_alone() {
         use PieceKind::*;
-        let cmds: Vec<Cmd> = vec![
-            [0, 0, 7, 0],
-            [9, 0, 8, 0],
-            [0, 1, 1, 3],
-            [0, 2, 2, 0],
-            [0, 3, 1, 2],
-            [0, 4, 0, 3],
-            [9, 4, 8, 4],
-            [3, 2, 2, 3],
-            [7, 0, 4, 2],
-            [7, 0, 5, 3],
-            [9, 2, 7, 4],
-            [2, 0, 4, 3],
-            [9, 1, 8, 3],
-            [4, 3, 6, 6],
-            [7, 4, 9, 2],
-            [8, 4, 9, 4],
-            [6, 6, 9, 4],
-            [9, 8, 8, 8],
-        ];
+        // The statement's sample, as the samples folder holds it.
+        let numbers: Vec<i64> = include_str!("../../samples/statement.in")
+            .split_ascii_whitespace()
+            .skip(1)
+            .map(|w| w.parse().expect("a number"))
+            .collect();
+        let cmds: Vec<Cmd> = numbers
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect();
+        assert_eq!(cmds.len(), 18);
         let cells = reached(&cmds);
         // 16: the blue captain steps to (9, 4), where the red duck on (6, 6) attacks it
         // alone, up3-left2 from row 6 and column 6.
