@@ -52,6 +52,8 @@ const CAPTURE_LINES_LEFT: usize = 12;
 /// A meeting: the side to move's moves that clear the way, its walk, the other side's
 /// walk, and the move that follows.
 type Meeting = (Vec<Cmd>, Vec<Square>, Vec<Square>, Option<(Square, Square)>);
+/// Moves of a loser's piece routed next to the winner's captain before the end, at most.
+const NEIGHBOUR: usize = 4;
 /// Captures stop while this many pieces are left.
 const FLOOR: usize = 8;
 /// ... in a thinned file, which takes pieces first to open the board.
@@ -607,6 +609,7 @@ impl Search<'_> {
                 } else {
                     None
                 };
+                let c = c.or_else(|| self.neighbour(&board, side));
                 let c = c.or_else(|| self.quiet(&board, &[]));
                 let c = c.or_else(|| {
                     let all: Vec<Cmd> = rules::legal_moves(&board)
@@ -656,6 +659,32 @@ impl Search<'_> {
                 None => break,
             }
         }
+    }
+
+    /// While the cell of the winner's captain taking a piece after the end is wanted: a
+    /// step of a loser's piece (not its captain) towards a square next to `winner`'s
+    /// captain, onto empty squares, so that after the end that captain has something
+    /// its rule lets it take. `None` when one stands there already or none can come.
+    fn neighbour(&mut self, board: &Board, winner: Color) -> Option<Cmd> {
+        use model::{Class, Onto};
+        let cell = Cell::Invalid(Class::AfterEnd, PieceKind::Captain, Onto::Enemy);
+        if !wanted(self.hits, cell) {
+            return None;
+        }
+        let captain = board.captain(winner)?;
+        let next = |s: Square| s.x().abs_diff(captain.x()) + s.y().abs_diff(captain.y()) == 1;
+        let loser = winner.opponent();
+        let theirs = |s: Square| board.piece_at(s).is_some_and(|p| p.color == loser);
+        if Square::all().any(|s| next(s) && theirs(s)) {
+            return None;
+        }
+        let path = board
+            .pieces()
+            .filter(|(_, p)| p.color == loser && p.kind != PieceKind::Captain)
+            .filter_map(|(at, _)| route(board, at, NEIGHBOUR, |_, s| next(s)))
+            .min_by_key(|p| p.len())?;
+        let c = cmd_of(path[0], path[1]);
+        board.is_empty(path[1]).then_some(c)
     }
 
     /// After the end: first the commands that reach new cells (a move each piece's rule
