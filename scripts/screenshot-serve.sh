@@ -19,6 +19,6 @@ if [ -n "$need" ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
 fi
 mkdir -p docs
-DUCKCHESS_SCREENSHOTS="$PWD/docs" cargo test --quiet --test serve_browser
+DUCKCHESS_SCREENSHOTS="$PWD/docs" cargo test --quiet --test all -- --ignored serve_browser::
 ls -l docs/serve.png docs/serve-replay.png docs/serve-1280x800.png docs/serve-800x600.png \
   docs/serve-390x844.png docs/serve-engine.png docs/serve-analysis.png

@@ -4,7 +4,7 @@
 //! reader and checked against itself, the table, bad input and usage errors. Every
 //! search is bounded by depth or nodes, so the numbers are the same on every machine.
 
-mod common;
+use crate::common;
 
 use common::{run, stderr, stdout};
 use duckchess::cli::json::Json;

@@ -7,8 +7,8 @@
 //! solutions with one planted mistake each (`tests/fixtures/stress/solution.cpp`, with
 //! g++; skipped with a note without it).
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use duckchess::generate::recipe::{self, Recipe};
 use duckchess::harness::format::{validate, DEFAULT_MAX_Q};
@@ -196,14 +196,13 @@ fn the_witnesses_together_kill_every_hand_written_mistake() {
     }
 }
 
-/// The official cases, or a printed note and `None` when the folder is absent.
-fn official() -> Option<PathBuf> {
-    official::cases("audit of the official cases")
-}
-
 #[test]
+#[cfg_attr(
+    lacks_official,
+    ignore = "needs the official cases (../shared/official/duckchess; scripts/fetch-official.sh)"
+)]
 fn the_official_cases_let_mistakes_through() {
-    let Some(_) = official() else { return };
+    official::cases();
     let out = run_in(
         root(),
         &["audit", "../shared/official/duckchess", "--matrix"],
@@ -229,6 +228,7 @@ fn default_suite() -> &'static Path {
 }
 
 #[test]
+#[ignore = "slow (the default suite, about 30 s): the full tier runs it"]
 fn the_default_suite_kills_every_mistake() {
     let dir = default_suite();
     let parent = dir.parent().expect("a parent");
@@ -265,29 +265,42 @@ fn the_coverage_map_names_what_the_data_never_reaches() {
     let map = text(&out.stdout);
     assert!(map.lines().all(|l| l.chars().count() <= 80), "{map}");
     golden("coverage_samples.txt", &map);
+}
+
+#[test]
+#[ignore = "slow (the default suite, about 30 s): the full tier runs it"]
+fn the_coverage_map_of_the_default_suite() {
     let dir = default_suite();
     let out = run_in(
         dir.parent().expect("a parent"),
         &["audit", "--coverage", "suite"],
     );
     golden("coverage_suite.txt", &text(&out.stdout));
-    if let Some(official) = official() {
-        let out = run_in(
-            root(),
-            &["audit", "--coverage", official.to_str().expect("a path")],
-        );
-        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-        golden(
-            "coverage_official.txt",
-            &text(&out.stdout).replace(official.to_str().expect("a path"), "official"),
-        );
-    }
+}
+
+#[test]
+#[cfg_attr(
+    lacks_official,
+    ignore = "needs the official cases (../shared/official/duckchess; scripts/fetch-official.sh)"
+)]
+fn the_coverage_map_of_the_official_cases() {
+    let official = official::cases();
+    let out = run_in(
+        root(),
+        &["audit", "--coverage", official.to_str().expect("a path")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    golden(
+        "coverage_official.txt",
+        &text(&out.stdout).replace(official.to_str().expect("a path"), "official"),
+    );
 }
 
 /// Every mistake without a hand-written witness (the variants and the grown ones) has
 /// one found on demand: a valid input of at most 60 commands on which it answers
 /// otherwise than the judge, which answers it as the judge does.
 #[test]
+#[ignore = "slow (about 30 s): the full tier runs it"]
 fn every_mistake_without_a_fixture_has_a_witness_found_on_demand() {
     let todo: Vec<Mistake> = Mistake::all()
         .iter()
@@ -425,6 +438,7 @@ fn end_probes() -> Vec<Vec<[i64; 4]>> {
 /// listed mistake answers as it, one not listed because it is no mistake answers as
 /// the judge, and no two listed mistakes (nor one and the judge) answer alike.
 #[test]
+#[ignore = "slow (about 75 s): the full tier runs it"]
 fn unlisted_candidates_answer_as_recorded_and_listed_ones_all_differ() {
     let mut corpus: Vec<Vec<[i64; 4]>> = Vec::new();
     for i in 1..=3 {
@@ -536,6 +550,7 @@ fn unlisted_candidates_answer_as_recorded_and_listed_ones_all_differ() {
 }
 
 #[test]
+#[ignore = "slow (about 100 s: the default suite and three more): the full tier runs it"]
 fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     let dir = default_suite();
     let mut names: Vec<String> = fs::read_dir(dir)
@@ -603,6 +618,7 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
 }
 
 #[test]
+#[ignore = "slow (about 20 s: suites): the full tier runs it"]
 fn the_suite_replaces_only_its_own_files() {
     let dir = scratch("replace");
     let suite = dir.join("s");
@@ -815,13 +831,11 @@ const PLANTED: [(&str, &str); 10] = [
     ("FLYING_CAPTAIN", "captains-facing-give-check"),
 ];
 
-/// The planted-mistake programs, compiled once per test run, or `None` without g++
-/// (in CI, where `.ci/run` installs g++, a missing compiler is a failure).
-fn planted() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+/// The planted-mistake programs, compiled once per test run.
+fn planted() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     let bugs: Vec<&str> = PLANTED.iter().map(|(bug, _)| *bug).collect();
-    DIR.get_or_init(|| common::planted(&bugs, "the planted programs"))
-        .as_deref()
+    DIR.get_or_init(|| common::planted(&bugs))
 }
 
 /// Whether `program`'s output on `input` differs from `answer`.
@@ -837,10 +851,10 @@ fn fails(program: &Path, input: &Path, answer: &[u8]) -> bool {
 /// A mutant is killed by a test exactly when the real program with that mistake fails
 /// it: on the official cases (which let some through) and on the default suite.
 #[test]
+#[ignore = "slow (the default suite, about 30 s; g++, the official cases): the full tier runs it"]
 fn mutants_fail_exactly_where_the_planted_programs_fail() {
-    let Some(programs) = planted() else { return };
-    let mut sets: Vec<PathBuf> = vec![default_suite().to_path_buf()];
-    sets.extend(official());
+    let programs = planted();
+    let sets: Vec<PathBuf> = vec![default_suite().to_path_buf(), official::cases()];
     for set in sets {
         let mut inputs: Vec<PathBuf> = fs::read_dir(&set)
             .expect("a test set")
@@ -886,6 +900,7 @@ fn mutants_fail_exactly_where_the_planted_programs_fail() {
 /// too, within three files (every seed of 1..=20: `scripts/bench-heldout.sh seeds`).
 /// On these two the greedy files let a mistake through, and the suite is repaired.
 #[test]
+#[ignore = "slow (about 40 s: two more suites): the full tier runs it"]
 fn other_seeds_kill_the_whole_catalogue_too() {
     use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_FILES};
     assert_eq!(DEFAULT_FILES, 3);
@@ -1117,4 +1132,57 @@ fn the_models_unreachable_cells_are_listed_with_their_reasons() {
     let text = duckchess::mistakes::model::unreachable_text();
     assert!(text.lines().all(|l| l.contains(": ")), "{text}");
     golden("model_unreachable.txt", &text);
+}
+
+/// Every seed's default suite (seeds 1..=`SUITE_SEEDS`, default 20): valid inputs
+/// within the statement's limits, every catalogued mistake killed, and every reachable
+/// cell of the statement's model reached. The full tier runs it: twenty suites.
+#[test]
+#[ignore = "slow (about 8 min): the full tier runs it"]
+fn every_seed_kills_the_catalogue_and_reaches_the_model() {
+    use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_FILES};
+    let last: u64 = std::env::var("SUITE_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let jobs = thread::available_parallelism().map_or(1, |n| n.get());
+    let mut failed = Vec::new();
+    for seed in 1..=last {
+        let start = std::time::Instant::now();
+        let files = suite(&Plan::new(seed, DEFAULT_FILES, jobs));
+        let seconds = start.elapsed().as_secs_f64();
+        let mut count = vec![0usize; Mistake::all().len()];
+        let mut map = model::Map::new();
+        for f in &files {
+            let mut input = format!("{}\n", f.cmds.len());
+            for c in &f.cmds {
+                input += &format!("{} {} {} {}\n", c[0], c[1], c[2], c[3]);
+            }
+            let q = validate(input.as_bytes(), DEFAULT_MAX_Q).expect("a valid input");
+            assert!((1..=1000).contains(&q), "seed {seed}: Q = {q}");
+            map.add(&f.cmds);
+            for m in killed_by(&f.cmds, Mistake::all()) {
+                count[m.index()] += 1;
+            }
+        }
+        let survivors: Vec<&str> = Mistake::all()
+            .iter()
+            .filter(|m| count[m.index()] == 0)
+            .map(|m| m.name())
+            .collect();
+        let missing = map.missing();
+        let once = count.iter().filter(|&&n| n == 1).count();
+        println!(
+            "seed {seed:>2}: {} files in {seconds:5.1} s, {} survive, {once} killed by one \
+             file only {survivors:?}; model cells never reached: {}",
+            files.len(),
+            survivors.len(),
+            missing.len()
+        );
+        assert!(files.len() <= 20, "seed {seed}: {} files", files.len());
+        if !survivors.is_empty() || !missing.is_empty() {
+            failed.push((seed, survivors, missing));
+        }
+    }
+    assert!(failed.is_empty(), "seeds that fall short: {failed:?}");
 }

@@ -4,8 +4,8 @@
 //! crate's binary: samples, official cases, 225 generated games across all modes, and
 //! bad input (stdout, stderr and exit status).
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use duckchess::commands::bundle::bundle;
 use duckchess::generate::{self, mode::Mode};
@@ -54,14 +54,17 @@ fn compile(rustc: &str, source: &Path, edition: Option<&str>, name: &str) -> Pat
     exe
 }
 
-fn inputs() -> Vec<(String, Vec<u8>)> {
+/// The inputs the bundle is run on: the samples, the official cases when `official`,
+/// generated games of every mode, and bad input.
+fn inputs(official: bool) -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = Vec::new();
-    for dir in [root.join("samples"), root.join(official::DIR)] {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            official::cases("the bundle on the official cases");
-            continue;
-        };
+    let mut dirs = vec![root.join("samples")];
+    if official {
+        dirs.push(official::cases());
+    }
+    for dir in dirs {
+        let entries = fs::read_dir(&dir).expect("a folder of cases");
         for entry in entries.flatten() {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "in") {
@@ -107,19 +110,32 @@ fn the_bundle_is_small_and_self_contained() {
 }
 
 #[test]
-fn the_bundle_compiles_in_every_edition_with_both_compilers_and_matches_the_binary() {
-    let dir = work_dir("bundle-compile");
+fn the_bundle_compiles_in_every_edition_and_matches_the_binary() {
+    compiles_and_matches("rustc", "stable", false);
+}
+
+/// The same with Debian 12's rustc 1.63, on the official cases too.
+#[test]
+#[cfg_attr(
+    any(lacks_old_rustc, lacks_official),
+    ignore = "needs Debian's rustc 1.63 (/usr/bin/rustc) and the official cases (one was absent when the tests were built)"
+)]
+fn the_bundle_compiles_with_rustc_1_63_and_matches_the_binary_on_the_official_cases() {
+    assert!(
+        Path::new(OLD_RUSTC).is_file(),
+        "cannot run here: {OLD_RUSTC} is absent (apt-get install rustc)"
+    );
+    compiles_and_matches(OLD_RUSTC, "rustc163", true);
+}
+
+/// The bundle compiled by `rustc` (named `tag`) in every edition, warnings denied,
+/// answers as the crate's binary on [`inputs`].
+fn compiles_and_matches(rustc: &str, tag: &str, official: bool) {
+    let dir = work_dir(&format!("bundle-compile-{tag}"));
     let source = dir.join("duckchess.rs");
     fs::write(&source, bundle(Some("duckchess.rs")).expect("bundle")).expect("write");
-    let mut compilers = vec![("rustc", "stable")];
-    if Path::new(OLD_RUSTC).exists() {
-        compilers.push((OLD_RUSTC, "rustc163"));
-    } else if std::env::var_os("CI").is_some() {
-        panic!("{OLD_RUSTC} is missing; CI must install Debian's rustc (apt-get install rustc)");
-    } else {
-        println!("note: {OLD_RUSTC} is absent; checked with the current rustc only");
-    }
-    // Six builds, side by side. No dot in a name: rustc names its temporary objects by
+    let compilers = [(rustc, tag)];
+    // Three builds, side by side. No dot in a name: rustc names its temporary objects by
     // the output's stem, and parallel builds must not share them.
     let exes: Vec<PathBuf> = std::thread::scope(|scope| {
         let builds: Vec<_> = compilers
@@ -139,7 +155,7 @@ fn the_bundle_compiles_in_every_edition_with_both_compilers_and_matches_the_bina
             .collect()
     });
     let crate_binary = Path::new(env!("CARGO_BIN_EXE_duckchess"));
-    let cases = inputs();
+    let cases = inputs(official);
     assert!(cases.len() >= 225);
     for (name, input) in &cases {
         let want = common::run_program(crate_binary, &[], input);

@@ -3,7 +3,7 @@
 //! squares next to the attacker (not the target), and no check once the game is over.
 //! Each case is a position, one command, and the judge's exact output line.
 
-mod common;
+use crate::common;
 
 use common::setup;
 use duckchess::judge::game::Game;

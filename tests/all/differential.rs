@@ -3,7 +3,7 @@
 //! reference in `common` (validity, captured piece, check, game over, and the full list
 //! of legal moves).
 
-mod common;
+use crate::common;
 
 use common::{reference_check, reference_legal, reference_moves};
 use duckchess::generate::{self, mode::Mode};

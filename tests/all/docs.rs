@@ -15,14 +15,18 @@
 //!   is written into the repository; commands of one block share the folder.
 //! - `127.0.0.1:5380` is a `duckchess serve` started for the block (on a free port).
 //! - `official/` is the contest's data, linked from `../shared/official/duckchess`
-//!   beside the repository; a block that uses it is skipped, with a note, without it.
+//!   beside the repository.
+//!
+//! Each page's examples are one test. A page whose examples need a program (g++,
+//! curl) or the official data is ignored, with the reason, where build.rs found it
+//! absent; the setters' guide, whose examples write whole suites, is in the full tier.
 //!
 //! Besides the examples: every option of every subcommand's help appears in the
 //! subcommand's guide, every subcommand is in the README's table, the README stays a
 //! front door (at most 12 KB), and the pages read as documentation, not as a log.
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use std::collections::HashSet;
 use std::fs;
@@ -163,28 +167,10 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
     go(expected, actual, &mut HashSet::new())
 }
 
-/// A program the examples need, or why it is missing: under CI that fails the test,
-/// elsewhere the block is skipped.
-fn tool(name: &str) -> bool {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {name}")])
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{name} is required under CI (.ci/run installs it)"
-        );
-    }
-    found
-}
-
-/// The contest's data beside the repository, if it is there.
-fn official() -> Option<PathBuf> {
-    let dir = root().join(official::DIR);
-    dir.is_dir()
-        .then(|| dir.canonicalize().expect("canonical path"))
+/// The contest's data beside the repository; a test that needs it is ignored where
+/// it is absent (build.rs), so here it is required.
+fn official() -> PathBuf {
+    official::cases().canonicalize().expect("canonical path")
 }
 
 /// A server for a block's `curl` commands; stopped when dropped.
@@ -231,8 +217,9 @@ fn workspace(n: usize) -> PathBuf {
     for name in ["samples", "tests", "scripts", "src", "docs"] {
         std::os::unix::fs::symlink(root().join(name), dir.join(name)).expect("link");
     }
-    if let Some(data) = official() {
-        std::os::unix::fs::symlink(data, dir.join("official")).expect("link");
+    let data = root().join(official::DIR);
+    if data.is_dir() {
+        std::os::unix::fs::symlink(official(), dir.join("official")).expect("link");
     }
     dir
 }
@@ -272,33 +259,48 @@ fn run(command: &str, dir: &Path) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_example_prints_what_its_page_shows() {
+/// The pages whose examples each test below runs, by file name: every page with an
+/// example has one (checked), so that a new page cannot go unrun.
+const PAGE_TESTS: &[&str] = &[
+    "README.md",
+    "chase.md",
+    "contestants.md",
+    "engine-internals.md",
+    "engine.md",
+    "faq.md",
+    "rules.md",
+    "serve.md",
+    "setters.md",
+];
+
+/// Runs every example of the page `name` (`README.md` or a guide's file name): each
+/// command prints what the page shows. The page's test is ignored where a program or
+/// the official data its examples use is absent, so each one is required here.
+fn examples_of(name: &str) {
+    let page = if name == "README.md" {
+        root().join(name)
+    } else {
+        root().join("docs").join(name)
+    };
+    let text = fs::read_to_string(&page).expect("readable page");
+    let place = page.strip_prefix(root()).expect("in the repository");
     let mut failures = Vec::new();
-    let (mut ran, mut skipped) = (0, 0);
-    for (n, example) in pages()
-        .iter()
-        .flat_map(|page| {
-            let name = page.strip_prefix(root()).expect("in the repository");
-            let text = fs::read_to_string(page).expect("readable page");
-            examples(&name.display().to_string(), &text)
-        })
+    let mut ran = 0;
+    for (n, example) in examples(&place.display().to_string(), &text)
+        .into_iter()
         .enumerate()
     {
         let all: String = example.steps.iter().map(|s| s.command.as_str()).collect();
         let needs = |word: &str| all.contains(word);
-        let missing = [("g++", "g++"), ("curl ", "curl")]
-            .iter()
-            .find(|(word, name)| needs(word) && !tool(name));
-        if let Some((_, name)) = missing {
-            println!("note: {} needs {name}; skipped", example.place);
-            skipped += 1;
-            continue;
+        for (word, program) in [("g++", "g++"), ("curl ", "curl")] {
+            assert!(
+                !needs(word) || tool(program),
+                "{}: needs {program}, which is not installed",
+                example.place
+            );
         }
-        if needs("official/") && official().is_none() {
-            official::cases(&example.place);
-            skipped += 1;
-            continue;
+        if needs("official/") {
+            official();
         }
         let dir = workspace(n);
         let server = needs("127.0.0.1:5380").then(Server::start);
@@ -322,10 +324,99 @@ fn every_example_prints_what_its_page_shows() {
         drop(server);
         let _ = fs::remove_dir_all(&dir);
     }
-    println!("{ran} commands run, {skipped} blocks skipped");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // A parser that finds nothing would pass everything.
-    assert!(ran >= 30, "only {ran} example commands found");
+    assert!(ran >= 1, "no example command found in {name}");
+}
+
+/// Whether `program` is on `PATH`.
+fn tool(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn every_page_with_examples_has_its_test() {
+    let with: Vec<String> = pages()
+        .iter()
+        .filter(|page| {
+            let text = fs::read_to_string(page).expect("readable page");
+            !examples("page", &text).is_empty()
+        })
+        .map(|p| {
+            p.file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(with, PAGE_TESTS, "a page's examples without a test below");
+    let count: usize = pages()
+        .iter()
+        .map(|p| examples("page", &fs::read_to_string(p).expect("readable")).len())
+        .sum();
+    assert!(count >= 30, "only {count} examples found");
+}
+
+#[test]
+fn examples_of_the_readme() {
+    examples_of("README.md");
+}
+
+#[test]
+fn examples_of_the_chase_guide() {
+    examples_of("chase.md");
+}
+
+#[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn examples_of_the_contestants_guide() {
+    examples_of("contestants.md");
+}
+
+#[test]
+fn examples_of_the_engine_internals() {
+    examples_of("engine-internals.md");
+}
+
+#[test]
+fn examples_of_the_engine_guide() {
+    examples_of("engine.md");
+}
+
+#[test]
+#[cfg_attr(
+    any(lacks_gxx, lacks_official),
+    ignore = "needs g++ and the official cases (one was absent when the tests were built)"
+)]
+fn examples_of_the_faq() {
+    examples_of("faq.md");
+}
+
+#[test]
+fn examples_of_the_rules_guide() {
+    examples_of("rules.md");
+}
+
+#[test]
+#[cfg_attr(
+    lacks_curl,
+    ignore = "needs curl (none was found when the tests were built)"
+)]
+fn examples_of_the_serve_guide() {
+    examples_of("serve.md");
+}
+
+#[test]
+#[ignore = "slow (about 90 s: whole suites): the full tier runs it"]
+fn examples_of_the_setters_guide() {
+    examples_of("setters.md");
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //!
 //! The small disk is a tmpfs of some kilobytes, mounted for the test where that is
 //! allowed (root on Linux); elsewhere a file-size limit (`ulimit -f`, with the signal
-//! it raises ignored) makes writes fail the same way, part of the way through.
+//! it raises ignored) makes writes fail the same way, part of the way through. Unix
+//! only: a shell's `ulimit` sets the limit.
+#![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,12 +26,8 @@ struct Disk {
 
 impl Disk {
     /// A folder on a tmpfs of `kb` kilobytes, or one whose runs may write files of at
-    /// most `blocks` blocks of `ulimit -f`; `None` (with a note) where neither can be had.
-    fn new(name: &str, kb: u32, blocks: u32) -> Option<Disk> {
-        if !cfg!(unix) {
-            println!("note: no small disk here; skipping");
-            return None;
-        }
+    /// most `blocks` blocks of `ulimit -f`.
+    fn new(name: &str, kb: u32, blocks: u32) -> Disk {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("files-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
@@ -44,11 +42,11 @@ impl Disk {
         if !mounted {
             println!("note: no tmpfs can be mounted here; a file-size limit stands in");
         }
-        Some(Disk {
+        Disk {
             dir,
             mounted,
             blocks,
-        })
+        }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -122,9 +120,7 @@ fn judged(path: &Path) -> Vec<u8> {
 fn a_suite_that_does_not_fit_leaves_no_file_behind() {
     // One file of the suite is an 8 KB input and a 16 KB answer: the input fits, the
     // answer does not.
-    let Some(disk) = Disk::new("suite", 16, 12) else {
-        return;
-    };
+    let disk = Disk::new("suite", 16, 12);
     let out = disk.run(&["gen", "--suite", "data", "--files", "1"], b"");
     assert_eq!(out.status.code(), Some(1));
     let err = common::stderr(&out);
@@ -158,9 +154,7 @@ const STRESS_WRONG: [&str; 7] = [
 
 #[test]
 fn the_case_stress_saves_is_whole_or_absent() {
-    let Some(disk) = Disk::new("stress", 64, 0) else {
-        return;
-    };
+    let disk = Disk::new("stress", 64, 0);
     disk.fill();
     let out = disk.run(&STRESS_WRONG, b"");
     assert_eq!(out.status.code(), Some(1));
@@ -182,9 +176,7 @@ fn the_case_stress_saves_is_whole_or_absent() {
         "nothing, not an empty case.in"
     );
     // With room, both are whole: the answer is the judge's.
-    let Some(roomy) = Disk::new("stress-roomy", 1024, 1024) else {
-        return;
-    };
+    let roomy = Disk::new("stress-roomy", 1024, 1024);
     let out = roomy.run(&STRESS_WRONG, b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(roomy.names(""), ["case.ans", "case.in"]);
@@ -194,9 +186,7 @@ fn the_case_stress_saves_is_whole_or_absent() {
 
 #[test]
 fn a_bundle_that_does_not_fit_keeps_the_old_file() {
-    let Some(disk) = Disk::new("bundle", 64, 1) else {
-        return;
-    };
+    let disk = Disk::new("bundle", 64, 1);
     fs::write(disk.path("judge.rs"), b"// an older bundle\n").unwrap();
     disk.fill();
     let out = disk.run(&["bundle", "-o", "judge.rs"], b"");
@@ -217,9 +207,7 @@ fn a_bundle_that_does_not_fit_keeps_the_old_file() {
 
 #[test]
 fn a_saved_game_is_whole_or_absent() {
-    let Some(disk) = Disk::new("play", 64, 0) else {
-        return;
-    };
+    let disk = Disk::new("play", 64, 0);
     disk.fill();
     let out = disk.run(&["play", "--ascii"], b"0 1 2 2\nsave game.txt\nquit\n");
     assert!(
@@ -231,16 +219,11 @@ fn a_saved_game_is_whole_or_absent() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_match_record_gets_whole_games_or_none() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the record is tried on Linux only; skipping");
-        return;
-    }
     // The record so far nearly fills its last page of the tmpfs (or its size limit),
     // and the disk is full: the next game's lines do not fit, and none of them stays.
-    let Some(disk) = Disk::new("record", 64, 2) else {
-        return;
-    };
+    let disk = Disk::new("record", 64, 2);
     let before = format!("{}\n", "#".repeat(if disk.mounted { 4000 } else { 900 }));
     fs::write(disk.path("games.rec"), &before).unwrap();
     disk.fill();

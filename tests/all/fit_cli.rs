@@ -5,7 +5,7 @@
 //! result line claims among them), games that all end alike, and usage errors reported
 //! on one line with the documented exit status.
 
-mod common;
+use crate::common;
 
 use common::run;
 use std::fs;

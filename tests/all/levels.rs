@@ -2,7 +2,7 @@
 //! games (levels 1-7 play by node counts and seeded mistakes, so the sample is the same
 //! on every machine), and the levels through `play`, `arena` and `uci`.
 
-mod common;
+use crate::common;
 
 use duckchess::engine::search::Limits;
 use duckchess::judge::piece::Color;

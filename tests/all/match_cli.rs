@@ -7,7 +7,7 @@
 //! (`--jobs`) are written in their order: at a node count a move the match is the same
 //! for any number of jobs.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Read;
@@ -154,11 +154,8 @@ fn wait_for_pids(file: &Path, count: usize) -> Option<Vec<String>> {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_opponent_that_floods_before_the_handshake_fails_it_in_time_and_flat_memory() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc memory check is Linux only; skipping");
-        return;
-    }
     let run = bounded_match(
         &[
             "--opponent",
@@ -180,11 +177,8 @@ fn an_opponent_that_floods_before_the_handshake_fails_it_in_time_and_flat_memory
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_opponent_that_floods_while_thinking_loses_on_time_in_flat_memory() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc memory check is Linux only; skipping");
-        return;
-    }
     let dir = scratch("flood");
     let flood = script(
         &dir,
@@ -252,11 +246,8 @@ fn one_opening_against(opponent: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn the_match_ends_what_an_opponent_started() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     let dir = scratch("children");
     let pids = dir.join("pids");
     // Two children left behind: one that ends on TERM, one that ignores it. The
@@ -279,11 +270,8 @@ fn the_match_ends_what_an_opponent_started() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     if !common::has_setsid("the setsid helper test") {
         return;
     }
@@ -305,11 +293,8 @@ fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_interrupted_match_ends_the_engines_and_their_children() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     let dir = scratch("interrupt");
     let pids = dir.join("pids");
     // An engine that starts a child, and asked to move waits for it: for ever. Both

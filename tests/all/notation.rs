@@ -1,7 +1,7 @@
 //! The position notation (SPEC section 6): printing, parsing, round trips, and a table
 //! of bad strings with the error each one gives.
 
-mod common;
+use crate::common;
 
 use duckchess::generate::{self, mode::Mode};
 use duckchess::judge::board::{Board, NotationError, START_NOTATION};

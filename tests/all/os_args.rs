@@ -3,7 +3,7 @@
 //! not UTF-8 is a usage error (exit 2) with one line that names the subcommand.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

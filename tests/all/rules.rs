@@ -2,7 +2,7 @@
 //! every reachable delta, every blocking square blocked one at a time, edges and corners,
 //! own-piece targets, captures, and the car with blockers on each ray.
 
-mod common;
+use crate::common;
 
 use common::{reference_leaps, setup, sq};
 use duckchess::judge::board::Board;

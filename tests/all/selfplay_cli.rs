@@ -2,7 +2,7 @@
 //! in their order, so a seed gives the same output for any `--jobs`, and a shorter run
 //! is a beginning of a longer one; a bad `--jobs` is a usage error on one line.
 
-mod common;
+use crate::common;
 
 use common::{run, stderr, stdout};
 

@@ -6,8 +6,8 @@
 //! graceful stop at the end of standard input that answers what is in flight. After
 //! each abuse the server must still answer.
 
-mod official;
-mod serve_common;
+use crate::official;
+use crate::serve_common;
 
 use duckchess::cli::json::Json;
 use serve_common::{connect, exchange, get, parse_answer, post, read_all, request, Server};
@@ -180,23 +180,31 @@ fn judge_lines(input: &[u8]) -> Vec<String> {
 
 #[test]
 fn replay_shows_the_judges_lines() {
-    let server = Server::start(&[]);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The project's own samples: the statement's and at least 7 more.
+    assert!(replays_as_the_judge(&root.join("samples")) >= 8);
+}
+
+#[test]
+#[cfg_attr(
+    lacks_official,
+    ignore = "needs the official cases (../shared/official/duckchess; scripts/fetch-official.sh)"
+)]
+fn replay_shows_the_judges_lines_on_the_official_cases() {
+    assert_eq!(replays_as_the_judge(&official::cases()), 4);
+}
+
+/// Each input of `dir` replayed by the server shows the judge's lines and lists its
+/// invalid commands; how many inputs there were.
+fn replays_as_the_judge(dir: &Path) -> usize {
+    let server = Server::start(&[]);
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for dir in [root.join("samples"), root.join(official::DIR)] {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            official::cases("replay of the official cases");
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "in") {
-                inputs.push((path.display().to_string(), fs::read(&path).unwrap()));
-            }
+    for entry in fs::read_dir(dir).expect("a folder of cases").flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "in") {
+            inputs.push((path.display().to_string(), fs::read(&path).unwrap()));
         }
     }
-    // The project's own samples at least (the official cases may be absent).
-    assert!(inputs.len() >= 8, "the samples are there");
     for (name, input) in &inputs {
         let answer = request(server.addr, "POST", "/api/replay", input);
         assert_eq!(answer.status, 200, "{name}");
@@ -224,6 +232,7 @@ fn replay_shows_the_judges_lines() {
             .collect();
         assert_eq!(listed, invalid, "{name}");
     }
+    inputs.len()
 }
 
 #[test]

@@ -18,14 +18,13 @@
 //!   (the fonts hidden from Chromium by a fontconfig file), and the Chinese names
 //!   where the machine has such a font.
 //!
-//! Skips with a note when Chromium or chromedriver is missing, except under CI, which
-//! installs both (`.ci/run`). It saves its screenshots (`serve.png`, `serve-replay.png`,
-//! `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`, `serve-engine.png`,
-//! `serve-analysis.png`) in
-//! `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
+//! In the full tier, which needs Chromium and chromedriver (`.ci/run` installs both;
+//! without them a test fails, saying so). It saves its screenshots (`serve.png`,
+//! `serve-replay.png`, `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`,
+//! `serve-engine.png`, `serve-analysis.png`) in `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
 //! `scripts/screenshot-serve.sh` makes `docs/` that way.
 
-mod serve_common;
+use crate::serve_common;
 
 use duckchess::cli::json::Json;
 use serve_common::{wait, Server, PATIENCE};
@@ -452,15 +451,14 @@ fn fonts_without_cjk(dir: &Path) -> PathBuf {
 /// selected.
 const SHOWN_GAME: &str = "#moves=0122.9172.3444.6454.4454.6253";
 
-fn browser_present() -> bool {
-    let present = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
-    if !present {
-        if std::env::var_os("CI").is_some() {
-            panic!("{CHROMIUM} or {CHROMEDRIVER} is missing; CI must install chromium and chromium-driver");
-        }
-        println!("note: {CHROMIUM} or {CHROMEDRIVER} is missing; skipping the browser test");
-    }
-    present
+/// The browser and its driver are here: a browser test runs only in the full tier,
+/// which needs them (`apt-get install chromium chromium-driver`).
+fn browser_present() {
+    assert!(
+        Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists(),
+        "cannot run here: {CHROMIUM} or {CHROMEDRIVER} is missing \
+         (apt-get install chromium chromium-driver)"
+    );
 }
 
 /// Opens the replay tab and the statement's sample in it, through the file picker (a
@@ -487,10 +485,9 @@ fn base64_decodes() {
 }
 
 #[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn play_and_replay_in_a_browser() {
-    if !browser_present() {
-        return;
-    }
+    browser_present();
     let server = Server::start(&[]);
     let browser = Browser::start();
     browser.open(&server.url);
@@ -677,10 +674,9 @@ fn play_and_replay_in_a_browser() {
 /// (the bar and the arrows), the analysis of the game in the game tab with a look at an
 /// earlier position, a cancel, and a hint that shows a move without playing it.
 #[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn analysis_in_a_browser() {
-    if !browser_present() {
-        return;
-    }
+    browser_present();
     let server = Server::start(&[]);
     let browser = Browser::start();
     browser.open(&server.url);
@@ -968,10 +964,9 @@ return problems.join('\n');
 "#;
 
 #[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn the_layout_follows_the_screen() {
-    if !browser_present() {
-        return;
-    }
+    browser_present();
     let server = Server::start(&[]);
     let browser = Browser::start();
     let sample =
@@ -1100,10 +1095,9 @@ fn the_layout_follows_the_screen() {
 }
 
 #[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn a_whole_move_by_keyboard() {
-    if !browser_present() {
-        return;
-    }
+    browser_present();
     let server = Server::start(&[]);
     let browser = Browser::start();
     browser.open(&server.url);
@@ -1197,10 +1191,9 @@ fn a_whole_move_by_keyboard() {
 }
 
 #[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn letters_by_themselves_without_a_chinese_font() {
-    if !browser_present() {
-        return;
-    }
+    browser_present();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let config = fonts_without_cjk(&dir);
     let server = Server::start(&[]);

@@ -1,7 +1,7 @@
 //! `duckchess serve` when it is busy or going: the computer's moves beside analyses,
 //! clients that hang up before their answer, and a stop with requests queued.
 
-mod serve_common;
+use crate::serve_common;
 
 use duckchess::cli::json::Json;
 use serve_common::{connect, parse_answer, post, read_all, Server};

@@ -5,8 +5,8 @@
 //! crate's own binary must never be flagged. Every run is seeded and bounded by
 //! `--cases`, never by the clock.
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,15 +57,13 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The compiled fixtures (`correct` and one per bug), compiled once per test run, or
-/// `None` with a note (in CI, where `.ci/run` installs g++, a missing compiler is a
-/// failure).
-fn fixtures(test: &str) -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+/// The compiled fixtures (`correct` and one per bug), compiled once per test run.
+fn fixtures() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     let names: Vec<&str> = std::iter::once("correct")
         .chain(BUGS.iter().map(|(b, _)| *b))
         .collect();
-    DIR.get_or_init(|| common::planted(&names, test)).as_deref()
+    DIR.get_or_init(|| common::planted(&names))
 }
 
 fn stress(args: &[&str]) -> Output {
@@ -130,10 +128,12 @@ fn shrunk_size(stdout: &str) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
 fn every_planted_mistake_is_found_shrunk_and_explained() {
-    let Some(dir) = fixtures("every_planted_mistake_is_found_shrunk_and_explained") else {
-        return;
-    };
+    let dir = fixtures();
     let work = scratch("bugs");
     // The runs where a later round found a case smaller than the first 1-minimal one.
     let mut smaller = Vec::new();
@@ -221,10 +221,12 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
 fn a_correct_solution_is_never_flagged() {
-    let Some(dir) = fixtures("a_correct_solution_is_never_flagged") else {
-        return;
-    };
+    let dir = fixtures();
     let work = scratch("correct");
     let save = work.join("never.in");
     for (program, cases, extra) in [
@@ -263,10 +265,12 @@ fn a_correct_solution_is_never_flagged() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
 fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
-    let Some(dir) = fixtures("the_same_seed_shrinks_to_the_same_case_whatever_the_jobs") else {
-        return;
-    };
+    let dir = fixtures();
     let work = scratch("jobs");
     let program = dir.join("CAR_JUMP").to_string_lossy().into_owned();
     let mut saved = Vec::new();
@@ -312,10 +316,12 @@ fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
 fn formerly_long_cases_keep_at_most_a_dozen_commands() {
-    let Some(dir) = fixtures("formerly_long_cases_keep_at_most_a_dozen_commands") else {
-        return;
-    };
+    let dir = fixtures();
     let work = scratch("dozen");
     // Each kept more than a dozen commands with only the rounds and the retelling: a
     // horse walled in by the other side's soldiers (16), a captain walking seven squares
@@ -509,11 +515,8 @@ fn interrupt(child: &mut std::process::Child) -> std::process::ExitStatus {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_interrupt_ends_the_programs_under_test_too() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     let work = scratch("interrupt");
     let pid_file = work.join("pid");
     // A solution that never ends; its own process group does not get the terminal's
@@ -769,14 +772,14 @@ fn usage_errors() {
 /// (its table of `-D` switches), and what the FAQ counts from it, are what the binary
 /// finds: each planted program run by `duckchess test` on the official cases.
 #[test]
+#[cfg_attr(
+    any(lacks_gxx, lacks_official),
+    ignore = "needs g++ and the official cases (one was absent when the tests were built)"
+)]
 fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
-    let Some(official) = official::cases("the guides' table of planted mistakes") else {
-        return;
-    };
+    let official = official::cases();
     let official = official.as_path();
-    let Some(dir) = fixtures("the guides' claims about the official tests") else {
-        return;
-    };
+    let dir = fixtures();
     let guide = fs::read_to_string("docs/contestants.md").expect("the contestant's guide");
     let mut rows = 0;
     let mut passing_all = 0;
@@ -811,11 +814,8 @@ fn the_guides_say_which_official_tests_each_planted_mistake_passes() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn no_run_leaves_a_daemon_and_no_job_ends_another_jobs_processes() {
-    if !cfg!(target_os = "linux") {
-        println!("note: only Linux hands orphans to the runner; skipping");
-        return;
-    }
     let dir = scratch("daemons");
     // A correct answer from a program that leaves two daemons each run: the search
     // finds nothing, and nothing is left.
@@ -868,11 +868,8 @@ fn no_run_leaves_a_daemon_and_no_job_ends_another_jobs_processes() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_interrupt_leaves_no_daemon_either() {
-    if !cfg!(target_os = "linux") {
-        println!("note: only Linux hands orphans to the runner; skipping");
-        return;
-    }
     // The programs under test start daemons and hang; Ctrl-C ends the programs, and the
     // daemons, handed to stress as their parents end, go with it.
     let work = scratch("interrupt-daemons");
@@ -971,11 +968,8 @@ fn a_short_wrong_output_shows_the_programs_stderr_in_the_report() {
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "Unix only")]
 fn an_interrupt_prints_a_summary_with_the_seed() {
-    if !cfg!(unix) {
-        println!("note: the summary on an interrupt comes from the Unix signal handler; skipping");
-        return;
-    }
     let work = scratch("interrupt-summary");
     // A right answer, slowly: the search goes on until the interrupt.
     let slow = script(&work, "slow.sh", &format!("sleep 0.05\nexec '{BIN}'\n"));

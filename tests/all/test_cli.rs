@@ -3,8 +3,8 @@
 //! the program under test, whitespace handling, and the usage errors. Memory and MLE are
 //! in `memory_cli.rs`.
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
+const SAMPLE_OUT: &str = include_str!("../../samples/statement.out");
 
 fn test(args: &[&str]) -> Output {
     Command::new(BIN)
@@ -75,10 +75,12 @@ fn the_projects_samples_pass() {
 }
 
 #[test]
-fn the_official_data_passes_when_present() {
-    let Some(dir) = official::cases("test on the official cases") else {
-        return;
-    };
+#[cfg_attr(
+    lacks_official,
+    ignore = "needs the official cases (../shared/official/duckchess; scripts/fetch-official.sh)"
+)]
+fn the_official_data_passes() {
+    let dir = official::cases();
     let dir = dir.as_path();
     let out = test(&[&s(dir)]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
@@ -86,13 +88,15 @@ fn the_official_data_passes_when_present() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
 fn the_built_in_samples_keep_to_the_official_format_and_the_lenient_ones_say_so() {
     // A solution that trusts every coordinate to lie on the board is right on every
     // official input: it passes the samples `test` runs by default. The cases beyond the
     // official format come only with --lenient, and a failure there says what they are.
-    let Some(dir) = common::planted(&["NO_BOUNDS"], "the lenient samples") else {
-        return;
-    };
+    let dir = common::planted(&["NO_BOUNDS"]);
     let cmd = s(&dir.join("NO_BOUNDS"));
     let out = test(&["--samples", "--cmd", &cmd]);
     let stdout = text(&out.stdout);
@@ -640,11 +644,8 @@ fn a_termination_signal_ends_the_programs_and_exits_128_plus_the_signal() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_program_leaves_no_daemon_behind() {
-    if !cfg!(target_os = "linux") {
-        println!("note: only Linux hands orphans to the runner; skipping");
-        return;
-    }
     // Each run starts a daemon in a session of its own and one by a double fork that
     // holds only its input; the runner ends both after each run, whatever they hold.
     let dir = common::sample_folder("test", "daemons");

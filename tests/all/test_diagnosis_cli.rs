@@ -4,7 +4,7 @@
 //! stdout does not hide failures; output is compared as it streams (no cap, flat
 //! memory); a lone `X.in` is judged against the built-in judge; the samples are built in.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Read;
@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
-const SAMPLE_OUT: &str = include_str!("../samples/statement.out");
+const SAMPLE_OUT: &str = include_str!("../../samples/statement.out");
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -5,7 +5,7 @@
 //! is compared; the clock tests give the engine the guide's figures plus a margin for
 //! a loaded machine.
 
-mod common;
+use crate::common;
 
 use common::live::Live;
 use duckchess::engine::clock::{self, Clock};

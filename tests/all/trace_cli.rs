@@ -3,8 +3,8 @@
 //! identical to the judge's, bad input reported exactly as the judge reports it, and the
 //! usage errors.
 
-mod common;
-mod official;
+use crate::common;
+use crate::official;
 
 use common::run;
 use std::fs;
@@ -106,20 +106,38 @@ fn judged_inputs() -> Vec<(String, Vec<u8>)> {
             inputs.push((format!("gen {mode} {seed}"), out.stdout));
         }
     }
-    if let Some(official) = official::cases("trace of the official cases") {
-        for i in 1..=4 {
-            let path = official.join(format!("{i}.in"));
-            if let Ok(bytes) = fs::read(&path) {
-                inputs.push((path.display().to_string(), bytes));
-            }
-        }
-    }
     inputs
+}
+
+/// The official cases.
+fn official_inputs() -> Vec<(String, Vec<u8>)> {
+    let official = official::cases();
+    (1..=4)
+        .map(|i| {
+            let path = official.join(format!("{i}.in"));
+            let bytes = fs::read(&path).expect("an official input");
+            (path.display().to_string(), bytes)
+        })
+        .collect()
 }
 
 #[test]
 fn verdict_lines_are_the_judges() {
-    for (name, input) in judged_inputs() {
+    verdict_lines_match(judged_inputs());
+}
+
+#[test]
+#[cfg_attr(
+    lacks_official,
+    ignore = "needs the official cases (../shared/official/duckchess; scripts/fetch-official.sh)"
+)]
+fn verdict_lines_are_the_judges_on_the_official_cases() {
+    verdict_lines_match(official_inputs());
+}
+
+/// The trace of each of `inputs` shows the judge's output lines.
+fn verdict_lines_match(inputs: Vec<(String, Vec<u8>)>) {
+    for (name, input) in inputs {
         let judged = run(&["judge"], &input);
         let traced = run(&["trace", "--at", "1"], &input);
         assert_eq!(traced.status.code(), Some(0), "{name}");

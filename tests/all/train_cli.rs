@@ -4,7 +4,7 @@
 //! network's, is refused on one line with the documented exit status, before any
 //! network is written.
 
-mod common;
+use crate::common;
 
 use common::run;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! from standard output. Searches are bounded by depth or nodes, or stopped by the
 //! script; nothing here depends on how fast the machine is.
 
-mod common;
+use crate::common;
 
 use common::live::Live;
 use duckchess::judge::board::Board;
@@ -447,11 +447,8 @@ fn every_go_gets_exactly_one_bestmove() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn setting_the_hash_twice_never_holds_two_tables() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     let mut uci = Live::start();
     for _ in 0..2 {
         uci.send("setoption name Hash value 512");
@@ -465,11 +462,8 @@ fn setting_the_hash_twice_never_holds_two_tables() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn the_first_search_does_not_fault_in_the_whole_history() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     // The move-ordering history is 3 MB: ageing it before the first search touched
     // every page of it at once (some 800 page faults, a few ms of a 'movetime 1'). The
     // engine now touches them before 'readyok', and ages the history after answering.
@@ -558,11 +552,8 @@ fn session_within(
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_table_too_large_for_the_memory_keeps_the_old_one() {
-    if !cfg!(target_os = "linux") {
-        println!("note: ulimit -v is tried on Linux only; skipping");
-        return;
-    }
     // An address space of about 1 GB: a 2 GB table cannot be had.
     let limit = "ulimit -v 1000000 || exit 99";
     let (status, out, err) = session_within(
@@ -762,11 +753,8 @@ fn the_input_is_read_while_the_engine_thinks() {
 }
 
 #[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_flood_of_commands_during_a_search_costs_no_memory() {
-    if !cfg!(target_os = "linux") {
-        println!("note: the /proc check is Linux only; skipping");
-        return;
-    }
     // 40 MB of commands that wait while a ten-minute search runs (long lines, cheap to
     // carry out): the search gives way, and the input is read no faster than it is
     // carried out, so the session holds a megabyte of them at most.

@@ -1,7 +1,7 @@
 //! The `validate` subcommand through the binary: every message, the exit statuses, and
 //! where each kind of output goes.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 
