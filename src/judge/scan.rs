@@ -16,6 +16,13 @@ pub const CHUNK: usize = 1 << 16;
 const SHOWN: usize = 24;
 /// How much of a number's text is kept to show it as written: any `u64` and more.
 const WRITTEN: usize = 40;
+/// The longest token the reader takes: far longer than any number a valid input holds
+/// (leading zeros and all), so that one endless token (`/dev/zero`) ends the run with
+/// its position instead of being read forever.
+pub const MAX_TOKEN: usize = 4096;
+/// The longest line the reader takes, 16 MiB: more than a million commands on one line,
+/// beyond any judge input, so that endless whitespace without a line end ends the run.
+pub const MAX_LINE: u64 = 1 << 24;
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -106,6 +113,13 @@ pub enum Found {
         /// Whether the token was longer than `text`.
         truncated: bool,
     },
+    /// A line longer than [`MAX_LINE`] bytes, where the reader stopped.
+    LongLine,
+    /// A token longer than [`MAX_TOKEN`] bytes, of which `text` is the start.
+    TooLong {
+        /// The start of the token (lossy UTF-8).
+        text: String,
+    },
 }
 
 impl fmt::Display for Found {
@@ -119,6 +133,12 @@ impl fmt::Display for Found {
                 }
                 f.write_str("\"")
             }
+            Found::LongLine => write!(f, "a line of more than {MAX_LINE} bytes"),
+            Found::TooLong { text } => write!(
+                f,
+                "\"{}...\", a token of more than {MAX_TOKEN} bytes",
+                text.escape_debug()
+            ),
         }
     }
 }
@@ -277,6 +297,8 @@ impl<R: Read> Scanner<R> {
             if b == b'\n' {
                 self.line += 1;
                 self.line_start = self.base + self.pos as u64;
+            } else if self.base + self.pos as u64 - self.line_start > MAX_LINE {
+                break;
             }
         }
         Ok(LineCol {
@@ -290,6 +312,9 @@ impl<R: Read> Scanner<R> {
     #[inline]
     fn token(&mut self) -> io::Result<(LineCol, Token)> {
         let at = self.skip_space()?;
+        if at.column > MAX_LINE {
+            return Ok((at, Token::Bad(Found::LongLine)));
+        }
         if !self.fill()? {
             return Ok((at, Token::End));
         }
@@ -316,6 +341,19 @@ impl<R: Read> Scanner<R> {
             }
             length += 1;
             self.pos += 1;
+            // A bad token is known by its start: the rest is not read (it may never end).
+            if !good && length > SHOWN {
+                break;
+            }
+            if length > MAX_TOKEN {
+                self.length = length;
+                return Ok((
+                    at,
+                    Token::Bad(Found::TooLong {
+                        text: String::from_utf8_lossy(&self.shown[..SHOWN]).into_owned(),
+                    }),
+                ));
+            }
         }
         self.length = length;
         if good && digits > 0 {

@@ -278,6 +278,10 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
 /// leaves the old suite or the new one, whole, or (between the two renames) none; what
 /// it left hidden beside `dir` is removed by the next run.
 pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
+    // A symbolic link is written through: the suite replaces its target, and the link
+    // stays as it was.
+    let target = through_links(dir).map_err(|e| SuiteError::Io(dir.to_path_buf(), e))?;
+    let dir = target.as_path();
     // "." and ".." have no name to put beside: the folder's own path has.
     let dir_named = match dir.file_name() {
         Some(_) => dir.to_path_buf(),
@@ -309,6 +313,26 @@ pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
         kills,
         summary,
     })
+}
+
+/// `dir`, or where the symbolic link `dir` leads (through every link on the way; the
+/// last target need not exist yet).
+fn through_links(dir: &Path) -> io::Result<PathBuf> {
+    let mut path = dir.to_path_buf();
+    // As many links as the system follows in one path, at most.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(parent) if to.is_relative() => parent.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// Writes `contents` (names and bytes) as the folder `dir` (whose last component is

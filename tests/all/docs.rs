@@ -210,8 +210,12 @@ impl Drop for Server {
 }
 
 /// A fresh folder for one block, with links to the repository's folders.
-fn workspace(n: usize) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("duckchess-docs-{}-{n}", std::process::id()));
+fn workspace(page: &str, n: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "duckchess-docs-{}-{}-{n}",
+        std::process::id(),
+        page.replace('.', "-")
+    ));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("temp dir");
     for name in ["samples", "tests", "scripts", "src", "docs"] {
@@ -302,7 +306,7 @@ fn examples_of(name: &str) {
         if needs("official/") {
             official();
         }
-        let dir = workspace(n);
+        let dir = workspace(name, n);
         let server = needs("127.0.0.1:5380").then(Server::start);
         for step in &example.steps {
             let command = match &server {

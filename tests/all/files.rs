@@ -117,6 +117,7 @@ fn judged(path: &Path) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "slow (about 18 s: a whole suite): the full tier runs it"]
 fn a_suite_that_does_not_fit_leaves_no_file_behind() {
     // One file of the suite is an 8 KB input and a 16 KB answer: the input fits, the
     // answer does not.

@@ -272,9 +272,7 @@ fn the_match_ends_what_an_opponent_started() {
 #[test]
 #[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
-    if !common::has_setsid("the setsid helper test") {
-        return;
-    }
+    common::needs_setsid();
     let dir = scratch("setsid");
     let pids = dir.join("pids");
     // A helper in a session of its own (out of reach of a kill of the engine's group)

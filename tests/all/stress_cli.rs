@@ -596,9 +596,7 @@ fn the_time_budget_holds_however_slow_the_program() {
 
 #[test]
 fn a_child_that_leaves_the_group_cannot_stall_the_search() {
-    if !common::has_setsid("a_child_that_leaves_the_group_cannot_stall_the_search") {
-        return;
-    }
+    common::needs_setsid();
     let work = scratch("setsid");
     let stray = "setsid sleep 7 &\n";
     // Never ends, and what it started holds the output open for 7 s.

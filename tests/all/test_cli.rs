@@ -458,9 +458,7 @@ fn gone(pid_file: &Path) -> bool {
 
 #[test]
 fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
-    if !common::has_setsid("a_child_that_leaves_the_group_cannot_stretch_the_time_limit") {
-        return;
-    }
+    common::needs_setsid();
     let dir = common::sample_folder("test", "setsid-tle");
     let pid = dir.join("stray.pid");
     // The program never ends; what it started keeps its output open for 6 s more.
@@ -485,9 +483,7 @@ fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
 
 #[test]
 fn a_program_that_exits_is_not_held_up_by_what_it_left_running() {
-    if !common::has_setsid("a_program_that_exits_is_not_held_up_by_what_it_left_running") {
-        return;
-    }
+    common::needs_setsid();
     let dir = common::sample_folder("test", "setsid-exit");
     let pid = dir.join("stray.pid");
     let mut wrong: Vec<&str> = SAMPLE_OUT.lines().collect();

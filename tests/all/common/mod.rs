@@ -274,18 +274,14 @@ pub fn compiled(source: &str, folder: &str, variants: &[&str]) -> std::path::Pat
     dir
 }
 
-/// Whether `setsid` (util-linux) is here to start a process that leaves its process
-/// group; `false` with a note naming `test`, and under CI a failure.
-pub fn has_setsid(test: &str) -> bool {
+/// Asserts that `setsid` (util-linux, on every Linux) is here to start a process that
+/// leaves its process group.
+pub fn needs_setsid() {
     let here = Command::new("setsid")
         .arg("true")
         .status()
         .is_ok_and(|s| s.success());
-    if !here {
-        assert!(std::env::var_os("CI").is_none(), "setsid is missing in CI");
-        println!("note: setsid is not installed; skipping {test}");
-    }
-    here
+    assert!(here, "cannot run here: setsid (util-linux) is missing");
 }
 
 /// The processes whose command line has the word `marker` (a number a test gives a
