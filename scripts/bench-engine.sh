@@ -58,7 +58,7 @@ session() {
 # Reads the engine's answers: a line per position, the summary line labelled `$2`,
 # then `totals NODES MS` for the speed-ups.
 measure() {
-    "$bin" uci | awk -v part="$1" -v label="$2" '
+    "$bin" uci --tuning | awk -v part="$1" -v label="$2" '
         /^info depth/ { for (i = 1; i < NF; i++) { if ($i == "depth") d = $(i + 1); if ($i == "nodes") n = $(i + 1); if ($i == "time") t = $(i + 1) } }
         /^bestmove/ {
             k++; nodes += n; ms += t; depth += d

@@ -113,8 +113,8 @@ worker() {
         s=$((seed + k))
         # shellcheck disable=SC2086 # $control and $recording are lists of options
         result=$("$base" match --quiet --openings 1 --seed "$s" $control $recording \
-            --engine "$candidate uci" --engine-options "Move Overhead=2;$copts" \
-            --opponent "$base uci" --opponent-options "Move Overhead=2;$bopts" |
+            --engine "$candidate uci --tuning" --engine-options "Move Overhead=2;$copts" \
+            --opponent "$base uci --tuning" --opponent-options "Move Overhead=2;$bopts" |
             sed -n 's/^engine: wins \([0-9]*\), losses \([0-9]*\), draws \([0-9]*\).*/\1 \2 \3/p')
         [ -n "$result" ] || { echo "pair $s: no result" >&2; k=$((k + jobs)); continue; }
         echo "$s $result" >>"$out"

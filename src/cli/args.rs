@@ -77,7 +77,16 @@ pub fn parse(spec: &Spec, args: &[OsString]) -> Result<Parsed, String> {
             .options
             .iter()
             .find(|o| o.name == name || o.short == Some(name))
-            .ok_or_else(|| format!("unknown option {name}"))?;
+            .or_else(|| {
+                // The other name of the same idea, where the spec has one of the two.
+                let other = SYNONYMS.iter().find_map(|&(a, b)| match name {
+                    n if n == a => Some(b),
+                    n if n == b => Some(a),
+                    _ => None,
+                })?;
+                spec.options.iter().find(|o| o.name == other)
+            })
+            .ok_or_else(|| unknown(spec, name))?;
         match opt.value {
             None if inline.is_some() => return Err(format!("{} takes no value", opt.name)),
             None => parsed.options.push((opt.name, None)),
@@ -113,6 +122,40 @@ pub fn parse(spec: &Spec, args: &[OsString]) -> Result<Parsed, String> {
         }
     }
     Ok(parsed)
+}
+
+/// Options that name the same idea in different subcommands: each is taken for the
+/// other where a subcommand has only one of them (`play --movetime 500` thinks 500 ms).
+const SYNONYMS: &[(&str, &str)] = &[("--think", "--movetime")];
+
+/// The message for the unknown option `name`, with the option of `spec` it was likely
+/// meant to be: one edit away, or the one it starts.
+fn unknown(spec: &Spec, name: &str) -> String {
+    let near = spec
+        .options
+        .iter()
+        .map(|o| o.name)
+        .find(|&o| edits(o, name) <= 2 || (name.len() >= 4 && o.starts_with(name)));
+    match near {
+        Some(o) => format!("unknown option {name} (did you mean {o}?)"),
+        None => format!("unknown option {name}"),
+    }
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (last + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
+            last = here;
+        }
+    }
+    row[b.len()]
 }
 
 impl Parsed {
@@ -293,6 +336,18 @@ mod tests {
             parse(&SPEC, &args(&["--nope"])).unwrap_err(),
             "unknown option --nope"
         );
+        // A near miss names the option it was likely meant to be.
+        assert_eq!(
+            parse(&SPEC, &args(&["--thnik", "5"])).unwrap_err(),
+            "unknown option --thnik (did you mean --think?)"
+        );
+        assert_eq!(
+            parse(&SPEC, &args(&["--dep", "5"])).unwrap_err(),
+            "unknown option --dep (did you mean --depth?)"
+        );
+        // The other name of the same idea is the same option.
+        let p = parse(&SPEC, &args(&["--movetime", "5"])).unwrap();
+        assert_eq!(p.value("--think"), Some("5"));
         assert_eq!(
             parse(&SPEC, &args(&["--ascii=1"])).unwrap_err(),
             "--ascii takes no value"

@@ -61,7 +61,7 @@ positions times --movetime. On a terminal a progress bar goes to standard error.
         Opt::valued(
             "--movetime",
             "MS",
-            "think MS milliseconds a position (default 300)",
+            "think MS milliseconds a position (default 300; --think is the same)",
         ),
         Opt::valued(
             "--depth",

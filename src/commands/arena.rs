@@ -41,7 +41,7 @@ side left without a move.",
             "--think",
             "MS",
             "ai (and level8) thinking time per move in milliseconds\n\
-             (default 100)",
+             (default 100; --movetime is the same)",
         ),
         Opt::valued(
             "--depth",

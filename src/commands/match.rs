@@ -44,7 +44,7 @@ the average depth, nodes per second and the longest overrun of the time given.",
         Opt::valued(
             "--movetime",
             "MS",
-            "fixed time per move in milliseconds (default 100)",
+            "fixed time per move in milliseconds (default 100; --think is the same)",
         ),
         Opt::valued(
             "--opponent-movetime",

@@ -60,7 +60,7 @@ replays it.",
         Opt::valued(
             "--think",
             "MS",
-            "the computer's thinking time per move (default 1000 ms)",
+            "the computer's thinking time per move (default 1000 ms; --movetime is the same)",
         ),
         Opt::valued(
             "--depth",

@@ -9,13 +9,13 @@ use std::io::{self};
 pub const SPEC: Spec = Spec {
     name: "uci",
     summary: "play through the UCI protocol (for GUIs and match runners)",
-    usage: &["[--hash MB]"],
+    usage: &["[--hash MB] [--tuning]"],
     about: "\
 Reads UCI commands on standard input and answers on standard output: uci,
 isready, ucinewgame, setoption (Hash, Threads 1-256 sharing it, UCI_Variant =
 duckchess, Move Overhead, Clear Hash, Ponder, Skill Level 1-8, UCI_LimitStrength
-with UCI_Elo, Use NNUE and EvalFile for the network the engine evaluates with; and for the hand-written
-evaluation and tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
+with UCI_Elo, Use NNUE and EvalFile for the network the engine evaluates with; and,
+with --tuning only, for the hand-written evaluation and tuning by self-play Value Guard, Value Elephant, Value Horse, Value Car, Value
 Duck, Value Soldier, Mobility, Pressure, Tempo, Near Soldier, Near Pieces,
 Reduction, Futility, Quiet Checks, Improving; evaluation terms weighted 0 until
 fitted: Escape, Checks,
@@ -48,11 +48,17 @@ commands are carried out in order once the search in progress has ended (one
 that would wait for stop is stopped by them); isready is answered at once during
 a search, and right after the commands before it when some wait. The end of
 input lets a bounded search finish and stops one that would wait for stop.",
-    options: &[Opt::valued(
-        "--hash",
-        "MB",
-        "transposition table size in megabytes, 1 to 4096 (default 16; when the memory cannot be had, a message and the default)",
-    )],
+    options: &[
+        Opt::valued(
+            "--hash",
+            "MB",
+            "transposition table size in megabytes, 1 to 4096 (default 16; when the memory cannot be had, a message and the default)",
+        ),
+        Opt::flag(
+            "--tuning",
+            "offer the evaluation's weights and the search's knobs as options too, for tuning by self-play (hidden from GUIs without it)",
+        ),
+    ],
     conflicts: &[],
     exit: "0 after quit or the end of input, 1 output error, 2 usage error",
 };
@@ -63,6 +69,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         parsed.no_operands()?;
         let hash = parsed.int("--hash", tt::MIN_MB as u64, tt::MAX_MB as u64)?;
         let hash = hash.map_or(tt::DEFAULT_MB, |h| h as usize);
-        Ok(serve(io::BufReader::new(io::stdin()), hash))
+        let tuning = parsed.flag("--tuning");
+        Ok(serve(io::BufReader::new(io::stdin()), hash, tuning))
     })
 }

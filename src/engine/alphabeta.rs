@@ -59,7 +59,8 @@ const SEE_QUIET: i32 = 80;
 const SEE_CAPTURE: i32 = 150;
 
 /// How many nodes pass between two looks at the node cap, the clock and the stop flag
-/// (so a node cap may be passed by fewer than this many).
+/// (so a node cap may be passed by fewer than this many; under a node cap several
+/// threads look that much more often, [`Watch::look_every`]).
 pub const CHECK_EVERY: u64 = 256;
 
 /// Everything a search is built from but the position and its two borrowed tables:
@@ -123,6 +124,9 @@ pub(crate) struct Search<'a> {
     nodes: u64,
     seldepth: usize,
     watch: Watch<'a>,
+    /// One less than how many nodes pass between two looks at the watch (a power of
+    /// two).
+    look_mask: u64,
     stopped: bool,
     /// The best root move of the current iteration with its score, once one is known.
     root_best: Option<(Move, i32)>,
@@ -194,6 +198,7 @@ impl<'a> Search<'a> {
             moves_played,
             nodes: 0,
             seldepth: 0,
+            look_mask: watch.look_every(CHECK_EVERY) - 1,
             watch,
             stopped: false,
             root_best: None,
@@ -247,6 +252,7 @@ impl<'a> Search<'a> {
     /// cap (a stop by the clock or the flag comes back at the next look).
     pub fn allow(&mut self, more: u64) {
         self.watch.cap_at(self.nodes.saturating_add(more));
+        self.look_mask = self.watch.look_every(CHECK_EVERY) - 1;
         self.stopped = false;
     }
 
@@ -349,7 +355,7 @@ impl<'a> Search<'a> {
     fn tick(&mut self, ply: usize) -> bool {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if self.nodes & (CHECK_EVERY - 1) == 0 {
+        if self.nodes & self.look_mask == 0 {
             self.check_limits();
         }
         self.stopped

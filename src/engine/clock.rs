@@ -103,6 +103,21 @@ mod tests {
         }
     }
 
+    /// The engine guide's figures for a `go` that gives the side to move no clock (1
+    /// second, the default overhead of 10 ms): no new iteration after about 20 ms, a
+    /// stop at 99 ms at the latest.
+    #[test]
+    fn one_second_on_the_clock_is_about_20_ms() {
+        let c = Clock {
+            left: ms(1000),
+            increment: ms(0),
+            moves_to_go: None,
+        };
+        let b = allocate(c, 150, ms(10));
+        assert_eq!(b.soft.as_millis(), 19);
+        assert_eq!(b.hard.as_millis(), 99);
+    }
+
     /// The engine guide's figures: the hard limit is at most a third of the time left,
     /// and at most 80% on the last move before the time control.
     #[test]

@@ -147,6 +147,20 @@ impl<'a> Watch<'a> {
         self.node_cap = nodes;
     }
 
+    /// How many nodes a thread searches between two looks at this watch, a power of
+    /// two: `every` without a node cap or alone; under a node cap shared by `n`
+    /// threads, `every / n` (at least 1), so that all of them together pass the cap by
+    /// fewer than `every` nodes however many they are.
+    pub fn look_every(&self, every: u64) -> u64 {
+        let threads = self.pool.map_or(1, |(counts, _, _)| counts.len() as u64);
+        if self.node_cap == u64::MAX || threads <= 1 {
+            return every;
+        }
+        let share = (every / threads).max(1);
+        // The largest power of two not above the share.
+        1 << (63 - share.leading_zeros())
+    }
+
     /// While pondering, looks whether the `ponderhit` came: if so, arms the deadline
     /// from now. Returns when the `ponderhit` was seen; `None` while pondering goes on.
     pub fn poll_ponderhit(&mut self) -> Option<Instant> {
@@ -190,6 +204,21 @@ mod tests {
         assert!(w.expired(0));
         w.cap_at(5);
         assert!(!w.below_cap(5));
+    }
+
+    #[test]
+    fn under_a_node_cap_many_threads_look_more_often() {
+        let counts: Vec<AtomicU64> = (0..64).map(|_| AtomicU64::new(0)).collect();
+        let halt = AtomicBool::new(false);
+        let capped = Watch::new(Instant::now(), Some(1), None, None, None);
+        assert_eq!(capped.look_every(256), 256);
+        for (n, every) in [(1, 256), (2, 128), (3, 64), (5, 32), (64, 4)] {
+            let w = capped.with_pool(&counts[..n], 0, &halt);
+            assert_eq!(w.look_every(256), every, "{n} threads");
+            assert!(every * n as u64 <= 256);
+        }
+        let free = Watch::unlimited().with_pool(&counts, 0, &halt);
+        assert_eq!(free.look_every(256), 256);
     }
 
     #[test]

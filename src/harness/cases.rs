@@ -60,7 +60,20 @@ pub enum CollectError {
 impl fmt::Display for CollectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CollectError::Read(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            CollectError::Read(p, e) => {
+                write!(f, "cannot read {}: {e}", p.display())?;
+                // The guides' examples name the contest's cases `official/`.
+                if e.kind() == io::ErrorKind::NotFound
+                    && p.file_name() == Some(OsStr::new("official"))
+                {
+                    write!(
+                        f,
+                        " (the contest's official cases: scripts/fetch-official.sh puts them in \
+                         ../shared/official/duckchess; link or copy that folder here)"
+                    )?;
+                }
+                Ok(())
+            }
             CollectError::NotACaseFile(p) => write!(
                 f,
                 "{}: expected a directory or a file ending in .in, .out or .ans",
@@ -125,6 +138,21 @@ fn not_a_file(meta: &fs::Metadata) -> Option<&'static str> {
     Some("not a regular file")
 }
 
+/// What `path` leads to; a link that leads nowhere (dangling, or in a loop) is named as
+/// such.
+fn metadata_of(path: &Path) -> Result<fs::Metadata, CollectError> {
+    fs::metadata(path).map_err(|e| {
+        let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        match (link, e.kind()) {
+            (true, io::ErrorKind::NotFound) => {
+                CollectError::NotAFile(path.into(), "a dangling link")
+            }
+            (true, _) => CollectError::NotAFile(path.into(), "a link that cannot be followed"),
+            _ => CollectError::Read(path.into(), e),
+        }
+    })
+}
+
 /// Whether `path` is there at all (a link counts, even a broken one); an error for a
 /// path that exists but leads to no regular file (a directory, a device, a looping or
 /// dangling link).
@@ -134,7 +162,7 @@ fn regular_file(path: &Path) -> Result<bool, CollectError> {
         Err(e) => return Err(CollectError::Read(path.into(), e)),
         Ok(_) => {}
     }
-    let meta = fs::metadata(path).map_err(|e| CollectError::Read(path.into(), e))?;
+    let meta = metadata_of(path)?;
     match not_a_file(&meta) {
         Some(what) => Err(CollectError::NotAFile(path.into(), what)),
         None => Ok(true),
@@ -329,7 +357,7 @@ pub fn collect_skipping(
     };
     for path in paths {
         let path = Path::new(path);
-        let meta = fs::metadata(path).map_err(|e| CollectError::Read(path.into(), e))?;
+        let meta = metadata_of(path)?;
         if meta.is_dir() {
             let entries = fs::read_dir(path).map_err(|e| CollectError::Read(path.into(), e))?;
             let mut stems: Vec<Box<OsStr>> = Vec::new();
@@ -408,6 +436,58 @@ pub fn collect_skipping(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_lead_nowhere_are_named_so() {
+        let dir =
+            std::env::temp_dir().join(format!("duckchess-cases-links-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink("nowhere.in", dir.join("a.in")).unwrap();
+        std::os::unix::fs::symlink("b.in", dir.join("b.in")).unwrap();
+        let say = |name: &str| {
+            let path = dir.join(name).to_string_lossy().into_owned();
+            collect(std::slice::from_ref(&path), &mut Vec::new())
+                .expect_err("refused")
+                .to_string()
+                .replace(&path, name)
+        };
+        assert_eq!(
+            say("a.in"),
+            "a.in is a dangling link, not a file of the test set"
+        );
+        assert_eq!(
+            say("b.in"),
+            "b.in is a link that cannot be followed, not a file of the test set"
+        );
+        // In a folder, the same.
+        let inner = dir.join("set");
+        fs::create_dir_all(&inner).unwrap();
+        std::os::unix::fs::symlink("nowhere.in", inner.join("a.in")).unwrap();
+        let folder = inner.to_string_lossy().into_owned();
+        let e = collect(&[folder], &mut Vec::new())
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            e.ends_with("a.in is a dangling link, not a file of the test set"),
+            "{e}"
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_missing_official_folder_says_where_the_cases_are() {
+        let e = collect(&["no-such-place/official".to_string()], &mut Vec::new())
+            .expect_err("refused")
+            .to_string();
+        assert!(e.starts_with("cannot read no-such-place/official: "), "{e}");
+        assert!(e.ends_with("(the contest's official cases: scripts/fetch-official.sh puts them in ../shared/official/duckchess; link or copy that folder here)"), "{e}");
+        let e = collect(&["no-such-place/other".to_string()], &mut Vec::new())
+            .expect_err("refused")
+            .to_string();
+        assert!(!e.contains("official"), "{e}");
+    }
 
     #[test]
     fn natural_order_puts_numbers_in_order() {

@@ -20,9 +20,9 @@ const WRITTEN: usize = 40;
 /// (leading zeros and all), so that one endless token (`/dev/zero`) ends the run with
 /// its position instead of being read forever.
 pub const MAX_TOKEN: usize = 4096;
-/// The longest line the reader takes, 16 MiB: more than a million commands on one line,
-/// beyond any judge input, so that endless whitespace without a line end ends the run.
-pub const MAX_LINE: u64 = 1 << 24;
+/// The most whitespace the reader skips between two tokens, 16 MiB: far beyond any judge
+/// input, so that endless whitespace (blank lines forever) ends the run.
+pub const MAX_SPACE: u64 = 1 << 24;
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -113,8 +113,9 @@ pub enum Found {
         /// Whether the token was longer than `text`.
         truncated: bool,
     },
-    /// A line longer than [`MAX_LINE`] bytes, where the reader stopped.
-    LongLine,
+    /// More than [`MAX_SPACE`] bytes of whitespace; the position is where the reader
+    /// stopped.
+    Blank,
     /// A token longer than [`MAX_TOKEN`] bytes, of which `text` is the start.
     TooLong {
         /// The start of the token (lossy UTF-8).
@@ -133,7 +134,7 @@ impl fmt::Display for Found {
                 }
                 f.write_str("\"")
             }
-            Found::LongLine => write!(f, "a line of more than {MAX_LINE} bytes"),
+            Found::Blank => write!(f, "more than {MAX_SPACE} bytes of whitespace"),
             Found::TooLong { text } => write!(
                 f,
                 "\"{}...\", a token of more than {MAX_TOKEN} bytes",
@@ -219,6 +220,8 @@ pub struct Scanner<R> {
     shown: [u8; WRITTEN],
     /// The full length of the last token read.
     length: usize,
+    /// Whether the last skip stopped at [`MAX_SPACE`] bytes of whitespace.
+    blank: bool,
 }
 
 /// C's `isspace` in the "C" locale, as a byte table: what `scanf` skips between numbers.
@@ -254,6 +257,7 @@ impl<R: Read> Scanner<R> {
             eof: false,
             shown: [0; WRITTEN],
             length: 0,
+            blank: false,
         }
     }
 
@@ -288,6 +292,8 @@ impl<R: Read> Scanner<R> {
     /// Skips whitespace, counting lines; returns where the next token (or the end) is.
     #[inline]
     fn skip_space(&mut self) -> io::Result<LineCol> {
+        let start = self.base + self.pos as u64;
+        self.blank = false;
         while self.fill()? {
             let b = self.buf[self.pos];
             if !is_space(b) {
@@ -297,7 +303,9 @@ impl<R: Read> Scanner<R> {
             if b == b'\n' {
                 self.line += 1;
                 self.line_start = self.base + self.pos as u64;
-            } else if self.base + self.pos as u64 - self.line_start > MAX_LINE {
+            }
+            if self.base + self.pos as u64 - start > MAX_SPACE {
+                self.blank = true;
                 break;
             }
         }
@@ -312,8 +320,8 @@ impl<R: Read> Scanner<R> {
     #[inline]
     fn token(&mut self) -> io::Result<(LineCol, Token)> {
         let at = self.skip_space()?;
-        if at.column > MAX_LINE {
-            return Ok((at, Token::Bad(Found::LongLine)));
+        if self.blank {
+            return Ok((at, Token::Bad(Found::Blank)));
         }
         if !self.fill()? {
             return Ok((at, Token::End));

@@ -395,6 +395,47 @@ mod tests {
         }
     }
 
+    /// A plan of one file against one mistake: a suite written in a moment.
+    fn small_plan(seed: u64) -> Plan<'static> {
+        Plan {
+            files: 1,
+            total: 1,
+            mistakes: &Mistake::all()[..1],
+            ..Plan::new(seed, 1, 1)
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through_and_stays() {
+        let base =
+            std::env::temp_dir().join(format!("duckchess-suite-link-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        fs::create_dir_all(base.join("real")).unwrap();
+        fs::write(base.join("real/1.in"), "old").unwrap();
+        std::os::unix::fs::symlink("real", base.join("link")).unwrap();
+        // A link to a link, and one whose folder does not exist yet.
+        std::os::unix::fs::symlink("link", base.join("link2")).unwrap();
+        std::os::unix::fs::symlink("fresh", base.join("dangling")).unwrap();
+        for (name, target) in [("link", "real"), ("link2", "real"), ("dangling", "fresh")] {
+            let written = write(&base.join(name), &small_plan(1)).expect("written");
+            assert_eq!(written.files.len(), 1);
+            let link = fs::symlink_metadata(base.join(name)).unwrap();
+            assert!(link.file_type().is_symlink(), "{name} stays a link");
+            let input = fs::read(base.join(target).join("1.in")).unwrap();
+            assert_ne!(input, b"old", "{name}");
+            assert!(base.join(target).join("suite.txt").is_file(), "{name}");
+        }
+        // Nothing is left beside them.
+        let mut names: Vec<String> = fs::read_dir(&base)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["dangling", "fresh", "link", "link2", "real"]);
+        let _ = fs::remove_dir_all(&base);
+    }
+
     #[test]
     fn wrapped_lists_stay_within_80_columns() {
         let names: Vec<&str> = Mistake::all().iter().map(|m| m.name()).collect();

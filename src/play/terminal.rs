@@ -532,6 +532,14 @@ pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> i
             strength.level.name(),
             strength.seed
         )
+    } else if players.contains(&Controller::Ai) {
+        // At full strength the limit is the player's choice: say which.
+        let limits = session.options.limits;
+        let limit = match (limits.time, limits.nodes) {
+            (Some(t), _) => format!("{} ms a move", t.as_millis()),
+            _ => format!("depth {}", limits.depth),
+        };
+        format!("; the computer at full strength, {limit}")
     } else {
         String::new()
     };

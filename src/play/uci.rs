@@ -147,6 +147,9 @@ struct Session {
     backlog: Arc<Backlog>,
     /// The id of the last search started.
     searches: u64,
+    /// Whether the evaluation's weights and the search's knobs are offered as options
+    /// (`duckchess uci --tuning`, for tuning by self-play).
+    tuning: bool,
 }
 
 /// A count of the lines the reader has sent and the session not yet taken: the reader
@@ -194,7 +197,8 @@ fn waits_for_the_search(name: &str) -> bool {
 /// a search waits for `stop` (`go infinite`, or pondering) stops it. The end of the
 /// input lets a bounded search finish and stops one that would wait for `stop`;
 /// `quit` stops every search.
-pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
+/// With `tuning`, the evaluation's weights and the search's knobs are options too.
+pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize, tuning: bool) -> u8 {
     let mut engine = start_engine(hash_mb);
     engine.warm();
     let (events, inbox) = mpsc::channel();
@@ -221,6 +225,7 @@ pub fn serve<R: BufRead + Send + 'static>(input: R, hash_mb: usize) -> u8 {
         events,
         backlog,
         searches: 0,
+        tuning,
     };
     let mut failed = None;
     loop {
@@ -410,7 +415,7 @@ impl Session {
                     r.ponderhit.store(true, Ordering::Relaxed);
                 }
             }
-            "uci" => identify(),
+            "uci" => identify(self.tuning),
             "ucinewgame" => self.engine().clear(),
             "setoption" => self.set_option(&rest),
             "position" => self.set_position(&rest),
@@ -539,11 +544,15 @@ impl Session {
                 }
             }
             _ => match Tunables::find(&name) {
-                Some(w) => {
+                Some(w) if self.tuning => {
                     if let Some(n) = number(w.min.into(), w.max.into()) {
                         self.tunables.set(&name, n as i32);
                     }
                 }
+                Some(_) => send(&format!(
+                    "info string {name:?} is a tuning option: start the engine with \
+                     'duckchess uci --tuning' to set it"
+                )),
                 None => send(&format!("info string unknown option {name:?}")),
             },
         }
@@ -764,8 +773,8 @@ fn no_move(board: &Board) -> String {
     }
 }
 
-/// The answer to `uci`.
-fn identify() {
+/// The answer to `uci`; with `tuning`, the tuning options too.
+fn identify(tuning: bool) {
     send(concat!("id name duckchess ", env!("CARGO_PKG_VERSION")));
     send("id author the duckchess developers");
     send(&format!(
@@ -794,8 +803,10 @@ fn identify() {
     for line in UciStrength::options() {
         send(&line);
     }
-    // The evaluation weights and search parameters, for tuning by self-play.
-    for w in eval::WEIGHTS.iter().skip(1).chain(&tunables::KNOBS) {
+    // The evaluation weights and search parameters, for tuning by self-play: a GUI
+    // shows a player none of them.
+    let knobs = eval::WEIGHTS.iter().skip(1).chain(&tunables::KNOBS);
+    for w in knobs.filter(|_| tuning) {
         send(&format!(
             "option name {} type spin default {} min {} max {}",
             w.name, w.default, w.min, w.max

@@ -232,6 +232,17 @@ fn explain_command(
             })
             .unwrap_or(false)
     };
+    // A legal move the output calls invalid: the squares on its way were free.
+    let says_invalid = actual.is_some_and(|l| l.lossy().trim_end() == "Invalid command");
+    let mut free = Vec::new();
+    if let (Ok(_), true, Some(m)) = (&verdict, says_invalid, explain::command_move(read.command)) {
+        if let Some(sentence) = explain::free_way(&before, m) {
+            out.push_str(&format!("            {sentence}\n"));
+            if let Some(kind) = before.piece_at(m.from).map(|p| p.kind) {
+                free = explain::way(kind, m);
+            }
+        }
+    }
     let mut marks_after = Vec::new();
     if let Ok(moved) = &verdict {
         if !moved.check && says_check(actual) {
@@ -252,9 +263,11 @@ fn explain_command(
     let style = render::Style::for_stdout(ascii);
     let number = read.index;
     let last = explain::command_move(read.command);
-    // `( )` marks a blocking square only; the one end of an off-board command on the
-    // board is marked `[ ]`, as a move's squares are.
-    let highlight: Vec<_> = explain::blocking(&verdict).into_iter().collect();
+    // `( )` marks the square that blocks a move, or the free squares on the way of a
+    // legal move the output refused; the one end of an off-board command on the board
+    // is marked `[ ]`, as a move's squares are.
+    let mut highlight: Vec<_> = explain::blocking(&verdict).into_iter().collect();
+    highlight.extend(free);
     let selected = explain::lone_end(read.command);
     let mut board = |title: String, board: &Board, marks: Marks| {
         out.push_str(&format!("  {title}:\n"));

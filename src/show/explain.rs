@@ -35,6 +35,56 @@ pub fn blocking(verdict: &Verdict) -> Option<Square> {
     }
 }
 
+/// The squares a move of `kind` from `m.from` to `m.to` passes over, which must be
+/// empty by the move table: a leap's blocking squares, a car's squares in between;
+/// none for a move of no blocking square or one the piece cannot make.
+pub fn way(kind: PieceKind, m: Move) -> Vec<Square> {
+    let delta = m.to.delta_from(m.from);
+    match rules::reach(kind) {
+        rules::Reach::Leaps(leaps) => leaps
+            .iter()
+            .find(|l| l.delta == delta)
+            .map(|l| l.blocks.iter().filter_map(|&d| m.from.offset(d)).collect())
+            .unwrap_or_default(),
+        rules::Reach::Rays(_) => {
+            let (dx, dy) = delta;
+            if (dx != 0 && dy != 0) || delta == (0, 0) {
+                return Vec::new();
+            }
+            let step = (dx.signum(), dy.signum());
+            let mut out = Vec::new();
+            let mut s = m.from;
+            while let Some(next) = s.offset(step) {
+                if next == m.to {
+                    break;
+                }
+                out.push(next);
+                s = next;
+            }
+            out
+        }
+    }
+}
+
+/// For a legal move: the sentence naming the squares on its way, all empty (what a
+/// solution that refused it misread), or `None` when the move has none.
+pub fn free_way(board_before: &Board, m: Move) -> Option<String> {
+    let kind = board_before.piece_at(m.from)?.kind;
+    let squares = way(kind, m);
+    if squares.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = squares.iter().map(Square::to_string).collect();
+    let (noun, verb) = match names.len() {
+        1 => ("square", "is"),
+        _ => ("squares", "are"),
+    };
+    Some(format!(
+        "the {noun} on its way, {}, {verb} empty",
+        join_and(&names)
+    ))
+}
+
 /// The one end of a command on the board when its other end is off it (a diagram marks
 /// it as it marks a move's squares).
 pub fn lone_end(c: Cmd) -> Option<Square> {

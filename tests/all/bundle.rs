@@ -116,10 +116,7 @@ fn the_bundle_compiles_in_every_edition_and_matches_the_binary() {
 
 /// The same with Debian 12's rustc 1.63, on the official cases too.
 #[test]
-#[cfg_attr(
-    any(lacks_old_rustc, lacks_official),
-    ignore = "needs Debian's rustc 1.63 (/usr/bin/rustc) and the official cases (one was absent when the tests were built)"
-)]
+#[ignore = "slow (about 12 s beside the others; Debian's rustc 1.63 and the official cases): the full tier runs it"]
 fn the_bundle_compiles_with_rustc_1_63_and_matches_the_binary_on_the_official_cases() {
     assert!(
         Path::new(OLD_RUSTC).is_file(),

@@ -716,7 +716,7 @@ fn pages_read_as_documentation_not_as_a_log() {
 
 /// What the engine announces when a GUI says `uci`: its name and its options.
 fn uci_handshake() -> String {
-    common::stdout(&common::run(&["uci"], b"uci\nquit\n"))
+    common::stdout(&common::run(&["uci", "--tuning"], b"uci\nquit\n"))
 }
 
 /// Every numeric option in the guide's table of UCI options (rows of `spin` options, one

@@ -142,9 +142,16 @@ fn people_meet_one_beatable_level_first_and_engines_the_full_one() {
         "{}",
         common::stdout(&out)
     );
-    // A thinking time or a depth is for the full engine, which says no level.
+    // A thinking time or a depth is for the full engine, which says no level but its
+    // limit.
     let out = common::run(&["play", "--blue", "ai", "--depth", "1"], b"quit\n");
-    assert!(common::stdout(&out).starts_with("duck chess: red human, blue ai (type help"));
+    assert!(common::stdout(&out).starts_with(
+        "duck chess: red human, blue ai; the computer at full strength, depth 1 (type help"
+    ));
+    let out = common::run(&["play", "--blue", "ai", "--movetime", "300"], b"quit\n");
+    assert!(common::stdout(&out).starts_with(
+        "duck chess: red human, blue ai; the computer at full strength, 300 ms a move (type"
+    ));
     // A level with no computer side is a mistake, not a silent no-op.
     let out = common::run(&["play", "--level", "3"], b"");
     assert_eq!(out.status.code(), Some(2));

@@ -72,3 +72,65 @@ fn error_positions_far_into_the_input() {
     // Every command before the bad one was answered.
     assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 99_999);
 }
+
+/// An endless input ends the run with the position where the reader stopped: a token
+/// of zero bytes (`/dev/zero`) or of letters at its first bytes, one of digits beyond
+/// 4096 bytes, and whitespace (spaces or blank lines) beyond 16 MiB; after the last
+/// command, such whitespace is the trailing input the judge ignores.
+#[test]
+fn endless_input_ends_with_its_position() {
+    let endless = |prefix: &'static [u8], byte: u8| prefix.chain(std::io::repeat(byte));
+    assert_eq!(
+        answers(endless(b"", 0)),
+        Err(
+            "line 1, column 1: expected a non-negative integer (the number of commands Q), \
+             found \"\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0...\""
+                .into()
+        )
+    );
+    assert_eq!(
+        answers(endless(b"2\n0 3 1 2\n", b'a')),
+        Err(format!(
+            "line 3, column 1: expected an integer (xs of command 2 of 2), found \"{}...\"",
+            "a".repeat(24)
+        ))
+    );
+    assert_eq!(
+        answers(endless(b"2\n0 3 1 2\n", b'7')),
+        Err(format!(
+            "line 3, column 1: expected an integer (xs of command 2 of 2), found \"{}...\", \
+             a token of more than 4096 bytes",
+            "7".repeat(24)
+        ))
+    );
+    // Where the reader stopped: past 16 MiB of it (the first chunk read is skipped
+    // before the count starts).
+    let blank = |byte: u8| {
+        let e = answers(endless(b"2\n0 3 1 2\n", byte)).expect_err("an error");
+        let (at, rest) = e.split_once(": ").expect("a position");
+        assert_eq!(
+            rest,
+            "expected an integer (xs of command 2 of 2), found more than 16777216 bytes of \
+             whitespace"
+        );
+        let numbers: Vec<u64> = at
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        (numbers[0], numbers[1])
+    };
+    let (line, column) = blank(b' ');
+    assert_eq!(line, 3);
+    assert!(
+        (1 << 24..(1 << 24) + (1 << 17)).contains(&column),
+        "{column}"
+    );
+    let (line, column) = blank(b'\n');
+    assert!((1 << 24..(1 << 24) + (1 << 17)).contains(&line), "{line}");
+    assert_eq!(column, 1);
+    // After the last command the rest is not read: the run ends, its answers given.
+    let mut out = Vec::new();
+    let summary = judge::run(endless(b"1\n0 3 1 2\n", b'\n'), &mut out).expect("answered");
+    assert_eq!(Ok(out), answers(&b"1\n0 3 1 2\n"[..]));
+    assert!(summary.trailing.is_some());
+}

@@ -1004,3 +1004,15 @@ fn an_interrupt_prints_a_summary_with_the_seed() {
     assert_eq!(text(&out.stdout), "");
     let _ = fs::remove_dir_all(&work);
 }
+
+/// A Q beyond the statement's limit names the switch that allows it.
+#[test]
+fn a_q_beyond_the_statement_names_messy() {
+    let out = stress(&["--q", "2000", "--cmd", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        common::stderr(&out),
+        "duckchess: stress: --q: 2000 is above the largest allowed, 1000 (the statement's \
+         limit; --messy allows up to 100000) (see 'duckchess stress --help')\n"
+    );
+}

@@ -346,3 +346,40 @@ fn the_on_board_end_of_an_off_board_command_is_marked_as_a_move_not_as_a_block()
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A legal move the solution refused: `why:` names the squares on its way, all empty,
+/// and the board marks them as it marks a blocking square.
+#[test]
+fn a_refused_legal_move_names_its_free_way() {
+    let dir = common::sample_folder("diagnosis", "free-way");
+    // The red horse (0, 1) to (2, 2): its leg (1, 1) is empty. The red elephant (0, 2)
+    // to (2, 4): its eye (1, 3) is empty.
+    fs::write(dir.join("horse.in"), "1\n0 1 2 2\n").expect("write");
+    fs::write(dir.join("horse.ans"), "red horse;NA;no;no\n").expect("write");
+    fs::write(dir.join("elephant.in"), "1\n0 2 2 4\n").expect("write");
+    fs::write(dir.join("elephant.ans"), "red elephant;NA;no;no\n").expect("write");
+    let out = test_in(
+        &dir,
+        &[
+            "--ascii",
+            "--cmd",
+            "printf 'Invalid command\\n'",
+            "horse.in",
+            "elephant.in",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "      why:      valid: red horse (0, 1) -> (2, 2)\n                the square on \
+             its way, (1, 1), is empty\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the square on its way, (1, 3), is empty\n"),
+        "{stdout}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

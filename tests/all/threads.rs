@@ -243,7 +243,7 @@ fn many_threads_on_a_small_table_work_and_give_their_memory_back() {
 /// What `uci` prints for `input`, its `info` and `bestmove` lines without their times
 /// and speeds.
 fn uci_lines(input: &str) -> Vec<String> {
-    let out = common::run(&["uci"], input.as_bytes());
+    let out = common::run(&["uci", "--tuning"], input.as_bytes());
     common::stdout(&out)
         .lines()
         .map(|l| {

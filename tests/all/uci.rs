@@ -43,6 +43,47 @@ fn has(lines: &[String], prefix: &str) -> bool {
     lines.iter().any(|l| l.starts_with(prefix))
 }
 
+/// A GUI shows a player only what a player sets: the tuning options (the evaluation's
+/// weights, the search's knobs) come with `--tuning` alone, and setting one without it
+/// says how.
+#[test]
+fn tuning_options_only_with_tuning() {
+    let plain = session(&["uci", "setoption name X Late value 2", "quit"]);
+    let options = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| l.starts_with("option name "))
+            .count()
+    };
+    assert!(
+        !plain.iter().any(|l| l.starts_with("option name X Late ")),
+        "{plain:?}"
+    );
+    assert!(!plain
+        .iter()
+        .any(|l| l.starts_with("option name Value Car ")));
+    assert!(
+        plain.contains(&"info string \"x late\" is a tuning option: start the engine with 'duckchess uci --tuning' to set it".to_string()),
+        "{plain:?}"
+    );
+    let out = common::run(
+        &["uci", "--tuning"],
+        b"uci\nsetoption name X Late value 2\nquit\n",
+    );
+    let tuning: Vec<String> = common::stdout(&out).lines().map(str::to_string).collect();
+    assert!(tuning.iter().any(|l| l.starts_with("option name X Late ")));
+    assert!(tuning
+        .iter()
+        .any(|l| l.starts_with("option name Value Car ")));
+    assert!(
+        !tuning.iter().any(|l| l.starts_with("info string")),
+        "{tuning:?}"
+    );
+    // A dozen for a player; the tuning ones are many more.
+    assert!(options(&plain) <= 12, "{}", options(&plain));
+    assert!(options(&tuning) >= options(&plain) + 40);
+}
+
 #[test]
 fn handshake() {
     let lines = session(&["uci", "isready", "quit"]);

@@ -208,7 +208,14 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         };
         let messy = parsed.flag("--messy");
         let max_q = parsed
-            .int("--q", 1, if messy { MESSY_Q } else { OFFICIAL_Q })?
+            .int("--q", 1, if messy { MESSY_Q } else { OFFICIAL_Q })
+            .map_err(|e| match messy {
+                // Beyond the statement's limit only with --messy: say so.
+                false if e.contains("above the largest allowed") => {
+                    format!("{e} (the statement's limit; --messy allows up to {MESSY_Q})")
+                }
+                _ => e,
+            })?
             .unwrap_or(OFFICIAL_Q);
         let mode = match parsed.value("--mode") {
             None | Some("all") => None,
