@@ -200,7 +200,10 @@ pub fn analyze<W: Write>(
 ) -> io::Result<()> {
     let started = Instant::now();
     let mut analyser = Analyser::new(limit.limits());
-    analyser.set_threads(threads).map_err(io::Error::other)?;
+    // Without the memory for every thread asked for, the threads kept search: say so.
+    if let Err(e) = analyser.set_threads(threads) {
+        cli::say("analyze", &format!("note: {e}"));
+    }
     out.header(game, limit)?;
     let mut board = game.start.clone();
     let mut before = analyser.next(&board, None);

@@ -209,11 +209,23 @@ impl Default for Engine {
 
 /// What a helper thread found: its deepest completed iteration's answer and line, if
 /// it completed one, and its counts.
+#[derive(Default)]
 struct Helped {
     answer: Option<Candidate>,
     line: Vec<Move>,
     seldepth: u32,
     nodes: u64,
+}
+
+/// Search threads at most a core runs at once: more only share the same core, and each
+/// then waits its turn for a look at the clock.
+pub const RUNNING_PER_CORE: usize = 2;
+
+/// How many helper threads may search at once on this machine: [`RUNNING_PER_CORE`]
+/// a core, the first thread included.
+fn running_helpers() -> usize {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    (cores * RUNNING_PER_CORE).saturating_sub(1)
 }
 
 impl Engine {
@@ -262,15 +274,17 @@ impl Engine {
     }
 
     /// Does now what the next search would do first: ages the move-ordering history
-    /// (a pass over its 3 MB, and as much for each helper thread), so that one game's
+    /// (a pass over its 3 MB; each helper thread ages its own as it starts), so that one game's
     /// old statistics do not dominate. Called between searches (the UCI front end
     /// does, once it has answered), it keeps that work out of the next search's time;
     /// a search does it itself otherwise (each helper thread its own).
     /// Nothing to do after a new engine or [`Engine::clear`]: whose pages a first
     /// search would otherwise touch all at once (a few ms of page faults).
     pub fn prepare(&mut self) {
+        // The helpers age their own tables as they start, each in its own thread: done
+        // here, the tables of 255 threads (900 MB) would hold the engine from the next
+        // search for most of a second.
         self.prepare_main();
-        self.helpers.prepare();
     }
 
     /// The first thread's part of [`Engine::prepare`].
@@ -384,6 +398,11 @@ impl Engine {
         } = self;
         let tt = &*tt;
         let (histories, age_first) = helpers.take_for_search();
+        // More threads than the cores can run only share them and gain nothing, while
+        // every clock then waits for threads that get no core: at most
+        // [`RUNNING_PER_CORE`] a core search at once (the others' tables stay kept).
+        let running = histories.len().min(running_helpers());
+        let histories = &mut histories[..running];
         // Each thread's node count, published at its looks at the clock: the node cap
         // is on their sum. None with one thread, whose search is then exactly the
         // search of a single-threaded engine.
@@ -413,6 +432,10 @@ impl Engine {
                 let spawned = thread::Builder::new()
                     .name(format!("search-{index}"))
                     .spawn_scoped(scope, move || {
+                        // A helper that starts after the search ended does nothing.
+                        if halt.load(Ordering::Relaxed) {
+                            return Helped::default();
+                        }
                         if age_first {
                             threads::age(table);
                         }
@@ -421,6 +444,10 @@ impl Engine {
                     });
                 // A thread the system cannot start is a helper fewer.
                 handles.extend(spawned.ok());
+                // No helper starts after the clock ran out: starting them counts too.
+                if limits.time.is_some_and(|t| started.elapsed() >= t) {
+                    break;
+                }
             }
             let setup = match counts.is_empty() {
                 true => setup,

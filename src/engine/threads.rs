@@ -98,16 +98,6 @@ impl Helpers {
         self.stale = false;
     }
 
-    /// Ages the histories now (see [`crate::engine::search::Engine::prepare`]).
-    pub fn prepare(&mut self) {
-        if self.stale {
-            for h in &mut self.histories {
-                age(h);
-            }
-            self.stale = false;
-        }
-    }
-
     /// The histories for a search, with whether each helper must age its own first
     /// (it does so in its own thread, out of the first thread's time). The next
     /// search will have to age them again.
@@ -241,15 +231,10 @@ mod tests {
         assert_eq!(h.len(), 3);
         assert!(h.histories.iter().all(|x| x.len() == HISTORY_LEN));
         h.histories[0][5] = 80;
-        h.prepare();
-        assert_eq!(h.histories[0][5], 80, "a fresh set is not aged");
         let (_, age_first) = h.take_for_search();
-        assert!(!age_first);
-        h.prepare();
-        assert_eq!(h.histories[0][5], 10);
-        assert!(!h.take_for_search().1, "prepared");
+        assert!(!age_first, "a fresh set is not aged");
         let (_, age_first) = h.take_for_search();
-        assert!(age_first, "not prepared: each helper ages its own");
+        assert!(age_first, "after a search: each helper ages its own");
         h.set_len(0).unwrap();
         assert_eq!(h.histories.capacity(), 0);
         let stop = AtomicBool::new(false);

@@ -511,9 +511,10 @@ fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<String>> {
 pub fn run<R: BufRead, W: Write>(options: Options, mut input: R, output: W) -> io::Result<()> {
     let start = options.start.clone();
     let mut engine = Engine::new();
-    engine
-        .set_threads(options.threads)
-        .map_err(io::Error::other)?;
+    // Without the memory for every thread asked for, the threads kept play: say so.
+    if let Err(e) = engine.set_threads(options.threads) {
+        crate::cli::say("play", &format!("note: {e}"));
+    }
     let mut session = Session {
         game: Game::from_board(start.clone()),
         start,

@@ -300,3 +300,28 @@ fn limits_are_checked() {
         assert_eq!(stderr(&out), *message);
     }
 }
+
+/// Without the memory for every thread asked for, the analysis goes on with the threads
+/// it has, and says so.
+#[cfg(target_os = "linux")]
+#[test]
+fn too_many_threads_for_the_memory_keep_the_ones_there_are() {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 600000; exec '{}' analyze --depth 2 --threads 256 samples/statement.in",
+            env!("CARGO_BIN_EXE_duckchess")
+        ))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("sh runs");
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert!(
+        common::stderr(&out).starts_with(
+            "duckchess: analyze: note: cannot allocate the memory of 256 threads; keeping "
+        ),
+        "{}",
+        common::stderr(&out)
+    );
+    assert!(common::stdout(&out).starts_with("analysis: 9 moves from the start position"));
+}

@@ -329,3 +329,22 @@ fn a_file_given_as_a_subcommand_gets_a_hint() {
         )
     );
 }
+
+/// An endless input ends the run: `/dev/zero` is one endless bad token, refused at its
+/// start; so is the same through `trace`.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_input_ends_with_its_position() {
+    for sub in ["judge", "trace"] {
+        let out = common::run(&[sub, "/dev/zero"], b"");
+        assert_eq!(out.status.code(), Some(1), "{sub}");
+        let stderr = common::stderr(&out);
+        assert!(
+            stderr.contains(
+                "line 1, column 1: expected a non-negative integer (the number of commands Q), \
+                 found \"\\0\\0\\0"
+            ),
+            "{sub}: {stderr}"
+        );
+    }
+}

@@ -169,6 +169,50 @@ fn stop_quit_and_the_end_of_input_end_every_thread_at_once() {
     assert!(uci.exits_within(2 * SECOND), "{:?}", uci.seen);
 }
 
+/// Far more threads than cores: every clock and node count holds all the same, by wall
+/// time, by the nodes searched and by the processor time used (which load cannot hide).
+/// At most two threads a core search at once; the rest only wait their turn.
+#[cfg(target_os = "linux")]
+#[test]
+fn many_threads_on_few_cores_keep_every_limit() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let mut uci = Live::start();
+    uci.ready(&["setoption name Threads value 256", "position startpos"]);
+    let cpu_before = uci.cpu_time().expect("/proc stat");
+    let nodes_of = |seen: &[String]| -> u64 {
+        let info = seen
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned()
+            .unwrap_or_default();
+        let words: Vec<&str> = info.split(' ').collect();
+        let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+        words[at + 1].parse().expect("a number")
+    };
+    for go in ["go movetime 1", "go movetime 20", "go wtime 50 btime 50"] {
+        for _ in 0..3 {
+            let took = uci.timed_go(go);
+            assert!(took < Duration::from_millis(50) + MARGIN, "{go}: {took:?}");
+            // Two threads a core for some milliseconds: far from the 400,000 and more
+            // that 256 threads fighting for two cores searched.
+            let nodes = nodes_of(&uci.seen);
+            assert!(nodes < 100_000 * cores, "{go}: {nodes} nodes");
+        }
+    }
+    // Nine searches of at most 50 ms on every core.
+    let cpu = uci.cpu_time().expect("/proc stat") - cpu_before;
+    let most = Duration::from_millis(1_000 + 500 * cores);
+    assert!(cpu < most, "{cpu:?} of processor time");
+    // The node cap: within 256 however many threads.
+    uci.ready(&["setoption name Threads value 64"]);
+    for n in [1, 1000] {
+        uci.timed_go(&format!("go nodes {n}"));
+        let nodes = nodes_of(&uci.seen);
+        assert!(nodes <= n + 256, "go nodes {n}: {nodes}");
+    }
+}
+
 #[test]
 fn two_threads_keep_to_the_clock() {
     let mut uci = Live::start();
@@ -372,4 +416,42 @@ fn play_and_analyze_search_on_the_threads_asked() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// Under a memory limit that cannot hold 256 threads, `Threads 256` keeps what it can
+/// have, says so, and every `go` still gets its move in time (no abort at `go`).
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_beyond_the_memory_search_with_the_ones_there_are() {
+    let script = "setoption name Threads value 256\nposition startpos\n\
+                  go movetime 100\ngo movetime 100\ngo movetime 100\ngo movetime 100\n";
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 500000; exec '{}' uci",
+            env!("CARGO_BIN_EXE_duckchess")
+        ))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("piped")
+                .write_all(script.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("sh runs");
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let text = common::stdout(&out);
+    assert!(
+        text.contains(
+            "info string setoption threads: cannot allocate the memory of 256 threads; keeping "
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("bestmove ").count(), 4, "{text}");
 }

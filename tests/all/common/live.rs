@@ -106,7 +106,22 @@ impl Live {
         false
     }
 
-    /// Minor page faults of the process so far (Linux).
+    /// The processor time the process has used so far, in both modes (Linux).
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // After the command name in parentheses: utime and stime are fields 14 and 15.
+        let rest = stat.rsplit_once(')')?.1;
+        let fields: Vec<u64> = rest
+            .split_whitespace()
+            .skip(11)
+            .take(2)
+            .filter_map(|f| f.parse().ok())
+            .collect();
+        // Clock ticks of 10 ms (USER_HZ is 100 on Linux).
+        Some(Duration::from_millis(10 * fields.iter().sum::<u64>()))
+    }
+
+    /// The minor page faults of the process so far (Linux); `None` elsewhere.
     pub fn minor_faults(&self) -> Option<u64> {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
         // Fields after the command's closing parenthesis: state is field 3, minflt 10.
