@@ -468,7 +468,7 @@ enum End {
 /// One thread does it all, never waiting past the time limit: it writes the input as
 /// the program takes it, reads the outputs as they come ([`Pipes`]), and looks for the
 /// program's exit at least every [`TICK`]. The run ends at the first of: the program
-/// has exited and its outputs have ended; the grace period after its exit (or the time
+/// has exited and its outputs have ended; the grace period after its exit or its last output since (or the time
 /// limit) has passed and something it left running still holds an output open; the
 /// sink needs no more; the time limit; a memory sample over the limit (taken as output
 /// comes and every tick, see [`Meter`]). Whatever is still running then is killed
@@ -497,12 +497,16 @@ pub fn run_program_with(
             Stderr::Discard => Stdio::null(),
         });
     group::isolate(&mut command);
+    // The run's mark, inherited by all the program starts: their memory is its memory,
+    // however they leave its group.
+    let mark = memory::new_run_mark();
+    command.env(memory::RUN_MARK, &mark);
     // What the program leaves running when it ends is handed to us, to be ended.
     group::adopt_orphans();
     let start = Instant::now();
     // Until it is reaped, an interrupt of ours ends its group too.
     let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
-    let mut meter = Meter::start(&child, memory);
+    let mut meter = Meter::start(&child, memory, &mark);
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
     // What holds these pipes is this run's: a sweep after another run leaves it alone.
@@ -515,6 +519,7 @@ pub fn run_program_with(
     let mut stderr = Vec::new();
     let mut written = Ok(());
     let mut pause = Duration::from_micros(20);
+    let mut last_data = start;
     let end: io::Result<End> = loop {
         let now = Instant::now();
         // While the outputs are open the program is usually running: a look every tick
@@ -535,12 +540,16 @@ pub fn run_program_with(
                 Err(e) => break Err(e),
             }
         }
-        if exited.is_none() && meter.over() {
+        if exited.is_some() {
+            // After its exit, what it left running still counts as its memory.
+            meter.sample_now();
+        }
+        if meter.over() {
             break Ok(End::MemoryOut);
         }
         let until = match exited {
             None => deadline,
-            Some((_, at)) => (at + GRACE).min(deadline),
+            Some((_, at)) => (at.max(last_data) + GRACE).min(deadline),
         };
         match exited {
             Some(_) if !pipes.outputs_open() => break Ok(End::Exited),
@@ -552,16 +561,20 @@ pub fn run_program_with(
             let p = pause;
             pause = (pause * 2).min(Duration::from_millis(2));
             p
-        } else if exited.is_none() {
-            TICK
         } else {
-            Duration::MAX
+            // A look every tick, after the exit too: what it left running is sampled.
+            TICK
         };
         let event = match pipes.next(wait.min(until - now)) {
             Ok(event) => event,
             Err(e) => break Err(e),
         };
         let data = matches!(event, Event::Data(..));
+        if data {
+            // The grace counts from the last output read: a loaded machine that reads
+            // late what an exited program wrote is not something left running.
+            last_data = Instant::now();
+        }
         match event {
             Event::Data(Stream::Stdout, bytes) => {
                 if written.is_ok() {

@@ -3,7 +3,11 @@
 //!
 //! On Linux a [`Meter`] samples `/proc`: the program's own high-water mark (`VmHWM`,
 //! the kernel's peak of its resident memory since it started) and the resident memory
-//! (`VmRSS`) of every process descended from it, summed. The runner samples as output
+//! (`VmRSS`) of every process descended from it, summed; and, since a process can leave
+//! that tree (`setsid` and a double fork, or a parent that ends first: such orphans are
+//! handed to the runner as their subreaper), every child of the runner whose environment
+//! carries the run's mark ([`RUN_MARK`], which the runner gives the program and what it
+//! starts inherits), with all it started. The runner samples as output
 //! arrives (the program is loaded and at work then, often at its end) and every tick
 //! while it runs, and kills the program's group as soon as a sample is over the limit.
 //! When the program is reaped, `wait4(2)`'s `ru_maxrss` is taken too, but as the
@@ -23,6 +27,18 @@
 use std::io;
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
+
+/// The environment variable whose value marks the processes of one run: the program
+/// and everything it starts inherit it, however they leave its group or session.
+pub const RUN_MARK: &str = "DUCKCHESS_RUN";
+
+/// A mark no other run of this process has: `RUN_MARK=PID-N`.
+pub fn new_run_mark() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("{}-{n}", std::process::id())
+}
 
 /// A mebibyte: judges' "MB".
 pub const MIB: u64 = 1 << 20;
@@ -63,16 +79,22 @@ pub struct Meter {
     last: Option<Instant>,
     #[cfg(target_os = "linux")]
     pid: i32,
+    /// The run's mark (`RUN_MARK=value`), as it appears in an environment.
+    #[cfg(target_os = "linux")]
+    mark: Vec<u8>,
     #[cfg(windows)]
     job: Option<super::job::Job>,
 }
 
 impl Meter {
-    /// Starts metering `child` (just started) with a limit of `limit` bytes. No sample
-    /// yet: one taken while the program is still being loaded says nothing.
-    pub fn start(child: &Child, limit: u64) -> Meter {
+    /// Starts metering `child` (just started, with [`RUN_MARK`] set to `mark` in its
+    /// environment) with a limit of `limit` bytes. No sample yet: one taken while the
+    /// program is still being loaded says nothing.
+    pub fn start(child: &Child, limit: u64, mark: &str) -> Meter {
         #[cfg(not(any(target_os = "linux", windows)))]
-        let _ = child;
+        let _ = (child, mark);
+        #[cfg(windows)]
+        let _ = mark;
         Meter {
             limit,
             peak: 0,
@@ -81,6 +103,8 @@ impl Meter {
             last: None,
             #[cfg(target_os = "linux")]
             pid: i32::try_from(child.id()).unwrap_or(0),
+            #[cfg(target_os = "linux")]
+            mark: format!("{RUN_MARK}={mark}").into_bytes(),
             #[cfg(windows)]
             job: super::job::Job::limited(child, limit.saturating_mul(2)),
         }
@@ -98,7 +122,7 @@ impl Meter {
     fn sample(&mut self) {
         self.last = Some(Instant::now());
         #[cfg(target_os = "linux")]
-        if let Some(bytes) = linux::tree(self.pid) {
+        if let Some(bytes) = linux::tree(self.pid, &self.mark) {
             self.note(bytes);
         }
         #[cfg(windows)]
@@ -273,17 +297,40 @@ mod linux {
         }
     }
 
+    /// Whether the environment of `pid` holds `mark` (`NAME=value`) as one entry. At
+    /// most the first 256 KiB of it are read.
+    fn marked(pid: i32, mark: &[u8]) -> bool {
+        use std::io::Read;
+        let Ok(file) = fs::File::open(format!("/proc/{pid}/environ")) else {
+            return false;
+        };
+        let mut bytes = Vec::new();
+        if file.take(256 << 10).read_to_end(&mut bytes).is_err() {
+            return false;
+        }
+        bytes.split(|&b| b == 0).any(|entry| entry == mark)
+    }
+
     /// The program's memory now: the greater of its own peak and its resident memory
-    /// plus that of every process descended from it. `None` once it has ended.
-    pub fn tree(pid: i32) -> Option<u64> {
+    /// plus that of every process descended from it, and of every child of ours (an
+    /// orphan handed to us) that carries the run's `mark` in its environment, with its
+    /// descendants. `None` when none of them is left.
+    pub fn tree(pid: i32, mark: &[u8]) -> Option<u64> {
         if pid <= 0 {
             return None;
         }
-        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let own_peak = field(&status, "VmHWM:")?;
-        let mut total = field(&status, "VmRSS:")?;
+        let mut own_peak = 0;
+        let mut total = 0;
         let mut todo = Vec::new();
-        children(pid, &mut todo);
+        if let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) {
+            own_peak = field(&status, "VmHWM:").unwrap_or(0);
+            total = field(&status, "VmRSS:").unwrap_or(0);
+            children(pid, &mut todo);
+        }
+        // What left the program's tree and was handed to us: ours, by its mark.
+        let mut ours = Vec::new();
+        children(std::process::id() as i32, &mut ours);
+        todo.extend(ours.into_iter().filter(|&p| p != pid && marked(p, mark)));
         let mut seen = 1;
         while let Some(p) = todo.pop() {
             if seen >= MOST {
@@ -311,7 +358,7 @@ mod linux {
             assert_eq!(field(status, "VmSwap:"), None);
             assert!(own_peak().is_some_and(|b| b > 0));
             let me = std::process::id() as i32;
-            assert!(tree(me).is_some_and(|b| b > 0));
+            assert!(tree(me, b"DUCKCHESS_RUN=none").is_some_and(|b| b > 0));
         }
     }
 }

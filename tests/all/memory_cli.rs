@@ -135,6 +135,60 @@ fn a_program_over_the_memory_limit_is_stopped_as_mle() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// What a program starts counts toward its memory however it leaves the program's
+/// tree: a grandchild that left the session (`setsid`, its parent gone), and a child
+/// still running after the program exited. Both are MLE, where they were AC.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    lacks_cc,
+    ignore = "needs a C compiler (none was found when the tests were built)"
+)]
+fn what_a_program_starts_counts_however_it_leaves() {
+    let dir = common::sample_folder("mem", "escape");
+    let exe = hog(&dir);
+    let answer = dir.join("case.out");
+    for (how, script) in [
+        (
+            "a grandchild in a session of its own",
+            format!(
+                "setsid sh -c \"'{}' 300 /dev/null </dev/null >/dev/null &\"; sleep 0.4; cat '{}'",
+                exe.display(),
+                answer.display()
+            ),
+        ),
+        (
+            // It keeps the output open: the runner waits for it a grace period.
+            "a child left running",
+            format!(
+                "'{}' 300 /dev/null </dev/null & cat '{}'",
+                exe.display(),
+                answer.display()
+            ),
+        ),
+    ] {
+        let path = dir.join("escape.sh");
+        fs::write(&path, format!("#!/bin/sh\ncat >/dev/null\n{script}\n")).expect("write");
+        let cmd = format!("sh '{}'", path.display());
+        let out = duckchess(&[
+            "test",
+            &s(&dir.join("case.in")),
+            "--cmd",
+            &cmd,
+            "--memory",
+            "64",
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{how}: {stdout}");
+        assert!(stdout.starts_with("MLE "), "{how}: {stdout}");
+        assert!(
+            stdout.contains("killed over the 64 MB limit"),
+            "{how}: {stdout}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn every_case_of_another_program_shows_a_plausible_peak() {
     let dir = common::sample_folder("mem", "peak");
