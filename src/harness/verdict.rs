@@ -53,7 +53,7 @@ pub fn run_case(
             (Box::new(answer), Some(handle))
         }
     };
-    let mut comparator = Comparator::new(answer);
+    let mut comparator = Comparator::new(answer).strict(options.exact);
     let run =
         process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options
             .runner

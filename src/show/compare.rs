@@ -227,6 +227,10 @@ pub struct Comparator<E> {
     crlf_expected: bool,
     /// Output bytes taken since a difference became certain.
     since_certain: u64,
+    /// Only a byte-for-byte match passes (`--exact`): the first line that breaks it
+    /// makes the verdict certain too, so a flood of blank lines settles as a flood of
+    /// text does.
+    strict: bool,
 }
 
 impl<E: Read> Comparator<E> {
@@ -234,6 +238,13 @@ impl<E: Read> Comparator<E> {
     /// that was certain: the rest would only be counted.
     pub fn settled(&self) -> bool {
         self.since_certain >= SETTLE
+    }
+
+    /// The same comparison for a byte-for-byte verdict when `strict` (`--exact`): it
+    /// has seen enough once the output has gone on for [`SETTLE`] bytes after the first
+    /// line that is not the answer's byte for byte.
+    pub fn strict(self, strict: bool) -> Comparator<E> {
+        Comparator { strict, ..self }
     }
 
     /// A comparison against the answer `source`.
@@ -257,6 +268,7 @@ impl<E: Read> Comparator<E> {
             crlf_actual: true,
             crlf_expected: true,
             since_certain: 0,
+            strict: false,
         }
     }
 
@@ -305,7 +317,7 @@ impl<E: Read> Comparator<E> {
     /// Feeds output bytes.
     fn feed(&mut self, bytes: &[u8]) {
         self.take(bytes);
-        if self.certain() {
+        if self.certain() || (self.strict && !self.exact) {
             self.since_certain += bytes.len() as u64;
         }
     }

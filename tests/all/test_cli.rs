@@ -709,3 +709,29 @@ fn a_short_wrong_output_shows_the_programs_stderr() {
     assert_eq!(stdout.matches("stderr:").count(), 5, "{stdout}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// With `--exact`, endless blank lines after the answer are a wrong answer as soon as
+/// the flood is plain, as endless text is; the online judge's comparison, to which blank
+/// lines at the end are nothing, waits for the program to end (here: the time limit).
+#[cfg(unix)]
+#[test]
+fn exact_treats_a_flood_of_blank_lines_as_a_flood_of_text() {
+    let answer = format!("{}/samples/statement.out", env!("CARGO_MANIFEST_DIR"));
+    let input = format!("{}/samples/statement.in", env!("CARGO_MANIFEST_DIR"));
+    for (flood, exact, verdict) in [
+        ("yes ''", true, "WA "),
+        ("yes abc", true, "WA "),
+        ("yes abc", false, "WA "),
+        ("yes ''", false, "TLE "),
+    ] {
+        let cmd = format!("sh -c \"cat '{answer}'; {flood}\"");
+        let mut args = vec![input.as_str(), "--cmd", &cmd, "--timeout", "1"];
+        if exact {
+            args.push("--exact");
+        }
+        let out = test(&args);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{flood} {exact}: {stdout}");
+        assert!(stdout.starts_with(verdict), "{flood} {exact}: {stdout}");
+    }
+}

@@ -83,7 +83,7 @@ impl Oracle {
         self.runs.fetch_add(1, Ordering::Relaxed);
         let answer = case.answer();
         let input = Feed::Bytes(Arc::from(case.to_bytes()));
-        let mut comparator = Comparator::new(&answer[..]);
+        let mut comparator = Comparator::new(&answer[..]).strict(self.exact);
         let run = process::run_program_with(
             &self.argv,
             &input,
