@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Windows build, from Debian 12's packages only, and Wine to run it (tests/windows.rs
+# The Windows build, from Debian 12's packages only, and Wine to run it (tests/all/windows.rs
 # and scripts/release.sh use both). Idempotent; needs root on a fresh machine.
 #
 #   scripts/windows-toolchain.sh            installs what is missing, then builds the .exe

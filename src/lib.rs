@@ -3,7 +3,7 @@
 //!
 //! The folders are the layers. A folder may use only the folders its module doc names
 //! after "May use" (all on lower floors), never one above it or beside it, and no two
-//! files import each other in a circle; `tests/architecture.rs` holds the code to that.
+//! files import each other in a circle; `tests/all/architecture.rs` holds the code to that.
 //!
 //! 1. [`judge`]: the judge path (pieces, board, move rules, game driver, judge I/O).
 //!    Only `std`, Rust 1.63; it is what `duckchess bundle` ships.

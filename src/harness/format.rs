@@ -428,7 +428,7 @@ mod tests {
 
     #[test]
     fn messages_name_line_column_expected_and_found() {
-        // The full table of messages is in tests/validate_cli.rs, through the binary.
+        // The full table of messages is in tests/all/validate_cli.rs, through the binary.
         assert_eq!(
             check("1\n0 0 10 0\n"),
             Err("line 2, column 5: xt = 10 is outside 0..=9".to_string())

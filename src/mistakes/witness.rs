@@ -6,7 +6,7 @@
 //!
 //! The witnesses are kept as fixtures (`tests/fixtures/witness/NAME.in` with the judge's
 //! `NAME.ans`); [`find`] is how a maintainer makes them again:
-//! `UPDATE_WITNESSES=1 cargo test --test audit every_witness` finds and shrinks every
+//! `UPDATE_WITNESSES=1 cargo test --test all audit::every_witness` finds and shrinks every
 //! witness, writes both files, and removes those of mistakes no longer in the catalogue
 //! (a new mistake needs an empty `NAME.in` first, since the binary builds them in).
 

@@ -25,7 +25,6 @@ mod engine;
 mod engine_cli;
 mod files;
 mod fit_cli;
-mod interrupted;
 mod levels;
 mod match_cli;
 mod memory_cli;

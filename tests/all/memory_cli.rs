@@ -13,9 +13,12 @@ use std::process::{Command, Output};
 const BIN: &str = env!("CARGO_BIN_EXE_duckchess");
 const SAMPLE_OUT: &str = include_str!("../../samples/statement.out");
 
+/// Runs the binary in the system's temporary folder: a `stress` that finds a failure
+/// saves it there (`stress.in`), never in the clone.
 fn duckchess(args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
+        .current_dir(std::env::temp_dir())
         .env_remove("NO_COLOR")
         .output()
         .expect("the binary runs")

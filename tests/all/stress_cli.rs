@@ -66,10 +66,13 @@ fn fixtures() -> &'static Path {
     DIR.get_or_init(|| common::planted(&names))
 }
 
+/// `stress ARGS`, run in the system's temporary folder: a failure it finds without
+/// `--save` is saved there, never in the clone.
 fn stress(args: &[&str]) -> Output {
     Command::new(BIN)
         .arg("stress")
         .args(args)
+        .current_dir(std::env::temp_dir())
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .output()
@@ -498,6 +501,7 @@ fn in_background(args: &[&str]) -> std::process::Child {
     Command::new(BIN)
         .arg("stress")
         .args(args)
+        .current_dir(std::env::temp_dir())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

@@ -6,9 +6,15 @@
 //!
 //! The binary pauses at a named point when `DUCKCHESS_PAUSE_AT` names it (and says so
 //! on standard error), so each signal lands at exactly that point.
+//!
+//! A test crate of its own, unlike the others (`tests/all/`): each of its tests stops
+//! the binary at a point of a whole suite's making, and beside the many programs the
+//! other tests run at once, that point came too late for its clock. Cargo runs it after
+//! them, alone.
 #![cfg(unix)]
 
-use crate::common;
+#[path = "all/common/mod.rs"]
+mod common;
 
 use std::fs;
 use std::io::{BufRead, BufReader};
