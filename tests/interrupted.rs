@@ -111,7 +111,7 @@ fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-#[ignore = "slow (about 60 s: suites stopped at each stage): the full tier runs it"]
+#[ignore = "slow (about 2 min: suites stopped at each stage): the full tier runs it"]
 fn a_suite_stopped_at_any_stage_is_old_new_or_absent() {
     let dir = scratch("suite");
     let old_args = ["gen", "--suite", "s", "--files", "1", "--seed", "1"];
@@ -161,7 +161,6 @@ fn a_suite_stopped_at_any_stage_is_old_new_or_absent() {
 }
 
 #[test]
-#[ignore = "slow (about 30 s): the full tier runs it"]
 fn train_stopped_before_its_rename_leaves_a_file_its_next_run_removes() {
     let dir = scratch("train");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/train/positions.txt");

@@ -1139,7 +1139,7 @@ fn the_models_unreachable_cells_are_listed_with_their_reasons() {
 /// within the statement's limits, every catalogued mistake killed, and every reachable
 /// cell of the statement's model reached. The full tier runs it: twenty suites.
 #[test]
-#[ignore = "slow (about 12 min: twenty whole suites): the full tier runs it"]
+#[ignore = "slow (about 14 min: twenty whole suites): the full tier runs it"]
 fn every_seed_kills_the_catalogue_and_reaches_the_model() {
     use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_TOTAL};
     let last: u64 = std::env::var("SUITE_SEEDS")
