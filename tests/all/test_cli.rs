@@ -735,3 +735,32 @@ fn exact_treats_a_flood_of_blank_lines_as_a_flood_of_text() {
         assert!(stdout.starts_with(verdict), "{flood} {exact}: {stdout}");
     }
 }
+
+/// The grace after a program's exit counts from the last output read, not from the
+/// exit: what arrives steadily is read to its end (here the answer, a line every
+/// 100 ms from a child left running, 1.8 s in all), where a grace counted from the
+/// exit cut it after half a second as "kept its output open". A machine too loaded to
+/// read an exited program's output at once is the same case.
+#[cfg(unix)]
+#[test]
+fn the_grace_counts_from_the_last_output_read() {
+    let answer = format!("{}/samples/statement.out", env!("CARGO_MANIFEST_DIR"));
+    let input = format!("{}/samples/statement.in", env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("duckchess-grace-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a folder");
+    let script = dir.join("grace.sh");
+    fs::write(
+        &script,
+        format!(
+            "(while IFS= read -r l; do printf '%s\\n' \"$l\"; sleep 0.1; done < '{answer}') &\n\
+             exit 0\n"
+        ),
+    )
+    .expect("write");
+    let cmd = format!("sh '{}'", script.display());
+    let out = test(&[&input, "--cmd", &cmd, "--timeout", "5"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("AC "), "{stdout}");
+    let _ = fs::remove_dir_all(&dir);
+}
