@@ -236,11 +236,9 @@ fn explain_command(
     let says_invalid = actual.is_some_and(|l| l.lossy().trim_end() == "Invalid command");
     let mut free = Vec::new();
     if let (Ok(_), true, Some(m)) = (&verdict, says_invalid, explain::command_move(read.command)) {
-        if let Some(sentence) = explain::free_way(&before, m) {
+        if let Some((sentence, squares)) = explain::free_way(&before, m) {
             out.push_str(&format!("            {sentence}\n"));
-            if let Some(kind) = before.piece_at(m.from).map(|p| p.kind) {
-                free = explain::way(kind, m);
-            }
+            free = squares;
         }
     }
     let mut marks_after = Vec::new();

@@ -66,9 +66,9 @@ pub fn way(kind: PieceKind, m: Move) -> Vec<Square> {
     }
 }
 
-/// For a legal move: the sentence naming the squares on its way, all empty (what a
-/// solution that refused it misread), or `None` when the move has none.
-pub fn free_way(board_before: &Board, m: Move) -> Option<String> {
+/// For a legal move: the squares on its way, all empty (what a solution that refused
+/// it misread), with the sentence naming them; `None` when the move has none.
+pub fn free_way(board_before: &Board, m: Move) -> Option<(String, Vec<Square>)> {
     let kind = board_before.piece_at(m.from)?.kind;
     let squares = way(kind, m);
     if squares.is_empty() {
@@ -79,10 +79,8 @@ pub fn free_way(board_before: &Board, m: Move) -> Option<String> {
         1 => ("square", "is"),
         _ => ("squares", "are"),
     };
-    Some(format!(
-        "the {noun} on its way, {}, {verb} empty",
-        join_and(&names)
-    ))
+    let sentence = format!("the {noun} on its way, {}, {verb} empty", join_and(&names));
+    Some((sentence, squares))
 }
 
 /// The one end of a command on the board when its other end is off it (a diagram marks

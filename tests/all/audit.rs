@@ -1155,11 +1155,8 @@ fn every_seed_kills_the_catalogue_and_reaches_the_model() {
         let mut count = vec![0usize; Mistake::all().len()];
         let mut map = model::Map::new();
         for f in &files {
-            let mut input = format!("{}\n", f.cmds.len());
-            for c in &f.cmds {
-                input += &format!("{} {} {} {}\n", c[0], c[1], c[2], c[3]);
-            }
-            let q = validate(input.as_bytes(), DEFAULT_MAX_Q).expect("a valid input");
+            let input = duckchess::generate::case::Case::of(&f.cmds).to_bytes();
+            let q = validate(&input[..], DEFAULT_MAX_Q).expect("a valid input");
             assert!((1..=1000).contains(&q), "seed {seed}: Q = {q}");
             map.add(&f.cmds);
             for m in killed_by(&f.cmds, Mistake::all()) {
