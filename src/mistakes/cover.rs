@@ -683,8 +683,8 @@ impl Search<'_> {
             .filter(|(_, p)| p.color == loser && p.kind != PieceKind::Captain)
             .filter_map(|(at, _)| route(board, at, NEIGHBOUR, |_, s| next(s)))
             .min_by_key(|p| p.len())?;
-        let c = cmd_of(path[0], path[1]);
-        board.is_empty(path[1]).then_some(c)
+        // A route steps onto empty squares only.
+        Some(cmd_of(path[0], path[1]))
     }
 
     /// After the end: first the commands that reach new cells (a move each piece's rule
