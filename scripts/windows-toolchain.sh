@@ -15,9 +15,8 @@
 # RtlGenRandom instead, and its programs run on Windows 7 to 11 alike. No prebuilt std
 # exists for it, so std is built from source (-Zbuild-std, rust-web-src).
 #
-# Debian's rustc-web (1.96) conflicts with Debian's rustc (1.63), which the bundle test
-# needs as /usr/bin/rustc: rustc-web and its cargo are unpacked into a folder of their
-# own (RUST_WEB_ROOT) rather than installed.
+# Debian's rustc-web (1.96) comes from scripts/rust-web.sh, unpacked into a folder of its
+# own (RUST_WEB_ROOT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,10 +41,9 @@ fi
 seconds() { date +%s; }
 started=$(seconds)
 
-# The tools installed from Debian: the MinGW linker and C++ compiler, Wine, zip for the
-# release archive, LLVM 22 for rustc-web, and the libraries cargo-web links with.
-PACKAGES="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64 zip libllvm22
-  libcurl4 libgit2-1.5 libssh2-1 libsqlite3-0"
+# The tools installed from Debian: the MinGW linker and C++ compiler, Wine, and zip for
+# the release archive; then rustc-web (scripts/rust-web.sh).
+PACKAGES="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64 zip"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -55,30 +53,17 @@ if [ -n "$missing" ]; then
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
-
-if [ ! -x "$RUST_WEB_ROOT/usr/bin/rustc" ]; then
-  apt-get update -qq
-  download=$(mktemp -d)
-  (cd "$download" && apt-get download -qq rustc-web cargo-web libstd-rust-web-dev \
-    "libstd-rust-web-$(apt-cache show rustc-web | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -1)" \
-    rust-web-src 2>/dev/null)
-  mkdir -p "$RUST_WEB_ROOT.part"
-  for deb in "$download"/*.deb; do
-    dpkg -x "$deb" "$RUST_WEB_ROOT.part"
-  done
-  rm -rf "$download" "$RUST_WEB_ROOT"
-  mv "$RUST_WEB_ROOT.part" "$RUST_WEB_ROOT"
-fi
+rust_web_env=$(mktemp)
+RUST_WEB_ROOT=$RUST_WEB_ROOT scripts/rust-web.sh >"$rust_web_env"
+. "$rust_web_env"
+rm -f "$rust_web_env"
 echo "windows toolchain: tools ready in $(($(seconds) - started)) s" >&2
 
-export LD_LIBRARY_PATH="$RUST_WEB_ROOT/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export RUSTC="$RUST_WEB_ROOT/usr/bin/rustc"
-export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_X86_64_WIN7_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 "$RUSTC" --version >&2
 built=$(seconds)
 # --locked is not given: the standard library's own lock file drives its dependencies.
-"$RUST_WEB_ROOT/usr/bin/cargo" build --quiet --release -Zbuild-std=std,panic_unwind \
+"$RUST_WEB_CARGO" build --quiet --release -Zbuild-std=std,panic_unwind \
   --target "$TARGET" --target-dir "$TARGET_DIR" >&2
 echo "windows toolchain: duckchess.exe built in $(($(seconds) - built)) s" >&2
 "$WINE" --version >&2

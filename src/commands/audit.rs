@@ -11,7 +11,6 @@
 
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::harness::cases::{self, CaseList, Reference};
-use crate::harness::format::{self, ValidateError, DEFAULT_MAX_Q};
 use crate::harness::process::Feed;
 use crate::judge;
 use crate::mistakes::catalogue::{self, Group, Mistake};
@@ -21,6 +20,7 @@ use crate::mistakes::model;
 use crate::mistakes::mutant::{self, Answer, Cmd};
 use crate::mistakes::witness;
 use crate::show::compare::Comparator;
+use crate::show::format::{self, ValidateError, DEFAULT_MAX_Q};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};

@@ -51,8 +51,8 @@ pub const LENIENT: [Sample; 2] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::format::{validate, DEFAULT_MAX_Q};
     use crate::judge;
+    use crate::show::format::{validate, DEFAULT_MAX_Q};
 
     /// The cases of `samples/DIR` by name, checked against `list`: the same names, the
     /// same inputs, and the judge's answers.

@@ -1,8 +1,8 @@
 //! `duckchess validate`: the command line over the strict format validator
-//! ([`crate::harness::format`]).
+//! ([`crate::show::format`]).
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
-use crate::harness::format::{validate, ValidateError, DEFAULT_MAX_Q};
+use crate::show::format::{validate, ValidateError, DEFAULT_MAX_Q};
 use std::io::{self, Write};
 
 /// The command line of `validate`.

@@ -25,9 +25,10 @@ use crate::engine::watch::Watch;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
+use crate::sys::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The deepest iteration a search may ask for.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 / 2;

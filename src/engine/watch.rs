@@ -4,8 +4,9 @@
 //! is [`crate::engine::clock`]'s business. With several threads searching, the node
 //! cap counts the nodes of all of them. Not on the judge path.
 
+use crate::sys::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What stops one search, and when its clock started.
 #[derive(Clone, Copy, Debug)]

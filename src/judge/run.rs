@@ -221,10 +221,7 @@ pub fn conclude(
         Ok(Summary {
             commands,
             trailing: Some(at),
-        }) => say(&format!(
-            "note: ignoring the input after command {commands}, from line {}, column {}",
-            at.line, at.column
-        )),
+        }) => say(&format!("note: {}", ignored_after(commands, at))),
         Ok(_) => {}
         Err(JudgeError::Write(ref e)) if closed(e) => return 0,
         Err(e) => {
@@ -240,6 +237,14 @@ pub fn conclude(
         }
         Ok(()) => status,
     }
+}
+
+/// What the note on input after the last command says: where the ignored input starts.
+pub fn ignored_after(commands: u64, at: LineCol) -> String {
+    format!(
+        "ignoring the input after command {commands}, from line {}, column {}",
+        at.line, at.column
+    )
 }
 
 /// One line on standard error, prefixed with the program name. A failing standard error

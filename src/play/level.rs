@@ -26,10 +26,11 @@ use crate::engine::tunables::Tunables;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind};
 use crate::judge::rules::{self, Move};
+use crate::sys::clock::Instant;
 use crate::sys::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The number of levels; the last one is the full engine.
 pub const LEVELS: u8 = 8;

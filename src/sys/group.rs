@@ -26,7 +26,9 @@
 //! KILL for whatever is left after a short grace.
 //!
 //! On Windows a job object stands for the group ([`super::job`]); Unix and Windows are
-//! the systems the runners support.
+//! the systems the runners support. Elsewhere (WebAssembly in a browser, where the rules
+//! and the engine run but no program can be started) starting a program fails as `std`
+//! fails there, and there is nothing to end.
 
 #[cfg(unix)]
 mod unix {
@@ -884,6 +886,84 @@ pub use unix::{
 
 #[cfg(windows)]
 pub use super::job::{
+    adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
+    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
+    Tracked,
+};
+
+#[cfg(not(any(unix, windows)))]
+mod elsewhere {
+    use std::io;
+    use std::process::{Child, Command};
+    use std::time::Duration;
+
+    /// Nothing is tracked where no program starts.
+    pub struct Tracked;
+
+    /// Starts `command` as `std` does here (which fails where programs cannot start).
+    pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        command.spawn().map(|child| (child, Tracked))
+    }
+
+    /// As [`spawn_tracked`].
+    pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
+        spawn_tracked(command)
+    }
+
+    /// No groups here.
+    pub fn isolate(_: &mut Command) {}
+
+    /// Ends the program.
+    pub fn kill_all(child: &mut Child, _running: bool, _pipes: &[i32]) {
+        let _ = child.kill();
+    }
+
+    /// Ends the program.
+    pub fn kill_reaped(child: &mut Child, _pipes: &[i32]) {
+        let _ = child.kill();
+    }
+
+    /// No group to end.
+    pub fn end_group(_: &Child) {}
+
+    /// Ends the program and reaps it.
+    pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    /// No pipes to name.
+    pub fn pipe_names(_fds: &[i32]) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// No orphans to adopt.
+    pub fn adopt_orphans() {}
+
+    /// No orphans to sweep.
+    pub fn sweep_orphans() -> usize {
+        0
+    }
+
+    /// Nothing to register.
+    pub struct RunPipes;
+
+    impl RunPipes {
+        /// Nothing to register.
+        pub fn new(_names: Vec<String>) -> RunPipes {
+            RunPipes
+        }
+    }
+
+    /// No signals here.
+    pub fn set_signal_note(_head: &str, _tail: &str) {}
+
+    /// No signals here.
+    pub fn count_for_signal_note(_n: u64) {}
+}
+
+#[cfg(not(any(unix, windows)))]
+pub use elsewhere::{
     adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
     set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
     Tracked,

@@ -20,10 +20,12 @@
 //! - [`rng`]: the seeded random generator, the same sequence on every machine.
 //! - [`ordered`]: numbered pieces of work on several threads, their results handed over
 //!   in order.
+//! - [`clock`]: the monotonic clock of the engine's limits, natively and in a browser.
 //!
 //! The crate's only bindings to the system's own functions (`extern "C"`) are here, each
 //! behind a safe function. Uses only `std`.
 
+pub mod clock;
 pub mod file;
 pub mod group;
 pub mod interrupt;

@@ -11,6 +11,8 @@
 //! | `/api/analyze` | `{start, moves}` or `{input}`, `movetime`, `from`, `count`, `prior` | see [`review_jobs`] |
 //! | `/api/load` | a saved game (text) | the game, as `/api/state` |
 //! | `/api/save` | `{start, moves}` | the saved game (text) |
+//! | `/api/judge` | a judge input (text) | `{output, error, note}`: the judge's exact output, and what it says on standard error |
+//! | `/api/validate` | a judge input (text) | `{ok, commands, error, line, column}`: `validate`'s verdict |
 //!
 //! `start` is a position in notation (the start position when absent), `moves` the
 //! moves played from it, each legal, at most [`state::MAX_MOVES`] (413 beyond, as for a
@@ -28,10 +30,12 @@ use super::think::{self, Thinker};
 use crate::cli::json::Json;
 use crate::judge::game::Invalid;
 use crate::judge::rules;
-use crate::judge::verdict_line;
+use crate::judge::run::ignored_after;
+use crate::judge::{verdict_line, Summary};
 use crate::play::level::{Level, Strength, LEVELS};
 use crate::play::saved::{parse_saved, save_text};
 use crate::show::explain;
+use crate::show::format::{self, ValidateError, DEFAULT_MAX_Q};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -43,7 +47,7 @@ pub const DEFAULT_THINK_MS: i64 = 1000;
 type Endpoint = fn(&Api, &[u8], &AtomicBool) -> Result<Response, ApiError>;
 
 /// The API paths and what serves them.
-const ENDPOINTS: [(&str, Endpoint); 8] = [
+const ENDPOINTS: [(&str, Endpoint); 10] = [
     ("/api/state", Api::state),
     ("/api/targets", Api::targets),
     ("/api/play", Api::play),
@@ -52,6 +56,8 @@ const ENDPOINTS: [(&str, Endpoint); 8] = [
     ("/api/analyze", Api::analyze),
     ("/api/load", Api::load),
     ("/api/save", Api::save),
+    ("/api/judge", Api::judge),
+    ("/api/validate", Api::validate),
 ];
 
 /// What answers the requests: the routes and the computer's limits.
@@ -206,6 +212,56 @@ impl Api {
     fn save(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
         let game = state::replay(&parse(body)?, false)?;
         Ok(Response::ok(TEXT, save_text(&game.start, &game.moves())))
+    }
+
+    /// The judge itself on the input: its output byte for byte, and the one line it
+    /// would write on standard error (an input error after the lines before it, or the
+    /// note on input after the last command). The body's limit bounds the output: a
+    /// line a command, and a command takes at least 8 bytes.
+    fn judge(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
+        let mut output = Vec::new();
+        let (error, note) = match crate::judge::run(body, &mut output) {
+            Ok(Summary {
+                commands,
+                trailing: Some(at),
+            }) => (Json::Null, Json::str(ignored_after(commands, at))),
+            Ok(_) => (Json::Null, Json::Null),
+            Err(e) => (Json::str(e.to_string()), Json::Null),
+        };
+        Ok(json(Json::obj([
+            ("output", Json::str(String::from_utf8_lossy(&output))),
+            ("error", error),
+            ("note", note),
+        ])))
+    }
+
+    /// The strict format check of `validate`: the number of commands, or the first
+    /// place the input breaks the format (line and column from 1, columns in bytes).
+    fn validate(&self, body: &[u8], _: &AtomicBool) -> Result<Response, ApiError> {
+        let (ok, commands, error, line, column) = match format::validate(body, DEFAULT_MAX_Q) {
+            Ok(q) => (
+                true,
+                Json::int(q as i64),
+                Json::Null,
+                Json::Null,
+                Json::Null,
+            ),
+            Err(ValidateError::Format(e)) => (
+                false,
+                Json::Null,
+                Json::str(e.to_string()),
+                Json::int(e.line as i64),
+                Json::int(e.column as i64),
+            ),
+            Err(ValidateError::Read(e)) => return Err(ApiError::bad(e.to_string())),
+        };
+        Ok(json(Json::obj([
+            ("ok", Json::Bool(ok)),
+            ("commands", commands),
+            ("error", error),
+            ("line", line),
+            ("column", column),
+        ])))
     }
 }
 

@@ -13,7 +13,7 @@ pub struct Asset {
 }
 
 /// Every file of the page.
-pub const ASSETS: [Asset; 4] = [
+pub const ASSETS: [Asset; 6] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -28,6 +28,18 @@ pub const ASSETS: [Asset; 4] = [
         path: "/style.css",
         content_type: "text/css; charset=utf-8",
         body: include_str!("page/style.css"),
+    },
+    Asset {
+        path: "/worker.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("page/worker.js"),
+    },
+    // Who answers the page's API: this server (the static site's own file says
+    // "browser": its workers answer).
+    Asset {
+        path: "/api.json",
+        content_type: "application/json",
+        body: "{\"api\":\"server\"}\n",
     },
     Asset {
         path: "/favicon.svg",
@@ -47,13 +59,14 @@ mod tests {
 
     #[test]
     fn the_page_names_only_its_own_files() {
+        // The page names its files, and the script the worker it starts, relative to
+        // the page: a static site may live in any folder.
         let page = find("/").expect("the page").body;
+        let script = find("/app.js").expect("the script").body;
         for asset in &ASSETS[1..] {
-            assert!(
-                page.contains(&format!("\"{}\"", asset.path)),
-                "{}",
-                asset.path
-            );
+            let named = page.contains(&format!("\"{}\"", &asset.path[1..]))
+                || script.contains(&format!("'{}'", &asset.path[1..]));
+            assert!(named, "{}", asset.path);
         }
         // Offline: no address of another host in any file (the SVG namespace is a
         // name, not something loaded).

@@ -15,10 +15,12 @@
 //! - [`api`]: the routes and the JSON API; [`state`] is the game as it travels,
 //!   [`replay`] a judge input stepped through, [`think`] the computer under a hard
 //!   deadline, [`review_jobs`] the engine's view of a game a few positions at a time.
+//! - [`wasm`]: the same routes without a server, for the page opened from static files
+//!   (built to WebAssembly, it runs in the browser's workers).
 //! - [`assets`]: the page, built in. Requests are read and answers written with
 //!   [`crate::cli::json`].
 //!
-//! Only `main.rs` uses it.
+//! Only `main.rs` uses it (and, in a WebAssembly build, the page).
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::engine`], [`crate::play`].
@@ -31,6 +33,7 @@ pub mod review_jobs;
 pub mod server;
 pub mod state;
 pub mod think;
+pub mod wasm;
 
 use crate::cli::{self};
 use std::io::{self, BufRead, IsTerminal, Write};

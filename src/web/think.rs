@@ -13,11 +13,12 @@ use super::state::ApiError;
 use crate::engine::search::{Context, Engine, Limits, Report};
 use crate::judge::board::Board;
 use crate::play::level::{self, Strength};
+use crate::sys::clock::Instant;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The longest the computer may think for one move, whatever a client asks.
 pub const MAX_THINK: Duration = Duration::from_secs(5);
@@ -25,6 +26,8 @@ pub const MAX_THINK: Duration = Duration::from_secs(5);
 pub const MIN_THINK: Duration = Duration::from_millis(10);
 /// How long past its thinking time a search may take before the request gives up.
 pub const GRACE: Duration = Duration::from_secs(1);
+/// Whether this is WebAssembly in a browser, where `std` starts no thread.
+const IN_BROWSER: bool = cfg!(all(target_family = "wasm", target_os = "unknown"));
 /// How often a request waiting for its search looks whether its client has gone.
 const WATCH: Duration = Duration::from_millis(10);
 
@@ -186,6 +189,14 @@ impl Thinker {
         }
         let slot = Slot(Arc::clone(running));
         let stop = Arc::new(AtomicBool::new(false));
+        if IN_BROWSER {
+            // No thread can start here: the job runs on this one, bounded by its own
+            // clock, and the page ends the worker it runs in should it overrun its
+            // time and the grace (the hard deadline the thread gives natively).
+            let answer = job(&stop);
+            drop(slot);
+            return Ok(answer);
+        }
         let (tx, rx) = mpsc::channel();
         let flag = Arc::clone(&stop);
         let spawned = thread::Builder::new()

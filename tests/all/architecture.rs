@@ -729,14 +729,24 @@ fn foreign_bindings(code: &str) -> Vec<usize> {
 fn system_calls_are_made_only_in_sys() {
     // The system's own functions are declared in src/sys/ alone, each behind a small
     // safe function there: the rest of the crate has no foreign code and no `unsafe` to
-    // review for it.
+    // review for it. The one exception is no binding: the functions of `web::wasm`
+    // that the page calls in the WebAssembly build.
     let mut found = Vec::new();
     for (module, path) in modules() {
         if module.first().map(String::as_str) == Some("sys") {
             continue;
         }
         let text = fs::read_to_string(&path).expect("a source file");
+        let lines: Vec<&str> = text.lines().collect();
         for line in foreign_bindings(&code_only(&text)) {
+            // The WebAssembly build's entry points, which the page calls: defined
+            // here with the C ABI, they bind to nothing.
+            let entry = lines[line - 1]
+                .trim_start()
+                .starts_with("pub extern \"C\" fn ");
+            if module == ["web", "wasm"] && entry {
+                continue;
+            }
             found.push(format!(
                 "src/{}.rs:{line} binds to foreign code outside src/sys/",
                 module.join("/")

@@ -11,7 +11,6 @@ use crate::common;
 use crate::official;
 
 use duckchess::generate::recipe::{self, Recipe};
-use duckchess::harness::format::{validate, DEFAULT_MAX_Q};
 use duckchess::judge;
 use duckchess::mistakes::catalogue::{self, Fault, Mistake, Why};
 use duckchess::mistakes::coverage::{Cell, Counter};
@@ -21,6 +20,7 @@ use duckchess::mistakes::mutant::Mutant;
 use duckchess::mistakes::suite::exposing;
 use duckchess::mistakes::witness::{self, Effort};
 use duckchess::mistakes::written::Written;
+use duckchess::show::format::{validate, DEFAULT_MAX_Q};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, HashMap};
 use std::fs;

@@ -5,6 +5,7 @@
 //! `.ci/run` run. A test that cannot run here is ignored with the reason it names, never
 //! counted as passed.
 
+mod browser;
 mod common;
 mod official;
 mod serve_common;
@@ -39,6 +40,7 @@ mod serve_api;
 mod serve_browser;
 mod serve_load;
 mod shapes;
+mod site_browser;
 mod stress_cli;
 mod test_cli;
 mod test_diagnosis_cli;

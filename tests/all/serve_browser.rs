@@ -1,5 +1,7 @@
 //! `duckchess serve` in a real browser: headless Chromium driven through chromedriver
-//! over WebDriver (plain HTTP and JSON, so the client below is std only).
+//! over WebDriver ([`crate::browser`]). Each scenario is a function of the page it
+//! opens, so that `site_browser` runs the same ones on the static site; each ends by
+//! checking who answered the API and that the console showed no error.
 //!
 //! - One game: click a piece and check the target marks, click a target and check the
 //!   judge's line in the move list, try an invalid move, play to a capture, undo,
@@ -24,389 +26,54 @@
 //! `serve-engine.png`, `serve-analysis.png`) in `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
 //! `scripts/screenshot-serve.sh` makes `docs/` that way.
 
+use crate::browser::{self, browser_present, Browser, ENTER, ESCAPE, LEFT, RIGHT, TAB, UP};
 use crate::serve_common;
 
 use duckchess::cli::json::Json;
-use serve_common::{wait, Server, PATIENCE};
+use serve_common::Server;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// The key under which WebDriver returns an element reference.
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
-
-/// A chromedriver process and one browser session in it.
-struct Browser {
-    driver: Child,
-    port: u16,
-    session: String,
-    profile: PathBuf,
+/// The page a scenario opens: where, the name its screenshots and files start with,
+/// and who answers its API.
+pub struct Page<'a> {
+    /// The page's address.
+    pub url: &'a str,
+    /// `serve` for the served page, `site` for the static one.
+    pub name: &'a str,
+    /// `server` (`duckchess serve` answers) or `browser` (the page's own workers).
+    pub api: &'a str,
 }
 
-impl Browser {
-    fn start() -> Browser {
-        Browser::start_with(&[])
-    }
-
-    /// A browser whose Chromium runs with `env` added to its environment (chromedriver
-    /// passes its own on).
-    fn start_with(env: &[(&str, &Path)]) -> Browser {
-        let mut driver = Command::new(CHROMEDRIVER)
-            .arg("--port=0")
-            .envs(env.iter().map(|&(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let out = driver.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                // "ChromeDriver was started successfully on port 41105."
-                if !line.contains("started successfully") {
-                    continue;
-                }
-                if let Some(rest) = line.split("on port ").nth(1) {
-                    let _ = tx.send(rest.trim_end_matches('.').trim().parse::<u16>().ok());
-                }
-            }
-        });
-        let port = rx
-            .recv_timeout(PATIENCE)
-            .ok()
-            .flatten()
-            .expect("chromedriver tells its port");
-        static PROFILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = PROFILES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let profile =
-            std::env::temp_dir().join(format!("duckchess-chromium-{}-{n}", std::process::id()));
-        let _ = fs::remove_dir_all(&profile);
-        let mut browser = Browser {
-            driver,
-            port,
-            session: String::new(),
-            profile,
-        };
-        let args: Vec<Json> = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-dev-shm-usage",
-            "--window-size=1280,1000",
-            &format!("--user-data-dir={}", browser.profile.display()),
-        ]
-        .iter()
-        .map(|a| Json::str(*a))
-        .collect();
-        let caps = Json::obj([(
-            "capabilities",
-            Json::obj([(
-                "alwaysMatch",
-                Json::obj([
-                    ("browserName", Json::str("chrome")),
-                    (
-                        "goog:chromeOptions",
-                        Json::obj([("binary", Json::str(CHROMIUM)), ("args", Json::Arr(args))]),
-                    ),
-                ]),
-            )]),
-        )]);
-        let value = browser.call("POST", "/session", Some(&caps));
-        browser.session = value
-            .get("sessionId")
-            .and_then(Json::as_str)
-            .expect("a session")
-            .to_string();
-        browser
-    }
-
-    /// One WebDriver command; returns its `value`, failing the test on an error.
-    fn call(&self, method: &str, path: &str, body: Option<&Json>) -> Json {
-        let body = body.map(|b| b.to_string()).unwrap_or_default();
-        let mut stream =
-            TcpStream::connect(("127.0.0.1", self.port)).expect("chromedriver listens");
-        stream.set_read_timeout(Some(PATIENCE)).unwrap();
-        let raw = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        stream
-            .write_all(raw.as_bytes())
-            .expect("the command goes out");
-        let answer = serve_common::parse_answer(&read_message(&mut stream));
-        let mut bytes = answer.body.clone();
-        if answer.header("transfer-encoding") == Some("chunked") {
-            bytes = unchunk(&bytes);
+impl<'a> Page<'a> {
+    /// The page `duckchess serve` serves at `url`.
+    pub fn served(url: &'a str) -> Page<'a> {
+        Page {
+            url,
+            name: "serve",
+            api: "server",
         }
-        let json = Json::parse(&bytes)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)));
-        let value = json.get("value").cloned().unwrap_or(Json::Null);
-        assert_eq!(answer.status, 200, "{method} {path}: {value}");
-        value
     }
 
-    fn at(&self, path: &str) -> String {
-        format!("/session/{}{path}", self.session)
-    }
-
-    fn open(&self, url: &str) {
-        self.call(
-            "POST",
-            &self.at("/url"),
-            Some(&Json::obj([("url", Json::str(url))])),
+    /// Fails the test if the API was answered by another than the page's, or if the
+    /// browser's console showed an error.
+    pub fn check(&self, browser: &Browser) {
+        let api = browser.eval_text("document.body.dataset.api");
+        assert_eq!(api, self.api, "{}: who answered the API", self.name);
+        let mut errors = browser.console_errors();
+        // A server whose search slots are all taken answers 503, and the page asks
+        // again a moment later, by design; the browser logs the 503 all the same.
+        if self.api == "server" {
+            errors.retain(|e| !e.contains("status of 503"));
+        }
+        assert!(
+            errors.is_empty(),
+            "{}: the console showed {errors:#?}",
+            self.name
         );
     }
-
-    fn find(&self, css: &str) -> String {
-        let query = Json::obj([
-            ("using", Json::str("css selector")),
-            ("value", Json::str(css)),
-        ]);
-        let v = self.call("POST", &self.at("/element"), Some(&query));
-        v.get(ELEMENT)
-            .and_then(Json::as_str)
-            .unwrap_or_else(|| panic!("no {css}: {v}"))
-            .to_string()
-    }
-
-    fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.call(
-            "POST",
-            &self.at(&format!("/element/{id}/click")),
-            Some(&Json::obj([])),
-        );
-    }
-
-    fn click_square(&self, x: u8, y: u8) {
-        self.click(&format!(".hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
-        self.idle();
-    }
-
-    fn type_into(&self, css: &str, text: &str) {
-        let id = self.find(css);
-        self.call(
-            "POST",
-            &self.at(&format!("/element/{id}/value")),
-            Some(&Json::obj([("text", Json::str(text))])),
-        );
-    }
-
-    fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        let v = self.call("GET", &self.at(&format!("/element/{id}/text")), None);
-        v.as_str().unwrap_or("").to_string()
-    }
-
-    fn script(&self, code: &str) -> Json {
-        let body = Json::obj([("script", Json::str(code)), ("args", Json::Arr(Vec::new()))]);
-        self.call("POST", &self.at("/execute/sync"), Some(&body))
-    }
-
-    /// Waits until `code` (a JS expression) is true, at most [`PATIENCE`].
-    fn until(&self, code: &str) {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if self.script(&format!("return !!({code});")) == Json::Bool(true) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "waited in vain for {code}");
-            thread::sleep(Duration::from_millis(30));
-        }
-    }
-
-    /// Waits until the page has no request in flight.
-    fn idle(&self) {
-        self.until("document.body.dataset.busy === '0'");
-    }
-
-    fn count(&self, css: &str) -> i64 {
-        self.script(&format!(
-            "return document.querySelectorAll({css:?}).length;"
-        ))
-        .as_int()
-        .unwrap_or(-1)
-    }
-
-    /// The `[x, y]` of every element matching `css`, as `x,y` strings, sorted.
-    fn squares(&self, css: &str) -> Vec<String> {
-        let v = self.script(&format!(
-            "return Array.from(document.querySelectorAll({css:?})).map(e => e.dataset.x + ',' + e.dataset.y);"
-        ));
-        let mut out: Vec<String> = v
-            .as_array()
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(|s| s.as_str().map(str::to_string))
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// Presses `keys` (WebDriver key codes or characters) one after the other on the
-    /// element that has the focus.
-    fn keys(&self, keys: &[&str]) {
-        let mut actions = Vec::new();
-        for key in keys {
-            for kind in ["keyDown", "keyUp"] {
-                actions.push(Json::obj([
-                    ("type", Json::str(kind)),
-                    ("value", Json::str(*key)),
-                ]));
-            }
-        }
-        let body = Json::obj([(
-            "actions",
-            Json::Arr(vec![Json::obj([
-                ("type", Json::str("key")),
-                ("id", Json::str("keyboard")),
-                ("actions", Json::Arr(actions)),
-            ])]),
-        )]);
-        self.call("POST", &self.at("/actions"), Some(&body));
-        self.idle();
-    }
-
-    /// Makes the page's viewport `width` x `height` CSS pixels, as a phone's or a small
-    /// window's would be.
-    fn viewport(&self, width: i64, height: i64) {
-        let params = Json::obj([
-            ("width", Json::int(width)),
-            ("height", Json::int(height)),
-            ("deviceScaleFactor", Json::int(1)),
-            ("mobile", Json::Bool(width < 600)),
-        ]);
-        let body = Json::obj([
-            ("cmd", Json::str("Emulation.setDeviceMetricsOverride")),
-            ("params", params),
-        ]);
-        self.call("POST", &self.at("/goog/cdp/execute"), Some(&body));
-    }
-
-    /// The result of `code` (a JS expression) as text.
-    fn eval_text(&self, code: &str) -> String {
-        self.script(&format!("return String({code});"))
-            .as_str()
-            .unwrap_or("")
-            .to_string()
-    }
-
-    fn screenshot(&self, path: &Path) {
-        let v = self.call("GET", &self.at("/screenshot"), None);
-        let png = base64(v.as_str().expect("base64 text"));
-        assert!(png.starts_with(b"\x89PNG"), "a PNG");
-        fs::write(path, png).expect("the screenshot is written");
-    }
 }
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        if !self.session.is_empty() {
-            // Best effort: end the session so Chromium exits, then chromedriver.
-            let path = format!("/session/{}", self.session);
-            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", self.port)) {
-                let _ = s.set_read_timeout(Some(PATIENCE));
-                let _ = write!(
-                    s,
-                    "DELETE {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                );
-                let _ = read_message(&mut s);
-            }
-        }
-        let _ = self.driver.kill();
-        let _ = wait(&mut self.driver, PATIENCE);
-        let _ = fs::remove_dir_all(&self.profile);
-    }
-}
-
-/// One HTTP response from `stream`: chromedriver may keep the connection open, so the
-/// end is found from `Content-Length` (or the last chunk), not from the stream's end.
-fn read_message(stream: &mut TcpStream) -> Vec<u8> {
-    let mut raw = Vec::new();
-    let mut chunk = [0u8; 16384];
-    loop {
-        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
-            let body = &raw[end + 4..];
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok());
-            let done = match length {
-                Some(n) => body.len() >= n,
-                None => body.ends_with(b"0\r\n\r\n"),
-            };
-            if done {
-                return raw;
-            }
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) => return raw,
-            Ok(n) => raw.extend_from_slice(&chunk[..n]),
-            // The caller's parse fails loudly on a cut-off answer.
-            Err(_) => return raw,
-        }
-    }
-}
-
-fn unchunk(mut bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(end) = bytes.windows(2).position(|w| w == b"\r\n") {
-        let size =
-            usize::from_str_radix(String::from_utf8_lossy(&bytes[..end]).trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        out.extend_from_slice(&bytes[end + 2..end + 2 + size]);
-        bytes = &bytes[end + 4 + size..];
-    }
-    out
-}
-
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let digits: Vec<u8> = text.bytes().filter_map(value).collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let mut n = 0u32;
-        for (i, &d) in chunk.iter().enumerate() {
-            n |= (d as u32) << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
-    }
-    out
-}
-
-/// Key codes of WebDriver.
-const TAB: &str = "\u{E004}";
-const ENTER: &str = "\u{E007}";
-const ESCAPE: &str = "\u{E00C}";
-const LEFT: &str = "\u{E012}";
-const UP: &str = "\u{E013}";
-const RIGHT: &str = "\u{E014}";
 
 /// Where the screenshots go.
 fn shots() -> PathBuf {
@@ -427,7 +94,7 @@ fn machine_has_cjk_font() -> bool {
 /// A fontconfig file that offers Chromium every font of the machine but those that
 /// can draw Chinese (or Japanese or Korean): a machine without a CJK font, wherever
 /// the test runs.
-fn fonts_without_cjk(dir: &Path) -> PathBuf {
+fn fonts_without_cjk(dir: &Path, name: &str) -> PathBuf {
     let patterns: String = ["zh-cn", "zh-tw", "zh-hk", "ja", "ko"]
         .iter()
         .map(|lang| {
@@ -442,7 +109,10 @@ fn fonts_without_cjk(dir: &Path) -> PathBuf {
          \x20 <selectfont>\n    <rejectfont>\n{patterns}    </rejectfont>\n  </selectfont>\n\
          </fontconfig>\n"
     );
-    let path = dir.join(format!("fonts-without-cjk-{}.conf", std::process::id()));
+    let path = dir.join(format!(
+        "fonts-without-cjk-{name}-{}.conf",
+        std::process::id()
+    ));
     fs::write(&path, text).expect("the fontconfig file is written");
     path
 }
@@ -451,21 +121,11 @@ fn fonts_without_cjk(dir: &Path) -> PathBuf {
 /// selected.
 const SHOWN_GAME: &str = "#moves=0122.9172.3444.6454.4454.6253";
 
-/// The browser and its driver are here: a browser test runs only in the full tier,
-/// which needs them (`apt-get install chromium chromium-driver`).
-fn browser_present() {
-    assert!(
-        Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists(),
-        "cannot run here: {CHROMIUM} or {CHROMEDRIVER} is missing \
-         (apt-get install chromium chromium-driver)"
-    );
-}
-
 /// Opens the replay tab and the statement's sample in it, through the file picker (a
 /// copy named for `test`, which the caller removes).
 fn replay_statement(browser: &Browser, test: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let input = dir.join(format!("serve-{test}-{}.in", std::process::id()));
+    let input = dir.join(format!("{test}-{}.in", std::process::id()));
     fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"),
         &input,
@@ -479,9 +139,9 @@ fn replay_statement(browser: &Browser, test: &str) -> PathBuf {
 
 #[test]
 fn base64_decodes() {
-    assert_eq!(base64("aGVsbG8="), b"hello");
-    assert_eq!(base64("aGVsbG8h"), b"hello!");
-    assert_eq!(base64("aGk="), b"hi");
+    assert_eq!(browser::base64("aGVsbG8="), b"hello");
+    assert_eq!(browser::base64("aGVsbG8h"), b"hello!");
+    assert_eq!(browser::base64("aGk="), b"hi");
 }
 
 #[test]
@@ -489,8 +149,15 @@ fn base64_decodes() {
 fn play_and_replay_in_a_browser() {
     browser_present();
     let server = Server::start(&[]);
+    play_and_replay_in_a_browser_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The scenario of [`play_and_replay_in_a_browser`], on the page at `page`.
+pub fn play_and_replay_in_a_browser_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&server.url);
+    browser.open(&page.url);
     browser.until("document.body.dataset.ready === '1'");
 
     // The page knows whether this machine can draw the Chinese names: letters by
@@ -613,11 +280,11 @@ fn play_and_replay_in_a_browser() {
     // Select a piece so the screenshot shows the target marks.
     browser.click_square(2, 2);
     let shots = shots();
-    browser.screenshot(&shots.join("serve.png"));
+    browser.screenshot(&shots.join(format!("{}.png", page.name)));
 
     // Load a saved game through the file picker.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let saved = dir.join(format!("serve-browser-{}.txt", std::process::id()));
+    let saved = dir.join(format!("{}-browser-{}.txt", page.name, std::process::id()));
     fs::write(&saved, "4k4/9/9/9/9/9/9/9/9/R3K4 r\n1\n0 0 9 0\n").unwrap();
     browser.type_into("#load", &saved.display().to_string());
     browser.until("document.querySelectorAll('#moves li').length === 1");
@@ -627,7 +294,7 @@ fn play_and_replay_in_a_browser() {
     assert!(browser.text("#status").contains("check"));
 
     // Replay a judge input opened as a file, and step through it.
-    let input = replay_statement(&browser, "browser");
+    let input = replay_statement(&browser, &format!("{}-browser", page.name));
     assert_eq!(
         browser.text("#replay-pos"),
         "command 0 of 18 (the start position)"
@@ -657,16 +324,15 @@ fn play_and_replay_in_a_browser() {
         "red duck (6, 6) -> (9, 4), captures the blue captain; game over, red wins"
     );
     assert_eq!(browser.count(".piece"), 30);
-    browser.screenshot(&shots.join("serve-replay.png"));
+    browser.screenshot(&shots.join(format!("{}-replay.png", page.name)));
     browser.click("#replay-invalid button[data-index=\"15\"]");
     assert_eq!(browser.text("#replay-pos"), "command 15 of 18");
     assert_eq!(browser.text("#replay-line"), "Invalid command");
 
     let _ = fs::remove_file(saved);
     let _ = fs::remove_file(input);
+    page.check(&browser);
     drop(browser);
-    let (status, _) = server.stop();
-    assert!(status.success());
 }
 
 /// The browser test's analysis of the statement sample: the graph with the blunders
@@ -678,8 +344,15 @@ fn play_and_replay_in_a_browser() {
 fn analysis_in_a_browser() {
     browser_present();
     let server = Server::start(&[]);
+    analysis_in_a_browser_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The scenario of [`analysis_in_a_browser`], on the page at `page`.
+pub fn analysis_in_a_browser_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&server.url);
+    browser.open(&page.url);
     browser.until("document.body.dataset.ready === '1'");
     assert_eq!(
         browser.script("return document.getElementById('graph-box').hidden;"),
@@ -687,7 +360,7 @@ fn analysis_in_a_browser() {
     );
 
     // The statement's sample, analysed at 0.1 s a position.
-    let input = replay_statement(&browser, "analysis");
+    let input = replay_statement(&browser, &format!("{}-analysis", page.name));
     assert_eq!(browser.text("#analyse"), "Analyse the input");
     browser.script(
         "const s = document.getElementById('analysis-time'); s.value = '100'; s.dispatchEvent(new Event('change'));",
@@ -767,16 +440,16 @@ fn analysis_in_a_browser() {
     browser.click("#graph .point[data-index=\"8\"]");
     // The screenshot: the page scrolled to the graph, the board beside it.
     browser.script("document.getElementById('analysis-summary').scrollIntoView({ block: 'end' });");
-    browser.screenshot(&shots().join("serve-analysis.png"));
+    browser.screenshot(&shots().join(format!("{}-analysis.png", page.name)));
 
     // The game tab: a game analysed, an earlier position looked at, then the game again.
     browser.click("#tab-game");
-    browser.open(&format!("{}{SHOWN_GAME}", server.url));
+    browser.open(&format!("{}{SHOWN_GAME}", page.url));
     browser.until("document.body.dataset.ready === '1'");
     browser.idle();
     browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
     assert!(browser.text("#evalbar-text").contains("; best: red "));
-    browser.screenshot(&shots().join("serve-engine.png"));
+    browser.screenshot(&shots().join(format!("{}-engine.png", page.name)));
     assert_eq!(browser.text("#analyse"), "Analyse the game");
     browser.click("#analyse");
     browser.until("document.body.dataset.analysing === '0' && document.querySelectorAll('#graph .point').length === 7");
@@ -841,9 +514,8 @@ fn analysis_in_a_browser() {
     assert_eq!(contrast, "", "contrast with a hint");
 
     let _ = fs::remove_file(input);
+    page.check(&browser);
     drop(browser);
-    let (status, _) = server.stop();
-    assert!(status.success());
 }
 
 /// Every colour pair of the page that carries meaning, from the computed colours: text
@@ -968,6 +640,13 @@ return problems.join('\n');
 fn the_layout_follows_the_screen() {
     browser_present();
     let server = Server::start(&[]);
+    the_layout_follows_the_screen_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The scenario of [`the_layout_follows_the_screen`], on the page at `page`.
+pub fn the_layout_follows_the_screen_at(page: &Page) {
     let browser = Browser::start();
     let sample =
         fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"))
@@ -977,7 +656,7 @@ fn the_layout_follows_the_screen() {
         let size = format!("{width}x{height}");
         browser.viewport(width, height);
         browser.open("about:blank");
-        browser.open(&format!("{}{SHOWN_GAME}", server.url));
+        browser.open(&format!("{}{SHOWN_GAME}", page.url));
         browser.until("document.body.dataset.ready === '1'");
         browser.idle();
         browser.click_square(2, 2);
@@ -1045,7 +724,7 @@ fn the_layout_follows_the_screen() {
         }
         let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
         assert_eq!(contrast, "", "{size}: contrast");
-        browser.screenshot(&shots().join(format!("serve-{size}.png")));
+        browser.screenshot(&shots().join(format!("{}-{size}.png", page.name)));
 
         // With the engine's evaluation bar under the board, the board leaves it room.
         let engine = "const c = document.getElementById('engine-view'); c.checked = !c.checked; \
@@ -1089,9 +768,8 @@ fn the_layout_follows_the_screen() {
         browser.click("#tab-game");
     }
     println!("{}", report.join("\n"));
+    page.check(&browser);
     drop(browser);
-    let (status, _) = server.stop();
-    assert!(status.success());
 }
 
 #[test]
@@ -1099,8 +777,15 @@ fn the_layout_follows_the_screen() {
 fn a_whole_move_by_keyboard() {
     browser_present();
     let server = Server::start(&[]);
+    a_whole_move_by_keyboard_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The scenario of [`a_whole_move_by_keyboard`], on the page at `page`.
+pub fn a_whole_move_by_keyboard_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&server.url);
+    browser.open(&page.url);
     browser.until("document.body.dataset.ready === '1'");
     let said = |b: &Browser| b.text("#announce");
     let label = |b: &Browser, x: u8, y: u8| {
@@ -1185,20 +870,26 @@ fn a_whole_move_by_keyboard() {
         ));
         assert_eq!(shown, name);
     }
+    page.check(&browser);
     drop(browser);
-    let (status, _) = server.stop();
-    assert!(status.success());
 }
 
 #[test]
 #[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn letters_by_themselves_without_a_chinese_font() {
     browser_present();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let config = fonts_without_cjk(&dir);
     let server = Server::start(&[]);
+    letters_by_themselves_without_a_chinese_font_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// The scenario of [`letters_by_themselves_without_a_chinese_font`], on the page at `page`.
+pub fn letters_by_themselves_without_a_chinese_font_at(page: &Page) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let config = fonts_without_cjk(&dir, page.name);
     let browser = Browser::start_with(&[("FONTCONFIG_FILE", config.as_path())]);
-    browser.open(&format!("{}#moves=3444.6454.4454", server.url));
+    browser.open(&format!("{}#moves=3444.6454.4454", page.url));
     browser.until("document.body.dataset.ready === '1'");
     browser.idle();
 
@@ -1236,8 +927,7 @@ fn letters_by_themselves_without_a_chinese_font() {
         "(no font for the Chinese names on this machine: they may show as boxes)"
     );
     assert_eq!(browser.text("#side-marker"), "蓝");
+    page.check(&browser);
     drop(browser);
     let _ = fs::remove_file(config);
-    let (status, _) = server.stop();
-    assert!(status.success());
 }

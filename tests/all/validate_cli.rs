@@ -281,7 +281,7 @@ fn files_and_usage_errors() {
 #[test]
 fn everything_gen_writes_validates() {
     use duckchess::generate::{self, mode::Mode};
-    use duckchess::harness::format::{validate, DEFAULT_MAX_Q};
+    use duckchess::show::format::{validate, DEFAULT_MAX_Q};
     for mode in Mode::ALL {
         for seed in 0..24u64 {
             // Short and long inputs, the official maximum included.

@@ -1,7 +1,9 @@
 // duckchess serve: the page. It decides no rule: every legal target, verdict, judge
-// line, check and end of game comes from the server (/api/*), which runs the judge's
-// own code. The game is the start position plus the list of moves; it lives in the
-// address after '#', so a reload or a copied link restores it.
+// line, check and end of game comes from the API (/api/*), which runs the judge's own
+// code: the server's, or, when the page is opened from plain static files, the same
+// routes built to WebAssembly and run in the browser's workers (see 'without a
+// server' below). The game is the start position plus the list of moves; it lives in
+// the address after '#', so a reload or a copied link restores it.
 //
 // For people: the board follows the screen (two drawings, a roomy one like the toy's
 // and a compact one for small screens), plays by keyboard (a cursor moved by the arrow
@@ -50,7 +52,7 @@ const game = { start: START, moves: [], resigned: null, seed: newSeed(), state: 
 const ui = {
   selected: null, targets: [], flipped: false, letters: false, cjk: true, tab: 'game',
   paused: false, generation: 0, pending: 0, scheduled: false, geometry: WIDE,
-  cursor: [0, 4], pointer: false,
+  cursor: [0, 4], pointer: false, thinking: null,
   // An earlier position of the game on the board (its number and its state), or null
   // for the game itself; a hint (the move and the position it is for).
   view: null, viewState: null, hint: null,
@@ -83,6 +85,9 @@ function newSeed() {
 
 // One request: the answer, or an Error with the server's reason (and its status).
 async function send(path, body, asText, signal) {
+  if ((await transport()) === 'browser') {
+    return local.send(path, asText ? body : JSON.stringify(body), signal);
+  }
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': asText ? 'text/plain; charset=utf-8' : 'application/json' },
@@ -101,15 +106,15 @@ async function send(path, body, asText, signal) {
 
 // A request the page waits for: the board takes no click meanwhile. The computer may
 // be busy a moment with another page's search: its move is asked for again then.
-async function api(path, body, asText) {
+async function api(path, body, asText, signal) {
   ui.pending++;
   document.body.dataset.busy = '1';
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await send(path, body, asText);
+        return await send(path, body, asText, signal);
       } catch (e) {
-        if (e.status !== 503 || path !== '/api/ai' || attempt >= 10) throw e;
+        if (e.status !== 503 || path !== '/api/ai' || attempt >= 10 || (signal && signal.aborted)) throw e;
         await sleep(300);
       }
     }
@@ -130,6 +135,182 @@ async function background(path, body, signal) {
     } catch (e) {
       if (e.status !== 503 || attempt >= 60 || (signal && signal.aborted)) throw e;
       await sleep(500);
+    }
+  }
+}
+
+// ---- without a server: the same routes in the browser -------------------------------
+// Served by `duckchess serve`, the page asks the server. Opened from plain static files
+// (the site scripts/site.sh writes), nothing answers the API there: the same routes,
+// built to WebAssembly from the same Rust code (duckchess.wasm), answer in Web Workers
+// (worker.js). One worker a lane: the rules and the judge, the computer's moves, the
+// analysis, so that no search holds up a click or another search. Each request has a
+// deadline, its thinking time plus a grace as on the server; a worker that passes it,
+// or whose request is cancelled (a new game, a cancelled analysis), is ended, and the
+// next request starts another.
+const local = { mode: null, module: null, lanes: {}, next: 1, send: localSend };
+// The lane of each route (the others go to 'rules').
+const LANES = { '/api/ai': 'moves', '/api/analyze': 'analysis' };
+// Past its thinking time, how long a search may take to answer (ms): the server's
+// grace, and the moment a worker takes to start.
+const LOCAL_GRACE_MS = 2000;
+// The thinking time a request names, clamped as the server clamps it (ms).
+const THINK_MS = [10, 5000];
+// The most thinking one analysis request does (the server's budget, ms).
+const ANALYSIS_BUDGET_MS = 3000;
+// The deadline of a request that does not search (ms): a whole replay takes far less.
+const RULES_MS = 20000;
+
+// Who answers the API, as api.json beside the page says: 'server' where `duckchess
+// serve` serves the page (it answers api.json itself), 'browser' in the static site
+// (whose api.json says so) and wherever the file cannot be read.
+function transport() {
+  if (!local.mode) {
+    local.mode = (async () => {
+      let mode = 'browser';
+      try {
+        const response = await fetch('api.json');
+        if (response.ok && (await response.json()).api === 'server') mode = 'server';
+      } catch (e) {
+        // No answer: the page's own workers answer.
+      }
+      document.body.dataset.api = mode;
+      return mode;
+    })();
+  }
+  return local.mode;
+}
+
+// The compiled module, fetched and compiled once and handed to every worker.
+function wasmModule() {
+  if (!local.module) {
+    local.module = (async () => {
+      const response = await fetch('duckchess.wasm');
+      if (!response.ok) throw new Error(`cannot load duckchess.wasm: ${response.status} ${response.statusText}`);
+      const type = response.headers.get('Content-Type') || '';
+      if (type.startsWith('application/wasm')) return WebAssembly.compileStreaming(response);
+      return WebAssembly.compile(await response.arrayBuffer());
+    })();
+    local.module.catch(() => { local.module = null; });
+  }
+  return local.module;
+}
+
+// How long `path` may take in a worker (ms).
+function deadline(path, text) {
+  if (path === '/api/analyze') return ANALYSIS_BUDGET_MS + LOCAL_GRACE_MS;
+  if (path !== '/api/ai') return RULES_MS;
+  let think = 1000;
+  try {
+    const asked = JSON.parse(text).think;
+    if (typeof asked === 'number') think = asked;
+  } catch (e) {
+    // The route answers a bad body itself.
+  }
+  return Math.min(THINK_MS[1], Math.max(THINK_MS[0], think)) + LOCAL_GRACE_MS;
+}
+
+function httpError(status, message) {
+  const error = new Error(message);
+  error.status = status;
+  return error;
+}
+
+function abortError() {
+  return new DOMException('the request was cancelled', 'AbortError');
+}
+
+// A request to the lane of `path`: its answer as the server's (JSON or text), or an
+// Error with the reason and the status.
+function localSend(path, text, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) {
+      reject(abortError());
+      return;
+    }
+    const request = { id: local.next++, path, text, resolve, reject, signal, lane: LANES[path] || 'rules' };
+    if (signal) signal.addEventListener('abort', () => cancelLocal(request, abortError()), { once: true });
+    const l = laneOf(request.lane);
+    l.queue.push(request);
+    pump(l);
+  });
+}
+
+function laneOf(name) {
+  if (!local.lanes[name]) {
+    local.lanes[name] = { name, worker: null, ready: null, current: null, timer: 0, queue: [] };
+  }
+  return local.lanes[name];
+}
+
+// Sends the lane's next request when it has none in flight, starting its worker first.
+function pump(l) {
+  if (l.current || !l.queue.length) return;
+  const request = l.queue.shift();
+  l.current = request;
+  if (!l.worker) {
+    const worker = new Worker('worker.js');
+    l.worker = worker;
+    worker.onmessage = (e) => answered(l, worker, e.data);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      failLane(l, worker, httpError(500, `the page's worker failed: ${e.message || 'it did not start'}`));
+    };
+    l.ready = wasmModule().then((module) => worker.postMessage({ module }));
+  }
+  const worker = l.worker;
+  l.ready.then(() => {
+    if (l.current !== request || l.worker !== worker) return;
+    const ms = deadline(request.path, request.text);
+    l.timer = setTimeout(() => {
+      failLane(l, worker, httpError(503, `the computer did not answer within ${ms} ms`));
+    }, ms);
+    worker.postMessage({ id: request.id, path: request.path, body: request.text });
+  }, (e) => failLane(l, worker, httpError(500, e.message)));
+}
+
+function answered(l, worker, message) {
+  const request = l.current;
+  if (l.worker !== worker || !request || request.id !== message.id) return;
+  clearTimeout(l.timer);
+  l.current = null;
+  let answer = message.body;
+  if (message.type.startsWith('application/json')) {
+    try {
+      answer = JSON.parse(message.body);
+    } catch (e) {
+      answer = { error: `a broken answer: ${e.message}` };
+    }
+  }
+  if (message.status >= 200 && message.status < 300) request.resolve(answer);
+  else request.reject(httpError(message.status, answer && answer.error ? answer.error : `${message.status}`));
+  pump(l);
+}
+
+// Ends the lane's worker (a search past its deadline, a failure): its request fails
+// with `error`, the ones waiting go to a new worker.
+function failLane(l, worker, error) {
+  if (l.worker !== worker) return;
+  worker.terminate();
+  clearTimeout(l.timer);
+  l.worker = null;
+  const request = l.current;
+  l.current = null;
+  if (request) request.reject(error);
+  pump(l);
+}
+
+// A request cancelled: dropped if it waits, its worker ended if it runs.
+function cancelLocal(request, error) {
+  const l = local.lanes[request.lane];
+  if (!l) return;
+  if (l.current === request) {
+    failLane(l, l.worker, error);
+  } else {
+    const i = l.queue.indexOf(request);
+    if (i >= 0) {
+      l.queue.splice(i, 1);
+      request.reject(error);
     }
   }
 }
@@ -575,6 +756,7 @@ function playable() {
 
 async function load(start, moves, resigned) {
   const generation = ++ui.generation;
+  stopComputer();
   const state = await api('/api/state', { start, moves });
   if (generation !== ui.generation) return;
   setGame(state, resigned);
@@ -660,16 +842,35 @@ function level() {
 
 // The computer's move in the game's position at the chosen level, or null.
 async function askComputer() {
-  const answer = await api('/api/ai', gameBody({
-    think: Number($('think').value), level: level(), seed: game.seed,
-  }));
-  return answer.move;
+  const thinking = new AbortController();
+  ui.thinking = thinking;
+  try {
+    const answer = await api('/api/ai', gameBody({
+      think: Number($('think').value), level: level(), seed: game.seed,
+    }), false, thinking.signal);
+    return answer.move;
+  } finally {
+    if (ui.thinking === thinking) ui.thinking = null;
+  }
+}
+
+// A search no longer wanted (a new game, another loaded) is stopped: the server stops
+// a search whose client went, and the page ends the worker of its own.
+function stopComputer() {
+  if (ui.thinking) ui.thinking.abort();
+  ui.thinking = null;
 }
 
 async function computerMove() {
   const generation = ui.generation;
   render();
-  const move = await askComputer();
+  let move;
+  try {
+    move = await askComputer();
+  } catch (e) {
+    if (e.name === 'AbortError' && generation !== ui.generation) return;
+    throw e;
+  }
   if (generation !== ui.generation) return;
   if (!move) {
     say('the computer has no move');
@@ -795,7 +996,19 @@ function wireBoard() {
 // ---- replaying a judge input ---------------------------------------------------------
 
 async function runReplay() {
-  const answer = await api('/api/replay', $('replay-text').value, true);
+  const text = $('replay-text').value;
+  const [answer, judged, checked] = await Promise.all([
+    api('/api/replay', text, true), api('/api/judge', text, true), api('/api/validate', text, true),
+  ]);
+  // The judge's own run: its output byte for byte, what it says on standard error, and
+  // the strict format check of `duckchess validate`.
+  $('judge-output').textContent = judged.output;
+  $('judge-stderr').textContent = judged.error ? `the judge stops: ${judged.error}`
+    : judged.note ? `the judge notes: ${judged.note}` : '';
+  $('validate-verdict').textContent = checked.ok
+    ? `validate: ok: ${plural(checked.commands, 'command')}`
+    : `validate: ${checked.error}`;
+  $('validate-verdict').className = checked.ok ? '' : 'error';
   replay.steps = answer.steps;
   replay.invalid = answer.invalid;
   replay.positionOf = [0];

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The board as a static site: the page `duckchess serve` serves, and the same routes
+# built to WebAssembly (duckchess.wasm), so that any static host, or a folder served by
+# any web server, runs the rules, the engine and the judge in the browser.
+#
+#   scripts/site.sh DIR    writes into DIR (made if missing): index.html, app.js,
+#                          style.css, favicon.svg, worker.js, duckchess.wasm, and
+#                          api.json, which tells the page that its workers answer
+#                          (where `duckchess serve` serves the page, it answers
+#                          api.json itself, and the page asks it instead)
+#
+# No crate and no JavaScript package: Debian's rustc-web builds the standard library for
+# wasm32-unknown-unknown from rust-web-src (-Zbuild-std; scripts/rust-web.sh) and
+# Debian's lld-19 links it (wasm-ld). Needs root on a fresh machine, to install them.
+# Each file is written aside and renamed into place; nothing else in DIR is touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -ne 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
+  echo "usage: scripts/site.sh DIR" >&2
+  exit 2
+fi
+OUT=$1
+
+if ! command -v wasm-ld-19 >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-19 >/dev/null
+fi
+rust_web_env=$(mktemp)
+trap 'rm -f "$rust_web_env"' EXIT
+scripts/rust-web.sh >"$rust_web_env"
+. "$rust_web_env"
+
+# A target folder of its own, kept between builds: the standard library is built once.
+TARGET_DIR=${DUCKCHESS_SITE_TARGET_DIR:-$PWD/target/site}
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
+# Aborting on a panic: unwinding is not available in the browser, and the page starts
+# a fresh instance after a failure anyway.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C panic=abort"
+started=$(date +%s)
+# --locked is not given: the standard library's own lock file drives its dependencies.
+"$RUST_WEB_CARGO" rustc --quiet --release --lib --crate-type cdylib \
+  -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown --target-dir "$TARGET_DIR" >&2
+echo "site: duckchess.wasm built in $(($(date +%s) - started)) s" >&2
+
+mkdir -p "$OUT"
+put() {
+  cp "$1" "$OUT/.$2.part"
+  mv "$OUT/.$2.part" "$OUT/$2"
+}
+for file in index.html app.js style.css favicon.svg worker.js; do
+  put "src/web/page/$file" "$file"
+done
+put "$TARGET_DIR/wasm32-unknown-unknown/release/duckchess.wasm" duckchess.wasm
+printf '{"api":"browser"}\n' >"$OUT/.api.json.part"
+mv "$OUT/.api.json.part" "$OUT/api.json"
+echo "site: $(cd "$OUT" && pwd) ($(wc -c <"$OUT/duckchess.wasm") bytes of WebAssembly)" >&2

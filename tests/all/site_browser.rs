@@ -1,0 +1,223 @@
+//! The board as a static site (`scripts/site.sh`) in a real browser: the files served by
+//! a plain static file server (not `duckchess serve`), in a folder of the host, so that
+//! the rules, the engine and the judge run in the browser (WebAssembly in Web Workers).
+//!
+//! - Every scenario of the served board (`serve_browser`) on the static page: a game by
+//!   clicks against the computer, a saved game loaded, a judge input replayed; the
+//!   analysis with its graph, the evaluation bar, a cancel and a hint; the layout at
+//!   three screen sizes; a whole move by keyboard; letters without a Chinese font.
+//! - The judge's tools: the exact output of every sample, `validate`'s verdict, a
+//!   validation error with its line and column, an input the judge stops on.
+//! - The workers: a new game ends the computer's search at once; a search past its
+//!   deadline ends its worker, and the next request starts another.
+//!
+//! Each checks that the page's own workers answered and that the console showed no
+//! error. In the full tier: it needs the site, built by `scripts/site.sh DIR` and named
+//! by `DUCKCHESS_SITE` (`.ci/run` does both), and Chromium.
+
+use crate::browser::{browser_present, Browser, StaticFiles};
+use crate::serve_browser::{self, Page};
+
+use duckchess::cli::json::Json;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The folder `scripts/site.sh` wrote.
+fn site() -> PathBuf {
+    match std::env::var_os("DUCKCHESS_SITE").map(PathBuf::from) {
+        Some(dir) if dir.join("duckchess.wasm").is_file() => dir,
+        _ => panic!(
+            "cannot run here: build the static site with scripts/site.sh DIR and set \
+             DUCKCHESS_SITE=DIR (.ci/run does both)"
+        ),
+    }
+}
+
+/// Runs `scenario` on the static site, served from a folder of a plain static host.
+fn on_the_site(scenario: impl FnOnce(&Page)) {
+    browser_present();
+    let files = StaticFiles::start(&site(), "board");
+    scenario(&Page {
+        url: &files.url,
+        name: "site",
+        api: "browser",
+    });
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn play_and_replay_from_static_files() {
+    on_the_site(serve_browser::play_and_replay_in_a_browser_at);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn analysis_from_static_files() {
+    on_the_site(serve_browser::analysis_in_a_browser_at);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn the_layout_from_static_files() {
+    on_the_site(serve_browser::the_layout_follows_the_screen_at);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn a_whole_move_by_keyboard_from_static_files() {
+    on_the_site(serve_browser::a_whole_move_by_keyboard_at);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn letters_from_static_files() {
+    on_the_site(serve_browser::letters_by_themselves_without_a_chinese_font_at);
+}
+
+/// `text` as a JavaScript string literal (JSON's is one).
+fn js_string(text: &str) -> String {
+    Json::str(text).to_string()
+}
+
+/// Replays `input` in the replay tab and waits for the judge's verdicts.
+fn judge_in_the_page(browser: &Browser, input: &str) {
+    browser.script(&format!(
+        "document.getElementById('validate-verdict').textContent = '';\
+         document.getElementById('replay-text').value = {};",
+        js_string(input)
+    ));
+    browser.click("#replay-run");
+    browser.until("document.getElementById('validate-verdict').textContent !== ''");
+    browser.idle();
+}
+
+/// The judge's output and what it says on standard error, run here.
+fn judged_here(input: &str) -> (String, Option<String>) {
+    let mut output = Vec::new();
+    let error = duckchess::judge::run(input.as_bytes(), &mut output)
+        .err()
+        .map(|e| e.to_string());
+    (String::from_utf8(output).unwrap(), error)
+}
+
+/// What the page says `validate` finds, found here.
+fn validated_here(input: &str) -> String {
+    use duckchess::show::format::{validate, DEFAULT_MAX_Q};
+    match validate(input.as_bytes(), DEFAULT_MAX_Q) {
+        Ok(q) => format!("validate: ok: {q} command{}", if q == 1 { "" } else { "s" }),
+        Err(e) => format!("validate: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn the_judges_tools_from_static_files() {
+    on_the_site(|page| {
+        let browser = Browser::start();
+        browser.open(page.url);
+        browser.until("document.body.dataset.ready === '1'");
+        browser.click("#tab-replay");
+
+        // Every sample: the judge's exact output, and the verdict of `validate` (some
+        // samples end without a newline, which the strict format refuses).
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        let mut inputs: Vec<PathBuf> = fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .collect();
+        inputs.sort();
+        assert!(inputs.len() >= 8, "the samples: {inputs:?}");
+        for input in &inputs {
+            let text = fs::read_to_string(input).unwrap();
+            let answer = fs::read_to_string(input.with_extension("out")).unwrap();
+            judge_in_the_page(&browser, &text);
+            let shown = browser.eval_text("document.getElementById('judge-output').textContent");
+            assert_eq!(shown, answer, "{}", input.display());
+            assert_eq!(
+                browser.text("#validate-verdict"),
+                validated_here(&text),
+                "{}",
+                input.display()
+            );
+            assert_eq!(browser.text("#judge-stderr"), "");
+        }
+
+        // A lenient input the judge reads whole, which the strict format refuses at
+        // its line and column: a space before the end of line 3.
+        let lenient = "3\n0 3 1 2\n9 4 8 4 \n0 0 7 0\n";
+        judge_in_the_page(&browser, lenient);
+        let verdict = browser.text("#validate-verdict");
+        assert!(
+            verdict.starts_with("validate: line 3, column 8: "),
+            "{verdict}"
+        );
+        assert_eq!(verdict, validated_here(lenient));
+        assert_eq!(
+            browser.eval_text("document.getElementById('validate-verdict').className"),
+            "error"
+        );
+        let shown = browser.eval_text("document.getElementById('judge-output').textContent");
+        assert_eq!(shown, judged_here(lenient).0);
+
+        // An input the judge stops on: the lines before it, then its reason.
+        let broken = "3\n0 3 1 2\n9 4 x 4\n0 0 7 0\n";
+        judge_in_the_page(&browser, broken);
+        let (output, error) = judged_here(broken);
+        let error = error.expect("the judge stops");
+        assert!(error.contains("line 3, column 5"), "{error}");
+        let shown = browser.eval_text("document.getElementById('judge-output').textContent");
+        assert_eq!(shown, output);
+        assert_eq!(output.lines().count(), 1);
+        assert_eq!(
+            browser.text("#judge-stderr"),
+            format!("the judge stops: {error}")
+        );
+        page.check(&browser);
+    });
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn a_new_game_or_a_late_search_ends_the_worker() {
+    on_the_site(|page| {
+        let browser = Browser::start();
+        browser.open(page.url);
+        browser.until("document.body.dataset.ready === '1'");
+        let worker = "local.lanes.moves ? String(!!local.lanes.moves.worker) : 'none'";
+
+        // The computer at full strength, 5 s a move, to play red: a new game half a
+        // second in ends its worker at once, and nothing is played.
+        browser.script(
+            "document.getElementById('level').value = '8';\
+             document.getElementById('think').value = '5000';",
+        );
+        browser.click("#ai-now");
+        browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert_eq!(browser.eval_text(worker), "true");
+        browser.click("#new");
+        browser.until("local.lanes.moves.worker === null");
+        browser.idle();
+        assert_eq!(browser.count("#moves li"), 0);
+        assert_eq!(browser.text("#message"), "");
+
+        // A search that passes its deadline (made 1 ms here) is ended with the
+        // reason, and the next move starts a new worker, which answers.
+        browser.script("window.realDeadline = deadline; deadline = () => 1;");
+        browser.click("#ai-now");
+        browser.until("document.getElementById('message').textContent !== ''");
+        browser.idle();
+        let said = browser.text("#message");
+        assert!(said.contains("did not answer within 1 ms"), "{said}");
+        assert_eq!(browser.eval_text(worker), "false");
+        browser.script(
+            "deadline = window.realDeadline;\
+             document.getElementById('think').value = '200';",
+        );
+        browser.click("#ai-now");
+        browser.until("document.querySelectorAll('#moves li').length === 1");
+        assert_eq!(browser.eval_text(worker), "true");
+        page.check(&browser);
+    });
+}
