@@ -157,7 +157,7 @@ fn play_and_replay_in_a_browser() {
 /// The scenario of [`play_and_replay_in_a_browser`], on the page at `page`.
 pub fn play_and_replay_in_a_browser_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&page.url);
+    browser.open(page.url);
     browser.until("document.body.dataset.ready === '1'");
 
     // The page knows whether this machine can draw the Chinese names: letters by
@@ -352,7 +352,7 @@ fn analysis_in_a_browser() {
 /// The scenario of [`analysis_in_a_browser`], on the page at `page`.
 pub fn analysis_in_a_browser_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&page.url);
+    browser.open(page.url);
     browser.until("document.body.dataset.ready === '1'");
     assert_eq!(
         browser.script("return document.getElementById('graph-box').hidden;"),
@@ -785,7 +785,7 @@ fn a_whole_move_by_keyboard() {
 /// The scenario of [`a_whole_move_by_keyboard`], on the page at `page`.
 pub fn a_whole_move_by_keyboard_at(page: &Page) {
     let browser = Browser::start();
-    browser.open(&page.url);
+    browser.open(page.url);
     browser.until("document.body.dataset.ready === '1'");
     let said = |b: &Browser| b.text("#announce");
     let label = |b: &Browser, x: u8, y: u8| {
