@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The archives a maintainer attaches to a release, written to OUT (default dist/):
 #
-#   duckchess-VERSION-x86_64-linux.tar.gz    duckchess, README.md, LICENSE, SHA256SUMS
-#   duckchess-VERSION-x86_64-windows.zip     duckchess.exe, README.md, LICENSE, SHA256SUMS
+#   duckchess-VERSION-x86_64-linux.tar.gz    duckchess, site/, README.md, LICENSE, SHA256SUMS
+#   duckchess-VERSION-x86_64-windows.zip     duckchess.exe, site/, README.md, LICENSE, SHA256SUMS
 #
-# each in a folder of the same name, SHA256SUMS holding the program's sum, and beside
+# each in a folder of the same name, site/ the board as a static site (scripts/site.sh),
+# SHA256SUMS holding the sums of the program and of the site's files, and beside
 # each archive ARCHIVE.sha256, the archive's own sum (`sha256sum -c` checks it). The
 # Windows program comes from scripts/windows-toolchain.sh (Debian 12 packages, run as
 # root on a fresh machine; see there why it is built for x86_64-win7-windows-gnu); the
@@ -33,12 +34,17 @@ OUT=$(cd "$OUT" && pwd)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-# stage NAME PROGRAM: the folder NAME in the stage, with PROGRAM and the documents.
+# The static site, built once for both archives.
+scripts/site.sh "$stage/site"
+
+# stage NAME PROGRAM: the folder NAME in the stage, with PROGRAM, the site and the
+# documents.
 stage() {
   local dir="$stage/$1"
   mkdir -p "$dir"
   cp "$2" README.md LICENSE "$dir/"
-  (cd "$dir" && sha256sum "$(basename "$2")" >SHA256SUMS)
+  cp -r "$stage/site" "$dir/site"
+  (cd "$dir" && find site -type f | LC_ALL=C sort | xargs sha256sum "$(basename "$2")" >SHA256SUMS)
   find "$dir" -exec touch -h -d "@$STAMP" {} +
 }
 

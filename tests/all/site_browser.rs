@@ -10,6 +10,8 @@
 //!   validation error with its line and column, an input the judge stops on.
 //! - The workers: a new game ends the computer's search at once; a search past its
 //!   deadline ends its worker, and the next request starts another.
+//! - The computer at levels 1 to 7, which count nodes, not time: the very moves of
+//!   the native build, with the same seeds.
 //!
 //! Each checks that the page's own workers answered and that the console showed no
 //! error. In the full tier: it needs the site, built by `scripts/site.sh DIR` and named
@@ -218,6 +220,46 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         browser.click("#ai-now");
         browser.until("document.querySelectorAll('#moves li').length === 1");
         assert_eq!(browser.eval_text(worker), "true");
+        page.check(&browser);
+    });
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn the_weaker_levels_play_the_native_moves() {
+    use duckchess::web::{api::Api, wasm};
+    on_the_site(|page| {
+        let browser = Browser::start();
+        browser.open(page.url);
+        browser.until("document.body.dataset.ready === '1'");
+        let api = Api::new(1, 1);
+        let games = [
+            r#""moves":[]"#,
+            r#""moves":[[3,4,4,4],[6,4,5,4]]"#,
+            r#""start":"4k4/9/9/9/9/9/9/9/9/R3K4 r","moves":[]"#,
+        ];
+        let mut asked = 0;
+        for level in 1..=7 {
+            for (g, game) in games.iter().enumerate() {
+                let body = format!(r#"{{{game},"level":{level},"seed":{}}}"#, 11 * g + level);
+                let native = wasm::call(&api, "/api/ai", body.clone().into_bytes());
+                assert_eq!(native.status, 200);
+                let native = Json::parse(&native.body).unwrap();
+                browser.script(&format!(
+                    "window.answer = null; local.send('/api/ai', {}).then((a) => {{ window.answer = a; }});",
+                    js_string(&body)
+                ));
+                browser.until("window.answer !== null");
+                let shown = browser.script("return JSON.stringify(window.answer.move);");
+                assert_eq!(
+                    shown.as_str().map(str::to_string),
+                    native.get("move").map(|m| m.to_string()),
+                    "level {level}, {body}"
+                );
+                asked += 1;
+            }
+        }
+        assert_eq!(asked, 21);
         page.check(&browser);
     });
 }

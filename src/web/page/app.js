@@ -167,6 +167,12 @@ const RULES_MS = 20000;
 function transport() {
   if (!local.mode) {
     local.mode = (async () => {
+      if (location.protocol === 'file:') {
+        // Browsers start no worker and load no module for a page opened as a file.
+        throw new Error('this page runs its engine in the browser, which browsers allow only ' +
+          'for a page from a web server: serve its folder (for example python3 -m http.server ' +
+          'there, then open http://localhost:8000/), or run duckchess serve');
+      }
       let mode = 'browser';
       try {
         const response = await fetch('api.json');
