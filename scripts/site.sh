@@ -34,8 +34,9 @@ scripts/rust-web.sh >"$rust_web_env"
 TARGET_DIR=${DUCKCHESS_SITE_TARGET_DIR:-$PWD/target/site}
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19
 # Aborting on a panic: unwinding is not available in the browser, and the page starts
-# a fresh instance after a failure anyway.
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C panic=abort"
+# a fresh instance after a failure anyway. SIMD (every browser since 2021-2023: Chrome
+# 91, Firefox 89, Safari 16.4) doubles the engine's speed: the network's sums vectorise.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C panic=abort -C target-feature=+simd128"
 started=$(date +%s)
 # --locked is not given: the standard library's own lock file drives its dependencies.
 "$RUST_WEB_CARGO" rustc --quiet --release --lib --crate-type cdylib \

@@ -7,7 +7,7 @@ use std::time::Duration;
 /// The command line of `serve`.
 pub const SPEC: Spec = Spec {
     name: "serve",
-    summary: "the board in a browser: play, and replay judge inputs",
+    summary: "the board in a browser: play, analyse, replay and judge inputs",
     usage: &["[--port N] [--host ADDR] [--workers N] [--read-timeout SECONDS]"],
     about: "\
 Serves a page with the board on http://127.0.0.1:5380/ and prints the address to
@@ -17,12 +17,15 @@ side at a level from 1 (a beginner) to 8 (full strength), undo, flip the board,
 switch between Chinese names and letters (letters by themselves where no font can
 draw the names), load and save games (the format of 'play save', through the
 browser), and replay a judge input step by step with the judge's line and the
-reason for each verdict. Ask for a hint, show the engine's evaluation and best
+reason for each verdict, with the judge's whole output and the verdict of
+'validate' beside it. Ask for a hint, show the engine's evaluation and best
 line, and analyse a game or a replay: a graph of the evaluation with the mistakes
 and blunders marked, each move's verdict and the better move. The page fits any screen, a phone's too. Every rule is
 decided by the server, with the judge's code; the page only shows the answers. The
 game travels in the page's address (after '#'), so a reload or a copied link
-restores it.
+restores it. The same page also runs with no server, as a static site whose rules,
+engine and judge run in the browser: the 'site' folder of a release archive, or
+what scripts/site.sh writes.
 
 The server reads and writes no file. It answers on loopback only unless --host
 says otherwise. Each connection carries one request, which must arrive within the

@@ -1,5 +1,7 @@
 //! `duckchess serve`: the board in a browser, the contest's toy for real. A small
-//! HTTP/1.1 server written with `std` only serves one page and a JSON API.
+//! HTTP/1.1 server written with `std` only serves one page and a JSON API. The same
+//! page also runs from plain static files (`scripts/site.sh`): the API's routes are
+//! then built to WebAssembly ([`wasm`]) and answer in the browser.
 //!
 //! All rules stay in Rust: the page asks the server for the legal targets of a piece,
 //! to play a command, for the computer's move and to replay a judge input, and shows

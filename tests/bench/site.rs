@@ -48,12 +48,17 @@ fn figures(answer: &str) -> Vec<(u64, u64)> {
 }
 
 /// Opens the site in a fresh browser and waits for the board.
-fn open(files: &StaticFiles) -> (Browser, Duration) {
+/// Opens the site in a fresh browser and waits for the board; the time from the start
+/// of the navigation to the board's being ready, as the page marks it.
+fn open(url: &str) -> (Browser, Duration) {
     let browser = Browser::start();
-    let started = Instant::now();
-    browser.open(&files.url);
+    browser.open(url);
     browser.until("document.body.dataset.ready === '1'");
-    (browser, started.elapsed())
+    let ms = browser
+        .script("return Math.round(performance.getEntriesByName('duckchess-ready')[0].startTime);")
+        .as_int()
+        .unwrap_or(0);
+    (browser, Duration::from_millis(ms as u64))
 }
 
 #[test]
@@ -68,7 +73,7 @@ fn speed() {
     let native = figures(&duckchess::web::wasm::bench(&positions, depth));
 
     let files = StaticFiles::start(&site(), "board");
-    let (browser, _) = open(&files);
+    let (browser, _) = open(&files.url);
     // The benchmark's worker, given the module the page compiled; its answer is left
     // in `window.benchAnswer`.
     let code = r#"
@@ -145,12 +150,12 @@ fn load() {
     let files = StaticFiles::start(&site(), "board");
     let mut times = Vec::new();
     for run in 0..runs {
-        let (browser, took) = open(&files);
+        let (browser, took) = open(&files.url);
         times.push(took);
         if run == 0 {
             let sizes = browser.script(
-                "return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))\
-                 .map(e => e.name.split('/').pop() + ' ' + e.transferSize + ' ' + e.decodedBodySize);",
+                "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))\
+                 .map(e => (e.name.split('/').pop() || 'index.html') + ' ' + e.transferSize + ' ' + e.decodedBodySize);",
             );
             println!("file  transferred  body (bytes, first load, no compression)");
             let mut total = 0;
@@ -166,11 +171,24 @@ fn load() {
             println!("transferred in all: {total} bytes");
         }
     }
-    times.sort();
+    // The same page served by `duckchess serve`, which needs no module: the part of
+    // the time that is the page's own.
+    let server = serve_common::Server::start(&[]);
+    let mut served = Vec::new();
+    for _ in 0..runs {
+        served.push(open(&server.url).1);
+    }
+    drop(server);
+    let median = |t: &mut Vec<Duration>| {
+        t.sort();
+        (t[t.len() / 2].as_millis(), t[t.len() - 1].as_millis())
+    };
+    let (site_median, site_slowest) = median(&mut times);
+    let (served_median, served_slowest) = median(&mut served);
     println!(
-        "ready (the module fetched, compiled, its first answer given), {runs} fresh browsers: \
-         median {} ms, slowest {} ms",
-        times[times.len() / 2].as_millis(),
-        times[times.len() - 1].as_millis()
+        "from the navigation to the board ready, {runs} fresh browsers each: static site \
+         (the module fetched, compiled, its first answer given) median {site_median} ms, \
+         slowest {site_slowest} ms; served by duckchess serve median {served_median} ms, \
+         slowest {served_slowest} ms"
     );
 }
