@@ -4,9 +4,10 @@
 # (scripts/windows-toolchain.sh) and the WebAssembly site (scripts/site.sh). Idempotent;
 # needs root on a fresh machine.
 #
-#   scripts/rust-web.sh    unpacks what is missing, then prints the lines to export:
-#     RUSTC, RUSTC_BOOTSTRAP=1 (for -Zbuild-std), LD_LIBRARY_PATH, and RUST_WEB_CARGO
-#     (its cargo)
+#   scripts/rust-web.sh [PACKAGE...]
+#     unpacks what is missing, installs the Debian PACKAGEs its caller needs beside it
+#     (a linker, say), then prints the lines to export: RUSTC, RUSTC_BOOTSTRAP=1 (for
+#     -Zbuild-std), LD_LIBRARY_PATH, and RUST_WEB_CARGO (its cargo)
 #
 # rustc-web conflicts with Debian's rustc (1.63), which the bundle test needs as
 # /usr/bin/rustc: rustc-web and its cargo are unpacked into a folder of their own
@@ -15,8 +16,8 @@ set -euo pipefail
 
 RUST_WEB_ROOT=${RUST_WEB_ROOT:-/opt/duckchess-rust-web}
 
-# LLVM 22 for rustc-web, and the libraries cargo-web links with.
-PACKAGES="libllvm22 libcurl4 libgit2-1.5 libssh2-1 libsqlite3-0"
+# LLVM 22 for rustc-web, the libraries cargo-web links with, and the caller's.
+PACKAGES="libllvm22 libcurl4 libgit2-1.5 libssh2-1 libsqlite3-0 $*"
 missing=""
 for p in $PACKAGES; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -21,13 +21,9 @@ if [ $# -ne 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
 fi
 OUT=$1
 
-if ! command -v wasm-ld-19 >/dev/null; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-19 >/dev/null
-fi
 rust_web_env=$(mktemp)
 trap 'rm -f "$rust_web_env"' EXIT
-scripts/rust-web.sh >"$rust_web_env"
+scripts/rust-web.sh lld-19 >"$rust_web_env"
 . "$rust_web_env"
 
 # A target folder of its own, kept between builds: the standard library is built once.

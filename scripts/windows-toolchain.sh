@@ -42,19 +42,10 @@ seconds() { date +%s; }
 started=$(seconds)
 
 # The tools installed from Debian: the MinGW linker and C++ compiler, Wine, and zip for
-# the release archive; then rustc-web (scripts/rust-web.sh).
-PACKAGES="gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64 zip"
-missing=""
-for p in $PACKAGES; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  apt-get update -qq
-  # shellcheck disable=SC2086
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
-fi
+# the release archive, with rustc-web (scripts/rust-web.sh).
 rust_web_env=$(mktemp)
-RUST_WEB_ROOT=$RUST_WEB_ROOT scripts/rust-web.sh >"$rust_web_env"
+RUST_WEB_ROOT=$RUST_WEB_ROOT scripts/rust-web.sh gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 \
+  wine64 zip >"$rust_web_env"
 . "$rust_web_env"
 rm -f "$rust_web_env"
 echo "windows toolchain: tools ready in $(($(seconds) - started)) s" >&2

@@ -346,6 +346,66 @@ mod tests {
         assert_eq!(post(&api, "/api/targets", "{}").status, 400);
     }
 
+    /// The judge run here, as `/api/judge` should show it.
+    fn judged(input: &str) -> (String, Option<String>) {
+        let mut out = Vec::new();
+        let error = crate::judge::run(input.as_bytes(), &mut out).err();
+        (
+            String::from_utf8(out).unwrap(),
+            error.map(|e| e.to_string()),
+        )
+    }
+
+    #[test]
+    fn judge_gives_the_judges_output_and_its_message() {
+        let api = Api::new(1, 1);
+        let cases = [
+            // Whole, lenient spacing included; cut off by a bad token; input after
+            // the last command.
+            "3\n0 3 1 2\n9  4 8 4\n0 0 7 0\n",
+            "3\n0 3 1 2\n9 4 x 4\n0 0 7 0\n",
+            "1\n0 3 1 2\n9 4 8 4\n",
+        ];
+        for input in cases {
+            let v = body_json(post(&api, "/api/judge", input));
+            let (output, error) = judged(input);
+            assert_eq!(
+                v.get("output").and_then(Json::as_str),
+                Some(output.as_str())
+            );
+            assert_eq!(v.get("error").and_then(Json::as_str), error.as_deref());
+        }
+        let v = body_json(post(&api, "/api/judge", cases[2]));
+        assert_eq!(
+            v.get("note").and_then(Json::as_str),
+            Some("ignoring the input after command 1, from line 3, column 1")
+        );
+        let v = body_json(post(&api, "/api/judge", cases[1]));
+        assert!(v
+            .get("error")
+            .and_then(Json::as_str)
+            .unwrap()
+            .starts_with("line 3, column 5"));
+        assert_eq!(v.get("note"), Some(&Json::Null));
+    }
+
+    #[test]
+    fn validate_gives_the_verdict_with_its_line_and_column() {
+        let api = Api::new(1, 1);
+        let v = body_json(post(&api, "/api/validate", "2\n0 3 1 2\n9 4 8 4\n"));
+        assert_eq!(v.get("ok"), Some(&Json::Bool(true)));
+        assert_eq!(v.get("commands").and_then(Json::as_int), Some(2));
+        assert_eq!(v.get("line"), Some(&Json::Null));
+        let v = body_json(post(&api, "/api/validate", "2\n0 3 1 2\n9 4 8 4 \n"));
+        assert_eq!(v.get("ok"), Some(&Json::Bool(false)));
+        assert_eq!(v.get("line").and_then(Json::as_int), Some(3));
+        assert_eq!(v.get("column").and_then(Json::as_int), Some(8));
+        assert_eq!(
+            v.get("error").and_then(Json::as_str),
+            Some("line 3, column 8: expected end of line after yt, found a space")
+        );
+    }
+
     #[test]
     fn play_answers_invalid_commands_with_the_reason() {
         let api = Api::new(1, 1);

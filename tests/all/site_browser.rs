@@ -12,6 +12,7 @@
 //!   deadline ends its worker, and the next request starts another.
 //! - The computer at levels 1 to 7, which count nodes, not time: the very moves of
 //!   the native build, with the same seeds.
+//! - A page opened as a file, where browsers run no worker: it says how to serve it.
 //!
 //! Each checks that the page's own workers answered and that the console showed no
 //! error. In the full tier: it needs the site, built by `scripts/site.sh DIR` and named
@@ -262,4 +263,18 @@ fn the_weaker_levels_play_the_native_moves() {
         assert_eq!(asked, 21);
         page.check(&browser);
     });
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn a_page_opened_as_a_file_says_how_to_serve_it() {
+    browser_present();
+    let browser = Browser::start();
+    browser.open(&format!("file://{}", site().join("index.html").display()));
+    browser.until("document.getElementById('message').textContent !== ''");
+    let said = browser.text("#message");
+    assert!(
+        said.contains("only for a page from a web server") && said.contains("http.server"),
+        "{said}"
+    );
 }
