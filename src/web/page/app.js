@@ -81,7 +81,7 @@ function newSeed() {
   return Math.floor(Math.random() * 1e9);
 }
 
-// ---- talking to the server -------------------------------------------------------
+// ---- talking to the API: the server, or the page's own workers --------------------
 
 // One request: the answer, or an Error with the server's reason (and its status).
 async function send(path, body, asText, signal) {
