@@ -170,8 +170,8 @@ function transport() {
       if (location.protocol === 'file:') {
         // Browsers start no worker and load no module for a page opened as a file.
         throw new Error('this page runs its engine in the browser, which browsers allow only ' +
-          'for a page from a web server: serve its folder (for example python3 -m http.server ' +
-          'there, then open http://localhost:8000/), or run duckchess serve');
+          'for a page from a web server: serve its folder with any web server (for example ' +
+          'python3 -m http.server in it) and open the address it gives, or run duckchess serve');
       }
       let mode = 'browser';
       try {
