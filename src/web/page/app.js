@@ -255,7 +255,16 @@ function pump(l) {
   const request = l.queue.shift();
   l.current = request;
   if (!l.worker) {
-    const worker = new Worker('worker.js');
+    let worker;
+    try {
+      worker = new Worker('worker.js');
+    } catch (e) {
+      // No worker may start here (a page's policy, say): the request fails, and the
+      // lane stays free for the next one.
+      l.current = null;
+      request.reject(httpError(500, `the page cannot start its worker: ${e.message}`));
+      return;
+    }
     l.worker = worker;
     worker.onmessage = (e) => answered(l, worker, e.data);
     worker.onerror = (e) => {
