@@ -14,15 +14,18 @@
 # Debian's lld-19 links it (wasm-ld). Needs root on a fresh machine, to install them.
 # Each file is written aside and renamed into place; nothing else in DIR is touched.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 if [ $# -ne 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
   echo "usage: scripts/site.sh DIR" >&2
   exit 2
 fi
-OUT=$1
+# DIR as given, from where the script was run.
+mkdir -p "$1"
+OUT=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.."
 
 rust_web_env=$(mktemp)
-trap 'rm -f "$rust_web_env"' EXIT
+# An interrupted run leaves no part-written file behind.
+trap 'rm -f "$rust_web_env" "$OUT"/.*.part' EXIT
 scripts/rust-web.sh lld-19 >"$rust_web_env"
 . "$rust_web_env"
 
@@ -39,15 +42,16 @@ started=$(date +%s)
   -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown --target-dir "$TARGET_DIR" >&2
 echo "site: duckchess.wasm built in $(($(date +%s) - started)) s" >&2
 
-mkdir -p "$OUT"
 put() {
   cp "$1" "$OUT/.$2.part"
   mv "$OUT/.$2.part" "$OUT/$2"
 }
-for file in index.html app.js style.css favicon.svg worker.js; do
+# The module first, the page last: a visitor during an update gets a page whose module
+# is already there.
+put "$TARGET_DIR/wasm32-unknown-unknown/release/duckchess.wasm" duckchess.wasm
+for file in worker.js app.js style.css favicon.svg index.html; do
   put "src/web/page/$file" "$file"
 done
-put "$TARGET_DIR/wasm32-unknown-unknown/release/duckchess.wasm" duckchess.wasm
 printf '{"api":"browser"}\n' >"$OUT/.api.json.part"
 mv "$OUT/.api.json.part" "$OUT/api.json"
 echo "site: $(cd "$OUT" && pwd) ($(wc -c <"$OUT/duckchess.wasm") bytes of WebAssembly)" >&2

@@ -8,8 +8,10 @@
 //!   three screen sizes; a whole move by keyboard; letters without a Chinese font.
 //! - The judge's tools: the exact output of every sample, `validate`'s verdict, a
 //!   validation error with its line and column, an input the judge stops on.
-//! - The workers: a new game ends the computer's search at once; a search past its
-//!   deadline ends its worker, and the next request starts another.
+//! - The workers: a new game, a loaded one or a resignation ends the computer's search
+//!   (a move or a hint) at once; a search past its deadline ends its worker without
+//!   being asked again, and the next request starts another; a cancelled analysis
+//!   ends its worker.
 //! - The computer at levels 1 to 7, which count nodes, not time: the very moves of
 //!   the native build, with the same seeds.
 //! - A page opened as a file, where browsers run no worker: it says how to serve it.
@@ -204,23 +206,75 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         browser.idle();
         assert_eq!(browser.count("#moves li"), 0);
         assert_eq!(browser.text("#message"), "");
+        // The same for a hint.
+        browser.click("#hint");
+        browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+        browser.click("#new");
+        browser.until("local.lanes.moves.worker === null");
+        browser.idle();
+        assert_eq!(browser.text("#message"), "");
+
+        // One move by the computer at 0.2 s: the moves lane has a worker again.
+        browser.script("document.getElementById('think').value = '200';");
+        browser.click("#ai-now");
+        browser.until("document.querySelectorAll('#moves li').length === 1");
+        browser.idle();
+        assert_eq!(browser.eval_text(worker), "true");
 
         // A search that passes its deadline (made 1 ms here) is ended with the
-        // reason, and the next move starts a new worker, which answers.
+        // reason at once, not asked again, and the next move starts a new worker,
+        // which answers.
         browser.script("window.realDeadline = deadline; deadline = () => 1;");
+        let asked = std::time::Instant::now();
         browser.click("#ai-now");
         browser.until("document.getElementById('message').textContent !== ''");
         browser.idle();
+        assert!(
+            asked.elapsed() < std::time::Duration::from_secs(3),
+            "no retries"
+        );
         let said = browser.text("#message");
         assert!(said.contains("did not answer within 1 ms"), "{said}");
         assert_eq!(browser.eval_text(worker), "false");
-        browser.script(
-            "deadline = window.realDeadline;\
-             document.getElementById('think').value = '200';",
-        );
+        browser.script("deadline = window.realDeadline;");
         browser.click("#ai-now");
-        browser.until("document.querySelectorAll('#moves li').length === 1");
+        browser.until("document.querySelectorAll('#moves li').length === 2");
         assert_eq!(browser.eval_text(worker), "true");
+
+        // A cancelled analysis ends the analysis worker.
+        browser.script(
+            "const s = document.getElementById('analysis-time'); s.value = '1000'; s.dispatchEvent(new Event('change'));",
+        );
+        browser.click("#analyse");
+        browser.until("local.lanes.analysis && local.lanes.analysis.current !== null");
+        browser.click("#analysis-cancel");
+        browser.until("document.body.dataset.analysing === '0'");
+        assert_eq!(
+            browser.eval_text("String(local.lanes.analysis.worker)"),
+            "null"
+        );
+
+        // Loading a saved game, and resigning, stop the computer's search too.
+        for stop in ["resign", "load"] {
+            browser.click("#new");
+            browser.idle();
+            browser.script("document.getElementById('think').value = '5000';");
+            browser.click("#ai-now");
+            browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+            if stop == "resign" {
+                browser.click("#resign");
+            } else {
+                let saved =
+                    std::env::temp_dir().join(format!("site-load-{}.txt", std::process::id()));
+                fs::write(&saved, "4k4/9/9/9/9/9/9/9/9/R3K4 r\n1\n0 0 9 0\n").unwrap();
+                browser.type_into("#load", &saved.display().to_string());
+                browser
+                    .until("document.getElementById('message').textContent.startsWith('loaded')");
+                let _ = fs::remove_file(saved);
+            }
+            browser.until("local.lanes.moves.worker === null");
+            browser.idle();
+        }
         page.check(&browser);
     });
 }

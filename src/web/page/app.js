@@ -152,8 +152,11 @@ const local = { mode: null, module: null, lanes: {}, next: 1, send: localSend };
 // The lane of each route (the others go to 'rules').
 const LANES = { '/api/ai': 'moves', '/api/analyze': 'analysis' };
 // Past its thinking time, how long a search may take to answer (ms): the server's
-// grace, and the moment a worker takes to start.
+// grace (1 s), and a second more for the worker's start.
 const LOCAL_GRACE_MS = 2000;
+// How long a new worker may take to get the module (fetched and compiled), on top of
+// its request's own deadline (ms).
+const LOAD_MS = 30000;
 // The thinking time a request names, clamped as the server clamps it (ms).
 const THINK_MS = [10, 5000];
 // The most thinking one analysis request does (the server's budget, ms).
@@ -194,10 +197,19 @@ function wasmModule() {
       const response = await fetch('duckchess.wasm');
       if (!response.ok) throw new Error(`cannot load duckchess.wasm: ${response.status} ${response.statusText}`);
       const type = response.headers.get('Content-Type') || '';
-      if (type.startsWith('application/wasm')) return WebAssembly.compileStreaming(response);
-      return WebAssembly.compile(await response.arrayBuffer());
+      try {
+        if (type.startsWith('application/wasm')) return await WebAssembly.compileStreaming(response);
+        return await WebAssembly.compile(await response.arrayBuffer());
+      } catch (e) {
+        // Kept: the same browser will not compile it the next time either.
+        const error = new Error('this browser cannot run the page\'s module (it needs WebAssembly ' +
+          'with SIMD: Chrome 91, Firefox 89, Safari 16.4 or later): ' + e.message);
+        error.lasting = true;
+        throw error;
+      }
     })();
-    local.module.catch(() => { local.module = null; });
+    // A failed download may be tried again; a module this browser cannot compile not.
+    local.module.catch((e) => { if (!e.lasting) local.module = null; });
   }
   return local.module;
 }
@@ -250,19 +262,22 @@ function laneOf(name) {
 }
 
 // Sends the lane's next request when it has none in flight, starting its worker first.
+// The request's deadline runs from here: a module that never arrives fails it too.
 function pump(l) {
   if (l.current || !l.queue.length) return;
   const request = l.queue.shift();
   l.current = request;
+  let ms = deadline(request.path, request.text);
   if (!l.worker) {
     let worker;
     try {
       worker = new Worker('worker.js');
     } catch (e) {
       // No worker may start here (a page's policy, say): the request fails, and the
-      // lane stays free for the next one.
+      // next one tries again.
       l.current = null;
       request.reject(httpError(500, `the page cannot start its worker: ${e.message}`));
+      pump(l);
       return;
     }
     l.worker = worker;
@@ -272,14 +287,16 @@ function pump(l) {
       failLane(l, worker, httpError(500, `the page's worker failed: ${e.message || 'it did not start'}`));
     };
     l.ready = wasmModule().then((module) => worker.postMessage({ module }));
+    ms += LOAD_MS;
   }
   const worker = l.worker;
+  l.timer = setTimeout(() => {
+    // 504, not the server's 503: nothing here is busy with another page, so asking
+    // again would only overrun again.
+    failLane(l, worker, httpError(504, `the computer did not answer within ${ms} ms`));
+  }, ms);
   l.ready.then(() => {
     if (l.current !== request || l.worker !== worker) return;
-    const ms = deadline(request.path, request.text);
-    l.timer = setTimeout(() => {
-      failLane(l, worker, httpError(503, `the computer did not answer within ${ms} ms`));
-    }, ms);
     worker.postMessage({ id: request.id, path: request.path, body: request.text });
   }, (e) => failLane(l, worker, httpError(500, e.message)));
 }
@@ -1541,7 +1558,13 @@ function drawArrows(svg) {
 async function hint() {
   if (!playable() || ui.pending > 0 || ui.view !== null) return;
   const generation = ui.generation;
-  const move = await askComputer();
+  let move;
+  try {
+    move = await askComputer();
+  } catch (e) {
+    if (e.name === 'AbortError' && generation !== ui.generation) return;
+    throw e;
+  }
   if (generation !== ui.generation) return;
   if (!move) {
     say('the computer has no move to suggest');
@@ -1578,6 +1601,7 @@ function wire() {
   $('undo').addEventListener('click', guard(undo));
   $('resign').addEventListener('click', guard(() => {
     ui.generation++;
+    stopComputer();
     game.resigned = game.state.side;
     writeFragment();
     render();
@@ -1627,6 +1651,7 @@ function wire() {
     const text = await readFile($('load'));
     $('load').value = '';
     ui.generation++;
+    stopComputer();
     ui.paused = true;
     const state = await api('/api/load', text, true);
     setGame(state, null);
