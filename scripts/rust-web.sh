@@ -33,7 +33,7 @@ if [ ! -x "$RUST_WEB_ROOT/usr/bin/rustc" ]; then
   download=$(mktemp -d)
   (cd "$download" && apt-get download -qq rustc-web cargo-web libstd-rust-web-dev \
     "libstd-rust-web-$(apt-cache show rustc-web | sed -n 's/^Version: \([0-9]*\.[0-9]*\).*/\1/p' | head -1)" \
-    rust-web-src 2>/dev/null)
+    rust-web-src)
   mkdir -p "$RUST_WEB_ROOT.part"
   for deb in "$download"/*.deb; do
     dpkg -x "$deb" "$RUST_WEB_ROOT.part"

@@ -44,6 +44,7 @@ started=$(seconds)
 # The tools installed from Debian: the MinGW linker and C++ compiler, Wine, and zip for
 # the release archive, with rustc-web (scripts/rust-web.sh).
 rust_web_env=$(mktemp)
+trap 'rm -f "$rust_web_env"' EXIT
 RUST_WEB_ROOT=$RUST_WEB_ROOT scripts/rust-web.sh gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 \
   wine64 zip >"$rust_web_env"
 . "$rust_web_env"
