@@ -12,7 +12,7 @@
 //! starts another.
 
 use super::api::Api;
-use super::http::{Gone, Limits, Method, Request, Version};
+use super::http::{Gone, Limits, Method, Request, Response, Version};
 use crate::engine::search::{Context, Engine, Limits as SearchLimits};
 use crate::judge::board::Board;
 use crate::sys::clock::Instant;
@@ -32,31 +32,26 @@ pub struct Answer {
 /// Answers a `POST` of `body` to `path`, as the server would (a body over the server's
 /// limit is refused the same way, with 413).
 pub fn call(api: &Api, path: &str, body: Vec<u8>) -> Answer {
-    if body.len() > Limits::SERVE.body {
-        let response = super::http::Response::error(
+    let response = if body.len() > Limits::SERVE.body {
+        Response::error(
             413,
             format!(
                 "the request is {} bytes; at most {} are read",
                 body.len(),
                 Limits::SERVE.body
             ),
-        );
-        return Answer {
-            status: response.status,
-            content_type: response.content_type,
-            body: response.into_bytes(),
-        };
-    }
-    let request = Request {
-        method: Method::Post,
-        path: path.to_string(),
-        query: None,
-        version: Version::Http11,
-        headers: Vec::new(),
-        body,
-        gone: Gone::default(),
+        )
+    } else {
+        api.handle(&Request {
+            method: Method::Post,
+            path: path.to_string(),
+            query: None,
+            version: Version::Http11,
+            headers: Vec::new(),
+            body,
+            gone: Gone::default(),
+        })
     };
-    let response = api.handle(&request);
     Answer {
         status: response.status,
         content_type: response.content_type,

@@ -872,7 +872,8 @@ function level() {
   return Number($('level').value);
 }
 
-// The computer's move in the game's position at the chosen level, or null.
+// The computer's move in the game's position at the chosen level, or null (also when
+// the search was stopped: the game changed meanwhile, which the caller sees).
 async function askComputer() {
   const thinking = new AbortController();
   ui.thinking = thinking;
@@ -881,6 +882,9 @@ async function askComputer() {
       think: Number($('think').value), level: level(), seed: game.seed,
     }), false, thinking.signal);
     return answer.move;
+  } catch (e) {
+    if (e.name === 'AbortError') return null;
+    throw e;
   } finally {
     if (ui.thinking === thinking) ui.thinking = null;
   }
@@ -896,13 +900,7 @@ function stopComputer() {
 async function computerMove() {
   const generation = ui.generation;
   render();
-  let move;
-  try {
-    move = await askComputer();
-  } catch (e) {
-    if (e.name === 'AbortError' && generation !== ui.generation) return;
-    throw e;
-  }
+  const move = await askComputer();
   if (generation !== ui.generation) return;
   if (!move) {
     say('the computer has no move');
@@ -1558,13 +1556,7 @@ function drawArrows(svg) {
 async function hint() {
   if (!playable() || ui.pending > 0 || ui.view !== null) return;
   const generation = ui.generation;
-  let move;
-  try {
-    move = await askComputer();
-  } catch (e) {
-    if (e.name === 'AbortError' && generation !== ui.generation) return;
-    throw e;
-  }
+  const move = await askComputer();
   if (generation !== ui.generation) return;
   if (!move) {
     say('the computer has no move to suggest');
