@@ -6,10 +6,10 @@
 //!
 //! Usage: `mutant MISTAKE < case.in`
 
+use duckchess::catalogue::list::Mistake;
+use duckchess::catalogue::mutant;
 use duckchess::judge::game::Invalid;
 use duckchess::judge::run::verdict_line;
-use duckchess::mistakes::catalogue::Mistake;
-use duckchess::mistakes::mutant;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         .split_ascii_whitespace()
         .map_while(|t| t.parse().ok())
         .collect();
-    let cmds: Vec<mutant::Cmd> = numbers
+    let cmds: Vec<duckchess::generate::case::Cmd> = numbers
         .get(1..)
         .unwrap_or(&[])
         .chunks_exact(4)

@@ -20,14 +20,19 @@
 //!    files, the strict format, the verdict of a run.
 //! 3. [`shrink`]: the shrinker of failing inputs and the parallel search it runs on.
 //! 3. [`play`]: the engine's front ends: UCI, terminal play, levels, reviews, matches.
-//! 4. [`mistakes`]: the catalogue of plausible mistakes, the mutant judge, witnesses
-//!    and the suite that kills them all.
+//! 3. [`catalogue`]: the catalogue of plausible mistakes and the mutant judge that makes
+//!    each one.
+//! 3. [`model`]: what a test set shows of the rules, whatever the mistake: the
+//!    statement's model and the move table's map.
+//! 4. [`suite`]: the test files `gen --suite` writes, searched against the catalogue and
+//!    for the model, and the witnesses of mistakes.
 //! 4. [`lab`]: what makes and measures the engine: selfplay, training, the fit.
 //! 4. [`web`]: `duckchess serve`, the board in a browser.
 //! 5. [`commands`]: every subcommand's command line and entry point, one file each.
 //!
 //! `src/main.rs` only picks the subcommand.
 
+pub mod catalogue;
 pub mod chase;
 pub mod cli;
 pub mod commands;
@@ -36,9 +41,10 @@ pub mod generate;
 pub mod harness;
 pub mod judge;
 pub mod lab;
-pub mod mistakes;
+pub mod model;
 pub mod play;
 pub mod show;
 pub mod shrink;
+pub mod suite;
 pub mod sys;
 pub mod web;

@@ -7,20 +7,22 @@
 //! must agree with the judge: a wrong answer file is the worst bug a setter can ship.
 //!
 //! The mistakes, their mutant judge and the matrix of what kills what live in
-//! [`crate::mistakes`]; this module reads the test set and writes the report.
+//! [`crate::catalogue`], the statement's model and the move table's map in
+//! [`crate::model`], the witnesses in [`crate::suite`]; this module reads the test set
+//! and writes the report.
 
+use crate::catalogue::kills::{Running, Tally, Test};
+use crate::catalogue::list::{self, Group, Mistake};
+use crate::catalogue::mutant::{self, Answer};
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
+use crate::generate::case::Cmd;
 use crate::harness::cases::{self, CaseList, Reference};
 use crate::harness::process::Feed;
 use crate::judge;
-use crate::mistakes::catalogue::{self, Group, Mistake};
-use crate::mistakes::coverage;
-use crate::mistakes::matrix::{Running, Tally, Test};
-use crate::mistakes::model;
-use crate::mistakes::mutant::{self, Answer, Cmd};
-use crate::mistakes::witness;
+use crate::model::{statement, table};
 use crate::show::compare::Comparator;
 use crate::show::format::{self, ValidateError, DEFAULT_MAX_Q};
+use crate::suite::witness;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
@@ -448,7 +450,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         }
         if parsed.flag("--list") {
             parsed.no_operands()?;
-            return Ok(print(&catalogue::listing()));
+            return Ok(print(&list::listing()));
         }
         let paths = if parsed.operands()?.is_empty() {
             vec![".".to_string()]
@@ -523,8 +525,8 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     // Each test is tallied (or mapped) as it is loaded and then dropped: what is kept
     // is a few bytes a test.
     let mut running = Running::new(&mistakes, jobs, with_matrix);
-    let mut map = coverage::Map::new();
-    let mut statement = model::Map::new();
+    let mut map = table::Map::new();
+    let mut statement = statement::Map::new();
     let mut commands: Vec<u32> = Vec::new();
     let mut status = EXIT_OK;
     let mut notes = Vec::new();
@@ -537,7 +539,7 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
                 match report_of {
                     Report::Mistakes { .. } => running.add(test),
                     Report::Coverage => {
-                        map.add(&test);
+                        map.add(&test.cmds);
                         statement.add(&test.cmds);
                     }
                 }

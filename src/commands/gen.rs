@@ -1,13 +1,13 @@
 //! `duckchess gen`: the command line over the generators ([`crate::generate`]) and the
-//! suite writer ([`crate::mistakes::suite`]). The same arguments always give the
+//! suite writer ([`crate::suite`]). The same arguments always give the
 //! same bytes, and every command stays inside the official constraints (`0 <= x < 10`,
 //! `0 <= y < 9`); only `Q` may exceed 1000. Not on the judge path.
 
 use crate::cli::{self, Opt, Spec};
 use crate::generate;
 use crate::generate::mode::{modes_help, Mode};
-use crate::mistakes::suite::{self, Plan};
-use crate::mistakes::suitedir;
+use crate::suite::folder;
+use crate::suite::plan::{self, Plan};
 use crate::sys::rng;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -84,7 +84,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             let seed = parsed.int("--seed", 0, u64::MAX)?.unwrap_or(1);
             let files = parsed
                 .int("--files", 1, MAX_FILES)?
-                .map_or(suite::DEFAULT_TOTAL, |n| n as usize);
+                .map_or(plan::DEFAULT_TOTAL, |n| n as usize);
             return Ok(write_suite(Path::new(dir), seed, files));
         }
         if parsed.flag("--files") {
@@ -116,7 +116,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
 /// `gen --suite`: writes the suite and says what it wrote; returns the exit status.
 fn write_suite(dir: &Path, seed: u64, files: usize) -> u8 {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let written = match suitedir::write(dir, &Plan::new(seed, files, jobs)) {
+    let written = match folder::write(dir, &Plan::new(seed, files, jobs)) {
         Ok(w) => w,
         Err(e) => return cli::fail("gen", &e.to_string()),
     };

@@ -8,7 +8,7 @@
 //! over their rooms. Nothing below this floor uses it.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
-//! [`crate::generate`], [`crate::harness`], [`crate::shrink`], [`crate::mistakes`],
+//! [`crate::generate`], [`crate::harness`], [`crate::shrink`], [`crate::catalogue`], [`crate::model`], [`crate::suite`],
 //! [`crate::engine`], [`crate::play`], [`crate::lab`], [`crate::web`], [`crate::chase`].
 
 pub mod analyze;

@@ -1,4 +1,5 @@
-//! Words and marks for what one judge command did, shared by `trace` and `test`.
+//! Words and marks for what one judge command did, shared by `trace` and `test`, and the
+//! name of a move's direction that the reports of test data share.
 //!
 //! Nothing here decides anything: the verdict comes from [`Game::play`] (or
 //! [`Game::validate`]), the checking pieces from [`rules::attackers`]. This module only
@@ -218,6 +219,31 @@ fn join_and(items: &[String]) -> String {
 /// Whether standard output gets colour for verdict words and the like.
 pub fn stdout_color() -> bool {
     Style::for_stdout(true).color
+}
+
+/// `up2-right1`: a leap's direction in words (rows count up, columns right); a car's
+/// direction without the counts.
+pub fn direction(kind: PieceKind, dir: (i8, i8)) -> String {
+    let counts = kind != PieceKind::Car;
+    let part = |word: &str, n: i8| {
+        if counts {
+            format!("{word}{}", n.abs())
+        } else {
+            word.to_string()
+        }
+    };
+    let mut parts = Vec::new();
+    match dir.0 {
+        0 => {}
+        d if d > 0 => parts.push(part("up", d)),
+        d => parts.push(part("down", d)),
+    }
+    match dir.1 {
+        0 => {}
+        d if d > 0 => parts.push(part("right", d)),
+        d => parts.push(part("left", d)),
+    }
+    parts.join("-")
 }
 
 #[cfg(test)]

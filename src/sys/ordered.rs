@@ -6,6 +6,10 @@
 //! than a bounded number of pieces ahead of the last one handed over, so the results
 //! waiting never take more memory than that many pieces. The caller's thread hands the
 //! results over, so what it writes to needs no lock.
+//!
+//! [`on_threads`] is the simple case: a function of each item of a slice, on a few
+//! threads that each take every so many items, the results in the items' order (the
+//! suite's searches score their candidates so).
 
 use std::collections::BTreeMap;
 use std::sync::mpsc;
@@ -129,6 +133,42 @@ where
         }
         Ok(())
     })
+}
+
+/// `f` of each of `items`, in their order, on up to `jobs` threads (each taking every
+/// `jobs`th item): the same results whatever the number of threads.
+pub fn on_threads<T: Sync, R: Send + Clone + Default>(
+    jobs: usize,
+    items: &[T],
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let jobs = jobs.clamp(1, items.len().max(1));
+    if jobs <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let mut out = vec![R::default(); items.len()];
+    let f = &f;
+    thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                scope.spawn(move || {
+                    (j..items.len())
+                        .step_by(jobs)
+                        .map(|i| (i, f(&items[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            // A scoring thread only plays games; it does not panic.
+            if let Ok(part) = h.join() {
+                for (i, r) in part {
+                    out[i] = r;
+                }
+            }
+        }
+    });
+    out
 }
 
 #[cfg(test)]

@@ -10,17 +10,16 @@
 use crate::common;
 use crate::official;
 
+use duckchess::catalogue::handwritten::Written;
+use duckchess::catalogue::list::{self as catalogue, Fault, Mistake, Why};
+use duckchess::catalogue::mutant::{self, Mutant};
 use duckchess::generate::recipe::{self, Recipe};
 use duckchess::judge;
-use duckchess::mistakes::catalogue::{self, Fault, Mistake, Why};
-use duckchess::mistakes::coverage::{Cell, Counter};
-use duckchess::mistakes::model;
-use duckchess::mistakes::mutant;
-use duckchess::mistakes::mutant::Mutant;
-use duckchess::mistakes::suite::exposing;
-use duckchess::mistakes::witness::{self, Effort};
-use duckchess::mistakes::written::Written;
+use duckchess::model::statement as model;
+use duckchess::model::table::{Cell, Counter};
 use duckchess::show::format::{validate, DEFAULT_MAX_Q};
+use duckchess::suite::build::exposing;
+use duckchess::suite::witness::{self, Effort};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -810,7 +809,7 @@ fn usage_errors_and_the_catalogue() {
             g.title()
         );
     }
-    for family in duckchess::mistakes::shaped::Family::ALL {
+    for family in duckchess::catalogue::solution_shapes::Family::ALL {
         let group = catalogue::Group::Family(family);
         assert!(groups.contains(&group), "{}", family.title());
     }
@@ -902,7 +901,9 @@ fn mutants_fail_exactly_where_the_planted_programs_fail() {
 #[test]
 #[ignore = "slow (about 40 s: two more suites): the full tier runs it"]
 fn other_seeds_kill_the_whole_catalogue_too() {
-    use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_FILES};
+    use duckchess::catalogue::for_suite::killed_by;
+    use duckchess::suite::build::suite;
+    use duckchess::suite::plan::{Plan, DEFAULT_FILES};
     assert_eq!(DEFAULT_FILES, 3);
     let jobs = thread::available_parallelism().map_or(1, |n| n.get());
     for seed in [5, 11] {
@@ -1130,7 +1131,7 @@ fn audit_memory_stays_flat_over_many_tests() {
 /// unit test).
 #[test]
 fn the_models_unreachable_cells_are_listed_with_their_reasons() {
-    let text = duckchess::mistakes::model::unreachable_text();
+    let text = duckchess::model::statement::unreachable_text();
     assert!(text.lines().all(|l| l.contains(": ")), "{text}");
     golden("model_unreachable.txt", &text);
 }
@@ -1141,7 +1142,9 @@ fn the_models_unreachable_cells_are_listed_with_their_reasons() {
 #[test]
 #[ignore = "slow (about 14 min: twenty whole suites): the full tier runs it"]
 fn every_seed_kills_the_catalogue_and_reaches_the_model() {
-    use duckchess::mistakes::suite::{killed_by, suite, Plan, DEFAULT_TOTAL};
+    use duckchess::catalogue::for_suite::killed_by;
+    use duckchess::suite::build::suite;
+    use duckchess::suite::plan::{Plan, DEFAULT_TOTAL};
     let last: u64 = std::env::var("SUITE_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -535,8 +535,8 @@ fn every_option_in_a_help_is_in_its_guide() {
 /// how many mistakes each holds.
 #[test]
 fn the_catalogue_in_the_guide_is_the_catalogue() {
-    use duckchess::mistakes::catalogue::{Group, Mistake};
-    use duckchess::mistakes::written::Written;
+    use duckchess::catalogue::handwritten::Written;
+    use duckchess::catalogue::list::{Group, Mistake};
     let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
     for m in Written::ALL {
         let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());
@@ -563,7 +563,7 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
 /// catalogue's own.
 #[test]
 fn the_front_pages_count_the_catalogue_right() {
-    use duckchess::mistakes::catalogue::Mistake;
+    use duckchess::catalogue::list::Mistake;
     let n = Mistake::all().len();
     for page in ["README.md", "docs/faq.md"] {
         let text = fs::read_to_string(root().join(page)).expect("page");
@@ -799,7 +799,7 @@ fn the_guide_gives_each_level_its_profile_and_rating() {
 /// of the catalogue, in order, with the family's size.
 #[test]
 fn the_held_out_families_table_is_the_benchmarks() {
-    use duckchess::mistakes::heldout::{families, Summary};
+    use duckchess::suite::held_out::{families, Summary};
     let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
     let lines: Vec<&str> = text.lines().collect();
     let header: Vec<&str> = Summary::HEADER.lines().collect();

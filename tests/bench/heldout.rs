@@ -11,9 +11,11 @@
 //!   of the default way built against the rest for seeds 1..=`FAMILY_SEEDS` (default
 //!   20), one row of the setters' guide's table for each family.
 
-use duckchess::mistakes::catalogue::Mistake;
-use duckchess::mistakes::heldout::{self, percent, Split, SplitScore, Summary};
-use duckchess::mistakes::suite::{killed_by, suite, Plan, Weights, DEFAULT_FILES, WEIGHTS};
+use duckchess::catalogue::for_suite::killed_by;
+use duckchess::catalogue::list::Mistake;
+use duckchess::suite::build::suite;
+use duckchess::suite::held_out::{self as heldout, percent, Split, SplitScore, Summary};
+use duckchess::suite::plan::{Plan, Weights, DEFAULT_FILES, WEIGHTS};
 use std::time::Instant;
 
 fn jobs() -> usize {

@@ -14,11 +14,10 @@
 //! checks one after another, the nearest first, and shows the ghosts of
 //! [`super::ghost`] too, which take pieces: each piece's lone check before it is taken.
 
-use super::catalogue::{Fault, Mistake};
-use super::ghost::{self, between, route, shortest, Tour};
-use super::mutant::Cmd;
-use super::shaped::{starts, InstanceSlip, Shaped};
+use super::kept_after_capture::{self, between, route, shortest, Tour};
+use crate::catalogue::for_suite::{starts, Fault, InstanceSlip, Mistake, Shaped};
 use crate::generate::case::cmd_of;
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::piece::{Piece, PieceKind, Square};
 use crate::judge::rules;
@@ -152,7 +151,7 @@ fn show(tour: &Tour, t: usize, seed: u64) -> Option<Tour> {
 
 /// Commands that, played after `prefix`, expose the pieces left out of the look for
 /// check among `mistakes` ([`lonely`]) by a lone check of each, and the pieces kept
-/// when taken ([`ghost::haunted`]) as [`ghost::tour`] does, one after another; at most
+/// when taken ([`kept_after_capture::haunted`]) as [`kept_after_capture::tour`] does, one after another; at most
 /// `room` of them. A piece's lone check comes before any piece is taken, the elephants'
 /// first, while the board is fresh (an elephant threatens only four squares, two
 /// diagonal steps away with the middle one empty, which a crowded board covers or
@@ -162,7 +161,11 @@ fn show(tour: &Tour, t: usize, seed: u64) -> Option<Tour> {
 pub fn tour(prefix: &[Cmd], mistakes: &[Mistake], room: usize, seed: u64) -> Vec<Cmd> {
     let targets: Vec<(Mistake, u8)> = mistakes
         .iter()
-        .filter_map(|&m| lonely(m).or_else(|| ghost::haunted(m)).map(|id| (m, id)))
+        .filter_map(|&m| {
+            lonely(m)
+                .or_else(|| kept_after_capture::haunted(m))
+                .map(|id| (m, id))
+        })
         .collect();
     let show = |tour: &Tour, t: usize, seed: u64| {
         if lonely(targets[t].0).is_some() {
@@ -176,14 +179,15 @@ pub fn tour(prefix: &[Cmd], mistakes: &[Mistake], room: usize, seed: u64) -> Vec
         let stage = 2 * u8::from(!elephant) + u8::from(lonely(m).is_none());
         (stage, false)
     };
-    ghost::run(prefix, &targets, room, seed, &show, &rank)
+    kept_after_capture::run(prefix, &targets, room, seed, &show, &rank)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalogue::for_suite::Mutant;
+    use crate::catalogue::for_suite::{first_difference, judge_answers};
     use crate::judge::game::Game;
-    use crate::mistakes::mutant;
 
     fn lonely_ones() -> Vec<Mistake> {
         Mistake::all()
@@ -234,8 +238,8 @@ mod tests {
         let mut missed = Vec::new();
         for m in lonely_ones() {
             let cmds = tour(&[], &[m], 200, 7);
-            let expected = mutant::judge_answers(&cmds);
-            let Some(at) = mutant::first_difference(m, &cmds, &expected) else {
+            let expected = judge_answers(&cmds);
+            let Some(at) = first_difference(m, &cmds, &expected) else {
                 missed.push(m.name());
                 continue;
             };
@@ -250,7 +254,7 @@ mod tests {
             assert!(expected[at].is_some_and(|a| a.check));
             let id = lonely(m).expect("targeted");
             let s = starts()[id as usize];
-            let mut ids = mutant::Mutant::new(None);
+            let mut ids = Mutant::new(None);
             for &c in &cmds {
                 ids.play(c);
             }
@@ -268,14 +272,14 @@ mod tests {
     /// but the captains, the same way each time.
     fn one_game_of_seed(seed: u64) {
         let mut all = lonely_ones();
-        all.extend(ghost::tests::ghosts());
+        all.extend(kept_after_capture::tests::ghosts());
         let cmds = tour(&[], &all, 1000, seed);
         assert!(cmds.len() <= 700, "{}", cmds.len());
-        let expected = mutant::judge_answers(&cmds);
+        let expected = judge_answers(&cmds);
         assert!(expected.iter().all(Option::is_some));
         let missed: Vec<&str> = all
             .iter()
-            .filter(|&&m| mutant::first_difference(m, &cmds, &expected).is_none())
+            .filter(|&&m| first_difference(m, &cmds, &expected).is_none())
             .map(|m| m.name())
             .collect();
         assert!(missed.is_empty(), "seed {seed}: {missed:?}");
@@ -288,7 +292,7 @@ mod tests {
                 matches!(m.fault(), Fault::Shaped(Shaped::Instance(id, InstanceSlip::Uncapturable))
                     if starts()[id as usize].kind != PieceKind::Captain)
             })
-            .filter(|&&m| mutant::first_difference(m, &cmds, &expected).is_none())
+            .filter(|&&m| first_difference(m, &cmds, &expected).is_none())
             .map(|m| m.name())
             .collect();
         assert!(untaken.is_empty(), "seed {seed}: {untaken:?}");
@@ -299,7 +303,7 @@ mod tests {
         one_game_of_seed(1);
         // The lone checks alone take nothing.
         let cmds = tour(&[], &lonely_ones(), 1000, 1);
-        let expected = mutant::judge_answers(&cmds);
+        let expected = judge_answers(&cmds);
         assert!(expected
             .iter()
             .all(|a| a.is_some_and(|a| a.captured.is_none())));

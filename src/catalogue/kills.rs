@@ -3,8 +3,9 @@
 //! set of any size is tallied as its tests come ([`Running`]), a batch at a time, so
 //! that only a batch of tests is held, never the whole set.
 
-use super::catalogue::Mistake;
-use super::mutant::{self, Answer, Cmd};
+use super::list::Mistake;
+use super::mutant::{self, Answer};
+use crate::generate::case::Cmd;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::thread;

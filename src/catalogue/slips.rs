@@ -12,11 +12,12 @@
 //! and an [`Effect`]: what it changes, reduced to its simplest form (a blocking square
 //! moved onto the mover's own square drops the row; one that is off the board wherever
 //! the move is on it is forgotten). Candidates with the same effect always behave alike,
-//! and one whose effect is the rule's own is no mistake; [`super::catalogue`] lists each
+//! and one whose effect is the rule's own is no mistake; [`super::list`] lists each
 //! effect once.
 
 use crate::judge::piece::{Color, PieceKind, COLS, ROWS};
 use crate::judge::rules::{Reach, REACH};
+use crate::show::explain::direction;
 
 /// Where a solution uses the move table: to judge a move, or to decide check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -260,31 +261,6 @@ pub fn square(o: Offset) -> String {
         d => format!("{axis}{d}"),
     };
     format!("({}, {})", part("x", o.0), part("y", o.1))
-}
-
-/// `up2-right1`: a leap's direction in words (rows count up, columns right); a car's
-/// direction without the counts.
-pub fn direction(kind: PieceKind, dir: Offset) -> String {
-    let counts = kind != PieceKind::Car;
-    let part = |word: &str, n: i8| {
-        if counts {
-            format!("{word}{}", n.abs())
-        } else {
-            word.to_string()
-        }
-    };
-    let mut parts = Vec::new();
-    match dir.0 {
-        0 => {}
-        d if d > 0 => parts.push(part("up", d)),
-        d => parts.push(part("down", d)),
-    }
-    match dir.1 {
-        0 => {}
-        d if d > 0 => parts.push(part("right", d)),
-        d => parts.push(part("left", d)),
-    }
-    parts.join("-")
 }
 
 /// The name of a blocking square of a row: an elephant's eye, a horse's leg, a duck's
@@ -542,7 +518,7 @@ fn grown(slip: Slip, neighbour: Option<Offset>) -> Grown {
 /// Every candidate, in catalogue order: for each use and piece, each row of its table
 /// with its slips (the row dropped; then each blocking square forgotten and misplaced
 /// every way; a car's path slips), then the soldier's rows dropped for one side only.
-/// Equivalent candidates are all here; [`super::catalogue`] sorts them out.
+/// Equivalent candidates are all here; [`super::list`] sorts them out.
 pub fn candidates() -> Vec<Grown> {
     let mut out = Vec::new();
     for at in Use::ALL {

@@ -1,6 +1,6 @@
-//! The catalogue of plausible mistakes: the hand-written ones ([`super::written`]), their
-//! variants ([`super::variant`]) and the slips grown from the move table
-//! ([`super::grown`]), each listed once. Every mistake has a kebab-case name, one
+//! The catalogue of plausible mistakes: the hand-written ones ([`super::handwritten`]), their
+//! variants ([`super::variants`]) and the slips grown from the move table
+//! ([`super::slips`]), each listed once. Every mistake has a kebab-case name, one
 //! sentence in plain words, the rule it breaks, a group for the tables, and a [`Fault`]
 //! that the mutant judge ([`super::mutant`]) makes.
 //!
@@ -11,10 +11,10 @@
 //! ([`Unlisted`]), and a test plays both on a large generated corpus to hold the reason
 //! to the truth.
 
-use super::grown::{self, Effect, Key, Slip, Use};
-use super::shaped::{self, Family, Shaped};
-use super::variant::{self, Standing, Variant};
-use super::written::{Topic, Written};
+use super::handwritten::{Topic, Written};
+use super::slips::{self, Effect, Key, Slip, Use};
+use super::solution_shapes::{self, Family, Shaped};
+use super::variants::{self, Standing, Variant};
 use crate::cli::{self, help};
 use crate::judge::piece::PieceKind;
 use std::collections::HashMap;
@@ -162,7 +162,7 @@ fn build() -> Catalogue {
     // Unlisted candidates, each with why: in words, or the name of the listed one it
     // answers as.
     let mut pending: Vec<(String, Fault, Result<Why, String>)> = Vec::new();
-    for v in variant::all() {
+    for v in variants::all() {
         let fault = Fault::Variant(v.variant);
         match v.standing {
             Standing::Listed => listed.push(Entry {
@@ -177,21 +177,23 @@ fn build() -> Catalogue {
             Standing::Outside(why) => pending.push((v.name, fault, Ok(Why::Outside(why)))),
         }
     }
-    for d in shaped::all() {
+    for d in solution_shapes::all() {
         let fault = Fault::Shaped(d.shaped);
         match d.standing {
-            shaped::Standing::Listed => listed.push(Entry {
+            solution_shapes::Standing::Listed => listed.push(Entry {
                 name: d.name,
                 sentence: d.sentence,
                 rule: d.rule,
                 group: Group::Family(d.shaped.family()),
                 fault,
             }),
-            shaped::Standing::Rule(why) => pending.push((d.name, fault, Ok(Why::Rule(why)))),
+            solution_shapes::Standing::Rule(why) => {
+                pending.push((d.name, fault, Ok(Why::Rule(why))))
+            }
         }
     }
     let mut first: HashMap<Key, String> = HashMap::new();
-    for g in grown::candidates() {
+    for g in slips::candidates() {
         let fault = Fault::Slip(g.slip);
         let key = g.slip.key();
         if let Effect::Rule(why) = key.4 {
@@ -285,8 +287,8 @@ impl Mistake {
     }
 
     /// The hand-written witness input (`tests/fixtures/witness/NAME.in`) of a
-    /// hand-written mistake; the others' are found on demand
-    /// ([`super::witness::of`]).
+    /// hand-written mistake; the others' are found on demand by
+    /// the suite's search (`suite::witness::of`).
     pub fn fixture(self) -> Option<&'static str> {
         match self.fault() {
             Fault::Written(w) => Some(w.witness()),

@@ -16,8 +16,9 @@
 //! the suite; the setters' guide reports the figures, in the rows [`Summary::row`]
 //! writes.
 
-use super::catalogue::{Group, Mistake};
-use super::suite::{killed_by, suite, Plan, Weights};
+use super::build::suite;
+use super::plan::{Plan, Weights};
+use crate::catalogue::for_suite::{killed_by, Group, Mistake};
 use crate::sys::rng::Rng;
 use std::time::Instant;
 
@@ -241,7 +242,7 @@ mod tests {
                 .iter()
                 .all(|h| s.train.iter().all(|t| t.group() != h.group())));
         }
-        for family in crate::mistakes::shaped::Family::ALL {
+        for family in crate::catalogue::for_suite::Family::ALL {
             assert!(names.contains(&family.title()), "{}", family.title());
         }
     }

@@ -13,10 +13,10 @@
 //!   threats unseen, so a check by it alone is never reported); and at the boundary
 //!   between the sides, the last id of one side counted among the other side's
 //!   attackers. Every piece can give check (each of the 30 gives one alone in a game
-//!   of [`super::lone`]), so none is left out of that slip. A greedy search
+//!   of the suite's lone checks), so none is left out of that slip. A greedy search
 //!   seldom takes a given piece and then brings a captain where it would threaten it,
-//!   or gives a check by a given piece alone: the suite's repair builds those games
-//!   ([`super::ghost`], [`super::lone`]).
+//!   or gives a check by a given piece alone: the suite's repair builds those
+//!   games.
 //! - **Validation order**: each class of invalid command (the opponent's piece, a shape
 //!   the piece does not have, a piece in the way, a move after the end) skipped in one
 //!   branch: for one kind of piece and one kind of target (empty, or the other side's
@@ -26,10 +26,10 @@
 //! - **Bookkeeping per side**: the turn kept after one side moves one kind of piece; NA
 //!   written when one side takes one kind of piece.
 //!
-//! Each is one mistake of [`super::catalogue`], in the group of its family, and the
+//! Each is one mistake of [`super::list`], in the group of its family, and the
 //! mutant judge ([`super::mutant`]) makes it.
 
-use super::variant::Refusal;
+use super::variants::Refusal;
 use crate::judge::piece::{Color, PieceKind};
 
 /// The families, in catalogue order.
@@ -215,7 +215,7 @@ impl Shaped {
 /// The kind a piece of `kind` is misnamed as: the next in the statement's order, the
 /// soldier's the one before.
 pub fn misnamed(kind: PieceKind) -> PieceKind {
-    super::variant::next_kind(kind).unwrap_or(PieceKind::Duck)
+    super::variants::next_kind(kind).unwrap_or(PieceKind::Duck)
 }
 
 /// Whether a candidate is listed, and if not, why.

@@ -10,10 +10,10 @@
 //! witness, writes both files, and removes those of mistakes no longer in the catalogue
 //! (a new mistake needs an empty `NAME.in` first, since the binary builds them in).
 
-use super::catalogue::Mistake;
-use super::mutant::{self, Cmd};
-use super::suite::exposing;
+use super::build::exposing;
+use crate::catalogue::for_suite::{first_difference, judge_answers, Mistake};
 use crate::generate::case::Case;
+use crate::generate::case::Cmd;
 use crate::generate::recipe::{self, Recipe};
 use crate::show::diagnose::Kind;
 use crate::shrink::search::{self, Budget, Tester, Trial};
@@ -39,7 +39,7 @@ impl MutantTester {
 
     /// The first command (from 0) the mutant answers differently, if any.
     pub fn difference(&self, cmds: &[Cmd]) -> Option<usize> {
-        mutant::first_difference(self.mistake, cmds, &mutant::judge_answers(cmds))
+        first_difference(self.mistake, cmds, &judge_answers(cmds))
     }
 }
 

@@ -4,13 +4,14 @@
 //! only what a suite writes, which is replaced whole (written aside, then renamed into
 //! place); anything else is refused.
 
-use super::catalogue::Mistake;
-use super::coverage::{cells, Map};
-use super::matrix::Test;
-use super::mutant;
-use super::suite::{killed_by, suite, Plan, SuiteFile};
+use super::build::suite;
+use super::plan::{Plan, SuiteFile};
+use crate::catalogue::for_suite::{judge_answers, killed_by, Mistake};
+use crate::catalogue::kills::Test;
 use crate::cli;
 use crate::generate::case::Case;
+use crate::model::statement;
+use crate::model::table::{cells, Map};
 use crate::sys::file;
 use std::fmt;
 use std::fs;
@@ -199,7 +200,7 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
         .enumerate()
         .map(|(i, f)| Test::new(format!("{}.in", i + 1), f.cmds.clone()))
         .collect();
-    let map = Map::of(&tests);
+    let map = Map::of(tests.iter().map(|t| &t.cmds[..]));
     let reachable = cells().iter().filter(|c| c.reachable()).count();
     let often = cells()
         .iter()
@@ -225,17 +226,17 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
         reachable - map.missing(),
         plan.weights.hits
     ));
-    let mut model = super::model::Map::new();
+    let mut model = statement::Map::new();
     for t in &tests {
         model.add(&t.cmds);
     }
-    let cells = super::model::cells().len();
+    let cells = statement::cells().len();
     out.push_str(&format!(
         "the statement's model: {} of {cells} cells reached\n",
         cells - model.missing().len()
     ));
     for (i, f) in files.iter().enumerate() {
-        let answers = mutant::judge_answers(&f.cmds);
+        let answers = judge_answers(&f.cmds);
         let legal = answers.iter().filter(|a| a.is_some()).count();
         let checks = answers.iter().flatten().filter(|m| m.check).count();
         out.push_str(&format!(
@@ -249,7 +250,7 @@ fn summary(plan: &Plan, files: &[SuiteFile], kills: &[(Mistake, usize)]) -> Stri
         for feature in &f.features {
             out.push_str(&format!("  {feature}\n"));
         }
-        let one = Map::of(&tests[i..=i]);
+        let one = Map::of([&tests[i].cmds[..]]);
         out.push_str(&format!(
             "  kills {} of {total} mistakes; reaches {} of {reachable} cells\n",
             killed_by(&f.cmds, plan.mistakes).len(),

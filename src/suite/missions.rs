@@ -7,13 +7,13 @@
 //! any candidate, on what the game really does: a mission the other side's answers
 //! spoil simply gains nothing.
 
-use super::coverage::{rows, ways, Cell};
-use super::mutant::Cmd;
 use crate::generate::case::cmd_of;
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
+use crate::model::table::{rows, ways, Cell};
 use crate::sys::rng::Rng;
 use std::collections::VecDeque;
 

@@ -1,6 +1,6 @@
 //! The mistakes written by hand, clause by clause from the rules: what a solution of the
 //! problem may get wrong beyond one slip in one row of a move table (those are grown
-//! from the table, [`super::grown`]). Each has a short kebab-case name, one sentence in
+//! from the table, [`super::slips`]). Each has a short kebab-case name, one sentence in
 //! plain words, the rule it breaks, a topic for the tables, and a witness: a small judge
 //! input on which a solution with that mistake answers differently from the judge
 //! (`tests/fixtures/witness/NAME.in`, built into the binary so that `audit` can print

@@ -15,15 +15,14 @@
 //! No catalogue, no mutant: what this part of the suite is worth is measured on wrong
 //! programs it never saw.
 
-use super::ghost::route;
-use super::model::{self, Cell, Counter};
-use super::mutant::Cmd;
+use super::kept_after_capture::route;
 use crate::generate::case::cmd_of;
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
+use crate::model::statement::{self as model, Cell, Counter};
 use crate::sys::rng::Rng;
-use std::thread;
 
 /// Commands of the growing part, at most.
 const GROW: usize = 760;
@@ -167,7 +166,7 @@ impl Search<'_> {
     }
 
     fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Option<(u64, usize)>> {
-        on_threads(self.jobs, candidates, |c| self.score(c))
+        crate::sys::ordered::on_threads(self.jobs, candidates, |c| self.score(c))
     }
 
     fn push(&mut self, cont: &[Cmd]) {
@@ -752,40 +751,4 @@ fn with_captain(board: &Board, s: Square, side: Color) -> Board {
             kind: PieceKind::Captain,
         },
     )
-}
-
-/// `f` of each of `items`, in their order, on up to `jobs` threads (each taking every
-/// `jobs`th item): the same results whatever the number of threads.
-pub(super) fn on_threads<T: Sync, R: Send + Clone + Default>(
-    jobs: usize,
-    items: &[T],
-    f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let jobs = jobs.clamp(1, items.len().max(1));
-    if jobs <= 1 {
-        return items.iter().map(&f).collect();
-    }
-    let mut out = vec![R::default(); items.len()];
-    let f = &f;
-    thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs)
-            .map(|j| {
-                scope.spawn(move || {
-                    (j..items.len())
-                        .step_by(jobs)
-                        .map(|i| (i, f(&items[i])))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            // A scoring thread only plays games; it does not panic.
-            if let Ok(part) = h.join() {
-                for (i, r) in part {
-                    out[i] = r;
-                }
-            }
-        }
-    });
-    out
 }

@@ -10,16 +10,16 @@
 //! and changes it there. Only the value types (sides, kinds, the four answers) come from
 //! the judge.
 
-use super::catalogue::{Fault, Mistake};
-use super::grown::{CarSlip, Slip, Use, What};
-use super::shaped::{self, InstanceSlip, Shaped, Target};
-use super::variant::{next_kind, Refusal, Variant};
-use super::written::Written;
+use super::handwritten::Written;
+use super::list::{Fault, Mistake};
+use super::slips::{CarSlip, Slip, Use, What};
+use super::solution_shapes::{self, InstanceSlip, Shaped, Target};
+use super::variants::{next_kind, Refusal, Variant};
 use crate::judge::game::Moved;
 use crate::judge::piece::{Color, Piece, PieceKind, Square};
 
 /// One judge command `xs ys xt yt`, any integers.
-pub use crate::generate::case::Cmd;
+use crate::generate::case::Cmd;
 
 /// What a solution answers to one command: the four answers of a legal move, or `None`
 /// for `Invalid command`.
@@ -158,7 +158,7 @@ impl Mutant {
                 put(row(3), y, Soldier);
             }
         }
-        for s in shaped::starts() {
+        for s in solution_shapes::starts() {
             m.ids[At { x: s.x, y: s.y }.index()] = s.id;
         }
         if m.makes(Written::BlueMovesFirst) {
@@ -330,7 +330,7 @@ impl Mutant {
         let recorded = self.recorded.take();
         match self.shaped {
             Some(Shaped::Instance(id, InstanceSlip::KindName)) => {
-                let rename = |p: Piece| Piece::new(p.color, shaped::misnamed(p.kind));
+                let rename = |p: Piece| Piece::new(p.color, solution_shapes::misnamed(p.kind));
                 if mover == id {
                     m.piece = rename(m.piece);
                 }

@@ -1,4 +1,4 @@
-//! Variants of the hand-written mistakes ([`super::written`]) about the end of the game,
+//! Variants of the hand-written mistakes ([`super::handwritten`]) about the end of the game,
 //! invalid commands and the answers as written: the same slip made in one situation, for
 //! one side or for one kind only, or looking at another square. Check on the move that
 //! takes a captain, for each square a solution might still look at; the turn passed
@@ -7,10 +7,10 @@
 //! names of two kinds swapped.
 //!
 //! Some candidates are no mistake at all, or the same as another; they stay here, named,
-//! so that [`super::catalogue`] can say why they are not listed and a test can hold it to
+//! so that [`super::list`] can say why they are not listed and a test can hold it to
 //! that.
 
-use super::written::{Topic, Written};
+use super::handwritten::{Topic, Written};
 use crate::judge::piece::{Color, PieceKind};
 
 /// Why a solution refuses a command, as it sees it (in its own order of checks).

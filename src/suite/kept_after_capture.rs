@@ -14,10 +14,9 @@
 //! judge and on the mutant, and the shortest that exposes the piece is kept. One game
 //! shows one ghost after another, the cheapest of the nearest first.
 
-use super::catalogue::{Fault, Mistake};
-use super::mutant::{Cmd, Mutant};
-use super::shaped::{starts, InstanceSlip, Shaped};
+use crate::catalogue::for_suite::{starts, Fault, InstanceSlip, Mistake, Mutant, Shaped};
 use crate::generate::case::cmd_of;
+use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{Piece, PieceKind, Square};
@@ -108,7 +107,7 @@ pub(super) fn route(
     let mut queue = VecDeque::from([from]);
     while let Some(at) = queue.pop_front() {
         if at != from && goal(&empty, at) {
-            return super::mission::path_back(&came, from, at);
+            return super::missions::path_back(&came, from, at);
         }
         if depth[at.bit() as usize] == limit {
             continue;
@@ -521,7 +520,7 @@ pub(super) fn run(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::mistakes::mutant;
+    use crate::catalogue::for_suite::{first_difference, judge_answers};
 
     /// The mistakes a ghost game shows, one for each piece but the captains, in catalogue order.
     pub(crate) fn ghosts() -> Vec<Mistake> {
@@ -545,8 +544,8 @@ pub(crate) mod tests {
         let mut missed = Vec::new();
         for m in ghosts() {
             let cmds = tour(&[], &[m], 200, 7);
-            let expected = mutant::judge_answers(&cmds);
-            if mutant::first_difference(m, &cmds, &expected).is_none() {
+            let expected = judge_answers(&cmds);
+            if first_difference(m, &cmds, &expected).is_none() {
                 missed.push(m.name());
                 continue;
             }
@@ -569,12 +568,10 @@ pub(crate) mod tests {
         for seed in 1..=3 {
             let cmds = tour(&[], &all, 1000, seed);
             assert!(cmds.len() <= 400, "{}", cmds.len());
-            let expected = crate::mistakes::mutant::judge_answers(&cmds);
+            let expected = judge_answers(&cmds);
             let shown: Vec<&Mistake> = all
                 .iter()
-                .filter(|&&m| {
-                    crate::mistakes::mutant::first_difference(m, &cmds, &expected).is_some()
-                })
+                .filter(|&&m| first_difference(m, &cmds, &expected).is_some())
                 .collect();
             assert_eq!(shown.len(), all.len(), "seed {seed}");
         }
@@ -592,18 +589,15 @@ pub(crate) mod tests {
             [8, 4, 9, 4],
             [5, 0, 6, 0],
         ];
-        let expected = mutant::judge_answers(&prefix);
+        let expected = judge_answers(&prefix);
         assert!(expected.iter().all(Option::is_some));
         assert!(expected[4].is_some_and(|a| a.captured.is_some()));
-        assert!(mutant::first_difference(m, &prefix, &expected).is_none());
+        assert!(first_difference(m, &prefix, &expected).is_none());
         let cmds = tour(&prefix, &[m], 100, 1);
         let mut all = prefix.to_vec();
         all.extend(&cmds);
-        let expected = mutant::judge_answers(&all);
-        assert_eq!(
-            mutant::first_difference(m, &all, &expected),
-            Some(all.len() - 1)
-        );
+        let expected = judge_answers(&all);
+        assert_eq!(first_difference(m, &all, &expected), Some(all.len() - 1));
         // Only the walk: every command after the prefix is a move of the blue captain or
         // a quiet move of red, none takes anything.
         assert!(expected[prefix.len()..]
@@ -616,5 +610,69 @@ pub(crate) mod tests {
         let all = ghosts();
         let cmds = tour(&[], &all, 30, 3);
         assert!(cmds.len() <= 30);
+    }
+    /// A solution that keeps one taken piece alive in its table first answers wrong
+    /// exactly where the move table's map first reaches that piece's cell of a threat
+    /// from where it was taken (for a captain, where it is taken): the cell names what
+    /// tells it.
+    #[test]
+    fn a_piece_kept_when_taken_shows_where_its_cell_is_reached() {
+        use crate::catalogue::for_suite::fault_answers;
+        use crate::generate::recipe::{self, Recipe};
+        use crate::model::pieces;
+        use crate::model::table::{Act, Cell, Counter};
+        let recipe = Recipe {
+            seed: 3,
+            mode: None,
+            max_q: 300,
+            messy: false,
+        };
+        let mut seen = [0u32; 32];
+        for index in 0..400 {
+            let cmds = recipe::case(&recipe, index).0.cmds();
+            let cells: Vec<Vec<Cell>> = {
+                let mut counter = Counter::new();
+                cmds.iter()
+                    .map(|&c| {
+                        let mut cells = Vec::new();
+                        counter.play(c, |cell| cells.push(cell));
+                        cells
+                    })
+                    .collect()
+            };
+            let expected = judge_answers(&cmds);
+            for s in pieces::by_id() {
+                let act = if s.kind == PieceKind::Captain {
+                    Act::Taken
+                } else {
+                    Act::Haunts
+                };
+                let first_cell = cells
+                    .iter()
+                    .position(|c| c.contains(&Cell::Piece(s.id, act)));
+                let fault = Fault::Shaped(Shaped::Instance(s.id, InstanceSlip::KeptWhenTaken));
+                let got = fault_answers(fault, &cmds);
+                let first_wrong = (0..cmds.len()).find(|&i| got[i] != expected[i]);
+                assert_eq!(first_cell, first_wrong, "case {index}, {}", s.name());
+                seen[s.id as usize] += u32::from(first_cell.is_some());
+            }
+        }
+        // Random games reach these cells rarely, but they do: both captains taken, and
+        // several other pieces threatening from where they were taken.
+        assert!(seen[0] > 0 && seen[16] > 0, "{seen:?}");
+        assert!(seen.iter().filter(|&&n| n > 0).count() >= 8, "{seen:?}");
+    }
+
+    /// The catalogue numbers the starting pieces as the model does: a cell of a starting
+    /// piece in the move table's map and a slip of that piece in the catalogue mean the
+    /// same piece.
+    #[test]
+    fn the_catalogue_and_the_model_number_the_starting_pieces_alike() {
+        let model: Vec<String> = crate::model::pieces::by_id()
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        let catalogue: Vec<String> = starts().iter().map(|s| s.name()).collect();
+        assert_eq!(model, catalogue);
     }
 }

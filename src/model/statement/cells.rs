@@ -1,0 +1,535 @@
+//! The cells of the statement's model: each one choice or combination of choices of a
+//! dimension, in words; the cross product of them all (the universe), and the reason
+//! for each cell no valid input can reach.
+
+use super::geometry::{can_stand, stands, vector_name, vectors};
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, PieceKind, Square};
+use crate::model::pieces;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// What stands on a command's target, seen from the piece on its source (for an empty
+/// source, from the side to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Onto {
+    /// Nothing.
+    Empty,
+    /// A piece of its own side.
+    Own,
+    /// A piece of the other side.
+    Enemy,
+}
+
+impl Onto {
+    /// Every target.
+    pub const ALL: [Onto; 3] = [Onto::Empty, Onto::Own, Onto::Enemy];
+
+    pub(super) fn of(board: &Board, side: Color, to: Square) -> Onto {
+        match board.piece_at(to) {
+            None => Onto::Empty,
+            Some(p) if p.color == side => Onto::Own,
+            Some(_) => Onto::Enemy,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Onto::Empty => "onto an empty square",
+            Onto::Own => "onto its own side's piece",
+            Onto::Enemy => "onto the other side's piece",
+        }
+    }
+}
+
+/// The classes of invalid command, as the statement defines an invalid command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// From an empty square, with the shape of a kind's move.
+    EmptySource,
+    /// With the opponent's piece, by its move's shape.
+    Opponent,
+    /// Onto a piece of the mover's own side, by the mover's shape.
+    OwnTarget,
+    /// By the mover's shape, through a piece on a blocking square.
+    Blocked,
+    /// One square off a target of the mover's shape.
+    OffShape,
+    /// After the end, a move the piece's rule allows.
+    AfterEnd,
+}
+
+impl Class {
+    /// Every class.
+    pub const ALL: [Class; 6] = [
+        Class::EmptySource,
+        Class::Opponent,
+        Class::OwnTarget,
+        Class::Blocked,
+        Class::OffShape,
+        Class::AfterEnd,
+    ];
+
+    fn words(self) -> &'static str {
+        match self {
+            Class::EmptySource => "from an empty square with the shape of the",
+            Class::Opponent => "moving the opponent's",
+            Class::OwnTarget => "moving the",
+            Class::Blocked => "through a blocking square of the",
+            Class::OffShape => "one square off a shape of the",
+            Class::AfterEnd => "after the end, a move by its rule of the",
+        }
+    }
+}
+
+/// What happens to one starting piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Act {
+    /// It moves.
+    Moves,
+    /// It takes a piece.
+    Takes,
+    /// It is taken.
+    Taken,
+    /// It gives the only check on the board (a captain: the captains' check on each
+    /// other is the only one).
+    Checks,
+    /// A piece of its own side tries to move onto it by a shape and a way that would be
+    /// a legal move onto an empty square (refused).
+    Targeted,
+}
+
+impl Act {
+    /// Every act.
+    pub const ALL: [Act; 5] = [
+        Act::Moves,
+        Act::Takes,
+        Act::Taken,
+        Act::Checks,
+        Act::Targeted,
+    ];
+
+    fn words(self) -> &'static str {
+        match self {
+            Act::Moves => "never moves",
+            Act::Takes => "never takes",
+            Act::Taken => "is never taken",
+            Act::Checks => "never gives the only check",
+            Act::Targeted => "is never the target of its own side",
+        }
+    }
+}
+
+/// One cell of the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cell {
+    /// The answer to a legal move: the mover's side and kind, the kind it takes (or
+    /// none), and whether the position is then check.
+    Line(Color, PieceKind, Option<PieceKind>, bool),
+    /// This side's kind takes the other captain.
+    Ends(Color, PieceKind),
+    /// After such an end, a command the loser's piece could make by its rule.
+    Follows(Color, PieceKind),
+    /// A legal move of this side's kind from the square.
+    From(Color, PieceKind, Square),
+    /// A legal move of this side's kind onto the square.
+    Onto(Color, PieceKind, Square),
+    /// After a move, the only check on the board is this side's kind's, along this
+    /// vector (an index into [`vectors`]), from this row.
+    Row(Color, PieceKind, u8, u8),
+    /// ... from this column.
+    Column(Color, PieceKind, u8, u8),
+    /// What happens to one starting piece (an index into [`starts`]).
+    Piece(u8, Act),
+    /// An invalid command of this class, with this kind's shape, onto this target.
+    Invalid(Class, PieceKind, Onto),
+}
+
+/// The dimensions of the model, in report order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dimension {
+    /// Every output line.
+    Lines,
+    /// Every game ending.
+    Endings,
+    /// Every square each kind stands on.
+    Places,
+    /// Every check by each vector from each row and column.
+    Attacks,
+    /// The 32 starting pieces.
+    Pieces,
+    /// Every class of invalid command.
+    Invalid,
+}
+
+impl Dimension {
+    /// Every dimension.
+    pub const ALL: [Dimension; 6] = [
+        Dimension::Lines,
+        Dimension::Endings,
+        Dimension::Places,
+        Dimension::Attacks,
+        Dimension::Pieces,
+        Dimension::Invalid,
+    ];
+
+    /// Its name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dimension::Lines => "output lines",
+            Dimension::Endings => "game endings",
+            Dimension::Places => "places",
+            Dimension::Attacks => "attacks",
+            Dimension::Pieces => "starting pieces",
+            Dimension::Invalid => "invalid commands",
+        }
+    }
+}
+
+impl Cell {
+    /// The dimension the cell belongs to.
+    pub fn dimension(self) -> Dimension {
+        match self {
+            Cell::Line(..) => Dimension::Lines,
+            Cell::Ends(..) | Cell::Follows(..) => Dimension::Endings,
+            Cell::From(..) | Cell::Onto(..) => Dimension::Places,
+            Cell::Row(..) | Cell::Column(..) => Dimension::Attacks,
+            Cell::Piece(..) => Dimension::Pieces,
+            Cell::Invalid(..) => Dimension::Invalid,
+        }
+    }
+
+    /// The side and kind whose move or piece the cell is about, if one (for a command
+    /// after the end, a side whose piece of that kind is likely to stand beside the
+    /// other side's pieces when it has taken the captain).
+    pub fn mover(self) -> Option<(Color, PieceKind)> {
+        match self {
+            Cell::Line(side, kind, ..)
+            | Cell::Ends(side, kind)
+            | Cell::Follows(side, kind)
+            | Cell::From(side, kind, _)
+            | Cell::Onto(side, kind, _)
+            | Cell::Row(side, kind, ..)
+            | Cell::Column(side, kind, ..) => Some((side, kind)),
+            Cell::Piece(id, _) => pieces::by_square()
+                .get(id as usize)
+                .map(|s| (s.color, s.kind)),
+            // After the end, the winner's pieces are the ones left beside the other
+            // side's: red's, say.
+            Cell::Invalid(Class::AfterEnd, kind, _) => Some((Color::Red, kind)),
+            Cell::Invalid(..) => None,
+        }
+    }
+
+    /// The cell in words.
+    pub fn words(self) -> String {
+        let starts = pieces::by_square();
+        match self {
+            Cell::Line(side, kind, taken, check) => line(side, kind, taken, check),
+            Cell::Ends(side, kind) => format!("the {side} {kind} takes the captain"),
+            Cell::Follows(side, kind) => format!(
+                "a command the loser's piece could make after the {side} {kind} takes the captain"
+            ),
+            Cell::From(side, kind, s) => format!("the {side} {kind} moves from {s}"),
+            Cell::Onto(side, kind, s) => format!("the {side} {kind} moves onto {s}"),
+            Cell::Row(side, kind, v, r) => format!(
+                "the {side} {kind} alone gives check {} from row {r}",
+                vector_name(kind, v)
+            ),
+            Cell::Column(side, kind, v, c) => format!(
+                "the {side} {kind} alone gives check {} from column {c}",
+                vector_name(kind, v)
+            ),
+            Cell::Piece(id, act) => format!("{} {}", starts[id as usize].name(), act.words()),
+            Cell::Invalid(class, kind, onto) => {
+                let then = if class == Class::AfterEnd {
+                    ""
+                } else {
+                    ", then a move"
+                };
+                let piece = if class == Class::OwnTarget {
+                    format!("{kind} onto its own side's piece")
+                } else {
+                    format!("{kind} {}", onto.words())
+                };
+                format!("{} {piece}{then}", class.words())
+            }
+        }
+    }
+}
+
+/// An output line as the judge writes it.
+fn line(side: Color, kind: PieceKind, taken: Option<PieceKind>, check: bool) -> String {
+    let taken = taken.map_or("NA".to_string(), |k| format!("{} {k}", side.opponent()));
+    let over = taken.ends_with("captain");
+    let yn = |b: bool| if b { "yes" } else { "no" };
+    format!("{side} {kind};{taken};{};{}", yn(check), yn(over))
+}
+
+/// The vectors of `kind` by which it can give check from row `row` (`Some(row)`) or
+/// column `column`: some square of the line it can stand on, with the captain it
+/// attacks (and every blocking square) on the board.
+fn attack_fits(side: Color, kind: PieceKind, v: u8, line: Line) -> bool {
+    let vec = vectors(kind)[v as usize];
+    Square::all().any(|a| {
+        let on = match line {
+            Line::Row(r) => a.x() == r,
+            Line::Column(c) => a.y() == c,
+        };
+        on && can_stand(side, kind, a)
+            && a.offset(vec.delta).is_some()
+            && vec.blocks.iter().all(|&b| a.offset(b).is_some())
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Line {
+    Row(u8),
+    Column(u8),
+}
+
+/// Every cell of the model's cross product, reachable or not, in report order.
+pub fn universe() -> &'static [Cell] {
+    static ALL: OnceLock<Vec<Cell>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                out.push(Cell::Line(side, kind, None, false));
+                out.push(Cell::Line(side, kind, None, true));
+                for taken in PieceKind::ALL {
+                    out.push(Cell::Line(side, kind, Some(taken), false));
+                    out.push(Cell::Line(side, kind, Some(taken), true));
+                }
+            }
+        }
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                out.push(Cell::Ends(side, kind));
+                out.push(Cell::Follows(side, kind));
+            }
+        }
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                for s in Square::all() {
+                    out.push(Cell::From(side, kind, s));
+                    out.push(Cell::Onto(side, kind, s));
+                }
+            }
+        }
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                for v in 0..vectors(kind).len() as u8 {
+                    for r in 0..10 {
+                        out.push(Cell::Row(side, kind, v, r));
+                    }
+                    for c in 0..9 {
+                        out.push(Cell::Column(side, kind, v, c));
+                    }
+                }
+            }
+        }
+        for id in 0..pieces::by_square().len() as u8 {
+            for act in Act::ALL {
+                out.push(Cell::Piece(id, act));
+            }
+        }
+        for class in Class::ALL {
+            for kind in PieceKind::ALL {
+                for onto in Onto::ALL {
+                    out.push(Cell::Invalid(class, kind, onto));
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Why no valid input can reach `cell`, or `None` when some can.
+pub fn why_unreachable(cell: Cell) -> Option<String> {
+    let kinds_blocked = |k: PieceKind| vectors(k).iter().any(|v| v.ray || !v.blocks.is_empty());
+    match cell {
+        Cell::Line(_, _, Some(PieceKind::Captain), true) => {
+            Some("taking a captain ends the game, and a game over is never check".into())
+        }
+        Cell::Line(side, kind, Some(taken), _)
+            if stands(side, kind) & stands(side.opponent(), taken) == 0 =>
+        {
+            Some(format!(
+                "no square the {side} {kind} can stand on is one the {} {taken} can",
+                side.opponent()
+            ))
+        }
+        Cell::From(side, kind, s) | Cell::Onto(side, kind, s) if !can_stand(side, kind, s) => Some(
+            format!("no move of the {side} {kind} from its starting squares leads to {s}"),
+        ),
+        Cell::Row(side, kind, v, r) if !attack_fits(side, kind, v, Line::Row(r)) => Some(format!(
+            "the {side} {kind} cannot stand on row {r} with a square {} of it on the board",
+            vector_name(kind, v)
+        )),
+        Cell::Column(side, kind, v, c) if !attack_fits(side, kind, v, Line::Column(c)) => {
+            Some(format!(
+                "the {side} {kind} cannot stand on column {c} with a square {} of it on the board",
+                vector_name(kind, v)
+            ))
+        }
+        Cell::Invalid(Class::OwnTarget, _, onto) if onto != Onto::Own => {
+            Some("a move onto the mover's own piece has its own piece on the target".into())
+        }
+        Cell::Invalid(Class::Blocked, kind, _) if !kinds_blocked(kind) => {
+            Some(format!("a {kind} has no blocking square"))
+        }
+        Cell::Invalid(Class::Blocked, _, Onto::Own) => {
+            Some("a move onto its own piece is of the class onto the mover's own piece".into())
+        }
+        Cell::Invalid(Class::AfterEnd, _, Onto::Own) => {
+            Some("no move by a piece's rule lands on its own side's piece".into())
+        }
+        _ => None,
+    }
+}
+
+/// The cells some valid input can reach.
+pub fn cells() -> &'static [Cell] {
+    static CELLS: OnceLock<Vec<Cell>> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        universe()
+            .iter()
+            .copied()
+            .filter(|&c| why_unreachable(c).is_none())
+            .collect()
+    })
+}
+
+fn index_of() -> &'static HashMap<Cell, usize> {
+    static INDEX: OnceLock<HashMap<Cell, usize>> = OnceLock::new();
+    INDEX.get_or_init(|| cells().iter().enumerate().map(|(i, &c)| (c, i)).collect())
+}
+
+impl Cell {
+    /// The cell's place in [`cells`]; `None` for a cell no valid input reaches.
+    pub fn index(self) -> Option<usize> {
+        index_of().get(&self).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::game::Game;
+    use crate::model::statement::geometry::shape;
+
+    /// Each unreachable cell is unreachable: the squares a kind can stand on are
+    /// closed under its moves and hold its starting squares (so no game leaves them);
+    /// no square of a line a kind can stand on has the attack on the board; a game
+    /// over is never check (played on a real game).
+    #[test]
+    fn every_unreachable_cell_is_proved_so() {
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                let set = stands(side, kind);
+                for s in Square::all().filter(|s| set & (1 << s.bit()) != 0) {
+                    for t in Square::all() {
+                        if shape(kind, s, t).is_some() {
+                            assert!(set & (1 << t.bit()) != 0, "{side} {kind} {s} {t}");
+                        }
+                    }
+                }
+                for (s, p) in Board::start().pieces() {
+                    if p.color == side && p.kind == kind {
+                        assert!(set & (1 << s.bit()) != 0);
+                    }
+                }
+            }
+        }
+        let mut n = 0;
+        for &c in universe() {
+            let Some(_) = why_unreachable(c) else {
+                continue;
+            };
+            n += 1;
+            match c {
+                Cell::From(side, kind, s) | Cell::Onto(side, kind, s) => {
+                    assert!(!can_stand(side, kind, s), "{c:?}")
+                }
+                Cell::Row(side, kind, v, _) | Cell::Column(side, kind, v, _) => {
+                    for a in Square::all().filter(|&a| can_stand(side, kind, a)) {
+                        let on = match c {
+                            Cell::Row(.., r) => a.x() == r,
+                            Cell::Column(.., col) => a.y() == col,
+                            _ => unreachable!(),
+                        };
+                        if on {
+                            // Every captain square: none is attacked from here.
+                            for t in Square::all() {
+                                assert!(shape(kind, a, t) != Some(v), "{c:?} {a} {t}");
+                            }
+                        }
+                    }
+                }
+                Cell::Line(_, _, Some(PieceKind::Captain), true) => {}
+                Cell::Line(side, kind, Some(taken), _) => {
+                    assert_eq!(stands(side, kind) & stands(side.opponent(), taken), 0)
+                }
+                Cell::Invalid(..) => {}
+                _ => panic!("no proof for {c:?}"),
+            }
+        }
+        assert!(n > 0);
+        // Taking a captain, on a real game: the answer is never check, even with the
+        // winner's captain attacked (the statement's sample's last move).
+        let mut game = Game::new();
+        let walk = [
+            [0, 4, 1, 4],
+            [9, 4, 8, 4],
+            [1, 4, 2, 4],
+            [8, 4, 7, 4],
+            [2, 4, 2, 5],
+            [7, 4, 7, 5],
+            [2, 5, 3, 5],
+            [7, 5, 6, 5],
+            [3, 5, 4, 5],
+            [6, 5, 5, 5],
+        ];
+        for c in walk {
+            game.play(c[0], c[1], c[2], c[3]).expect("legal");
+        }
+        // The red captain takes the blue one on (5, 5), where the blue soldier on
+        // (6, 4) attacks it.
+        let end = game.play(4, 5, 5, 5).expect("legal");
+        assert!(end.game_over && !end.check);
+        let winner = game.board().captain(Color::Red).expect("red's captain");
+        assert!(crate::judge::rules::is_attacked(
+            game.board(),
+            winner,
+            Color::Blue
+        ));
+    }
+
+    #[test]
+    fn the_model_counts_its_dimensions() {
+        let lines = cells()
+            .iter()
+            .filter(|c| c.dimension() == Dimension::Lines)
+            .count();
+        // 14 movers, each: nothing or 6 kinds taken, check or not; or the captain taken;
+        // but a guard never meets the other side's guards (red's stand where x + y is
+        // odd, blue's where it is even), nor an elephant the other's elephants.
+        assert_eq!(lines, 14 * (7 * 2 + 1) - 4 * 2);
+        let places = cells()
+            .iter()
+            .filter(|c| c.dimension() == Dimension::Places)
+            .count();
+        // Captain, horse, car, duck, soldier: 90 squares; guard 45 (x + y odd for red,
+        // even for blue); elephant 12 (even rows and columns for red, with x/2 + y/2
+        // odd; odd rows for blue).
+        assert_eq!(places, 2 * 2 * (5 * 90 + 45 + 12));
+        assert_eq!(
+            cells()
+                .iter()
+                .filter(|c| c.dimension() == Dimension::Endings)
+                .count(),
+            28
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! The statement's coverage model: what the rules and the output can show, cell by cell,
+//! whatever mistake a solution makes (the category-partition method: each dimension a
+//! category of the statement, each cell one choice or one combination of choices).
+//!
+//! The dimensions, each named for what it covers:
+//!
+//! - **lines**: every output line a legal move can produce: the mover (side and kind),
+//!   what it takes (each kind of the other side, or nothing), whether the position is
+//!   then check (a capture of a captain ends the game, which is never check);
+//! - **endings**: each kind of each side taking the other captain, and a command after
+//!   that end which the loser's piece could make by its rule;
+//! - **places**: each kind of each side moving from and moving onto every square it can
+//!   stand on (edges, corners and the middle rows among them);
+//! - **attacks**: each kind of each side giving the only check on the board along each
+//!   of its vectors from every row and from every column where that fits on the board;
+//! - **pieces**: each of the 32 starting pieces moving, taking, taken, giving the only
+//!   check, and the target of its own side's move (refused);
+//! - **invalid**: every class of invalid command (from an empty square, with the
+//!   opponent's piece, onto the mover's own piece, through a blocking square, one square
+//!   off a legal shape, after the end) crossed with the kind whose move shape it has and
+//!   what stands on the target, each followed by a legal move of the same side (so a
+//!   solution that passes the turn shows it), but after the end.
+//!
+//! The move geometry here is the statement's table, written once more for the model, so
+//! that the model does not inherit a slip of the judge's table (a test holds the two
+//! equal). The judge only plays the commands.
+//!
+//! A cell no valid input can reach is listed with the reason ([`why_unreachable`]),
+//! never dropped: a piece that cannot stand on a square (an elephant's jumps keep it on
+//! a quarter of the board), an attack that would start or land off the board, a line a
+//! game over forbids.
+//!
+//! - [`geometry`]: the statement's move table, written once more for the model.
+//! - [`cells`]: the cells, their dimensions and words, and which no valid input reaches.
+//! - [`counter`]: the cells a game reaches, command by command.
+//! - [`report`]: how often a test set reaches each cell, and the report of it.
+
+pub mod cells;
+pub mod counter;
+pub mod geometry;
+pub mod report;
+
+pub use cells::{cells, universe, why_unreachable, Act, Cell, Class, Dimension, Onto};
+pub use counter::Counter;
+pub use geometry::{rule_move, shape, stands, vector_name, vectors, Vector};
+pub use report::{unreachable_text, Map};
