@@ -1,37 +1,17 @@
-//! Files built for the statement's model ([`super::model`]): each one game from the start,
-//! grown by a greedy search that values only the model's cells no earlier file reaches,
-//! and ended by one chosen kind of one chosen side taking the other captain, with
-//! commands after the end. The suite adds such files after the files built against the
-//! catalogue, one for each ending those leave, and more while cells are left.
-//!
-//! At each step the search tries every legal move, invalid commands of every class each
-//! followed by a quiet legal move of the same side, and missions: a piece of the side to
-//! move routed by its own moves to a square its kind has not stood on, to where it alone
-//! would give check along a vector from a row or column not reached yet, or to where it
-//! takes a piece of a kind whose output line is missing; or its captain walked into the
-//! attack of an opposing piece. The other side answers each step of a mission with a
-//! quiet move. The candidate that reaches the most new cells per command is played.
-//!
-//! No catalogue, no mutant: what this part of the suite is worth is measured on wrong
-//! programs it never saw.
+//! The continuations the search for the model tries at each step: every legal move,
+//! invalid commands of every class each followed by a quiet move of the same side,
+//! missions (a piece routed to a square, a check or a capture not reached yet), and
+//! meetings (a piece and the other captain walked to where the piece alone would give
+//! check).
 
-use super::kept_after_capture::route;
-use crate::generate::case::cmd_of;
-use crate::generate::case::Cmd;
+use super::super::kept_after_capture::route;
+use super::{wanted, with, with_captain, Search};
+use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
-use crate::judge::piece::{Color, PieceKind, Square};
+use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::model::statement::{self as model, Cell, Counter};
-use crate::sys::rng::Rng;
+use crate::model::statement::{self as model, Cell};
 
-/// Commands of the growing part, at most.
-const GROW: usize = 760;
-/// Commands of the search for the end, at most.
-const END_BUDGET: usize = 200;
-/// Commands after the end, at least (when there is room).
-const AFTER_END: usize = 24;
-/// Steps without a gain after which the search goes on to the end.
-const PATIENCE: usize = 30;
 /// Missions of each sort tried in one step, at most.
 const MISSIONS: usize = 16;
 /// Moves a routed piece makes, at most (a captain twice as many).
@@ -47,146 +27,14 @@ const MEETINGS: usize = 8;
 /// Capture meetings are tried once no more output lines of a capture than this are
 /// left.
 const CAPTURE_LINES_LEFT: usize = 12;
-
 /// A meeting: the side to move's moves that clear the way, its walk, the other side's
 /// walk, and the move that follows.
 type Meeting = (Vec<Cmd>, Vec<Square>, Vec<Square>, Option<(Square, Square)>);
-/// Moves of a loser's piece routed next to the winner's captain before the end, at most.
-const NEIGHBOUR: usize = 4;
-/// Captures stop while this many pieces are left.
-const FLOOR: usize = 8;
-/// ... in a thinned file, which takes pieces first to open the board.
-const THIN_FLOOR: usize = 5;
-
-/// A game being written for the model.
-struct Search<'a> {
-    counter: Counter,
-    cmds: Vec<Cmd>,
-    /// How often the suite reaches each model cell, this file included.
-    hits: &'a mut Vec<u64>,
-    rng: Rng,
-    /// The side and kind that end the game.
-    ender: (Color, PieceKind),
-    jobs: usize,
-    room: usize,
-    /// Whether captures are worth a cell each, down to [`THIN_FLOOR`]: a thinned
-    /// board, for the last cells a crowded one hides (a check alone from a back row).
-    thin: bool,
-}
-
-/// One file for the model, after the files whose model hits are `hits` (updated with
-/// this one's): a game of at most `room` commands ended by `ender` taking the captain,
-/// if it can; `thin`, taking pieces first (the ender's last piece and captains aside).
-pub fn file(
-    hits: &mut Vec<u64>,
-    ender: (Color, PieceKind),
-    seed: u64,
-    jobs: usize,
-    room: usize,
-    thin: bool,
-) -> Vec<Cmd> {
-    let mut s = Search {
-        counter: Counter::new(),
-        cmds: Vec::new(),
-        hits,
-        rng: Rng::new(seed),
-        ender,
-        jobs,
-        room,
-        thin,
-    };
-    s.grow(GROW.min(room.saturating_sub(END_BUDGET / 4 + AFTER_END)));
-    s.end();
-    s.after_end();
-    s.cmds
-}
-
-/// Whether `cell` is still wanted.
-fn wanted(hits: &[u64], cell: Cell) -> bool {
-    cell.index().is_some_and(|i| hits[i] == 0)
-}
 
 impl Search<'_> {
-    fn board(&self) -> &Board {
-        self.counter.game().board()
-    }
-
-    /// Whether `c`, a legal move, may be played while the file grows: no captain taken,
-    /// no capture below the floor, the ender's last piece never taken.
-    fn may(&self, board: &Board, c: Cmd) -> bool {
-        let Some(t) = Square::new(c[2], c[3]) else {
-            return true;
-        };
-        let Some(p) = board.piece_at(t) else {
-            return true;
-        };
-        let floor = if self.thin { THIN_FLOOR } else { FLOOR };
-        if p.kind == PieceKind::Captain || board.pieces().count() <= floor {
-            return false;
-        }
-        let (side, kind) = self.ender;
-        let left = board
-            .pieces()
-            .filter(|(_, q)| q.color == side && q.kind == kind)
-            .count();
-        !(p.color == side && p.kind == kind && left <= 1)
-    }
-
-    /// New cells per command of `cont`: the gain up to its last new cell, and how many
-    /// commands that takes; `None` when it may not be played.
-    fn score(&self, cont: &[Cmd]) -> Option<(u64, usize)> {
-        let mut counter = self.counter.clone();
-        let mut seen: Vec<usize> = Vec::new();
-        let mut bonus = 0;
-        let mut best = (0, 0);
-        for (i, &c) in cont.iter().enumerate() {
-            let board = counter.game().board();
-            let legal = counter.game().validate(c[0], c[1], c[2], c[3]).is_ok();
-            if legal && !self.may(board, c) {
-                break;
-            }
-            let takes =
-                legal && Square::new(c[2], c[3]).is_some_and(|t| board.piece_at(t).is_some());
-            if self.thin && takes {
-                bonus += 1;
-            }
-            counter.play(c, |cell| {
-                if let Some(at) = cell.index() {
-                    if self.hits[at] == 0 && !seen.contains(&at) {
-                        seen.push(at);
-                    }
-                }
-            });
-            let gain = seen.len() as u64 + bonus;
-            if gain > best.0 {
-                best = (gain, i + 1);
-            }
-        }
-        (best.0 > 0).then_some(best)
-    }
-
-    fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Option<(u64, usize)>> {
-        crate::sys::ordered::on_threads(self.jobs, candidates, |c| self.score(c))
-    }
-
-    fn push(&mut self, cont: &[Cmd]) {
-        for &c in cont {
-            if self.cmds.len() >= self.room {
-                return;
-            }
-            let hits = &mut *self.hits;
-            self.counter.play(c, |cell| {
-                if let Some(i) = cell.index() {
-                    hits[i] += 1;
-                }
-            });
-            self.cmds.push(c);
-        }
-    }
-
     /// A quiet legal move of the side to move on `board`: it takes nothing, moves no
     /// captain when it can help it, and lands off `avoid`.
-    fn quiet(&mut self, board: &Board, avoid: &[Square]) -> Option<Cmd> {
+    pub(super) fn quiet(&mut self, board: &Board, avoid: &[Square]) -> Option<Cmd> {
         let moves: Vec<Cmd> = rules::legal_moves(board)
             .into_iter()
             .filter(|m| board.is_empty(m.to) && !avoid.contains(&m.to))
@@ -202,7 +50,7 @@ impl Search<'_> {
 
     /// `path` walked by the side to move, the other side answering each step but the
     /// last with a quiet move; then `then`, if any. `None` when a step is illegal.
-    fn walk(&mut self, path: &[Square], then: Option<Square>) -> Option<Vec<Cmd>> {
+    pub(super) fn walk(&mut self, path: &[Square], then: Option<Square>) -> Option<Vec<Cmd>> {
         let mut game = self.counter.game().clone();
         let mut out = Vec::new();
         let mut squares = path.to_vec();
@@ -221,7 +69,7 @@ impl Search<'_> {
     }
 
     /// Missions towards wanted cells of places, attacks and lines.
-    fn missions(&mut self) -> Vec<Vec<Cmd>> {
+    pub(super) fn missions(&mut self) -> Vec<Vec<Cmd>> {
         let board = self.board().clone();
         if board.is_over() {
             return Vec::new();
@@ -314,7 +162,7 @@ impl Search<'_> {
     /// which its check along some vector is not reached yet, while the other captain
     /// walks to the square that vector attacks; each side's steps in turn (quiet moves
     /// once its walk is done).
-    fn meetings(&mut self, board: &Board, their: Square) -> Vec<Vec<Cmd>> {
+    pub(super) fn meetings(&mut self, board: &Board, their: Square) -> Vec<Vec<Cmd>> {
         let side = board.side_to_move();
         let hits: &[u64] = self.hits;
         let mut plans: Vec<Meeting> = Vec::new();
@@ -395,7 +243,7 @@ impl Search<'_> {
     /// move and an opposing piece of the kind it should take walk until the one can
     /// take the other, and it does. Tried only when few such lines are left, as the
     /// search is a route within a route.
-    fn capture_meetings(&mut self, board: &Board) -> Vec<Meeting> {
+    pub(super) fn capture_meetings(&mut self, board: &Board) -> Vec<Meeting> {
         let side = board.side_to_move();
         let hits: &[u64] = self.hits;
         let lines = |p: PieceKind, q: PieceKind| {
@@ -451,7 +299,7 @@ impl Search<'_> {
     /// in turn; a side whose walk is done answers with quiet moves, until both are
     /// done; then, the side to move again, the move `then`. `None` when a step is
     /// illegal.
-    fn together(
+    pub(super) fn together(
         &mut self,
         clear: &[Cmd],
         mine: &[Square],
@@ -499,7 +347,7 @@ impl Search<'_> {
     }
 
     /// Invalid commands of every class, each followed by one quiet legal move.
-    fn invalid(&mut self) -> Vec<Vec<Cmd>> {
+    pub(super) fn invalid(&mut self) -> Vec<Vec<Cmd>> {
         let board = self.board().clone();
         let Some(after) = self.quiet(&board, &[]) else {
             return Vec::new();
@@ -536,219 +384,4 @@ impl Search<'_> {
         }
         out
     }
-
-    fn candidates(&mut self) -> Vec<Vec<Cmd>> {
-        let board = self.board().clone();
-        let mut out: Vec<Vec<Cmd>> = rules::legal_moves(&board)
-            .into_iter()
-            .map(|m| vec![cmd_of(m.from, m.to)])
-            .collect();
-        out.extend(self.invalid());
-        out.extend(self.missions());
-        out
-    }
-
-    /// Greedy steps until `limit` commands, or [`PATIENCE`] steps without a gain.
-    fn grow(&mut self, limit: usize) {
-        let mut idle = 0;
-        while self.cmds.len() < limit && idle < PATIENCE && !self.board().is_over() {
-            let candidates = self.candidates();
-            let scores = self.scores(&candidates);
-            let best = (0..scores.len())
-                .filter_map(|i| scores[i].map(|s| (i, s)))
-                .reduce(|b, x| {
-                    // gain / (used + 1), compared without division.
-                    if x.1 .0 * (b.1 .1 as u64 + 1) > b.1 .0 * (x.1 .1 as u64 + 1) {
-                        x
-                    } else {
-                        b
-                    }
-                });
-            match best {
-                Some((i, (_, used))) => {
-                    let room = limit - self.cmds.len();
-                    let chosen = candidates[i][..used.min(room)].to_vec();
-                    self.push(&chosen);
-                    idle = 0;
-                }
-                None => {
-                    idle += 1;
-                    let board = self.board().clone();
-                    match self.quiet(&board, &[]) {
-                        Some(c) => self.push(&[c]),
-                        None => break,
-                    }
-                }
-            }
-        }
-    }
-
-    /// The ender's piece walks to where it takes the other captain, and takes it; the
-    /// other side answers with quiet moves (its captain steps aside when no square the
-    /// ender can reach attacks it).
-    fn end(&mut self) {
-        let (side, kind) = self.ender;
-        let mut stuck = false;
-        let budget = self.cmds.len() + END_BUDGET;
-        while !self.board().is_over() && self.cmds.len() < budget.min(self.room) {
-            let board = self.board().clone();
-            let to_move = board.side_to_move();
-            let Some(their) = board.captain(side.opponent()) else {
-                break;
-            };
-            if to_move != side {
-                let c = if stuck {
-                    // The captain steps, taking nothing.
-                    let steps: Vec<Cmd> = rules::legal_moves(&board)
-                        .into_iter()
-                        .filter(|m| m.from == their && board.is_empty(m.to))
-                        .map(|m| cmd_of(m.from, m.to))
-                        .collect();
-                    self.rng.pick(&steps)
-                } else {
-                    None
-                };
-                let c = c.or_else(|| self.neighbour(&board, side));
-                let c = c.or_else(|| self.quiet(&board, &[]));
-                let c = c.or_else(|| {
-                    let all: Vec<Cmd> = rules::legal_moves(&board)
-                        .into_iter()
-                        .filter(|m| {
-                            board.piece_at(m.to).map(|p| p.kind) != Some(PieceKind::Captain)
-                        })
-                        .map(|m| cmd_of(m.from, m.to))
-                        .collect();
-                    self.rng.pick(&all)
-                });
-                match c {
-                    Some(c) => self.push(&[c]),
-                    None => break,
-                }
-                continue;
-            }
-            let mine: Vec<Square> = board
-                .pieces()
-                .filter(|(_, p)| p.color == side && p.kind == kind)
-                .map(|(s, _)| s)
-                .collect();
-            if let Some(&at) = mine
-                .iter()
-                .find(|&&at| model::rule_move(&board, at, their).is_some())
-            {
-                self.push(&[cmd_of(at, their)]);
-                break;
-            }
-            let limit = if kind == PieceKind::Captain { 12 } else { 6 };
-            let path = mine
-                .iter()
-                .filter_map(|&at| {
-                    let p = board.piece_at(at)?;
-                    route(&board, at, limit, |b, s| {
-                        model::rule_move(&with(b, s, p), s, their).is_some()
-                    })
-                })
-                .min_by_key(|p| p.len());
-            stuck = path.is_none();
-            let c = match path {
-                Some(p) => Some(cmd_of(p[0], p[1])),
-                None => self.quiet(&board, &[]),
-            };
-            match c {
-                Some(c) => self.push(&[c]),
-                None => break,
-            }
-        }
-    }
-
-    /// While the cell of the winner's captain taking a piece after the end is wanted: a
-    /// step of a loser's piece (not its captain) towards a square next to `winner`'s
-    /// captain, onto empty squares, so that after the end that captain has something
-    /// its rule lets it take. `None` when one stands there already or none can come.
-    fn neighbour(&mut self, board: &Board, winner: Color) -> Option<Cmd> {
-        use model::{Class, Onto};
-        let cell = Cell::Invalid(Class::AfterEnd, PieceKind::Captain, Onto::Enemy);
-        if !wanted(self.hits, cell) {
-            return None;
-        }
-        let captain = board.captain(winner)?;
-        let next = |s: Square| s.x().abs_diff(captain.x()) + s.y().abs_diff(captain.y()) == 1;
-        let loser = winner.opponent();
-        let theirs = |s: Square| board.piece_at(s).is_some_and(|p| p.color == loser);
-        if Square::all().any(|s| next(s) && theirs(s)) {
-            return None;
-        }
-        let path = board
-            .pieces()
-            .filter(|(_, p)| p.color == loser && p.kind != PieceKind::Captain)
-            .filter_map(|(at, _)| route(board, at, NEIGHBOUR, |_, s| next(s)))
-            .min_by_key(|p| p.len())?;
-        // A route steps onto empty squares only.
-        Some(cmd_of(path[0], path[1]))
-    }
-
-    /// After the end: first the commands that reach new cells (a move each piece's rule
-    /// allows, of each kind, onto each target), then more of the loser's such moves.
-    fn after_end(&mut self) {
-        if !self.board().is_over() {
-            return;
-        }
-        let target = (self.cmds.len() + AFTER_END).min(self.room);
-        loop {
-            let board = self.board().clone();
-            let singles: Vec<Vec<Cmd>> = board
-                .pieces()
-                .flat_map(|(from, _)| {
-                    let b = &board;
-                    Square::all()
-                        .filter(move |&to| model::rule_move(b, from, to).is_some())
-                        .map(move |to| vec![cmd_of(from, to)])
-                })
-                .collect();
-            let scores = self.scores(&singles);
-            match (0..singles.len()).find(|&i| scores[i].is_some()) {
-                Some(i) if self.cmds.len() < self.room => {
-                    let c = singles[i].clone();
-                    self.push(&c);
-                }
-                _ => {
-                    let loser = board.side_to_move();
-                    let theirs: Vec<Cmd> = singles
-                        .iter()
-                        .map(|s| s[0])
-                        .filter(|c| {
-                            Square::new(c[0], c[1])
-                                .and_then(|s| board.piece_at(s))
-                                .is_some_and(|p| p.color == loser)
-                        })
-                        .collect();
-                    while self.cmds.len() < target {
-                        match self.rng.pick(&theirs) {
-                            Some(c) => self.push(&[c]),
-                            None => return,
-                        }
-                    }
-                    return;
-                }
-            }
-        }
-    }
-}
-
-/// `board` with `piece` on `s` (a routed piece's board has it lifted).
-fn with(board: &Board, s: Square, piece: crate::judge::piece::Piece) -> Board {
-    let mut b = board.clone();
-    b.put(s, Some(piece));
-    b
-}
-
-/// `board` with `side`'s captain on `s`.
-fn with_captain(board: &Board, s: Square, side: Color) -> Board {
-    with(
-        board,
-        s,
-        crate::judge::piece::Piece {
-            color: side,
-            kind: PieceKind::Captain,
-        },
-    )
 }

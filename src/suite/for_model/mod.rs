@@ -1,0 +1,236 @@
+//! Files built for the statement's model ([`crate::model::statement`]): each one game from the start,
+//! grown by a greedy search that values only the model's cells no earlier file reaches,
+//! and ended by one chosen kind of one chosen side taking the other captain, with
+//! commands after the end. The suite adds such files after the files built against the
+//! catalogue, one for each ending those leave, and more while cells are left.
+//!
+//! At each step the search tries every legal move, invalid commands of every class each
+//! followed by a quiet legal move of the same side, and missions: a piece of the side to
+//! move routed by its own moves to a square its kind has not stood on, to where it alone
+//! would give check along a vector from a row or column not reached yet, or to where it
+//! takes a piece of a kind whose output line is missing; or its captain walked into the
+//! attack of an opposing piece. The other side answers each step of a mission with a
+//! quiet move. The candidate that reaches the most new cells per command is played.
+//!
+//! No catalogue, no mutant: what this part of the suite is worth is measured on wrong
+//! programs it never saw.
+//!
+//! - [`candidates`]: the continuations tried at each step: missions, meetings, invalid
+//!   commands.
+//! - [`ending`]: the end by the chosen kind, and the commands after it.
+
+mod candidates;
+mod ending;
+
+use crate::generate::case::{cmd_of, Cmd};
+use crate::judge::board::Board;
+use crate::judge::piece::{Color, Piece, PieceKind, Square};
+use crate::judge::rules;
+use crate::model::statement::{Cell, Counter};
+use crate::sys::rng::Rng;
+
+/// Commands of the growing part, at most.
+const GROW: usize = 760;
+/// Commands of the search for the end, at most.
+const END_BUDGET: usize = 200;
+/// Commands after the end, at least (when there is room).
+const AFTER_END: usize = 24;
+/// Steps without a gain after which the search goes on to the end.
+const PATIENCE: usize = 30;
+
+/// Captures stop while this many pieces are left.
+const FLOOR: usize = 8;
+/// ... in a thinned file, which takes pieces first to open the board.
+const THIN_FLOOR: usize = 5;
+
+/// A game being written for the model.
+struct Search<'a> {
+    counter: Counter,
+    cmds: Vec<Cmd>,
+    /// How often the suite reaches each model cell, this file included.
+    hits: &'a mut Vec<u64>,
+    rng: Rng,
+    /// The side and kind that end the game.
+    ender: (Color, PieceKind),
+    jobs: usize,
+    room: usize,
+    /// Whether captures are worth a cell each, down to [`THIN_FLOOR`]: a thinned
+    /// board, for the last cells a crowded one hides (a check alone from a back row).
+    thin: bool,
+}
+
+/// One file for the model, after the files whose model hits are `hits` (updated with
+/// this one's): a game of at most `room` commands ended by `ender` taking the captain,
+/// if it can; `thin`, taking pieces first (the ender's last piece and captains aside).
+pub fn file(
+    hits: &mut Vec<u64>,
+    ender: (Color, PieceKind),
+    seed: u64,
+    jobs: usize,
+    room: usize,
+    thin: bool,
+) -> Vec<Cmd> {
+    let mut s = Search {
+        counter: Counter::new(),
+        cmds: Vec::new(),
+        hits,
+        rng: Rng::new(seed),
+        ender,
+        jobs,
+        room,
+        thin,
+    };
+    s.grow(GROW.min(room.saturating_sub(END_BUDGET / 4 + AFTER_END)));
+    s.end();
+    s.after_end();
+    s.cmds
+}
+
+/// Whether `cell` is still wanted.
+fn wanted(hits: &[u64], cell: Cell) -> bool {
+    cell.index().is_some_and(|i| hits[i] == 0)
+}
+
+impl Search<'_> {
+    fn board(&self) -> &Board {
+        self.counter.game().board()
+    }
+
+    /// Whether `c`, a legal move, may be played while the file grows: no captain taken,
+    /// no capture below the floor, the ender's last piece never taken.
+    fn may(&self, board: &Board, c: Cmd) -> bool {
+        let Some(t) = Square::new(c[2], c[3]) else {
+            return true;
+        };
+        let Some(p) = board.piece_at(t) else {
+            return true;
+        };
+        let floor = if self.thin { THIN_FLOOR } else { FLOOR };
+        if p.kind == PieceKind::Captain || board.pieces().count() <= floor {
+            return false;
+        }
+        let (side, kind) = self.ender;
+        let left = board
+            .pieces()
+            .filter(|(_, q)| q.color == side && q.kind == kind)
+            .count();
+        !(p.color == side && p.kind == kind && left <= 1)
+    }
+
+    /// New cells per command of `cont`: the gain up to its last new cell, and how many
+    /// commands that takes; `None` when it may not be played.
+    fn score(&self, cont: &[Cmd]) -> Option<(u64, usize)> {
+        let mut counter = self.counter.clone();
+        let mut seen: Vec<usize> = Vec::new();
+        let mut bonus = 0;
+        let mut best = (0, 0);
+        for (i, &c) in cont.iter().enumerate() {
+            let board = counter.game().board();
+            let legal = counter.game().validate(c[0], c[1], c[2], c[3]).is_ok();
+            if legal && !self.may(board, c) {
+                break;
+            }
+            let takes =
+                legal && Square::new(c[2], c[3]).is_some_and(|t| board.piece_at(t).is_some());
+            if self.thin && takes {
+                bonus += 1;
+            }
+            counter.play(c, |cell| {
+                if let Some(at) = cell.index() {
+                    if self.hits[at] == 0 && !seen.contains(&at) {
+                        seen.push(at);
+                    }
+                }
+            });
+            let gain = seen.len() as u64 + bonus;
+            if gain > best.0 {
+                best = (gain, i + 1);
+            }
+        }
+        (best.0 > 0).then_some(best)
+    }
+
+    fn scores(&self, candidates: &[Vec<Cmd>]) -> Vec<Option<(u64, usize)>> {
+        crate::sys::ordered::on_threads(self.jobs, candidates, |c| self.score(c))
+    }
+
+    fn push(&mut self, cont: &[Cmd]) {
+        for &c in cont {
+            if self.cmds.len() >= self.room {
+                return;
+            }
+            let hits = &mut *self.hits;
+            self.counter.play(c, |cell| {
+                if let Some(i) = cell.index() {
+                    hits[i] += 1;
+                }
+            });
+            self.cmds.push(c);
+        }
+    }
+
+    fn candidates(&mut self) -> Vec<Vec<Cmd>> {
+        let board = self.board().clone();
+        let mut out: Vec<Vec<Cmd>> = rules::legal_moves(&board)
+            .into_iter()
+            .map(|m| vec![cmd_of(m.from, m.to)])
+            .collect();
+        out.extend(self.invalid());
+        out.extend(self.missions());
+        out
+    }
+
+    /// Greedy steps until `limit` commands, or [`PATIENCE`] steps without a gain.
+    fn grow(&mut self, limit: usize) {
+        let mut idle = 0;
+        while self.cmds.len() < limit && idle < PATIENCE && !self.board().is_over() {
+            let candidates = self.candidates();
+            let scores = self.scores(&candidates);
+            let best = (0..scores.len())
+                .filter_map(|i| scores[i].map(|s| (i, s)))
+                .reduce(|b, x| {
+                    // gain / (used + 1), compared without division.
+                    if x.1 .0 * (b.1 .1 as u64 + 1) > b.1 .0 * (x.1 .1 as u64 + 1) {
+                        x
+                    } else {
+                        b
+                    }
+                });
+            match best {
+                Some((i, (_, used))) => {
+                    let room = limit - self.cmds.len();
+                    let chosen = candidates[i][..used.min(room)].to_vec();
+                    self.push(&chosen);
+                    idle = 0;
+                }
+                None => {
+                    idle += 1;
+                    let board = self.board().clone();
+                    match self.quiet(&board, &[]) {
+                        Some(c) => self.push(&[c]),
+                        None => break,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `board` with `piece` on `s` (a routed piece's board has it lifted).
+fn with(board: &Board, s: Square, piece: Piece) -> Board {
+    let mut b = board.clone();
+    b.put(s, Some(piece));
+    b
+}
+
+/// `board` with `side`'s captain on `s`.
+fn with_captain(board: &Board, s: Square, side: Color) -> Board {
+    with(
+        board,
+        s,
+        Piece {
+            color: side,
+            kind: PieceKind::Captain,
+        },
+    )
+}
