@@ -5,6 +5,7 @@
 //! (`tests/all/architecture.rs` holds it to that), so the catalogue may change inside
 //! as long as these stay.
 
+pub use super::kills::Test;
 pub use super::list::{Fault, Group, Mistake};
 pub use super::mutant::{fault_answers, first_difference, judge_answers, Answer, Mutant};
 pub use super::slips::{Offset, Slip, Use};

@@ -17,7 +17,8 @@
 //! - [`kills`]: which test kills which mistake: every mistake played on every test.
 //! - [`for_suite`]: what the suite's searches may ask of the catalogue.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::generate`].
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! [`crate::generate`].
 
 pub mod for_suite;
 pub mod handwritten;

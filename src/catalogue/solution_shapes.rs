@@ -282,6 +282,15 @@ fn why_id(s: &Start, all: &[Start]) -> String {
 
 /// Every candidate, in catalogue order.
 pub fn all() -> Vec<Described> {
+    let mut out = one_starting_piece();
+    out.extend(validation_order());
+    out.extend(bookkeeping());
+    out
+}
+
+/// The slips of a table by id: one starting piece wrong in it, and the boundaries of the
+/// sides' ranges.
+fn one_starting_piece() -> Vec<Described> {
     let mut out = Vec::new();
     let all = starts();
     for s in &all {
@@ -363,6 +372,13 @@ pub fn all() -> Vec<Described> {
             standing,
         });
     }
+    out
+}
+
+/// The slips of a solution that judges a command in another order: a class of invalid
+/// command skipped in one branch, and what a wrong branch does before it refuses.
+fn validation_order() -> Vec<Described> {
+    let mut out = Vec::new();
     let blockable = [
         PieceKind::Elephant,
         PieceKind::Horse,
@@ -433,6 +449,12 @@ pub fn all() -> Vec<Described> {
         "records the piece on the target of a refused move (of a wrong shape, or blocked) as captured, and names it for the next move that takes nothing".into(),
         "an invalid command changes nothing",
     ));
+    out
+}
+
+/// The slips of each side's bookkeeping: the turn kept, NA written.
+fn bookkeeping() -> Vec<Described> {
+    let mut out = Vec::new();
     for color in Color::ALL {
         for kind in PieceKind::ALL {
             out.push(listed(

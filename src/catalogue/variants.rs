@@ -166,6 +166,15 @@ fn described(
 
 /// Every variant, in catalogue order, the unlisted ones among them.
 pub fn all() -> Vec<Described> {
+    let mut out = at_the_end();
+    out.extend(invalid_commands());
+    out.extend(answers_as_written());
+    out
+}
+
+/// The variants about the end of the game: check on the move that takes a captain, a
+/// game that goes on.
+fn at_the_end() -> Vec<Described> {
     use Standing::Listed;
     let mut out = Vec::new();
     let no_check = "once the game is over there is no check";
@@ -214,6 +223,14 @@ pub fn all() -> Vec<Described> {
             Listed,
         ));
     }
+    out
+}
+
+/// The variants about invalid commands: the turn passed after one kind, a kind allowed
+/// onto its own side or kept from capturing, one side allowed to move the other's pieces.
+fn invalid_commands() -> Vec<Described> {
+    use Standing::Listed;
+    let mut out = Vec::new();
     let unchanged = "an invalid command changes nothing: the same side is still to move";
     for r in [Refusal::Over, Refusal::OffBoard]
         .into_iter()
@@ -274,6 +291,14 @@ pub fn all() -> Vec<Described> {
             Listed,
         ));
     }
+    out
+}
+
+/// The variants about the answers as written: the captured piece named from the wrong
+/// square or side, the names of two kinds swapped.
+fn answers_as_written() -> Vec<Described> {
+    use Standing::Listed;
+    let mut out = Vec::new();
     let own_name = "the captured piece is named with its own side and kind";
     out.push(described(
         Variant::CapturedIsMover,

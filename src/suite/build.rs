@@ -64,7 +64,7 @@ fn exposing_all(mistakes: &[Mistake], seed: u64, jobs: usize) -> Option<Vec<Cmd>
 }
 
 /// Whether `m` is shown by a game built for it rather than found by the greedy search:
-/// a piece kept when taken ([`ghost`]) or left out of the look for check ([`lone`]).
+/// a piece kept when taken ([`kept_after_capture`]) or left out of the look for check ([`lone_checks`]).
 fn built_for(m: Mistake) -> bool {
     kept_after_capture::haunted(m).is_some() || lone_checks::lonely(m).is_some()
 }

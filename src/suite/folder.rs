@@ -1,4 +1,4 @@
-//! The suite on disk: `gen --suite DIR` writes each file of [`super::suite`] as `N.in`
+//! The suite on disk: `gen --suite DIR` writes each file of [`super::build`] as `N.in`
 //! with the judge's `N.ans`, and `suite.txt`, which says how it was made, what each file
 //! kills and reaches, and which mistakes only one file kills. An existing DIR may hold
 //! only what a suite writes, which is replaced whole (written aside, then renamed into
@@ -6,8 +6,8 @@
 
 use super::build::suite;
 use super::plan::{Plan, SuiteFile};
+use crate::catalogue::for_suite::Test;
 use crate::catalogue::for_suite::{judge_answers, killed_by, Mistake};
-use crate::catalogue::kills::Test;
 use crate::cli;
 use crate::generate::case::Case;
 use crate::model::statement;

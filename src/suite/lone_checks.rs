@@ -12,7 +12,7 @@
 //! with a quiet one (taking nothing, giving no check when it can, away from the walk);
 //! the targeted piece itself never makes one. Nothing is taken. One game gives the lone
 //! checks one after another, the nearest first, and shows the ghosts of
-//! [`super::ghost`] too, which take pieces: each piece's lone check before it is taken.
+//! [`super::kept_after_capture`] too, which take pieces: each piece's lone check before it is taken.
 
 use super::kept_after_capture::{self, between, route, shortest, Tour};
 use crate::catalogue::for_suite::{starts, Fault, InstanceSlip, Mistake, Shaped};

@@ -51,7 +51,7 @@ pub struct Plan<'a> {
     /// How many files are built against the mistakes.
     pub files: usize,
     /// How many files in all, at most: the files after the first `files` are built for
-    /// the statement's model ([`super::cover`]), while its cells or endings are left.
+    /// the statement's model ([`super::for_model`]), while its cells or endings are left.
     pub total: usize,
     /// The mistakes it is built against (the whole catalogue, or part of it when the
     /// rest is held out to measure it).

@@ -2,9 +2,12 @@
 //! each folder's module doc says in one "May use" line which others it may use, and the
 //! imports must keep to it. Also: no two files import each other in a circle, the engine,
 //! what plays with it, the server and the CQOI solver use nothing of the contest tools,
-//! the engine's core nothing of its front ends or its lab, no folder outgrows
-//! the others, the architecture guide's table says what the module docs say, and only
-//! `src/sys/` binds to the system's own functions.
+//! the engine's core nothing of its front ends or its lab, the catalogue of mistakes and
+//! the model of the statement nothing of each other, the suite nothing of the catalogue
+//! but its one interface, no folder outgrows the others (and no room of the test data
+//! holds more files than a reader takes in at a glance), the architecture guide's table
+//! says what the module docs say, and only `src/sys/` binds to the system's own
+//! functions.
 //!
 //! Imports are read from the source as written (`use` trees, and `crate::`, `super::`,
 //! `self::` paths in code), with comments and string literals left out; test modules
@@ -452,8 +455,21 @@ fn import_breaks(layers: &Layers, imports: &BTreeSet<(ModPath, ModPath)>) -> Vec
     broken
 }
 
-/// The contest tools: what runs, judges and shrinks contestants' programs.
-const CONTEST_TOOLS: [&str; 4] = ["commands", "harness", "shrink", "mistakes"];
+/// The contest tools: what runs, judges and shrinks contestants' programs, and what
+/// measures and writes test data.
+const CONTEST_TOOLS: [&str; 6] = [
+    "commands",
+    "harness",
+    "shrink",
+    "catalogue",
+    "model",
+    "suite",
+];
+
+/// The rooms of the test data that must not know each other: the catalogue of mistakes
+/// and the model of what a test set shows, whatever the mistake. What the model says of
+/// a test set holds for mistakes nobody listed only as long as it knows none.
+const APART: [(&str, &str); 2] = [("catalogue", "model"), ("model", "catalogue")];
 
 /// The engine's own rooms above its core: the front ends and the lab.
 const ABOVE_THE_ENGINE: [&str; 4] = ["play", "lab", "web", "commands"];
@@ -496,6 +512,13 @@ fn floor_breaks(layers: &Layers) -> Vec<String> {
                     "src/{folder} may not use the contest tools (crate::{tool})"
                 ));
             }
+        }
+    }
+    for (folder, other) in APART {
+        if layers.get(folder).is_some_and(|uses| uses.contains(other)) {
+            broken.push(format!(
+                "src/{folder} may not use crate::{other}: the catalogue and the model know nothing of each other"
+            ));
         }
     }
     // The engine's core chooses moves and knows nothing of who asks for them.
@@ -567,6 +590,12 @@ fn the_floor_rules_catch_a_planted_violation_of_each() {
     );
     planted("lab", "commands", "may use, through others, itself");
     planted("judge", "engine", "the judge path uses only std");
+    let mut apart = good.clone();
+    apart.insert("catalogue".into(), names(&["judge"]));
+    apart.insert("model".into(), names(&["judge", "catalogue"]));
+    assert!(floor_breaks(&apart)
+        .iter()
+        .any(|b| b.contains("src/model may not use crate::catalogue")));
     planted("play", "nowhere", "which is no folder of src/");
     // An import its folder's line does not allow.
     let path = |p: &str| -> ModPath { p.split('/').map(str::to_string).collect() };
@@ -633,15 +662,15 @@ fn no_two_files_import_each_other_in_a_circle() {
     assert!(circles.is_empty(), "circles:\n{}", circles.join("\n"));
 }
 
-/// The folders that hold more than a quarter of the crate's lines: past that, a folder
-/// holds more than one job, and should be split along them.
+/// The folders that hold more than 15% of the crate's lines (their subfolders' included):
+/// past that, a folder holds more than one job, and should be split along them.
 fn oversized(lines: &BTreeMap<String, usize>) -> Vec<String> {
     let total: usize = lines.values().sum();
     lines
         .iter()
-        .filter(|(_, &n)| n * 4 > total)
+        .filter(|(_, &n)| n * 100 > total * 15)
         .map(|(folder, n)| {
-            format!("src/{folder} holds {n} of the crate's {total} lines, more than a quarter")
+            format!("src/{folder} holds {n} of the crate's {total} lines, more than 15%")
         })
         .collect()
 }
@@ -661,16 +690,114 @@ fn no_folder_outgrows_the_others() {
     }
     let big = oversized(&lines);
     assert!(big.is_empty(), "{}", big.join("\n"));
-    // A planted folder of just over a quarter is caught; one of a quarter is not.
-    let folders = |sizes: [usize; 4]| -> BTreeMap<String, usize> {
-        ["a", "b", "c", "d"]
+    // A planted folder of just over 15% is caught; one of 15% is not.
+    let folders = |sizes: &[usize]| -> BTreeMap<String, usize> {
+        sizes
             .iter()
-            .map(|f| f.to_string())
-            .zip(sizes)
+            .enumerate()
+            .map(|(i, &n)| (format!("f{i}"), n))
             .collect()
     };
-    assert_eq!(oversized(&folders([251, 250, 250, 249])).len(), 1);
-    assert!(oversized(&folders([250, 250, 250, 250])).is_empty());
+    assert_eq!(
+        oversized(&folders(&[151, 142, 142, 142, 142, 141, 140])),
+        ["src/f0 holds 151 of the crate's 1000 lines, more than 15%"]
+    );
+    assert!(oversized(&folders(&[150, 142, 142, 142, 142, 142, 140])).is_empty());
+}
+
+/// The rooms where test data is made: the next work on test data lands there, and a
+/// reader must take in each folder of them at a glance.
+const TEST_DATA_ROOMS: [&str; 3] = ["catalogue", "model", "suite"];
+
+/// Files a folder of the test data's rooms may hold, at most.
+const ROOM_FILES: usize = 12;
+
+/// The folders (a room or a folder in it) that hold more than [`ROOM_FILES`] files of
+/// their own, from the number of files in each folder.
+fn crowded(files: &BTreeMap<Vec<String>, usize>) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(_, &n)| n > ROOM_FILES)
+        .map(|(folder, n)| {
+            format!(
+                "src/{} holds {n} files, more than {ROOM_FILES}",
+                folder.join("/")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_room_of_the_test_data_holds_more_files_than_a_reader_takes_in() {
+    let mut files: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for path in modules().values() {
+        let rel = path.strip_prefix(src_dir()).expect("under src");
+        let folder: Vec<String> = rel
+            .parent()
+            .into_iter()
+            .flat_map(|p| p.iter())
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        if folder
+            .first()
+            .is_some_and(|f| TEST_DATA_ROOMS.contains(&f.as_str()))
+        {
+            *files.entry(folder).or_default() += 1;
+        }
+    }
+    for room in TEST_DATA_ROOMS {
+        assert!(files.contains_key(&vec![room.to_string()]), "no src/{room}");
+    }
+    let big = crowded(&files);
+    assert!(big.is_empty(), "{}", big.join("\n"));
+    let planted: BTreeMap<Vec<String>, usize> = [(vec!["suite".to_string()], ROOM_FILES + 1)]
+        .into_iter()
+        .collect();
+    assert_eq!(
+        crowded(&planted),
+        ["src/suite holds 13 files, more than 12"]
+    );
+}
+
+/// The module through which the suite sees the catalogue.
+const CATALOGUE_INTERFACE: [&str; 2] = ["catalogue", "for_suite"];
+
+/// The imports from the suite into the catalogue that do not go through its interface.
+fn around_the_interface(imports: &BTreeSet<(ModPath, ModPath)>) -> Vec<String> {
+    imports
+        .iter()
+        .filter(|(from, to)| {
+            from.first().is_some_and(|f| f == "suite")
+                && to.first().is_some_and(|t| t == "catalogue")
+                && to[..] != CATALOGUE_INTERFACE[..]
+        })
+        .map(|(from, to)| {
+            format!(
+                "src/{} uses crate::{}: the suite sees the catalogue through crate::{} only",
+                from.join("/"),
+                to.join("::"),
+                CATALOGUE_INTERFACE.join("::")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_suite_sees_the_catalogue_through_one_interface() {
+    let modules = modules();
+    let edges = imports(&modules);
+    let broken = around_the_interface(&edges);
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+    // The suite does use it, and a planted import past it is caught.
+    let interface: ModPath = CATALOGUE_INTERFACE.iter().map(|s| s.to_string()).collect();
+    assert!(edges
+        .iter()
+        .any(|(from, to)| from[0] == "suite" && *to == interface));
+    let path = |p: &str| -> ModPath { p.split('/').map(str::to_string).collect() };
+    let planted: BTreeSet<(ModPath, ModPath)> = [(path("suite/build"), path("catalogue/mutant"))]
+        .into_iter()
+        .collect();
+    assert_eq!(around_the_interface(&planted).len(), 1);
 }
 
 #[test]

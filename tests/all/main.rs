@@ -42,6 +42,7 @@ mod serve_load;
 mod shapes;
 mod site_browser;
 mod stress_cli;
+mod suite_bytes;
 mod test_cli;
 mod test_diagnosis_cli;
 mod threads;

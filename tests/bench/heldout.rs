@@ -14,7 +14,7 @@
 use duckchess::catalogue::for_suite::killed_by;
 use duckchess::catalogue::list::Mistake;
 use duckchess::suite::build::suite;
-use duckchess::suite::held_out::{self as heldout, percent, Split, SplitScore, Summary};
+use duckchess::suite::held_out::{self, percent, Split, SplitScore, Summary};
 use duckchess::suite::plan::{Plan, Weights, DEFAULT_FILES, WEIGHTS};
 use std::time::Instant;
 
@@ -83,20 +83,20 @@ fn held_out_kill_rates() {
         println!("\nrandom halves held out, seeds 1..={seeds}: held-out kill rate (mean +- sd, min), killed by two files, training mistakes missed, seconds a suite");
         for (name, w) in strategies() {
             let outcomes: Vec<SplitScore> = (1..=seeds)
-                .map(|s| heldout::measure(&heldout::halves(s), s, DEFAULT_FILES, w, jobs()))
+                .map(|s| held_out::measure(&held_out::halves(s), s, DEFAULT_FILES, w, jobs()))
                 .collect();
             report(name, &outcomes);
         }
     }
     if what != "halves" {
-        let groups = heldout::groups();
+        let groups = held_out::groups();
         println!("\neach of the {} groups held out in turn (pooled): held-out kill rate, killed by two files, training mistakes missed, seconds a suite; the weakest groups", groups.len());
         for (name, w) in strategies() {
             let outcomes: Vec<(String, SplitScore)> = groups
                 .iter()
                 .enumerate()
                 .map(|(i, g): (usize, &Split)| {
-                    let o = heldout::measure(g, 100 + i as u64, DEFAULT_FILES, w, jobs());
+                    let o = held_out::measure(g, 100 + i as u64, DEFAULT_FILES, w, jobs());
                     (g.name.clone(), o)
                 })
                 .collect();
@@ -133,7 +133,7 @@ fn report(name: &str, outcomes: &[SplitScore]) {
 #[test]
 fn held_out_families() {
     let seeds = env_number("FAMILY_SEEDS", 20);
-    let families = heldout::families();
+    let families = held_out::families();
     println!(
         "{} mistakes in {} families; {} files a suite; seeds 1..={seeds}; {} threads\n",
         Mistake::all().len(),
@@ -145,7 +145,7 @@ fn held_out_families() {
     let mut seconds = 0.0;
     for family in &families {
         let outcomes: Vec<SplitScore> = (1..=seeds)
-            .map(|s| heldout::measure(family, s, DEFAULT_FILES, WEIGHTS, jobs()))
+            .map(|s| held_out::measure(family, s, DEFAULT_FILES, WEIGHTS, jobs()))
             .collect();
         let summary = Summary::of(&outcomes);
         seconds += summary.seconds;

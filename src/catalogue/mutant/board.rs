@@ -1,41 +1,10 @@
-//! The mutant's board: squares as plain coordinates, the pieces on them with their ids,
+//! The mutant's board: the pieces on their squares with their ids,
 //! each side's pieces as bits, and the captains (a solution that keeps a taken piece
 //! alive sees it still).
 
-use super::{Mutant, NO_ID};
+use super::{At, Mutant, NO_ID};
 use crate::catalogue::handwritten::Written;
 use crate::judge::piece::{Color, Piece, PieceKind};
-
-/// A square as plain coordinates (always on the 10 x 9 board once made).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct At {
-    pub(super) x: i64,
-    pub(super) y: i64,
-}
-
-impl At {
-    pub(super) fn plus(self, dx: i64, dy: i64) -> At {
-        At {
-            x: self.x + dx,
-            y: self.y + dy,
-        }
-    }
-
-    pub(super) fn index(self) -> usize {
-        (self.x * 9 + self.y) as usize
-    }
-
-    pub(super) fn of(index: usize) -> At {
-        At {
-            x: index as i64 / 9,
-            y: index as i64 % 9,
-        }
-    }
-
-    pub(super) fn on_board(self) -> bool {
-        (0..10).contains(&self.x) && (0..9).contains(&self.y)
-    }
-}
 
 impl Mutant {
     /// Moves the piece on `from` to `to`, its id with it.

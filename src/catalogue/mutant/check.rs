@@ -1,9 +1,8 @@
 //! Check as the solution with the mistake decides it: who is attacked, by whom, after
 //! the end too, and the look for attacks that counts squares as `9x + y`.
 
-use super::board::At;
 use super::reach::Path;
-use super::Mutant;
+use super::{At, Mutant};
 use crate::catalogue::handwritten::Written;
 use crate::catalogue::slips::Use;
 use crate::catalogue::solution_shapes::{InstanceSlip, Shaped};

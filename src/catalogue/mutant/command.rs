@@ -1,9 +1,8 @@
 //! One command judged and made as the solution with the mistake does it, in the order
 //! its branches test it, and the four answers as it writes them.
 
-use super::board::At;
 use super::reach::Path;
-use super::Mutant;
+use super::{At, Mutant};
 use crate::catalogue::handwritten::Written;
 use crate::catalogue::slips::Use;
 use crate::catalogue::solution_shapes::{self, InstanceSlip, Shaped};

@@ -10,10 +10,10 @@
 //! and changes it there. Only the value types (sides, kinds, the four answers) come from
 //! the judge.
 //!
-//! - [`board`]: its board, its pieces and their ids.
-//! - [`command`]: one command judged, made and answered.
-//! - [`reach`]: whether a piece may go somewhere by its rule, as the solution thinks.
-//! - [`check`]: whether the position is check, as the solution decides.
+//! - `board`: its board, its pieces and their ids.
+//! - `command`: one command judged, made and answered.
+//! - `reach`: whether a piece may go somewhere by its rule, as the solution thinks.
+//! - `check`: whether the position is check, as the solution decides.
 
 mod board;
 mod check;
@@ -27,7 +27,6 @@ use super::solution_shapes::{self, InstanceSlip, Shaped, Target};
 use super::variants::{Refusal, Variant};
 use crate::judge::game::Moved;
 use crate::judge::piece::{Color, Piece, PieceKind, Square};
-use board::At;
 
 /// One judge command `xs ys xt yt`, any integers.
 use crate::generate::case::Cmd;
@@ -38,6 +37,37 @@ pub type Answer = Option<Moved>;
 
 /// No starting piece on a square.
 const NO_ID: u8 = u8::MAX;
+
+/// A square as plain coordinates (always on the 10 x 9 board once made).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct At {
+    x: i64,
+    y: i64,
+}
+
+impl At {
+    fn plus(self, dx: i64, dy: i64) -> At {
+        At {
+            x: self.x + dx,
+            y: self.y + dy,
+        }
+    }
+
+    fn index(self) -> usize {
+        (self.x * 9 + self.y) as usize
+    }
+
+    fn of(index: usize) -> At {
+        At {
+            x: index as i64 / 9,
+            y: index as i64 % 9,
+        }
+    }
+
+    fn on_board(self) -> bool {
+        (0..10).contains(&self.x) && (0..9).contains(&self.y)
+    }
+}
 
 /// A game as a solution with one mistake (or none) plays it.
 #[derive(Clone, Debug)]

@@ -2,8 +2,7 @@
 //! thinks: the shape of its move, its blocking squares, a car's path, and the slip in
 //! one row of the move table.
 
-use super::board::At;
-use super::Mutant;
+use super::{At, Mutant};
 use crate::catalogue::handwritten::Written;
 use crate::catalogue::slips::{CarSlip, Use, What};
 use crate::judge::piece::{Color, Piece, PieceKind};

@@ -4,7 +4,7 @@
 //! cut to what the phase of the file allows.
 
 use super::super::missions;
-use super::{Search, AFTER_END_TRIED, INVALID_EACH, PLAYOUT, PLAYOUTS};
+use super::{Allowed, Search, AFTER_END_TRIED, INVALID_EACH, PLAYOUT, PLAYOUTS};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::generate::games::Writer;
 use crate::generate::mode::Mode;
@@ -13,17 +13,6 @@ use crate::judge::game::{Game, Invalid};
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
 use crate::sys::rng::Rng;
-
-/// What continuations may contain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Allowed {
-    /// Invalid commands.
-    pub(super) invalid: bool,
-    /// The move that ends the game.
-    pub(super) end: bool,
-    /// Captures only while more pieces than this stand on the board.
-    pub(super) floor: usize,
-}
 
 impl Allowed {
     /// Whether `c` may be played in `game`: a capture of a captain only when the end is

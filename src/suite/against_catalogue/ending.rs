@@ -8,8 +8,7 @@
 //! kills what it can from the start of a game, and every mistake should die in two files
 //! of three.
 
-use super::candidates::Allowed;
-use super::{Search, AFTER_END};
+use super::{Allowed, Search, AFTER_END};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::generate::mode::Mode;
 use crate::generate::position::rule_targets;

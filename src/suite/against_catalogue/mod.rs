@@ -12,22 +12,20 @@
 //! coverage cell reached fewer than a few times in the whole suite. When nothing gains, a
 //! few moves of a steering writer take the game on to new situations.
 //!
-//! - [`candidates`]: the continuations tried at each step.
-//! - [`score`]: what a continuation gains: the cells it reaches, the mistakes it kills.
-//! - [`ending`]: the end of the game and the commands after it.
+//! - `candidates`: the continuations tried at each step.
+//! - `score`: what a continuation gains: the cells it reaches, the mistakes it kills.
+//! - `ending`: the end of the game and the commands after it.
 
 use super::plan::{ending, Plan, SuiteFile, Q};
 use crate::catalogue::for_suite::Slip;
-use crate::catalogue::for_suite::{killed_by, Fault, Mistake, Mutant};
+use crate::catalogue::for_suite::{killed_by, Fault, Mistake, Mutant, Offset, Use};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::generate::mode::Mode;
 use crate::judge::game::Game;
-use crate::judge::piece::Square;
+use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
 use crate::model::table::Counter;
 use crate::sys::rng::Rng;
-use candidates::Allowed;
-use score::{RowKey, Run};
 use std::collections::HashMap;
 
 mod candidates;
@@ -55,6 +53,33 @@ const PATIENCE: usize = 40;
 const OWN_CAPTURES: usize = 6;
 /// Invalid candidates of each kind but the blocked ones (which are all tried).
 pub(super) const INVALID_EACH: usize = 6;
+
+/// Where a slip's row is used: a move by it, or a threat on a captain by it.
+type RowKey = (Use, PieceKind, Offset);
+
+/// What continuations may contain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Allowed {
+    /// Invalid commands.
+    pub(super) invalid: bool,
+    /// The move that ends the game.
+    pub(super) end: bool,
+    /// Captures only while more pieces than this stand on the board.
+    pub(super) floor: usize,
+}
+
+/// A continuation being played from the search's state: the judge (with its coverage
+/// counter), the mutant without a mistake that stands where the judge does, and the
+/// mutants of the other (stateful) mistakes alive in this file.
+#[derive(Clone)]
+struct Run {
+    pub(super) counter: Counter,
+    pub(super) base: Mutant,
+    pub(super) others: Vec<Option<Mutant>>,
+    /// Slips (indices into the search's list) killed during this run.
+    pub(super) dead: Vec<usize>,
+    pub(super) rows: Vec<RowKey>,
+}
 
 /// A game being written, and what it has killed and reached so far.
 struct Search<'p> {

@@ -8,16 +8,13 @@
 //! that touch its row, and played on them alone. The same seed always gives the same
 //! bytes, whatever the number of threads.
 
-use super::Search;
-use crate::catalogue::for_suite::{Answer, Mistake, Mutant, Offset, Use};
+use super::{RowKey, Run, Search};
+use crate::catalogue::for_suite::{Answer, Mistake, Offset, Use};
 use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules::{Reach, REACH};
-use crate::model::table::{Cell, Counter};
-
-/// Where a slip's row is used: a move by it, or a threat on a captain by it.
-pub(super) type RowKey = (Use, PieceKind, Offset);
+use crate::model::table::Cell;
 
 /// The row of `kind`'s table that goes by `delta`, if any: the leap itself, or the car's
 /// direction.
@@ -76,19 +73,6 @@ impl Score {
         // gain / (used + 2), compared without division.
         self.gain * (other.used as u64 + 2) > other.gain * (self.used as u64 + 2)
     }
-}
-
-/// A continuation being played from the search's state: the judge (with its coverage
-/// counter), the mutant without a mistake that stands where the judge does, and the
-/// mutants of the other (stateful) mistakes alive in this file.
-#[derive(Clone)]
-pub(super) struct Run {
-    pub(super) counter: Counter,
-    pub(super) base: Mutant,
-    pub(super) others: Vec<Option<Mutant>>,
-    /// Slips (indices into the search's list) killed during this run.
-    pub(super) dead: Vec<usize>,
-    pub(super) rows: Vec<RowKey>,
 }
 
 impl Run {

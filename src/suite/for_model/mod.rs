@@ -15,9 +15,9 @@
 //! No catalogue, no mutant: what this part of the suite is worth is measured on wrong
 //! programs it never saw.
 //!
-//! - [`candidates`]: the continuations tried at each step: missions, meetings, invalid
+//! - `candidates`: the continuations tried at each step: missions, meetings, invalid
 //!   commands.
-//! - [`ending`]: the end by the chosen kind, and the commands after it.
+//! - `ending`: the end by the chosen kind, and the commands after it.
 
 mod candidates;
 mod ending;
