@@ -14,6 +14,7 @@ use super::plan::{ending, salt, Plan, SuiteFile, Weights, Q, WEIGHTS};
 use crate::catalogue::for_suite::{first_difference, judge_answers, killed_by, Mistake};
 use crate::generate::case::Cmd;
 use crate::judge::piece::{Color, PieceKind};
+use crate::model::statement::{self as model, counter::input_cells};
 
 /// A game that exposes `mistake`: one file's greedy search against it alone, cut after
 /// the first command on which it answers differently from the judge; `None` when the
@@ -87,32 +88,73 @@ const COVER_LEAST: u64 = 1;
 /// Seeds a file for the model is tried from before the suite ends.
 const COVER_TRIES: u64 = 8;
 
-/// The files for the statement's model, after `files`, up to the plan's total: each
-/// ended by a kind of a side that no file ends with yet (in the model's order), then by
-/// each in turn, while its cells are left.
-fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
-    use crate::model::statement as model;
-    if files.len() >= plan.total {
-        return;
-    }
+/// How often the files reach each cell of the statement's model.
+fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
     let mut hits = vec![0u64; model::cells().len()];
-    for f in files.iter() {
+    for f in files {
+        let mut count = |cell: model::Cell| {
+            if let Some(i) = cell.index() {
+                hits[i] += 1;
+            }
+        };
         let mut counter = model::Counter::new();
         for &c in &f.cmds {
-            counter.play(c, |cell| {
-                if let Some(i) = cell.index() {
-                    hits[i] += 1;
-                }
-            });
+            counter.play(c, &mut count);
+        }
+        for cell in input_cells(f.cmds.len()) {
+            count(cell);
         }
     }
+    hits
+}
+
+/// The files for the statement's model, after `files`, up to the plan's total: the file
+/// for what a solution must hold ([`super::capacity`]); then files each ended by a kind
+/// of a side that no file ends with yet (in the model's order), then by each in turn,
+/// while its cells are left; last, with room for them, an input of no command and one
+/// of one command (the edges of the input).
+fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
+    let room = plan.total.saturating_sub(files.len());
+    if room == 0 {
+        return;
+    }
+    let mut hits = model_hits(files);
+    let k = files.len() as u64 + 1;
+    let cmds = super::capacity::file(&mut hits, salt(plan.seed, 1000 + k), Q);
+    for cell in input_cells(cmds.len()) {
+        if let Some(i) = cell.index() {
+            hits[i] += 1;
+        }
+    }
+    let mut features: Vec<String> = ending(&cmds).into_iter().collect();
+    features
+        .push("built for what a solution must hold: crowded positions, every piece taken".into());
+    files.push(SuiteFile { cmds, features });
+    let tiny = if room >= 3 { 2 } else { 0 };
+    games_for_model(plan, files, &mut hits, plan.total - tiny);
+    if tiny == 2 {
+        files.push(SuiteFile {
+            cmds: Vec::new(),
+            features: vec!["an input of no command (Q = 0)".into()],
+        });
+        files.push(SuiteFile {
+            cmds: vec![[0, 0, 1, 0]],
+            features: vec!["an input of one command (Q = 1)".into()],
+        });
+    }
+}
+
+/// The games for the statement's model, after `files`, up to `total` files: each ended
+/// by a kind of a side that no file ends with yet (in the model's order), then by each
+/// in turn, while its cells are left.
+fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>, total: usize) {
     let enders: Vec<(Color, PieceKind)> = Color::ALL
         .into_iter()
         .flat_map(|c| PieceKind::ALL.into_iter().map(move |k| (c, k)))
         .collect();
     let reached = |hits: &[u64]| hits.iter().filter(|&&h| h > 0).count() as u64;
     let mut turn = 0;
-    while files.len() < plan.total {
+    while files.len() < total {
         let missing = |e: &(Color, PieceKind)| {
             model::Cell::Ends(e.0, e.1)
                 .index()
@@ -147,6 +189,11 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
                 false => ender,
             };
             let cmds = super::for_model::file(&mut tried, ender, seed, plan.jobs, Q, thin);
+            for cell in input_cells(cmds.len()) {
+                if let Some(i) = cell.index() {
+                    tried[i] += 1;
+                }
+            }
             if needed || reached(&tried) - before >= COVER_LEAST {
                 found = Some((cmds, tried, ender));
                 break;
@@ -155,7 +202,7 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
         let Some((cmds, tried, ender)) = found else {
             break;
         };
-        hits = tried;
+        *hits = tried;
         let mut features: Vec<String> = ending(&cmds).into_iter().collect();
         features.push(format!(
             "built for the statement's model: the {} {} takes the captain",

@@ -27,6 +27,7 @@
 
 pub mod against_catalogue;
 pub mod build;
+pub mod capacity;
 pub mod folder;
 pub mod for_model;
 pub mod held_out;

@@ -2,7 +2,10 @@
 //! dimension, in words; the cross product of them all (the universe), and the reason
 //! for each cell no valid input can reach.
 
+use super::aliases::{self, Layout};
+use super::capacity::{Scan, CROWD, LONG_RUN};
 use super::geometry::{can_stand, stands, vector_name, vectors};
+use super::refusals::{self, named_blocks, own_shifts, shift_words, shifts, Shift};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::model::pieces;
@@ -30,6 +33,14 @@ impl Onto {
             None => Onto::Empty,
             Some(p) if p.color == side => Onto::Own,
             Some(_) => Onto::Enemy,
+        }
+    }
+
+    /// Who holds a blocking square, in words.
+    fn holder(self) -> &'static str {
+        match self {
+            Onto::Own => "its own side",
+            _ => "the other side",
         }
     }
 
@@ -120,6 +131,98 @@ impl Act {
     }
 }
 
+/// An edge of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InputEdge {
+    /// An input of no command: `Q = 0`.
+    NoCommand,
+    /// An input of one command.
+    OneCommand,
+    /// An input of the official limit's 1000 commands.
+    FullLimit,
+    /// A command whose source is its target, with a piece of the side to move on it,
+    /// then a move.
+    SourceIsTarget,
+    /// A legal move with one of its four numbers (`xs`, `ys`, `xt`, `yt`: 0 to 3) at 0
+    /// (`false`) or at its largest (`true`).
+    Number(u8, bool),
+}
+
+impl InputEdge {
+    /// Every edge.
+    pub fn all() -> Vec<InputEdge> {
+        let mut out = vec![
+            InputEdge::NoCommand,
+            InputEdge::OneCommand,
+            InputEdge::FullLimit,
+            InputEdge::SourceIsTarget,
+        ];
+        for which in 0..4 {
+            out.push(InputEdge::Number(which, false));
+            out.push(InputEdge::Number(which, true));
+        }
+        out
+    }
+
+    fn words(self) -> String {
+        match self {
+            InputEdge::NoCommand => "an input of no command (Q = 0)".into(),
+            InputEdge::OneCommand => "an input of one command (Q = 1)".into(),
+            InputEdge::FullLimit => "an input of 1000 commands (Q = 1000)".into(),
+            InputEdge::SourceIsTarget => {
+                "a command whose source is its target, on a piece of the side to move, then a move"
+                    .into()
+            }
+            InputEdge::Number(which, max) => {
+                let name = ["xs", "ys", "xt", "yt"][which as usize];
+                let value = match (max, which % 2) {
+                    (false, _) => 0,
+                    (true, 0) => 9,
+                    (true, _) => 8,
+                };
+                format!("a legal move with {name} = {value}")
+            }
+        }
+    }
+}
+
+/// What a solution must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Load {
+    /// In a position where this side has [`CROWD`] legal moves or more, a legal move by
+    /// the piece this order scans last.
+    Crowded(Color, Scan),
+    /// Every piece but the two captains taken in one game.
+    AllTaken,
+    /// [`LONG_RUN`] invalid commands in a row, then a legal move.
+    LongRun,
+}
+
+impl Load {
+    /// Every load.
+    pub fn all() -> Vec<Load> {
+        let mut out = Vec::new();
+        for side in Color::ALL {
+            for scan in Scan::ALL {
+                out.push(Load::Crowded(side, scan));
+            }
+        }
+        out.push(Load::AllTaken);
+        out.push(Load::LongRun);
+        out
+    }
+
+    fn words(self) -> String {
+        match self {
+            Load::Crowded(side, scan) => format!(
+                "with {CROWD} legal moves or more, {side} moves the piece a scan {scan} reaches last"
+            ),
+            Load::AllTaken => "every piece but the captains taken in one game".into(),
+            Load::LongRun => format!("{LONG_RUN} invalid commands in a row, then a move"),
+        }
+    }
+}
+
 /// One cell of the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Cell {
@@ -143,6 +246,23 @@ pub enum Cell {
     Piece(u8, Act),
     /// An invalid command of this class, with this kind's shape, onto this target.
     Invalid(Class, PieceKind, Onto),
+    /// This side's kind tried by a displacement `(dx, dy)` no shape of its move has,
+    /// onto an empty square (refused), before a move of the same side.
+    Refused(Color, PieceKind, i8, i8),
+    /// ... by a displacement of its move's shape onto its own side's piece (refused,
+    /// before a move) or the other side's (a capture).
+    ShapeOnto(Color, PieceKind, i8, i8, Onto),
+    /// ... by a displacement of its move's shape through its blocking square of this
+    /// number (a car's: some square between) held by its own side's piece or the other
+    /// side's (refused, before a move of the same side).
+    ShapeBlocked(Color, PieceKind, i8, i8, u8, Onto),
+    /// After a move, no check; but this side's kind, by this vector (an index into
+    /// [`vectors`]) off the board, reads the other captain on a board stored flat so.
+    Alias(Color, PieceKind, u8, Layout),
+    /// An edge of the input.
+    Input(InputEdge),
+    /// A load a solution must hold.
+    Load(Load),
 }
 
 /// The dimensions of the model, in report order.
@@ -160,17 +280,30 @@ pub enum Dimension {
     Pieces,
     /// Every class of invalid command.
     Invalid,
+    /// Every displacement each kind must refuse, and its shapes onto each target and
+    /// through each blocking square.
+    Refusals,
+    /// Every vector off the board that a flat board reads elsewhere.
+    Aliases,
+    /// The edges of the input.
+    InputEdges,
+    /// What a solution must hold: crowded positions, captures, runs.
+    Capacity,
 }
 
 impl Dimension {
     /// Every dimension.
-    pub const ALL: [Dimension; 6] = [
+    pub const ALL: [Dimension; 10] = [
         Dimension::Lines,
         Dimension::Endings,
         Dimension::Places,
         Dimension::Attacks,
         Dimension::Pieces,
         Dimension::Invalid,
+        Dimension::Refusals,
+        Dimension::Aliases,
+        Dimension::InputEdges,
+        Dimension::Capacity,
     ];
 
     /// Its name in the report.
@@ -182,6 +315,10 @@ impl Dimension {
             Dimension::Attacks => "attacks",
             Dimension::Pieces => "starting pieces",
             Dimension::Invalid => "invalid commands",
+            Dimension::Refusals => "refusals",
+            Dimension::Aliases => "aliased squares",
+            Dimension::InputEdges => "input edges",
+            Dimension::Capacity => "capacity",
         }
     }
 }
@@ -196,6 +333,10 @@ impl Cell {
             Cell::Row(..) | Cell::Column(..) => Dimension::Attacks,
             Cell::Piece(..) => Dimension::Pieces,
             Cell::Invalid(..) => Dimension::Invalid,
+            Cell::Refused(..) | Cell::ShapeOnto(..) | Cell::ShapeBlocked(..) => Dimension::Refusals,
+            Cell::Alias(..) => Dimension::Aliases,
+            Cell::Input(..) => Dimension::InputEdges,
+            Cell::Load(..) => Dimension::Capacity,
         }
     }
 
@@ -210,14 +351,18 @@ impl Cell {
             | Cell::From(side, kind, _)
             | Cell::Onto(side, kind, _)
             | Cell::Row(side, kind, ..)
-            | Cell::Column(side, kind, ..) => Some((side, kind)),
+            | Cell::Column(side, kind, ..)
+            | Cell::Refused(side, kind, ..)
+            | Cell::ShapeOnto(side, kind, ..)
+            | Cell::ShapeBlocked(side, kind, ..)
+            | Cell::Alias(side, kind, ..) => Some((side, kind)),
             Cell::Piece(id, _) => pieces::by_square()
                 .get(id as usize)
                 .map(|s| (s.color, s.kind)),
             // After the end, the winner's pieces are the ones left beside the other
             // side's: red's, say.
             Cell::Invalid(Class::AfterEnd, kind, _) => Some((Color::Red, kind)),
-            Cell::Invalid(..) => None,
+            Cell::Invalid(..) | Cell::Input(..) | Cell::Load(..) => None,
         }
     }
 
@@ -254,7 +399,38 @@ impl Cell {
                 };
                 format!("{} {piece}{then}", class.words())
             }
+            Cell::Refused(side, kind, dx, dy) => format!(
+                "the {side} {kind} refused {} onto an empty square, then a move",
+                shift_words((dx, dy))
+            ),
+            Cell::ShapeOnto(side, kind, dx, dy, onto) => {
+                let then = if onto == Onto::Own { ", refused, then a move" } else { "" };
+                format!("the {side} {kind} by {} {}{then}", shift_words((dx, dy)), onto.words())
+            }
+            Cell::ShapeBlocked(side, kind, dx, dy, b, by) => format!(
+                "the {side} {kind} by {} through its {} held by {}, refused, then a move",
+                shift_words((dx, dy)),
+                block_words(kind, b),
+                by.holder()
+            ),
+            Cell::Alias(side, kind, v, layout) => format!(
+                "no check, but the {side} {kind} {} off the board reads the other captain in {layout}",
+                vector_name(kind, v)
+            ),
+            Cell::Input(edge) => edge.words(),
+            Cell::Load(load) => load.words(),
         }
+    }
+}
+
+/// A blocking square of `kind` by number, in words.
+fn block_words(kind: PieceKind, b: u8) -> &'static str {
+    match (kind, b) {
+        (PieceKind::Elephant, _) => "eye",
+        (PieceKind::Horse, _) => "leg",
+        (PieceKind::Car, _) => "line",
+        (_, 0) => "first leg",
+        _ => "second leg",
     }
 }
 
@@ -341,8 +517,53 @@ pub fn universe() -> &'static [Cell] {
                 }
             }
         }
+        refusal_cells(&mut out);
+        for side in Color::ALL {
+            for kind in PieceKind::ALL {
+                for v in 0..vectors(kind).len() as u8 {
+                    for layout in Layout::ALL {
+                        out.push(Cell::Alias(side, kind, v, layout));
+                    }
+                }
+            }
+        }
+        out.extend(InputEdge::all().into_iter().map(Cell::Input));
+        out.extend(Load::all().into_iter().map(Cell::Load));
         out
     })
+}
+
+/// The cells of the refusals: each kind of each side, every displacement it must refuse,
+/// then its shapes onto each target and through each blocking square.
+fn refusal_cells(out: &mut Vec<Cell>) {
+    for side in Color::ALL {
+        for kind in PieceKind::ALL {
+            for d in shifts() {
+                if refusals::shape_blocks(kind, d).is_none() {
+                    out.push(Cell::Refused(side, kind, d.0, d.1));
+                }
+            }
+            for d in own_shifts(kind) {
+                out.push(Cell::ShapeOnto(side, kind, d.0, d.1, Onto::Own));
+                out.push(Cell::ShapeOnto(side, kind, d.0, d.1, Onto::Enemy));
+                for b in 0..named_blocks(kind, d) as u8 {
+                    out.push(Cell::ShapeBlocked(side, kind, d.0, d.1, b, Onto::Own));
+                    out.push(Cell::ShapeBlocked(side, kind, d.0, d.1, b, Onto::Enemy));
+                }
+            }
+        }
+    }
+}
+
+/// The squares a cell of the refusals needs on the board besides the target, relative
+/// to the piece: a blocking square.
+fn block_of(kind: PieceKind, d: Shift, b: u8) -> Vec<Shift> {
+    let blocks = refusals::shape_blocks(kind, d).unwrap_or_default();
+    match kind {
+        // A car's line of two squares or more: its first square between.
+        PieceKind::Car => blocks.first().copied().into_iter().collect(),
+        _ => blocks.get(b as usize).copied().into_iter().collect(),
+    }
 }
 
 /// Why no valid input can reach `cell`, or `None` when some can.
@@ -385,6 +606,27 @@ pub fn why_unreachable(cell: Cell) -> Option<String> {
         Cell::Invalid(Class::AfterEnd, _, Onto::Own) => {
             Some("no move by a piece's rule lands on its own side's piece".into())
         }
+        Cell::Refused(side, kind, dx, dy) | Cell::ShapeOnto(side, kind, dx, dy, _)
+            if !refusals::fits(side, kind, (dx, dy), &[]) =>
+        {
+            Some(format!(
+                "no square the {side} {kind} can stand on has the square {} of it on the board",
+                shift_words((dx, dy))
+            ))
+        }
+        Cell::ShapeBlocked(side, kind, dx, dy, b, _)
+            if !refusals::fits(side, kind, (dx, dy), &block_of(kind, (dx, dy), b)) =>
+        {
+            Some(format!(
+                "no square the {side} {kind} can stand on has the square {} of it and its {} on the board",
+                shift_words((dx, dy)),
+                block_words(kind, b)
+            ))
+        }
+        Cell::Alias(side, kind, v, layout) if !aliases::fits(side, kind, v, layout) => Some(format!(
+            "no square the {side} {kind} can stand on has the square {} of it off the board where {layout} reads a square of the board",
+            vector_name(kind, v)
+        )),
         _ => None,
     }
 }
@@ -472,6 +714,44 @@ mod tests {
                     assert_eq!(stands(side, kind) & stands(side.opponent(), taken), 0)
                 }
                 Cell::Invalid(..) => {}
+                // No square the piece stands on has the target (and the blocking
+                // square) on the board.
+                Cell::Refused(side, kind, dx, dy) | Cell::ShapeOnto(side, kind, dx, dy, _) => {
+                    for a in Square::all().filter(|&a| can_stand(side, kind, a)) {
+                        assert!(a.offset((dx, dy)).is_none(), "{c:?} {a}");
+                    }
+                }
+                Cell::ShapeBlocked(side, kind, dx, dy, b, _) => {
+                    for a in Square::all().filter(|&a| can_stand(side, kind, a)) {
+                        let block = block_of(kind, (dx, dy), b);
+                        let all_on = a.offset((dx, dy)).is_some()
+                            && block.iter().all(|&o| a.offset(o).is_some());
+                        assert!(!all_on, "{c:?} {a}");
+                    }
+                }
+                // No square the piece stands on reads anything off the board so.
+                Cell::Alias(side, kind, v, layout) => {
+                    assert!(!aliases::fits(side, kind, v, layout), "{c:?}");
+                    let vec = vectors(kind)[v as usize];
+                    if !vec.ray {
+                        for a in Square::all().filter(|&a| can_stand(side, kind, a)) {
+                            let off = a.offset(vec.delta).is_none();
+                            let x = i64::from(a.x()) + i64::from(vec.delta.0);
+                            let y = i64::from(a.y()) + i64::from(vec.delta.1);
+                            let index = match layout {
+                                Layout::RowsOf9 => 9 * x + y,
+                                Layout::RowsOf10 => 10 * x + y,
+                                Layout::ColumnsOf10 => 10 * y + x,
+                            };
+                            let lands = match layout {
+                                Layout::RowsOf10 => (0..100).contains(&index) && index % 10 < 9,
+                                _ => (0..90).contains(&index),
+                            };
+                            // Off the board and read off the array (or the padding).
+                            assert!(!off || !lands || !vec.blocks.is_empty(), "{c:?} {a}");
+                        }
+                    }
+                }
                 _ => panic!("no proof for {c:?}"),
             }
         }

@@ -2,8 +2,11 @@
 //! on the judge, an invalid one's cells kept until a legal move of the same side shows
 //! that the turn did not pass.
 
-use super::cells::{Act, Cell, Class, Onto};
+use super::aliases;
+use super::capacity::{mobility, Scan, CROWD, LONG_RUN};
+use super::cells::{Act, Cell, Class, InputEdge, Load, Onto};
 use super::geometry::{open, rule_move, shape};
+use super::refusals;
 use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
@@ -42,8 +45,15 @@ pub struct Counter {
     pending: Vec<Cell>,
     /// Who took the captain, once the game is over.
     ended: Option<(Color, PieceKind)>,
-    /// The starting piece on each square (an index into [`starts`]), if any.
+    /// The starting piece on each square (an index into [`pieces::by_square`]), if any.
     ids: [u8; 90],
+    /// The cells of the refusals in the run of invalid commands so far, waiting for a
+    /// legal move after it.
+    run: Vec<Cell>,
+    /// Invalid commands in a row so far.
+    run_len: usize,
+    /// The most legal moves each side had when it moved.
+    most: [usize; 2],
 }
 
 const NO_ID: u8 = u8::MAX;
@@ -66,7 +76,15 @@ impl Counter {
             pending: Vec::new(),
             ended: None,
             ids,
+            run: Vec::new(),
+            run_len: 0,
+            most: [0; 2],
         }
+    }
+
+    /// The most legal moves each side (red, blue) had when it moved.
+    pub fn most_moves(&self) -> [usize; 2] {
+        self.most
     }
 
     /// The game so far.
@@ -88,6 +106,9 @@ impl Counter {
             Ok(m) => m,
             Err(_) => {
                 self.pending.clear();
+                if !before.is_over() {
+                    self.run_len += 1;
+                }
                 if let Some((from, to)) = squares {
                     self.invalid(&before, side, from, to, &mut hit);
                 }
@@ -95,31 +116,37 @@ impl Counter {
             }
         };
         let Some((from, to)) = squares else { return };
-        for c in self.pending.drain(..) {
-            hit(c);
+        self.after_run(&mut hit);
+        self.crowded(&before, from, &mut hit);
+        for (which, value) in cmd.into_iter().enumerate() {
+            let most = if which % 2 == 0 { 9 } else { 8 };
+            if value == 0 || value == most {
+                hit(Cell::Input(InputEdge::Number(which as u8, value == most)));
+            }
         }
         let kind = moved.piece.kind;
         hit(Cell::From(side, kind, from));
         hit(Cell::Onto(side, kind, to));
         let taken = moved.captured.map(|p| p.kind);
         hit(Cell::Line(side, kind, taken, moved.check));
-        if let Some(id) = self.id(from) {
-            hit(Cell::Piece(id, Act::Moves));
-            if taken.is_some() {
-                hit(Cell::Piece(id, Act::Takes));
-            }
+        if taken.is_some() {
+            let d = to.delta_from(from);
+            hit(Cell::ShapeOnto(side, kind, d.0, d.1, Onto::Enemy));
         }
-        if let Some(id) = self.id(to) {
-            hit(Cell::Piece(id, Act::Taken));
-        }
-        self.ids[to.bit() as usize] = self.ids[from.bit() as usize];
-        self.ids[from.bit() as usize] = NO_ID;
+        self.pieces_moved(from, to, taken.is_some(), &mut hit);
         if moved.game_over {
             hit(Cell::Ends(side, kind));
             self.ended = Some((side, kind));
             return;
         }
-        let all = attacks(self.game.board());
+        let board = self.game.board();
+        if taken.is_some() && board.pieces().count() == 2 {
+            hit(Cell::Load(Load::AllTaken));
+        }
+        let all = attacks(board);
+        if all.is_empty() {
+            aliases::cells(board, &mut hit);
+        }
         // Captains next to each other attack each other: their check is one.
         let alone = all.len() == 1
             || (all.len() == 2 && all.iter().all(|a| a.piece.kind == PieceKind::Captain));
@@ -132,6 +159,56 @@ impl Counter {
                 }
             }
         }
+    }
+
+    /// A legal move after a run of invalid commands: the cells they waited for, and a
+    /// long run's.
+    fn after_run(&mut self, hit: &mut impl FnMut(Cell)) {
+        for c in self.pending.drain(..) {
+            hit(c);
+        }
+        for c in self.run.drain(..) {
+            hit(c);
+        }
+        if self.run_len >= LONG_RUN {
+            hit(Cell::Load(Load::LongRun));
+        }
+        self.run_len = 0;
+    }
+
+    /// The legal moves of the side moving from `from` on `before`: the most so far, and
+    /// in a crowded position the orders of scanning that reach the moving piece last.
+    fn crowded(&mut self, before: &Board, from: Square, hit: &mut impl FnMut(Cell)) {
+        let side = before.side_to_move();
+        let by_square = pieces::by_square();
+        let (n, last) = mobility(before, side, |s| {
+            self.id(s).map_or(u8::MAX, |i| by_square[i as usize].id)
+        });
+        self.most[side.index()] = self.most[side.index()].max(n);
+        if n < CROWD {
+            return;
+        }
+        for (scan, last) in Scan::ALL.into_iter().zip(last) {
+            if last == Some(from) {
+                hit(Cell::Load(Load::Crowded(side, scan)));
+            }
+        }
+    }
+
+    /// The cells of the starting pieces a legal move moves and takes; each then stands
+    /// where the move leaves it.
+    fn pieces_moved(&mut self, from: Square, to: Square, takes: bool, hit: &mut impl FnMut(Cell)) {
+        if let Some(id) = self.id(from) {
+            hit(Cell::Piece(id, Act::Moves));
+            if takes {
+                hit(Cell::Piece(id, Act::Takes));
+            }
+        }
+        if let Some(id) = self.id(to) {
+            hit(Cell::Piece(id, Act::Taken));
+        }
+        self.ids[to.bit() as usize] = self.ids[from.bit() as usize];
+        self.ids[from.bit() as usize] = NO_ID;
     }
 
     /// The cells of an invalid command from `from` to `to`, `side` to move: after the
@@ -149,6 +226,9 @@ impl Counter {
             hit(c);
         }
         self.pending = later;
+        if !before.is_over() {
+            self.run.extend(refusals::refused(before, side, from, to));
+        }
     }
 
     /// The cells `cmd` would reach if it is invalid in the game so far, at once or on
@@ -162,8 +242,12 @@ impl Counter {
         let Some((from, to)) = Square::new(xs, ys).zip(Square::new(xt, yt)) else {
             return Vec::new();
         };
-        let (mut now, later) = self.classify(board, board.side_to_move(), from, to);
+        let side = board.side_to_move();
+        let (mut now, later) = self.classify(board, side, from, to);
         now.extend(later);
+        if !board.is_over() {
+            now.extend(refusals::refused(board, side, from, to));
+        }
         now
     }
 
@@ -243,6 +327,16 @@ impl Counter {
             }
         }
         (now, later)
+    }
+}
+
+/// The cells of a whole input of `len` commands: no command, one, the official limit.
+pub fn input_cells(len: usize) -> Vec<Cell> {
+    match len {
+        0 => vec![Cell::Input(InputEdge::NoCommand)],
+        1 => vec![Cell::Input(InputEdge::OneCommand)],
+        1000 => vec![Cell::Input(InputEdge::FullLimit)],
+        _ => Vec::new(),
     }
 }
 

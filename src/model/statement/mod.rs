@@ -31,16 +31,25 @@
 //! game over forbids.
 //!
 //! - [`geometry`]: the statement's move table, written once more for the model.
+//! - [`refusals`]: the displacements each kind must refuse, its shapes onto each target
+//!   and through each blocking square.
+//! - [`aliases`]: the squares a board stored flat reads where a move leaves the board.
+//! - [`capacity`]: crowded positions and the order pieces are scanned in, long runs.
 //! - [`cells`]: the cells, their dimensions and words, and which no valid input reaches.
 //! - [`counter`]: the cells a game reaches, command by command.
 //! - [`report`]: how often a test set reaches each cell, and the report of it.
 
+pub mod aliases;
+pub mod capacity;
 pub mod cells;
 pub mod counter;
 pub mod geometry;
+pub mod refusals;
 pub mod report;
 
-pub use cells::{cells, universe, why_unreachable, Act, Cell, Class, Dimension, Onto};
+pub use cells::{
+    cells, universe, why_unreachable, Act, Cell, Class, Dimension, InputEdge, Load, Onto,
+};
 pub use counter::Counter;
 pub use geometry::{rule_move, shape, stands, vector_name, vectors, Vector};
 pub use report::{unreachable_text, Map};

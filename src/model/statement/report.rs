@@ -1,9 +1,11 @@
 //! How often a test set reaches each cell of the statement's model, and the report
 //! `audit --coverage` prints of it.
 
-use super::cells::{cells, universe, why_unreachable, Cell, Dimension};
-use super::counter::Counter;
+use super::capacity::{CROWD, RULES_BOUND};
+use super::cells::{cells, universe, why_unreachable, Cell, Dimension, Onto};
+use super::counter::{input_cells, Counter};
 use super::geometry::vector_name;
+use super::refusals::Shift;
 use crate::cli;
 use crate::generate::case::Cmd;
 
@@ -16,6 +18,8 @@ pub struct Map {
     pub tests: usize,
     /// Commands counted.
     pub commands: usize,
+    /// The most legal moves each side (red, blue) had when it moved, in any test.
+    pub most_moves: [usize; 2],
 }
 
 impl Default for Map {
@@ -31,6 +35,7 @@ impl Map {
             counts: vec![0; cells().len()],
             tests: 0,
             commands: 0,
+            most_moves: [0; 2],
         }
     }
 
@@ -46,12 +51,19 @@ impl Map {
     /// Counts one test's commands, played from the start.
     pub fn add(&mut self, cmds: &[Cmd]) {
         let mut counter = Counter::new();
+        let mut count = |cell: Cell| {
+            if let Some(i) = cell.index() {
+                self.counts[i] += 1;
+            }
+        };
         for &c in cmds {
-            counter.play(c, |cell| {
-                if let Some(i) = cell.index() {
-                    self.counts[i] += 1;
-                }
-            });
+            counter.play(c, &mut count);
+        }
+        for cell in input_cells(cmds.len()) {
+            count(cell);
+        }
+        for (most, side) in self.most_moves.iter_mut().zip(counter.most_moves()) {
+            *most = (*most).max(side);
         }
         self.tests += 1;
         self.commands += cmds.len();
@@ -98,6 +110,11 @@ impl Map {
             let (reached, of) = self.tally(dim);
             out.push_str(&format!("  {:<17} {reached:>5} of {of}\n", dim.name()));
         }
+        let [red, blue] = self.most_moves;
+        out.push_str(&format!(
+            "  the most legal moves a side had when it moved: red {red}, blue {blue} (crowded: \
+             {CROWD} or more; the rules allow at most {RULES_BOUND})\n"
+        ));
         if missing.is_empty() {
             out.push_str("every cell of the model is reached\n");
             return out;
@@ -145,6 +162,32 @@ fn unreached(missing: &[Cell]) -> String {
                 ),
                 col.to_string(),
             ),
+            Cell::Refused(side, kind, dx, dy) => add(
+                format!("the {side} {kind} never refused onto an empty square by"),
+                shift((dx, dy)),
+            ),
+            Cell::ShapeOnto(side, kind, dx, dy, onto) => add(
+                format!(
+                    "the {side} {kind} never tried onto {} by",
+                    if onto == Onto::Own {
+                        "its own side"
+                    } else {
+                        "the other side"
+                    }
+                ),
+                shift((dx, dy)),
+            ),
+            Cell::ShapeBlocked(side, kind, dx, dy, b, by) => add(
+                format!(
+                    "the {side} {kind} never blocked by {} by",
+                    if by == Onto::Own {
+                        "its own side"
+                    } else {
+                        "the other side"
+                    }
+                ),
+                format!("{}/{b}", shift((dx, dy))),
+            ),
             _ => add(c.dimension().name().to_string(), c.words()),
         }
     }
@@ -164,6 +207,11 @@ fn unreached(missing: &[Cell]) -> String {
         }
     }
     out
+}
+
+/// A displacement as an item of a list: `+3,-1`.
+fn shift(d: Shift) -> String {
+    format!("{:+},{:+}", d.0, d.1)
 }
 
 /// Every cell no valid input can reach, with why, one a line.

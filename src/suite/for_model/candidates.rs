@@ -10,6 +10,7 @@ use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
+use crate::model::statement::refusals::{self, shifts};
 use crate::model::statement::{self as model, Cell};
 
 /// Missions of each sort tried in one step, at most.
@@ -66,6 +67,42 @@ impl Search<'_> {
             }
         }
         Some(out)
+    }
+
+    /// The refusals the side to move can show in this position that the model still
+    /// wants: each of its pieces tried by every displacement onto the board that reaches
+    /// a wanted cell of the refusals (one command a cell), and its source tried as its
+    /// target. Invalid all, they leave the position as it is, so they stand in one run.
+    pub(super) fn refusal_run(&self) -> Vec<Cmd> {
+        let board = self.board();
+        if board.is_over() {
+            return Vec::new();
+        }
+        let side = board.side_to_move();
+        let game = self.counter.game();
+        let hits: &[u64] = self.hits;
+        let mut claimed = vec![false; hits.len()];
+        let mut out = Vec::new();
+        for (from, _) in board.pieces().filter(|(_, p)| p.color == side) {
+            let targets = std::iter::once(from).chain(shifts().filter_map(|d| from.offset(d)));
+            for to in targets {
+                let c = cmd_of(from, to);
+                if game.validate(c[0], c[1], c[2], c[3]).is_ok() {
+                    continue;
+                }
+                let mut new = false;
+                for cell in refusals::refused(board, side, from, to) {
+                    if let Some(i) = cell.index().filter(|&i| hits[i] == 0 && !claimed[i]) {
+                        claimed[i] = true;
+                        new = true;
+                    }
+                }
+                if new {
+                    out.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// Missions towards wanted cells of places, attacks and lines.
@@ -155,6 +192,8 @@ impl Search<'_> {
             }
         }
         out.extend(self.meetings(&board, their));
+        out.extend(self.alias_meetings(&board, their));
+        out.extend(self.far_captures(&board));
         out
     }
 

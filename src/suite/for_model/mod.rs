@@ -18,9 +18,11 @@
 //! - `candidates`: the continuations tried at each step: missions, meetings, invalid
 //!   commands.
 //! - `ending`: the end by the chosen kind, and the commands after it.
+//! - `far_missions`: pieces routed far for the refusals and the aliased squares.
 
 mod candidates;
 mod ending;
+mod far_missions;
 
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
@@ -30,7 +32,7 @@ use crate::model::statement::{Cell, Counter};
 use crate::sys::rng::Rng;
 
 /// Commands of the growing part, at most.
-const GROW: usize = 760;
+const GROW: usize = 900;
 /// Commands of the search for the end, at most.
 const END_BUDGET: usize = 200;
 /// Commands after the end, at least (when there is room).
@@ -169,6 +171,37 @@ impl Search<'_> {
         }
     }
 
+    /// The run of refusals the side to move can show here ([`Search::refusal_run`]),
+    /// cut to the room under `limit`, closed by its legal move that scores best among
+    /// `candidates` (or a quiet one); `None` when there is none to show.
+    fn run_closed(
+        &mut self,
+        candidates: &[Vec<Cmd>],
+        scores: &[Option<(u64, usize)>],
+        limit: usize,
+    ) -> Option<Vec<Cmd>> {
+        let mut run = self.refusal_run();
+        let room = limit.min(self.room).saturating_sub(self.cmds.len() + 1);
+        run.truncate(room);
+        if run.is_empty() {
+            return None;
+        }
+        let game = self.counter.game();
+        let closing = (0..candidates.len())
+            .filter(|&i| candidates[i].len() == 1)
+            .filter(|&i| {
+                let c = candidates[i][0];
+                game.validate(c[0], c[1], c[2], c[3]).is_ok()
+            })
+            .filter_map(|i| scores[i].map(|s| (i, s.0)))
+            .max_by_key(|&(i, gain)| (gain, std::cmp::Reverse(i)))
+            .map(|(i, _)| candidates[i][0]);
+        let board = self.board().clone();
+        let close = closing.or_else(|| self.quiet(&board, &[]))?;
+        run.push(close);
+        Some(run)
+    }
+
     fn candidates(&mut self) -> Vec<Vec<Cmd>> {
         let board = self.board().clone();
         let mut out: Vec<Vec<Cmd>> = rules::legal_moves(&board)
@@ -177,6 +210,7 @@ impl Search<'_> {
             .collect();
         out.extend(self.invalid());
         out.extend(self.missions());
+        out.extend(self.refusal_missions());
         out
     }
 
@@ -184,8 +218,13 @@ impl Search<'_> {
     fn grow(&mut self, limit: usize) {
         let mut idle = 0;
         while self.cmds.len() < limit && idle < PATIENCE && !self.board().is_over() {
-            let candidates = self.candidates();
-            let scores = self.scores(&candidates);
+            let mut candidates = self.candidates();
+            let mut scores = self.scores(&candidates);
+            // The refusals the side can show here, in one run closed by its best move.
+            if let Some(run) = self.run_closed(&candidates, &scores, limit) {
+                scores.push(self.score(&run));
+                candidates.push(run);
+            }
             let best = (0..scores.len())
                 .filter_map(|i| scores[i].map(|s| (i, s)))
                 .reduce(|b, x| {
