@@ -3,6 +3,13 @@
 //!
 //! Memory does not grow with the input: the reader works in fixed-size chunks (a token may
 //! straddle two of them) and keeps at most a short prefix of a token for error messages.
+//!
+//! Two limits end an endless input (a token or whitespace that never ends) with its
+//! position, one rule wherever the chunks end, shared with `validate`'s strict reader
+//! ([`token_too_long`], [`space_too_long`]): a token of more than [`MAX_TOKEN`] bytes
+//! (sign and leading zeros included), and a run of more than [`MAX_SPACE`] bytes of
+//! whitespace (before the first token, between two, or after the last), each refused
+//! at the position where it starts.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -20,9 +27,21 @@ const WRITTEN: usize = 40;
 /// (leading zeros and all), so that one endless token (`/dev/zero`) ends the run with
 /// its position instead of being read forever.
 pub const MAX_TOKEN: usize = 4096;
-/// The most whitespace the reader skips between two tokens, 16 MiB: far beyond any judge
-/// input, so that endless whitespace (blank lines forever) ends the run.
+/// The longest run of whitespace the reader takes, 16 MiB: far beyond any judge input,
+/// so that endless whitespace (blank lines forever) ends the run.
 pub const MAX_SPACE: u64 = 1 << 24;
+
+/// Whether a token of `length` bytes is over the limit ([`MAX_TOKEN`]).
+#[inline]
+pub fn token_too_long(length: usize) -> bool {
+    length > MAX_TOKEN
+}
+
+/// Whether a run of `length` bytes of whitespace is over the limit ([`MAX_SPACE`]).
+#[inline]
+pub fn space_too_long(length: u64) -> bool {
+    length > MAX_SPACE
+}
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -44,6 +63,9 @@ pub enum Expected {
     Count,
     /// Coordinate `field` (0..4: xs, ys, xt, yt) of command `index` (1-based) of `total`.
     Coordinate { index: u64, total: Count, field: u8 },
+    /// The end of the input, after the last of `total` commands (more input is only
+    /// noted, but the whitespace before it is held to the limit all the same).
+    End { total: Count },
 }
 
 impl fmt::Display for Expected {
@@ -57,6 +79,12 @@ impl fmt::Display for Expected {
             } => {
                 let name = ["xs", "ys", "xt", "yt"][field as usize & 3];
                 write!(f, "an integer ({name} of command {index} of {total})")
+            }
+            Expected::End { total } => {
+                write!(
+                    f,
+                    "the end of the input after the last command (Q = {total})"
+                )
             }
         }
     }
@@ -113,8 +141,7 @@ pub enum Found {
         /// Whether the token was longer than `text`.
         truncated: bool,
     },
-    /// More than [`MAX_SPACE`] bytes of whitespace; the position is where the reader
-    /// stopped.
+    /// More than [`MAX_SPACE`] bytes of whitespace; the position is where they start.
     Blank,
     /// A token longer than [`MAX_TOKEN`] bytes, of which `text` is the start.
     TooLong {
@@ -222,6 +249,26 @@ pub struct Scanner<R> {
     length: usize,
     /// Whether the last skip stopped at [`MAX_SPACE`] bytes of whitespace.
     blank: bool,
+    /// Where the whitespace before the next token starts: just after the last token
+    /// read, or the start of the input.
+    gap: Gap,
+}
+
+/// A place in the input: its offset, and its line with where that line starts.
+#[derive(Clone, Copy, Debug)]
+struct Gap {
+    offset: u64,
+    line: u64,
+    line_start: u64,
+}
+
+impl Gap {
+    fn at(self) -> LineCol {
+        LineCol {
+            line: self.line,
+            column: self.offset - self.line_start + 1,
+        }
+    }
 }
 
 /// C's `isspace` in the "C" locale, as a byte table: what `scanf` skips between numbers.
@@ -258,7 +305,30 @@ impl<R: Read> Scanner<R> {
             shown: [0; WRITTEN],
             length: 0,
             blank: false,
+            gap: Gap {
+                offset: 0,
+                line: 1,
+                line_start: 0,
+            },
         }
+    }
+
+    /// Marks the end of a token: the whitespace after it starts here.
+    #[inline]
+    fn token_ended(&mut self) {
+        self.gap = Gap {
+            offset: self.base + self.pos as u64,
+            line: self.line,
+            line_start: self.line_start,
+        };
+    }
+
+    /// Whether the whitespace from the last token to `pos` in the buffer is within the
+    /// limit (the fast paths, which skip only what is buffered, ask before taking a
+    /// token there).
+    #[inline]
+    fn gap_fits(&self, pos: usize) -> bool {
+        !space_too_long(self.base + pos as u64 - self.gap.offset)
     }
 
     /// Makes `buf[pos]` readable; false at the end of the input.
@@ -290,9 +360,11 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Skips whitespace, counting lines; returns where the next token (or the end) is.
+    /// The run is counted from the end of the last token, however much of it was
+    /// skipped before: past [`MAX_SPACE`] bytes it stops, `blank` set, and returns where
+    /// the run starts.
     #[inline]
     fn skip_space(&mut self) -> io::Result<LineCol> {
-        let start = self.base + self.pos as u64;
         self.blank = false;
         while self.fill()? {
             let b = self.buf[self.pos];
@@ -304,9 +376,9 @@ impl<R: Read> Scanner<R> {
                 self.line += 1;
                 self.line_start = self.base + self.pos as u64;
             }
-            if self.base + self.pos as u64 - start > MAX_SPACE {
+            if space_too_long(self.base + self.pos as u64 - self.gap.offset) {
                 self.blank = true;
-                break;
+                return Ok(self.gap.at());
             }
         }
         Ok(LineCol {
@@ -353,7 +425,7 @@ impl<R: Read> Scanner<R> {
             if !good && length > SHOWN {
                 break;
             }
-            if length > MAX_TOKEN {
+            if token_too_long(length) {
                 self.length = length;
                 return Ok((
                     at,
@@ -365,6 +437,7 @@ impl<R: Read> Scanner<R> {
         }
         self.length = length;
         if good && digits > 0 {
+            self.token_ended();
             return Ok((at, Token::Int(if negative { -value } else { value })));
         }
         Ok((at, Token::Bad(self.last_token())))
@@ -408,8 +481,14 @@ impl<R: Read> Scanner<R> {
             value = (value * 10 + (buf[p] - b'0') as i64).min(CLAMP);
             p += 1;
         }
-        if p > start && p < buf.len() && is_space(buf[p]) {
+        if p > start
+            && p < buf.len()
+            && is_space(buf[p])
+            && !token_too_long(p - start)
+            && self.gap_fits(start)
+        {
             self.pos = p;
+            self.token_ended();
             return Ok(value);
         }
         self.pos = start;
@@ -437,8 +516,9 @@ impl<R: Read> Scanner<R> {
             // A low nibble above 9 carries into bit 4 when 6 is added.
             let digits = (w & HIGH) == 0x0030_0030_0030_0030
                 && ((low + 0x0006_0006_0006_0006) & 0x0010_0010_0010_0010) == 0;
-            if digits && (w & ODD) == SPACES && is_space(bytes[7]) {
+            if digits && (w & ODD) == SPACES && is_space(bytes[7]) && self.gap_fits(p) {
                 self.pos = p + 7;
+                self.token_ended();
                 return Ok([
                     (low & 0xF) as i64,
                     ((low >> 16) & 0xF) as i64,
@@ -504,9 +584,22 @@ impl<R: Read> Scanner<R> {
         })))
     }
 
-    /// Where the next token starts, or `None` when only whitespace is left.
-    pub fn peek_token(&mut self) -> io::Result<Option<LineCol>> {
-        let at = self.skip_space()?;
-        Ok(if self.fill()? { Some(at) } else { None })
+    /// Where the next token starts, or `None` when only whitespace is left; a run of
+    /// whitespace over the limit is an input error that names `expected` (after the last
+    /// command, [`Expected::End`]).
+    pub fn peek_token(&mut self, expected: Expected) -> Result<Option<LineCol>, JudgeError> {
+        let at = self.skip_space().map_err(JudgeError::Read)?;
+        if self.blank {
+            return Err(JudgeError::Input(Box::new(InputError {
+                at,
+                expected,
+                found: Found::Blank,
+            })));
+        }
+        Ok(if self.fill().map_err(JudgeError::Read)? {
+            Some(at)
+        } else {
+            None
+        })
     }
 }

@@ -8,6 +8,7 @@ use super::state::{checked, move_json, pieces_json, square_json};
 use crate::cli::json::{Json, Streamed};
 use crate::judge::game::Game;
 use crate::judge::rules;
+use crate::judge::run::ignored_after;
 use crate::judge::scan::Cmd;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
 use crate::show::explain;
@@ -146,11 +147,10 @@ impl<R: Read> Replayer<R> {
         let index = self.index;
         if index > total.value {
             self.done = true;
-            if let Ok(Some(at)) = self.scanner.peek_token() {
-                self.note = Some(format!(
-                    "ignoring the input after command {}, from line {}, column {}",
-                    total, at.line, at.column
-                ));
+            match self.scanner.peek_token(Expected::End { total }) {
+                Ok(Some(at)) => self.note = Some(ignored_after(total.value, at)),
+                Ok(None) => {}
+                Err(e) => self.error = Some(e),
             }
             return None;
         }
