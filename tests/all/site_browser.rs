@@ -486,6 +486,37 @@ fn the_weaker_levels_play_the_native_moves() {
     });
 }
 
+/// `scripts/site.sh` takes no option for its folder (`-` would `cd` to the last
+/// folder): a usage error, before anything is built or made.
+#[cfg(unix)]
+#[test]
+fn the_site_script_refuses_an_option_for_its_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = std::env::temp_dir().join(format!("site-sh-{}", std::process::id()));
+    fs::create_dir_all(&here).unwrap();
+    for dir in ["-", "-x", "--"] {
+        let out = std::process::Command::new("bash")
+            .arg(root.join("scripts/site.sh"))
+            .arg(dir)
+            .current_dir(&here)
+            .env("OLDPWD", &here)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{dir}: {said}");
+        assert_eq!(
+            said,
+            format!(
+                "scripts/site.sh: DIR '{dir}' looks like an option; write ./{dir} for a folder \
+                 so named\nusage: scripts/site.sh DIR\n"
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(fs::read_dir(&here).unwrap().count(), 0, "nothing made");
+    fs::remove_dir(&here).unwrap();
+}
+
 #[test]
 #[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
 fn a_page_opened_as_a_file_says_how_to_serve_it() {
