@@ -4,10 +4,11 @@
 //! Web Workers, so the static board decides every rule, plays every level and judges
 //! every input with the very code of the server and the judge.
 //!
-//! [`call`] is the whole interface; in a WebAssembly build four entry points carry it
-//! across (the page writes the path and the body into memory the module gives it, and
-//! reads back the content type and the answer), and the page hands the module its
-//! clock ([`crate::sys::clock`]). A search runs on the worker's one thread, bounded by
+//! [`call`] is the whole interface, and a [`Worker`] holds it with the buffers around
+//! it; in a WebAssembly build four entry points carry it across (the page writes the
+//! path and the body into memory the module gives it, none for a request over the
+//! limit, and reads back the content type and the answer), and the page hands the
+//! module its clock ([`crate::sys::clock`]). A search runs on the worker's one thread, bounded by
 //! its own clock; the page ends a worker that overruns its time and the grace, and
 //! starts another.
 
@@ -45,10 +46,17 @@ pub fn call(api: &Api, path: &str, body: Vec<u8>) -> Answer {
             gone: Gone::default(),
         })
     };
-    Answer {
-        status: response.status,
-        content_type: response.content_type,
-        body: response.into_bytes(),
+    Answer::of(response)
+}
+
+impl Answer {
+    /// The whole of `response`.
+    fn of(response: Response) -> Answer {
+        Answer {
+            status: response.status,
+            content_type: response.content_type,
+            body: response.into_bytes(),
+        }
     }
 }
 
@@ -116,14 +124,7 @@ impl Worker {
     pub fn call(&mut self, path_len: usize) -> u16 {
         let mut body = std::mem::take(&mut self.input);
         let answer = match self.refused.take() {
-            Some(len) => {
-                let response = too_large(len.saturating_sub(path_len as u64));
-                Answer {
-                    status: response.status,
-                    content_type: response.content_type,
-                    body: response.into_bytes(),
-                }
-            }
+            Some(len) => Answer::of(too_large(len.saturating_sub(path_len as u64))),
             None => {
                 let path_len = path_len.min(body.len());
                 let path = String::from_utf8_lossy(&body[..path_len]).into_owned();
