@@ -42,6 +42,7 @@ pub fn token_too_long(length: usize) -> bool {
 pub fn space_too_long(length: u64) -> bool {
     length > MAX_SPACE
 }
+
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -377,9 +378,14 @@ impl<R: Read> Scanner<R> {
                 self.line_start = self.base + self.pos as u64;
             }
             if space_too_long(self.base + self.pos as u64 - self.gap.offset) {
-                self.blank = true;
-                return Ok(self.gap.at());
+                break;
             }
+        }
+        // Also a run that was over the limit before this skip (a caller that went on
+        // after the refusal finds it refused again).
+        if space_too_long(self.base + self.pos as u64 - self.gap.offset) {
+            self.blank = true;
+            return Ok(self.gap.at());
         }
         Ok(LineCol {
             line: self.line,

@@ -473,3 +473,30 @@ fn every_reader_reads_alike_whatever_the_reads() {
         let _ = read_alike(input);
     }
 }
+
+/// A caller that goes on after whitespace over the limit was refused (as `diagnose`
+/// looks for where a command starts) finds the next number refused too, however the
+/// run was read.
+#[test]
+fn whitespace_over_the_limit_stays_refused() {
+    use duckchess::judge::{Expected, Scanner};
+    let mut input = b"2\n0 3 1 2".to_vec();
+    input.resize(input.len() + (1 << 24) + 1, b' ');
+    input.extend_from_slice(b"9 8 9 8\n");
+    for size in LONG_SIZES {
+        let mut scanner = Scanner::new(Chunks { data: &input, size });
+        let total = scanner.count().unwrap();
+        scanner.command(1, total).unwrap();
+        let next = Expected::Coordinate {
+            index: 2,
+            total,
+            field: 0,
+        };
+        let refusal = "line 2, column 8: expected an integer (xs of command 2 of 2), found \
+                       more than 16777216 bytes of whitespace";
+        let e = scanner.peek_token(next).expect_err("refused");
+        assert_eq!(e.to_string(), refusal, "{size} bytes a read");
+        let e = scanner.command(2, total).expect_err("refused again");
+        assert_eq!(e.to_string(), refusal, "{size} bytes a read");
+    }
+}
