@@ -250,26 +250,18 @@ pub struct Scanner<R> {
     length: usize,
     /// Whether the last skip stopped at [`MAX_SPACE`] bytes of whitespace.
     blank: bool,
-    /// Where the whitespace before the next token starts: just after the last token
-    /// read, or the start of the input.
-    gap: Gap,
+    /// Where a run of whitespace over the limit starts, once one was found: nothing
+    /// after it is read, and every later read meets it again.
+    refused: Option<LineCol>,
 }
 
-/// A place in the input: its offset, and its line with where that line starts.
-#[derive(Clone, Copy, Debug)]
-struct Gap {
-    offset: u64,
+/// Where the reader is in what it buffered, with its line count: the fast paths go
+/// back to it when they give up, so that the general path starts where they did.
+#[derive(Clone, Copy)]
+struct Mark {
+    pos: usize,
     line: u64,
     line_start: u64,
-}
-
-impl Gap {
-    fn at(self) -> LineCol {
-        LineCol {
-            line: self.line,
-            column: self.offset - self.line_start + 1,
-        }
-    }
 }
 
 /// C's `isspace` in the "C" locale, as a byte table: what `scanf` skips between numbers.
@@ -306,30 +298,25 @@ impl<R: Read> Scanner<R> {
             shown: [0; WRITTEN],
             length: 0,
             blank: false,
-            gap: Gap {
-                offset: 0,
-                line: 1,
-                line_start: 0,
-            },
+            refused: None,
         }
     }
 
-    /// Marks the end of a token: the whitespace after it starts here.
     #[inline]
-    fn token_ended(&mut self) {
-        self.gap = Gap {
-            offset: self.base + self.pos as u64,
+    fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
             line: self.line,
             line_start: self.line_start,
-        };
+        }
     }
 
-    /// Whether the whitespace from the last token to `pos` in the buffer is within the
-    /// limit (the fast paths, which skip only what is buffered, ask before taking a
-    /// token there).
+    /// Goes back to `mark`, taken in the same buffer.
     #[inline]
-    fn gap_fits(&self, pos: usize) -> bool {
-        !space_too_long(self.base + pos as u64 - self.gap.offset)
+    fn back_to(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.line = mark.line;
+        self.line_start = mark.line_start;
     }
 
     /// Makes `buf[pos]` readable; false at the end of the input.
@@ -361,11 +348,20 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Skips whitespace, counting lines; returns where the next token (or the end) is.
-    /// The run is counted from the end of the last token, however much of it was
-    /// skipped before: past [`MAX_SPACE`] bytes it stops, `blank` set, and returns where
-    /// the run starts.
+    /// It starts where the last token ended (the fast paths go back there before they
+    /// call it), so the run is counted whole, wherever the reads end: past
+    /// [`MAX_SPACE`] bytes it stops, `blank` set, and returns where the run starts.
     #[inline]
     fn skip_space(&mut self) -> io::Result<LineCol> {
+        if let Some(at) = self.refused {
+            self.blank = true;
+            return Ok(at);
+        }
+        let start = self.base + self.pos as u64;
+        let run = LineCol {
+            line: self.line,
+            column: start - self.line_start + 1,
+        };
         self.blank = false;
         while self.fill()? {
             let b = self.buf[self.pos];
@@ -377,15 +373,15 @@ impl<R: Read> Scanner<R> {
                 self.line += 1;
                 self.line_start = self.base + self.pos as u64;
             }
-            if space_too_long(self.base + self.pos as u64 - self.gap.offset) {
-                break;
+            if space_too_long(self.base + self.pos as u64 - start) {
+                // Nothing after it is read: the fast paths find nothing buffered, and
+                // the general path meets the refusal again (a caller that went on).
+                self.refused = Some(run);
+                self.blank = true;
+                self.pos = self.len;
+                self.eof = true;
+                return Ok(run);
             }
-        }
-        // Also a run that was over the limit before this skip (a caller that went on
-        // after the refusal finds it refused again).
-        if space_too_long(self.base + self.pos as u64 - self.gap.offset) {
-            self.blank = true;
-            return Ok(self.gap.at());
         }
         Ok(LineCol {
             line: self.line,
@@ -443,7 +439,6 @@ impl<R: Read> Scanner<R> {
         }
         self.length = length;
         if good && digits > 0 {
-            self.token_ended();
             return Ok((at, Token::Int(if negative { -value } else { value })));
         }
         Ok((at, Token::Bad(self.last_token())))
@@ -479,6 +474,7 @@ impl<R: Read> Scanner<R> {
         // Fast path for the common case, an unsigned number wholly inside the buffer and
         // followed by whitespace there; anything else goes the general way, which picks
         // up from where this left off (the lines skipped so far are already counted).
+        let mark = self.mark();
         let start = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
         let mut p = start;
@@ -487,17 +483,13 @@ impl<R: Read> Scanner<R> {
             value = (value * 10 + (buf[p] - b'0') as i64).min(CLAMP);
             p += 1;
         }
-        if p > start
-            && p < buf.len()
-            && is_space(buf[p])
-            && !token_too_long(p - start)
-            && self.gap_fits(start)
-        {
+        if p > start && p < buf.len() && is_space(buf[p]) && !token_too_long(p - start) {
             self.pos = p;
-            self.token_ended();
             return Ok(value);
         }
-        self.pos = start;
+        // The general way from the end of the last token: the whitespace before the
+        // next one is counted whole there.
+        self.back_to(mark);
         self.int_slow(expected)
     }
 
@@ -508,6 +500,7 @@ impl<R: Read> Scanner<R> {
         // spaces and followed by whitespace, checked as one 8-byte word: digits in the
         // even bytes, spaces in the odd ones. The whitespace after it is left for the
         // next skip, which counts the line.
+        let mark = self.mark();
         let p = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
         if let Some(bytes) = buf.get(p..p + 8) {
@@ -522,9 +515,8 @@ impl<R: Read> Scanner<R> {
             // A low nibble above 9 carries into bit 4 when 6 is added.
             let digits = (w & HIGH) == 0x0030_0030_0030_0030
                 && ((low + 0x0006_0006_0006_0006) & 0x0010_0010_0010_0010) == 0;
-            if digits && (w & ODD) == SPACES && is_space(bytes[7]) && self.gap_fits(p) {
+            if digits && (w & ODD) == SPACES && is_space(bytes[7]) {
                 self.pos = p + 7;
-                self.token_ended();
                 return Ok([
                     (low & 0xF) as i64,
                     ((low >> 16) & 0xF) as i64,
@@ -533,6 +525,8 @@ impl<R: Read> Scanner<R> {
                 ]);
             }
         }
+        // Field by field from the end of the last token, as `int` goes.
+        self.back_to(mark);
         let mut c = [0i64; 4];
         for (field, slot) in c.iter_mut().enumerate() {
             *slot = self.int(Expected::Coordinate {
