@@ -18,6 +18,15 @@ if [ $# -ne 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
   echo "usage: scripts/site.sh DIR" >&2
   exit 2
 fi
+# Refused before anything is built or made: `-` is no folder to `cd` (it means the last
+# one), and a name that starts with `-` reads as an option; ./-x names such a folder.
+case "$1" in
+  -*)
+    echo "scripts/site.sh: DIR '$1' looks like an option; write ./$1 for a folder so named" >&2
+    echo "usage: scripts/site.sh DIR" >&2
+    exit 2
+    ;;
+esac
 # DIR as given, from where the script was run.
 mkdir -p "$1"
 OUT=$(cd "$1" && pwd)

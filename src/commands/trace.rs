@@ -110,7 +110,7 @@ pub fn trace<R: Read, W: Write>(
         }
         out.write_all(text.as_bytes()).map_err(JudgeError::Write)?;
     }
-    let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
+    let trailing = scanner.peek_token(Expected::End { total })?;
     let end = format!(
         "end: {}, {} legal, {} invalid; {}; position {}\n",
         cli::plural(total.value, "command"),

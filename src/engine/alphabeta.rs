@@ -351,8 +351,13 @@ impl<'a> Search<'a> {
     }
 
     /// Counts a node and now and then looks at the node cap, the clock and the flag.
+    /// A stopped search enters no node, and counts none: its count stays where its
+    /// last look stopped it, which is what keeps a node cap's promise.
     #[inline]
     fn tick(&mut self, ply: usize) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.nodes & self.look_mask == 0 {

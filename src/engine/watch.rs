@@ -118,10 +118,13 @@ impl<'a> Watch<'a> {
         self.total(nodes) < self.node_cap
     }
 
-    /// Publishes this thread's node count to the others.
+    /// Publishes this thread's node count to the others. Sequentially consistent, as
+    /// are the loads of [`Watch::total`]: the last thread to look before the cap stops
+    /// them all sees every other thread's last count, which bounds how far they pass
+    /// the cap together (see [`Watch::look_every`]).
     fn publish(&self, nodes: u64) {
         if let Some((counts, me, _)) = self.pool {
-            counts[me].store(nodes, Ordering::Relaxed);
+            counts[me].store(nodes, Ordering::SeqCst);
         }
     }
 
@@ -136,7 +139,7 @@ impl<'a> Watch<'a> {
                     if i == me {
                         nodes
                     } else {
-                        c.load(Ordering::Relaxed)
+                        c.load(Ordering::SeqCst)
                     }
                 })
                 .sum(),
@@ -151,7 +154,10 @@ impl<'a> Watch<'a> {
     /// How many nodes a thread searches between two looks at this watch, a power of
     /// two: `every` without a node cap or alone; under a node cap shared by `n`
     /// threads, `every / n` (at least 1), so that all of them together pass the cap by
-    /// fewer than `every` nodes however many they are.
+    /// fewer than `every` nodes however many they are. (Each stops at a look, counting
+    /// no node after it. Of the looks before the last, the latest saw every other
+    /// thread's count at most one share short of its end, and the sum under the cap: so
+    /// the sum at the end is under the cap plus `n` shares, at most `every`.)
     pub fn look_every(&self, every: u64) -> u64 {
         let threads = self.pool.map_or(1, |(counts, _, _)| counts.len() as u64);
         if self.node_cap == u64::MAX || threads <= 1 {

@@ -4,7 +4,7 @@
 
 use super::game::{Game, Moved, Verdict};
 use super::piece::{Color, Piece, PieceKind};
-use super::scan::{JudgeError, LineCol, Scanner, CHUNK};
+use super::scan::{Expected, JudgeError, LineCol, Scanner, CHUNK};
 use std::io::{self, Read, Write};
 
 /// What a complete run saw.
@@ -181,7 +181,7 @@ pub fn run<R: Read, W: Write>(input: R, output: &mut W) -> Result<Summary, Judge
         answers.flush().map_err(JudgeError::Write)?;
     }
     answered?;
-    let trailing = scanner.peek_token().map_err(JudgeError::Read)?;
+    let trailing = scanner.peek_token(Expected::End { total })?;
     Ok(Summary {
         commands: total.value,
         trailing,

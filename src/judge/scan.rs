@@ -3,6 +3,13 @@
 //!
 //! Memory does not grow with the input: the reader works in fixed-size chunks (a token may
 //! straddle two of them) and keeps at most a short prefix of a token for error messages.
+//!
+//! Two limits end an endless input (a token or whitespace that never ends) with its
+//! position, one rule wherever the chunks end, shared with `validate`'s strict reader
+//! ([`token_too_long`], [`space_too_long`]): a token of more than [`MAX_TOKEN`] bytes
+//! (sign and leading zeros included), and a run of more than [`MAX_SPACE`] bytes of
+//! whitespace (before the first token, between two, or after the last), each refused
+//! at the position where it starts.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -20,9 +27,22 @@ const WRITTEN: usize = 40;
 /// (leading zeros and all), so that one endless token (`/dev/zero`) ends the run with
 /// its position instead of being read forever.
 pub const MAX_TOKEN: usize = 4096;
-/// The most whitespace the reader skips between two tokens, 16 MiB: far beyond any judge
-/// input, so that endless whitespace (blank lines forever) ends the run.
+/// The longest run of whitespace the reader takes, 16 MiB: far beyond any judge input,
+/// so that endless whitespace (blank lines forever) ends the run.
 pub const MAX_SPACE: u64 = 1 << 24;
+
+/// Whether a token of `length` bytes is over the limit ([`MAX_TOKEN`]).
+#[inline]
+pub fn token_too_long(length: usize) -> bool {
+    length > MAX_TOKEN
+}
+
+/// Whether a run of `length` bytes of whitespace is over the limit ([`MAX_SPACE`]).
+#[inline]
+pub fn space_too_long(length: u64) -> bool {
+    length > MAX_SPACE
+}
+
 /// Integers are clamped to this magnitude while parsing: far off the board either way,
 /// and no overflow however many digits a token has.
 const CLAMP: i64 = 1 << 40;
@@ -44,6 +64,9 @@ pub enum Expected {
     Count,
     /// Coordinate `field` (0..4: xs, ys, xt, yt) of command `index` (1-based) of `total`.
     Coordinate { index: u64, total: Count, field: u8 },
+    /// The end of the input, after the last of `total` commands (more input is only
+    /// noted, but the whitespace before it is held to the limit all the same).
+    End { total: Count },
 }
 
 impl fmt::Display for Expected {
@@ -57,6 +80,12 @@ impl fmt::Display for Expected {
             } => {
                 let name = ["xs", "ys", "xt", "yt"][field as usize & 3];
                 write!(f, "an integer ({name} of command {index} of {total})")
+            }
+            Expected::End { total } => {
+                write!(
+                    f,
+                    "the end of the input after the last command (Q = {total})"
+                )
             }
         }
     }
@@ -113,8 +142,7 @@ pub enum Found {
         /// Whether the token was longer than `text`.
         truncated: bool,
     },
-    /// More than [`MAX_SPACE`] bytes of whitespace; the position is where the reader
-    /// stopped.
+    /// More than [`MAX_SPACE`] bytes of whitespace; the position is where they start.
     Blank,
     /// A token longer than [`MAX_TOKEN`] bytes, of which `text` is the start.
     TooLong {
@@ -222,6 +250,18 @@ pub struct Scanner<R> {
     length: usize,
     /// Whether the last skip stopped at [`MAX_SPACE`] bytes of whitespace.
     blank: bool,
+    /// Where a run of whitespace over the limit starts, once one was found: nothing
+    /// after it is read, and every later read meets it again.
+    refused: Option<LineCol>,
+}
+
+/// Where the reader is in what it buffered, with its line count: the fast paths go
+/// back to it when they give up, so that the general path starts where they did.
+#[derive(Clone, Copy)]
+struct Mark {
+    pos: usize,
+    line: u64,
+    line_start: u64,
 }
 
 /// C's `isspace` in the "C" locale, as a byte table: what `scanf` skips between numbers.
@@ -258,7 +298,25 @@ impl<R: Read> Scanner<R> {
             shown: [0; WRITTEN],
             length: 0,
             blank: false,
+            refused: None,
         }
+    }
+
+    #[inline]
+    fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            line: self.line,
+            line_start: self.line_start,
+        }
+    }
+
+    /// Goes back to `mark`, taken in the same buffer.
+    #[inline]
+    fn back_to(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.line = mark.line;
+        self.line_start = mark.line_start;
     }
 
     /// Makes `buf[pos]` readable; false at the end of the input.
@@ -290,9 +348,20 @@ impl<R: Read> Scanner<R> {
     }
 
     /// Skips whitespace, counting lines; returns where the next token (or the end) is.
+    /// It starts where the last token ended (the fast paths go back there before they
+    /// call it), so the run is counted whole, wherever the reads end: past
+    /// [`MAX_SPACE`] bytes it stops, `blank` set, and returns where the run starts.
     #[inline]
     fn skip_space(&mut self) -> io::Result<LineCol> {
+        if let Some(at) = self.refused {
+            self.blank = true;
+            return Ok(at);
+        }
         let start = self.base + self.pos as u64;
+        let run = LineCol {
+            line: self.line,
+            column: start - self.line_start + 1,
+        };
         self.blank = false;
         while self.fill()? {
             let b = self.buf[self.pos];
@@ -304,9 +373,14 @@ impl<R: Read> Scanner<R> {
                 self.line += 1;
                 self.line_start = self.base + self.pos as u64;
             }
-            if self.base + self.pos as u64 - start > MAX_SPACE {
+            if space_too_long(self.base + self.pos as u64 - start) {
+                // Nothing after it is read: the fast paths find nothing buffered, and
+                // the general path meets the refusal again (a caller that went on).
+                self.refused = Some(run);
                 self.blank = true;
-                break;
+                self.pos = self.len;
+                self.eof = true;
+                return Ok(run);
             }
         }
         Ok(LineCol {
@@ -353,7 +427,7 @@ impl<R: Read> Scanner<R> {
             if !good && length > SHOWN {
                 break;
             }
-            if length > MAX_TOKEN {
+            if token_too_long(length) {
                 self.length = length;
                 return Ok((
                     at,
@@ -400,6 +474,7 @@ impl<R: Read> Scanner<R> {
         // Fast path for the common case, an unsigned number wholly inside the buffer and
         // followed by whitespace there; anything else goes the general way, which picks
         // up from where this left off (the lines skipped so far are already counted).
+        let mark = self.mark();
         let start = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
         let mut p = start;
@@ -408,11 +483,13 @@ impl<R: Read> Scanner<R> {
             value = (value * 10 + (buf[p] - b'0') as i64).min(CLAMP);
             p += 1;
         }
-        if p > start && p < buf.len() && is_space(buf[p]) {
+        if p > start && p < buf.len() && is_space(buf[p]) && !token_too_long(p - start) {
             self.pos = p;
             return Ok(value);
         }
-        self.pos = start;
+        // The general way from the end of the last token: the whitespace before the
+        // next one is counted whole there.
+        self.back_to(mark);
         self.int_slow(expected)
     }
 
@@ -423,6 +500,7 @@ impl<R: Read> Scanner<R> {
         // spaces and followed by whitespace, checked as one 8-byte word: digits in the
         // even bytes, spaces in the odd ones. The whitespace after it is left for the
         // next skip, which counts the line.
+        let mark = self.mark();
         let p = self.skip_buffered_space();
         let buf = &self.buf[..self.len];
         if let Some(bytes) = buf.get(p..p + 8) {
@@ -447,6 +525,8 @@ impl<R: Read> Scanner<R> {
                 ]);
             }
         }
+        // Field by field from the end of the last token, as `int` goes.
+        self.back_to(mark);
         let mut c = [0i64; 4];
         for (field, slot) in c.iter_mut().enumerate() {
             *slot = self.int(Expected::Coordinate {
@@ -504,9 +584,22 @@ impl<R: Read> Scanner<R> {
         })))
     }
 
-    /// Where the next token starts, or `None` when only whitespace is left.
-    pub fn peek_token(&mut self) -> io::Result<Option<LineCol>> {
-        let at = self.skip_space()?;
-        Ok(if self.fill()? { Some(at) } else { None })
+    /// Where the next token starts, or `None` when only whitespace is left; a run of
+    /// whitespace over the limit is an input error that names `expected` (after the last
+    /// command, [`Expected::End`]).
+    pub fn peek_token(&mut self, expected: Expected) -> Result<Option<LineCol>, JudgeError> {
+        let at = self.skip_space().map_err(JudgeError::Read)?;
+        if self.blank {
+            return Err(JudgeError::Input(Box::new(InputError {
+                at,
+                expected,
+                found: Found::Blank,
+            })));
+        }
+        Ok(if self.fill().map_err(JudgeError::Read)? {
+            Some(at)
+        } else {
+            None
+        })
     }
 }

@@ -124,7 +124,12 @@ fn replay<R: Read>(input: io::Result<R>, upto: u64) -> Result<(Game, Read1), Str
     }
     let mut game = Game::new();
     for index in 1..=upto {
-        let line = match scanner.peek_token() {
+        let next = Expected::Coordinate {
+            index,
+            total,
+            field: 0,
+        };
+        let line = match scanner.peek_token(next) {
             Ok(Some(at)) => at.line,
             _ => 0,
         };

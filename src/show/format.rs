@@ -9,9 +9,12 @@
 //!
 //! The input is streamed through a small look-ahead buffer, so memory does not grow with
 //! the file. The first problem found is reported as `line L, column C: ...` (1-based,
-//! columns count bytes), saying what was expected and what was found.
+//! columns count bytes), saying what was expected and what was found. A token over the
+//! judge's limit, or a run of spaces over it, is refused as the judge refuses it
+//! ([`crate::judge::scan`]): wherever the reads end, an endless input ends.
 
 use crate::judge::piece::{COLS, ROWS};
+use crate::judge::scan::{space_too_long, token_too_long, Found};
 use std::fmt;
 use std::io::{self, Read};
 
@@ -98,6 +101,9 @@ struct Number {
     /// The value, or `None` when it does not fit in a `u64` (above every limit).
     value: Option<u64>,
     digits: usize,
+    /// Whether the token (its sign included) is over the judge's limit: the digits
+    /// beyond it are not read.
+    too_long: bool,
 }
 
 impl Number {
@@ -106,6 +112,15 @@ impl Number {
         let shown = &self.shown[..self.digits.min(SHOWN)];
         let more = if self.digits > SHOWN { "..." } else { "" };
         format!("{}{more}", String::from_utf8_lossy(shown))
+    }
+
+    /// The token over the limit, as the judge's reader shows it: its first [`SHOWN`]
+    /// bytes, `sign` first.
+    fn over_limit(&self, sign: &str) -> Found {
+        let mut text = sign.to_string();
+        text.push_str(&String::from_utf8_lossy(&self.shown));
+        text.truncate(SHOWN);
+        Found::TooLong { text }
     }
 }
 
@@ -224,15 +239,21 @@ impl<R: Read> Cursor<R> {
         })
     }
 
-    /// Reads a run of digits (the caller has seen the first one).
-    fn digits(&mut self) -> io::Result<Number> {
+    /// Reads a run of digits (the caller has seen the first one, and stepped over the
+    /// `sign` bytes before it), up to the judge's limit on a token's length.
+    fn digits(&mut self, sign: usize) -> io::Result<Number> {
         let mut number = Number {
             shown: [0; SHOWN],
             value: Some(0),
             digits: 0,
+            too_long: false,
         };
         while let Some(b) = self.peek()? {
             if !b.is_ascii_digit() {
+                break;
+            }
+            if token_too_long(sign + number.digits + 1) {
+                number.too_long = true;
                 break;
             }
             if number.digits < SHOWN {
@@ -260,7 +281,11 @@ impl<R: Read> Cursor<R> {
         match self.peek()? {
             Some(b'-') if matches!(self.peek_at(1)?, Some(b'1'..=b'9')) => {
                 self.bump();
-                let n = self.digits()?;
+                let n = self.digits(1)?;
+                if n.too_long {
+                    let found = n.over_limit("-");
+                    return Err(self.error_at(start, format!("expected {}, found {found}", what())));
+                }
                 Err(self.error_at(
                     start,
                     format!("{name} = -{} is outside 0..={max}", n.text()),
@@ -271,7 +296,11 @@ impl<R: Read> Cursor<R> {
                 Err(self.error(format!("expected {name} without a sign, found {found}")))
             }
             Some(b'0'..=b'9') => {
-                let n = self.digits()?;
+                let n = self.digits(0)?;
+                if n.too_long {
+                    let found = n.over_limit("");
+                    return Err(self.error_at(start, format!("expected {}, found {found}", what())));
+                }
                 if n.digits > 1 && n.shown[0] == b'0' {
                     return Err(self.error_at(
                         start,
@@ -319,10 +348,19 @@ impl<R: Read> Cursor<R> {
         if self.peek()? != Some(b' ') {
             return Ok(());
         }
-        // Count the whole run, however long: stepping over it keeps memory flat, and
-        // the message points back at its start.
+        // Count the run up to the judge's limit on whitespace: stepping over it keeps
+        // memory flat, and the message points back at its start.
         let mut spaces = 1u64;
         while self.peek()? == Some(b' ') {
+            if space_too_long(spaces + 1) {
+                return Err(self.error_at(
+                    start,
+                    format!(
+                        "expected a single space after {after}, found {}",
+                        Found::Blank
+                    ),
+                ));
+            }
             self.bump();
             spaces += 1;
         }

@@ -549,11 +549,18 @@ impl Response {
         match self.body {
             Body::Full(bytes) => bytes,
             Body::Stream(mut producer) => {
-                let mut bytes = Vec::new();
-                // Producing into memory fails only if the producer does: what came is
-                // the answer then.
-                while let Ok(true) = producer(&mut bytes) {}
-                bytes
+                // Each part into an empty buffer, as the server asks for it ([`Rest`]),
+                // then gathered. Producing into memory fails only if the producer
+                // does: what came is the answer then.
+                let (mut bytes, mut part) = (Vec::new(), Vec::new());
+                loop {
+                    part.clear();
+                    let more = producer(&mut part);
+                    bytes.extend_from_slice(&part);
+                    if !matches!(more, Ok(true)) {
+                        return bytes;
+                    }
+                }
             }
         }
     }

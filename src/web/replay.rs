@@ -8,6 +8,7 @@ use super::state::{checked, move_json, pieces_json, square_json};
 use crate::cli::json::{Json, Streamed};
 use crate::judge::game::Game;
 use crate::judge::rules;
+use crate::judge::run::ignored_after;
 use crate::judge::scan::Cmd;
 use crate::judge::{verdict_line, Count, Expected, JudgeError, Scanner};
 use crate::show::explain;
@@ -65,8 +66,8 @@ pub fn write_replay(input: &[u8], out: &mut dyn Write) -> io::Result<()> {
 
 /// The text of [`replay`], made a part of some [`PART`] bytes at a time, for an answer
 /// streamed at the pace its client reads: each call appends the next steps to the
-/// buffer and says whether more is to come. It owns its input, so the parts can be
-/// made on any thread, between writes.
+/// buffer (however much it holds already) and says whether more is to come. It owns
+/// its input, so the parts can be made on any thread, between writes.
 pub fn parts(input: Vec<u8>) -> impl FnMut(&mut Vec<u8>) -> io::Result<bool> + Send {
     let mut replayer = Some(Replayer::new(io::Cursor::new(input)));
     let (mut started, mut first) = (false, true);
@@ -74,11 +75,14 @@ pub fn parts(input: Vec<u8>) -> impl FnMut(&mut Vec<u8>) -> io::Result<bool> + S
         let Some(r) = replayer.as_mut() else {
             return Ok(false);
         };
+        // A part is measured from what the buffer held before it: a caller that
+        // gathers every part in one buffer gets the next one all the same.
+        let part_start = out.len();
         if !started {
             out.extend_from_slice(Streamed::head([("total", r.total_json())], "steps").as_bytes());
             started = true;
         }
-        while out.len() < PART {
+        while out.len() - part_start < PART {
             let Some(step) = r.next_step() else {
                 let Some(r) = replayer.take() else {
                     return Ok(false);
@@ -143,11 +147,10 @@ impl<R: Read> Replayer<R> {
         let index = self.index;
         if index > total.value {
             self.done = true;
-            if let Ok(Some(at)) = self.scanner.peek_token() {
-                self.note = Some(format!(
-                    "ignoring the input after command {}, from line {}, column {}",
-                    total, at.line, at.column
-                ));
+            match self.scanner.peek_token(Expected::End { total }) {
+                Ok(Some(at)) => self.note = Some(ignored_after(total.value, at)),
+                Ok(None) => {}
+                Err(e) => self.error = Some(e),
             }
             return None;
         }
@@ -353,5 +356,34 @@ mod tests {
         let mut out = Vec::new();
         write_replay(many.as_bytes(), &mut out).unwrap();
         assert_eq!(out, replay(many.as_bytes()).to_string().into_bytes());
+    }
+
+    /// A caller that gathers every part in one buffer (the static site's answer is made
+    /// whole in memory) gets a part at each call, whatever the buffer holds already.
+    #[test]
+    fn each_part_is_added_to_a_full_buffer() {
+        // 1,000 legal moves: some 600 KB of replay, nine parts and the last.
+        let input = format!(
+            "1000\n{}",
+            "0 0 1 0\n9 0 8 0\n1 0 0 0\n8 0 9 0\n".repeat(250)
+        );
+        let mut next = parts(input.clone().into_bytes());
+        let mut gathered = Vec::new();
+        let mut calls = 0;
+        loop {
+            let before = gathered.len();
+            let more = next(&mut gathered).unwrap();
+            calls += 1;
+            if !more {
+                break;
+            }
+            assert!(
+                gathered.len() >= before + PART,
+                "call {calls}: {} bytes added to {before}",
+                gathered.len() - before
+            );
+        }
+        assert!(calls >= 5, "{calls} parts");
+        assert_eq!(gathered, replay(input.as_bytes()).to_string().into_bytes());
     }
 }

@@ -182,6 +182,173 @@ fn the_judges_tools_from_static_files() {
     });
 }
 
+/// Replays each input of `inputs` (named) in the replay tab, whole, and checks the
+/// page's replay and judge against the native ones; the time each replay took.
+fn replays_in_the_page(page: &Page, inputs: &[(String, String)]) {
+    use duckchess::web::{api::Api, wasm};
+    let browser = Browser::start();
+    browser.open(page.url);
+    browser.until("document.body.dataset.ready === '1'");
+    browser.click("#tab-replay");
+    let api = Api::new(1, 1);
+    for (name, text) in inputs {
+        let native = wasm::call(&api, "/api/replay", text.clone().into_bytes());
+        assert_eq!(native.status, 200, "{name}");
+        let native = Json::parse(&native.body).unwrap();
+        let steps = native
+            .get("steps")
+            .and_then(Json::as_array)
+            .map_or(0, <[Json]>::len);
+        assert!(steps >= 1000, "{name}: {steps} steps");
+
+        browser.script(&format!(
+            "document.getElementById('message').textContent = '';\
+             document.getElementById('replay-text').value = {};",
+            js_string(text)
+        ));
+        let started = std::time::Instant::now();
+        browser.click("#replay-run");
+        browser.until(&format!(
+            "document.querySelectorAll('#replay-steps li').length === {steps} \
+             || document.getElementById('message').textContent !== ''"
+        ));
+        let said = browser.eval_text("document.getElementById('message').textContent");
+        browser.idle();
+        eprintln!("{name}: replayed in the page in {:?}", started.elapsed());
+        assert_eq!(said, "", "{name}");
+        assert_eq!(browser.count("#replay-steps li"), steps as i64, "{name}");
+        let shown = browser.eval_text("document.getElementById('judge-output').textContent");
+        assert_eq!(shown, judged_here(text).0, "{name}");
+        assert_eq!(
+            browser.text("#validate-verdict"),
+            validated_here(text),
+            "{name}"
+        );
+
+        // The worker's answer itself, step by step the native one.
+        browser.script(&format!(
+            "window.answer = null; local.send('/api/replay', {}).then(\
+             (a) => {{ window.answer = JSON.stringify(a); }}, (e) => {{ window.answer = String(e); }});",
+            js_string(text)
+        ));
+        browser.until("window.answer !== null");
+        let answer = browser.eval_text("window.answer");
+        assert!(
+            Json::parse(answer.as_bytes()).ok() == Some(native),
+            "{name}: the page's replay differs from the native one: {}",
+            &answer[..answer.len().min(200)]
+        );
+    }
+    page.check(&browser);
+}
+
+/// A replay of an official-size input (1,000 commands, an answer of hundreds of
+/// kilobytes, streamed in many parts), made in the browser whole, as natively.
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn an_official_size_replay_from_static_files() {
+    use duckchess::generate::{self, mode::Mode};
+    let mut inputs = Vec::new();
+    for (seed, mode) in [(1, Mode::Official), (2, Mode::Legal)] {
+        let mut text = Vec::new();
+        generate::input(seed, 1000, mode, &mut text).unwrap();
+        inputs.push((
+            format!("gen --seed {seed} --mode {}", mode.name()),
+            String::from_utf8(text).unwrap(),
+        ));
+    }
+    on_the_site(|page| replays_in_the_page(page, &inputs));
+}
+
+/// The official cases replayed in the browser, as natively.
+#[test]
+#[ignore = "a browser (headless Chromium), the static site and the official cases \
+            (../shared/official/duckchess): the full tier runs it"]
+fn the_official_cases_replayed_from_static_files() {
+    let dir = crate::official::cases();
+    let inputs: Vec<(String, String)> = (2..=4)
+        .map(|n| {
+            let path = dir.join(format!("{n}.in"));
+            (
+                path.display().to_string(),
+                fs::read_to_string(&path).unwrap(),
+            )
+        })
+        .collect();
+    on_the_site(|page| replays_in_the_page(page, &inputs));
+}
+
+/// The module refuses a request over its limit before it takes memory for it: a
+/// length near 4 GiB or past it, and 300 MB, leave its memory as it was, and the
+/// page's worker answers such a request as the server does, with 413.
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn a_huge_request_takes_no_memory_in_static_files() {
+    use duckchess::web::{http::Limits, wasm::MAX_REQUEST};
+    on_the_site(|page| {
+        let browser = Browser::start();
+        browser.open(page.url);
+        browser.until("document.body.dataset.ready === '1'");
+        // The module itself, instantiated in the page.
+        browser.script(
+            "window.probe = null;\
+             wasmModule().then((module) => WebAssembly.instantiate(module, \
+               { duckchess: { now_ms: () => performance.now() } })).then((x) => {\
+               const e = x.exports;\
+               const before = e.memory.buffer.byteLength;\
+               const at = [];\
+               for (const len of [2n ** 32n - 16n, 2n ** 32n + 10n, 300n * 2n ** 20n, MAXn + 1n]) {\
+                 try { at.push(String(e.dc_input(len) >>> 0)); } catch (err) { at.push('trap: ' + err.message); }\
+               }\
+               const after = e.memory.buffer.byteLength;\
+               const status = e.dc_call(10);\
+               const fits = e.dc_input(MAXn) >>> 0;\
+               window.probe = JSON.stringify({ before, after, at, status, fits });\
+             }).catch((err) => { window.probe = JSON.stringify({ error: String(err) }); });"
+                .replace("MAX", &MAX_REQUEST.to_string())
+                .as_str(),
+        );
+        browser.until("window.probe !== null");
+        let probe = Json::parse(browser.eval_text("window.probe").as_bytes()).unwrap();
+        assert_eq!(probe.get("error"), None, "{probe}");
+        assert_eq!(
+            probe.get("at").unwrap().to_string(),
+            r#"["0","0","0","0"]"#,
+            "no buffer for any of them"
+        );
+        let (before, after) = (
+            probe.get("before").and_then(Json::as_int).unwrap(),
+            probe.get("after").and_then(Json::as_int).unwrap(),
+        );
+        eprintln!("the module's memory: {before} bytes, then {after}");
+        assert!(after <= before + (1 << 20), "{before} bytes, then {after}");
+        assert_eq!(probe.get("status").and_then(Json::as_int), Some(413));
+        assert_ne!(probe.get("fits").and_then(Json::as_int), Some(0));
+
+        // Through the page's worker: the server's refusal, and the worker goes on.
+        let over = Limits::SERVE.body + 1;
+        browser.script(&format!(
+            "window.answer = null; local.send('/api/judge', 'x'.repeat({over})).then(\
+             (a) => {{ window.answer = 'answered'; }}, (e) => {{ window.answer = e.status + ' ' + e.message; }});"
+        ));
+        browser.until("window.answer !== null");
+        assert_eq!(
+            browser.eval_text("window.answer"),
+            format!(
+                "413 the request is {over} bytes; at most {} are read",
+                Limits::SERVE.body
+            )
+        );
+        browser.script(
+            "window.answer = null; local.send('/api/judge', '1\\n0 0 1 0\\n').then(\
+             (a) => { window.answer = a.output; }, (e) => { window.answer = String(e); });",
+        );
+        browser.until("window.answer !== null");
+        assert_eq!(browser.eval_text("window.answer"), "red car;NA;no;no\n");
+        page.check(&browser);
+    });
+}
+
 #[test]
 #[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
 fn a_new_game_or_a_late_search_ends_the_worker() {
@@ -233,7 +400,7 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
             asked.elapsed() < std::time::Duration::from_secs(3),
             "no retries"
         );
-        let said = browser.text("#message");
+        let said = browser.eval_text("document.getElementById('message').textContent");
         assert!(said.contains("did not answer within 1 ms"), "{said}");
         assert_eq!(browser.eval_text(worker), "false");
         browser.script("deadline = window.realDeadline;");
@@ -317,6 +484,37 @@ fn the_weaker_levels_play_the_native_moves() {
         assert_eq!(asked, 21);
         page.check(&browser);
     });
+}
+
+/// `scripts/site.sh` takes no option for its folder (`-` would `cd` to the last
+/// folder): a usage error, before anything is built or made.
+#[cfg(unix)]
+#[test]
+fn the_site_script_refuses_an_option_for_its_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let here = std::env::temp_dir().join(format!("site-sh-{}", std::process::id()));
+    fs::create_dir_all(&here).unwrap();
+    for dir in ["-", "-x", "--"] {
+        let out = std::process::Command::new("bash")
+            .arg(root.join("scripts/site.sh"))
+            .arg(dir)
+            .current_dir(&here)
+            .env("OLDPWD", &here)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{dir}: {said}");
+        assert_eq!(
+            said,
+            format!(
+                "scripts/site.sh: DIR '{dir}' looks like an option; write ./{dir} for a folder \
+                 so named\nusage: scripts/site.sh DIR\n"
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
+    assert_eq!(fs::read_dir(&here).unwrap().count(), 0, "nothing made");
+    fs::remove_dir(&here).unwrap();
 }
 
 #[test]

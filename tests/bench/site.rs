@@ -81,7 +81,7 @@ fn speed() {
           const { module, text, depth } = e.data;
           const x = new WebAssembly.Instance(module, { duckchess: { now_ms: () => performance.now() } }).exports;
           const bytes = new TextEncoder().encode(text);
-          const at = x.dc_input(bytes.length) >>> 0;
+          const at = x.dc_input(BigInt(bytes.length)) >>> 0;
           new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
           x.dc_bench(depth);
           postMessage(new TextDecoder().decode(new Uint8Array(x.memory.buffer, x.dc_output() >>> 0, x.dc_output_len() >>> 0)));

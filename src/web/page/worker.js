@@ -27,10 +27,14 @@ self.onmessage = (event) => {
     const api = instance.exports;
     const path = encoder.encode(message.path);
     const body = encoder.encode(message.body);
-    const at = api.dc_input(path.length + body.length) >>> 0;
-    const input = new Uint8Array(api.memory.buffer, at, path.length + body.length);
-    input.set(path, 0);
-    input.set(body, path.length);
+    // The length as a BigInt (the module's is 64 bits wide): no length wraps around.
+    // A request over the module's limit gets no buffer (0), and its answer is 413.
+    const at = api.dc_input(BigInt(path.length + body.length)) >>> 0;
+    if (at !== 0) {
+      const input = new Uint8Array(api.memory.buffer, at, path.length + body.length);
+      input.set(path, 0);
+      input.set(body, path.length);
+    }
     const status = api.dc_call(path.length);
     const output = new Uint8Array(api.memory.buffer, api.dc_output() >>> 0, api.dc_output_len() >>> 0);
     const text = decoder.decode(output);
