@@ -42,7 +42,9 @@ impl fmt::Display for Invalid {
                 write!(f, "the piece on {s} is the opponent's ({p})")
             }
             Invalid::TargetOffBoard => write!(f, "the target square is off the board"),
-            Invalid::NotThatWay(p) => write!(f, "a {} cannot move that way", p.kind),
+            Invalid::NotThatWay(p) => {
+                write!(f, "{} {} cannot move that way", p.kind.article(), p.kind)
+            }
             Invalid::OwnPiece(p) => write!(f, "the target holds an own piece ({p})"),
             Invalid::Blocked(p, s) => write!(f, "the {} is blocked at {s}", p.kind),
         }
