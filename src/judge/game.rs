@@ -151,3 +151,21 @@ impl Game {
         self.board.side_to_move()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::piece::PieceKind;
+    use super::*;
+
+    #[test]
+    fn a_refused_way_names_its_kind_with_the_right_article() {
+        let elephant = Piece::new(Color::Blue, PieceKind::Elephant);
+        let why = Invalid::NotThatWay(elephant).to_string();
+        assert_eq!(why, "an elephant cannot move that way");
+        let horse = Piece::new(Color::Red, PieceKind::Horse);
+        assert_eq!(
+            Invalid::NotThatWay(horse).to_string(),
+            "a horse cannot move that way"
+        );
+    }
+}

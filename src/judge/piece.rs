@@ -302,9 +302,6 @@ mod tests {
             let vowel = kind.name().starts_with(['a', 'e', 'i', 'o', 'u']);
             assert_eq!(kind.article(), if vowel { "an" } else { "a" }, "{kind}");
         }
-        let elephant = Piece::new(Color::Blue, PieceKind::Elephant);
-        let why = super::super::game::Invalid::NotThatWay(elephant).to_string();
-        assert_eq!(why, "an elephant cannot move that way");
     }
 
     #[test]
