@@ -127,7 +127,12 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             strength: Strength { level, seed },
             threads,
             start,
-            style: Style::for_stdout(parsed.flag("--ascii")),
+            // The judge's numbers and UCI's files and ranks on the edges: `play`
+            // takes moves in both.
+            style: Style {
+                uci_edges: true,
+                ..Style::for_stdout(parsed.flag("--ascii"))
+            },
             echo: !io::stdin().is_terminal(),
         };
         let stdin = io::stdin();
