@@ -900,23 +900,39 @@ pub fn the_computer_answers_the_first_move_at(page: &Page) {
     );
     assert_eq!(browser.text("#status"), "red to move");
 
-    // Two people: one click, kept across a reload.
+    // Two people, one click, even while the computer thinks: its search stops, and
+    // blue is a person's to move.
+    browser.script(
+        "document.getElementById('level').value = '8';\
+         document.getElementById('think').value = '5000';",
+    );
+    browser.click_square(3, 4);
+    browser.click_square(4, 4);
+    browser.until("document.getElementById('status').textContent.includes('thinking')");
     browser.click("#opponent-human");
     assert_eq!(players(&browser), "person: red human, blue human");
+    assert_eq!(
+        browser.eval_text("String(ui.thinking)"),
+        "null",
+        "the search stopped"
+    );
+    browser.idle();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    assert_eq!(browser.count("#moves li"), 3, "no reply between two people");
+    assert_eq!(browser.text("#status"), "blue to move");
+    assert_eq!(browser.text("#message"), "");
+
+    // The choice outlives a reload, and so does the game.
     browser.call("POST", &browser.at("/refresh"), Some(&Json::obj([])));
     browser.until("document.body.dataset.ready === '1'");
     assert_eq!(players(&browser), "person: red human, blue human");
-    assert_eq!(browser.count("#moves li"), 2, "the game is kept too");
-    browser.click_square(3, 4);
-    browser.click_square(4, 4);
-    browser.until("document.querySelectorAll('#moves li').length === 3");
-    browser.idle();
     std::thread::sleep(std::time::Duration::from_millis(600));
     browser.idle();
-    assert_eq!(browser.count("#moves li"), 3, "no reply between two people");
+    assert_eq!(browser.count("#moves li"), 3, "no reply after the reload");
     assert_eq!(browser.text("#status"), "blue to move");
 
     // The computer again, one click: it is blue's turn, and it moves.
+    browser.script("document.getElementById('level').value = '1';");
     browser.click("#opponent-ai");
     assert_eq!(players(&browser), "computer: red human, blue ai");
     browser.until("document.querySelectorAll('#moves li').length === 4");
