@@ -112,12 +112,13 @@ impl Limit {
         }
     }
 
-    /// `0.3 s`, `depth 5`, `20000 nodes`.
+    /// How long each position is searched: `0.3 s a position`, `each position to depth
+    /// 5`, `20000 nodes a position`.
     fn text(self) -> String {
         match self {
-            Limit::Movetime(ms) => format!("{} s", ms as f64 / 1000.0),
-            Limit::Depth(d) => format!("depth {d}"),
-            Limit::Nodes(n) => format!("{n} nodes"),
+            Limit::Movetime(ms) => format!("{} s a position", ms as f64 / 1000.0),
+            Limit::Depth(d) => format!("each position to depth {d}"),
+            Limit::Nodes(n) => format!("{n} nodes a position"),
         }
     }
 
@@ -290,7 +291,7 @@ impl<W: Write> Writer<W> {
                 let last = game.commands.last().copied().unwrap_or(0);
                 self.width = last.to_string().len().max(2);
                 format!(
-                    "analysis: {} from {from}, {} a position\n{skipped}\
+                    "analysis: {} from {from}, {}\n{skipped}\
                      scores from red's side, a horse is 3.00; #+N: red takes the captain in \
                      N plies\n{:>w$} {:<7}  {:<13}  {:>6}  {:>6}  verdict\n",
                     cli::plural(game.moves.len() as u64, "move"),

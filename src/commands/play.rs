@@ -16,8 +16,10 @@ pub const SPEC: Spec = Spec {
     usage: &["[--red human|ai] [--blue human|ai] [--level N] [--seed S] [--think MS | --depth D] [--threads N] [--from POSITION] [--ascii]"],
     about: "\
 Commands at the prompt:
-  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
-  X Y           select the piece on (X, Y) and mark its legal targets
+  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it;
+                b1c3 (UCI), (0, 1) -> (2, 2) (trace), 0122, [0,1,2,2] and a
+                move after its piece (red horse 0 1 2 2) read too
+  X Y           select the piece on (X, Y), or on b1, and mark its legal targets
   moves X Y     the same
   history       the moves so far, each with the judge's output line
   undo          take back the last move (against the computer, its reply too),
@@ -33,6 +35,10 @@ on purpose, more and larger ones the lower the level; their random choices come
 from --seed (shown at the start), so the same seed and the same moves replay the
 same game. --think, --depth and --threads apply to level 8, which they choose when
 --level is not given.
+
+The board names the rows and columns as the judge numbers them (on the left and
+at the top) and as UCI does (the ranks 1-10 on the right, the files a-i at the
+bottom).
 
 An invalid move is refused with the judge's reason and the same side moves again.
 When the input is not a terminal, each command is repeated after its prompt. With
@@ -127,7 +133,12 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             strength: Strength { level, seed },
             threads,
             start,
-            style: Style::for_stdout(parsed.flag("--ascii")),
+            // The judge's numbers and UCI's files and ranks on the edges: `play`
+            // takes moves in both.
+            style: Style {
+                uci_edges: true,
+                ..Style::for_stdout(parsed.flag("--ascii"))
+            },
             echo: !io::stdin().is_terminal(),
         };
         let stdin = io::stdin();

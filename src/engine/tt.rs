@@ -222,7 +222,7 @@ impl std::fmt::Display for HashError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "cannot allocate a {} MB hash table; keeping the {} MB one",
+            "cannot allocate {} MB for the hash table; keeping the {} MB one",
             self.wanted, self.kept
         )
     }

@@ -42,7 +42,9 @@ impl fmt::Display for Invalid {
                 write!(f, "the piece on {s} is the opponent's ({p})")
             }
             Invalid::TargetOffBoard => write!(f, "the target square is off the board"),
-            Invalid::NotThatWay(p) => write!(f, "a {} cannot move that way", p.kind),
+            Invalid::NotThatWay(p) => {
+                write!(f, "{} {} cannot move that way", p.kind.article(), p.kind)
+            }
             Invalid::OwnPiece(p) => write!(f, "the target holds an own piece ({p})"),
             Invalid::Blocked(p, s) => write!(f, "the {} is blocked at {s}", p.kind),
         }
@@ -147,5 +149,23 @@ impl Game {
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.board.side_to_move()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::piece::PieceKind;
+    use super::*;
+
+    #[test]
+    fn a_refused_way_names_its_kind_with_the_right_article() {
+        let elephant = Piece::new(Color::Blue, PieceKind::Elephant);
+        let why = Invalid::NotThatWay(elephant).to_string();
+        assert_eq!(why, "an elephant cannot move that way");
+        let horse = Piece::new(Color::Red, PieceKind::Horse);
+        assert_eq!(
+            Invalid::NotThatWay(horse).to_string(),
+            "a horse cannot move that way"
+        );
     }
 }

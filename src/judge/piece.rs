@@ -199,6 +199,14 @@ impl PieceKind {
         }
     }
 
+    /// The indefinite article before [`PieceKind::name`]: `an` elephant, `a` horse.
+    pub fn article(self) -> &'static str {
+        match self {
+            PieceKind::Elephant => "an",
+            _ => "a",
+        }
+    }
+
     /// The red (upper-case) letter of the position notation; blue uses lower case.
     pub fn letter(self) -> char {
         match self {
@@ -287,6 +295,14 @@ impl fmt::Display for Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_takes_the_article_its_name_asks_for() {
+        for kind in PieceKind::ALL {
+            let vowel = kind.name().starts_with(['a', 'e', 'i', 'o', 'u']);
+            assert_eq!(kind.article(), if vowel { "an" } else { "a" }, "{kind}");
+        }
+    }
 
     #[test]
     fn square_new_rejects_off_board() {

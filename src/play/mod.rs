@@ -1,6 +1,7 @@
 //! The front ends: the ways people and programs play with the engine. The UCI protocol
 //! ([`uci`], with the squares and FEN of [`notation`]), play at the terminal
-//! ([`terminal`]) and its saved-game format ([`saved`]), the playing strengths from a
+//! ([`terminal`], which reads a move in every notation the project prints: [`written`])
+//! and its saved-game format ([`saved`]), the playing strengths from a
 //! beginner to the full engine ([`level`]), the review of a game for people ([`review`]:
 //! each position searched on its own, each move's loss and grade; `duckchess analyze`
 //! and the browser board show it), games between computer players ([`arena`]) and
@@ -22,3 +23,4 @@ pub mod saved;
 pub mod terminal;
 pub mod uci;
 pub mod uciclient;
+pub mod written;

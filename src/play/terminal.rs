@@ -1,7 +1,10 @@
 //! Terminal play: the contest's clickable "toy" brought to a text prompt, plus the
-//! computer opponent. People type moves as the judge reads them (`xs ys xt yt`); every
-//! move goes through [`Game::play`], so an illegal one is refused with the judge's exact
-//! reason. Works the same on a terminal and with piped input, which is how it is tested.
+//! computer opponent. People type moves as the judge reads them (`xs ys xt yt`), or in
+//! any other notation the project prints ([`written`]: UCI's `b1c3`, `trace`'s
+//! `(0, 1) -> (2, 2)`, ...), and the board names its edges in the judge's numbers and
+//! UCI's files and ranks both. Every move goes through [`Game::play`], so an illegal
+//! one is refused with the judge's exact reason. Works the same on a terminal and with
+//! piped input, which is how it is tested.
 //!
 //! Games are saved and loaded in the format of [`crate::play::saved`].
 
@@ -10,13 +13,14 @@ use crate::engine::search::{self, Context, Engine, Limits};
 use crate::judge;
 use crate::judge::board::Board;
 use crate::judge::game::{Game, Moved};
-use crate::judge::piece::{Color, Square};
+use crate::judge::piece::{Color, Piece, Square};
 use crate::judge::rules::{self, Move};
 use crate::judge::scan::Cmd;
 use crate::play::arena::MAX_MOVES;
 use crate::play::level::{self, Strength};
 use crate::play::review::units;
-use crate::play::saved::{load_text, parse_int, parse_move, save_text};
+use crate::play::saved::{load_text, parse_int, save_text};
+use crate::play::written::{self, Written};
 use crate::show::render::{self, Marks, Style};
 use crate::sys::{file, lines};
 use std::io::{self, BufRead, Write};
@@ -65,8 +69,12 @@ const LINE_MAX: usize = 4096;
 
 const COMMANDS: &str = "\
 commands:
-  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it
-  X Y           select the piece on (X, Y): [ ] marks it, ( ) its legal targets
+  xs ys xt yt   move the piece on (xs, ys) to (xt, yt), as the judge reads it;
+                also as UCI writes it (b1c3), as trace does ((0, 1) -> (2, 2)),
+                as the board's address packs it (0122), or after its piece, as
+                analyze names it (red horse 0 1 2 2)
+  X Y           select the piece on (X, Y), or on b1: [ ] marks it, ( ) its
+                legal targets
   moves X Y     the same
   history       the moves so far, each with the judge's output line
   undo          take back the last move (and the computer's reply to it), or a
@@ -78,6 +86,8 @@ commands:
   board         show the board again
   help          this list
   quit          leave (so does the end of the input)
+The board's edges: rows and columns as the judge numbers them on the left and at
+the top, ranks and files as UCI names them on the right and at the bottom.
 The computer's score is the mover's advantage in material units (a horse is 3.00).
 ";
 
@@ -284,10 +294,17 @@ impl<W: Write> Session<W> {
             ["help"] => self.out.write_all(COMMANDS.as_bytes())?,
             ["board"] => self.show(&[])?,
             ["save" | "load"] => self.say("save and load need a FILE name")?,
-            ["moves", x, y] => self.moves_of(x, y)?,
-            [x, y] if parse_int(x).is_some() && parse_int(y).is_some() => self.moves_of(x, y)?,
+            ["moves", x, y] => self.moves_at(x, y)?,
+            [x, y] if parse_int(x).is_some() && parse_int(y).is_some() => self.moves_at(x, y)?,
+            ["moves", name] | [name] if written::read_square(name).is_some() => {
+                if let Some(square) = written::read_square(name) {
+                    self.moves_of(square)?
+                }
+            }
             ["history"] => self.history()?,
-            ["moves", ..] => self.say("moves needs the square of a piece: moves X Y")?,
+            ["moves", ..] => {
+                self.say("moves needs the square of a piece: moves X Y, or moves b1")?
+            }
             ["undo"] => self.undo()?,
             ["new"] => {
                 let start = self.start.clone();
@@ -318,17 +335,14 @@ impl<W: Write> Session<W> {
                 }
             }
             ["load", ..] => self.load(rest_after(line, "load"))?,
-            [first, ..] if parse_int(first).is_some() => match parse_move(line) {
+            _ if written::looks_like_a_move(line) => match written::read(line) {
                 // A captured captain is refused by the judge's own rule inside
                 // `play`; a resignation or a draw is this session's business.
-                Some(_) if self.halt.is_some() => {
+                Ok(_) if self.halt.is_some() => {
                     self.say("the game is over: undo, new, load or quit")?
                 }
-                Some(c) => self.play(c, false)?,
-                None => self.say(&format!(
-                    "malformed move {:?}: expected four integers xs ys xt yt",
-                    line.trim()
-                ))?,
+                Ok(w) => self.play_written(w)?,
+                Err(e) => self.say(&e.to_string())?,
             },
             [first, ..] => self.say(&format!(
                 "unknown command {first:?} (type help for the list)"
@@ -337,15 +351,37 @@ impl<W: Write> Session<W> {
         Ok(true)
     }
 
-    fn moves_of(&mut self, x: &str, y: &str) -> io::Result<()> {
+    /// Plays a move a person typed, once the piece it names (if it names one) is the
+    /// piece on its square.
+    fn play_written(&mut self, w: Written) -> io::Result<()> {
+        let c = w.command;
+        if let (Some((color, kind)), Some(from)) = (w.piece, Square::new(c[0], c[1])) {
+            let named = Piece::new(color, kind);
+            let there = self.board().piece_at(from);
+            if there != Some(named) {
+                let what = match there {
+                    Some(p) => format!("the {p} is there"),
+                    None => "the square is empty".to_string(),
+                };
+                return self.say(&format!("there is no {named} on {from}: {what}"));
+            }
+        }
+        self.play(c, false)
+    }
+
+    /// The legal targets of the piece on (X, Y), both as typed.
+    fn moves_at(&mut self, x: &str, y: &str) -> io::Result<()> {
         let square = match (parse_int(x), parse_int(y)) {
             (Some(x), Some(y)) => Square::new(x, y),
             _ => return self.say("moves needs two integers: moves X Y"),
         };
-        let square = match square {
-            Some(s) => s,
-            None => return self.say(&format!("({x}, {y}) is off the board")),
-        };
+        match square {
+            Some(s) => self.moves_of(s),
+            None => self.say(&format!("({x}, {y}) is off the board")),
+        }
+    }
+
+    fn moves_of(&mut self, square: Square) -> io::Result<()> {
         let piece = match self.board().piece_at(square) {
             Some(p) => p,
             None => return self.say(&format!("no piece on {square}")),

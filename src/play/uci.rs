@@ -303,7 +303,7 @@ fn start_engine(hash_mb: usize) -> Engine {
         };
         cli::say(
             "uci",
-            &format!("cannot allocate a {hash_mb} MB hash table; using {using} MB"),
+            &format!("cannot allocate {hash_mb} MB for the hash table; using {using} MB"),
         );
     }
     engine

@@ -1,6 +1,7 @@
 //! Board diagrams for people: row and column numbers on every edge so coordinates can be
 //! read off, the last move and any highlighted squares marked. Used by `trace`, `test`
-//! and `play`. Not on the judge path.
+//! and `play`; `play`, which also takes UCI's squares, puts UCI's files and ranks on the
+//! bottom and right edges instead. Not on the judge path.
 //!
 //! Two glyph sets: the notation letters (one column wide) and the statement's Chinese
 //! names (two columns wide in a monospace terminal, so cells widen to keep the grid
@@ -18,6 +19,10 @@ pub struct Style {
     pub chinese: bool,
     /// ANSI colours: red pieces in red, blue pieces in blue, marks in yellow.
     pub color: bool,
+    /// UCI's files `a`-`i` at the bottom and ranks 1-10 on the right (the judge's
+    /// numbers stay at the top and on the left), for a reader who writes moves both
+    /// ways.
+    pub uci_edges: bool,
 }
 
 impl Style {
@@ -25,6 +30,7 @@ impl Style {
     pub const ASCII: Style = Style {
         chinese: false,
         color: false,
+        uci_edges: false,
     };
 
     /// What standard output deserves: Chinese names in colour on a terminal unless
@@ -36,6 +42,7 @@ impl Style {
         Style {
             chinese: color && !ascii,
             color,
+            uci_edges: false,
         }
     }
 }
@@ -80,16 +87,31 @@ pub fn paint(text: &str, code: &str, on: bool, out: &mut String) {
 ///     0  1  2  3  4  5  6  7  8
 ///  9  r  h  e  g  k  g  e  h  r  9
 /// ```
+///
+/// With [`Style::uci_edges`], the right edge and the bottom name ranks and files:
+///
+/// ```text
+///  9  r  h  e  g  k  g  e  h  r  10
+///     a  b  c  d  e  f  g  h  i
+/// ```
 pub fn diagram(board: &Board, style: Style, marks: Marks<'_>) -> String {
     let glyph_width = if style.chinese { 2 } else { 1 };
-    let mut header = String::from("   ");
-    for y in 0..COLS {
-        header.push(' ');
-        header.push_str(&format!("{y:<glyph_width$}"));
-        header.push(' ');
-    }
-    let header = header.trim_end().to_string() + "\n";
-    let mut out = header.clone();
+    let edge = |names: &dyn Fn(u8) -> String| {
+        let mut line = String::from("   ");
+        for y in 0..COLS {
+            line.push(' ');
+            line.push_str(&format!("{:<glyph_width$}", names(y)));
+            line.push(' ');
+        }
+        line.trim_end().to_string() + "\n"
+    };
+    let header = edge(&|y| y.to_string());
+    let footer = if style.uci_edges {
+        edge(&|y| char::from(b'a' + y).to_string())
+    } else {
+        header.clone()
+    };
+    let mut out = header;
     for x in (0..ROWS).rev() {
         out.push_str(&format!("{x:>2} "));
         for y in 0..COLS {
@@ -121,9 +143,10 @@ pub fn diagram(board: &Board, style: Style, marks: Marks<'_>) -> String {
             }
             paint(close, MARK, style.color, &mut out);
         }
-        out.push_str(&format!(" {x}\n"));
+        let right = if style.uci_edges { x + 1 } else { x };
+        out.push_str(&format!(" {right}\n"));
     }
-    out.push_str(&header);
+    out.push_str(&footer);
     out
 }
 
@@ -179,6 +202,29 @@ mod tests {
     }
 
     #[test]
+    fn uci_edges_name_files_and_ranks_at_the_bottom_and_right() {
+        let style = Style {
+            uci_edges: true,
+            ..Style::ASCII
+        };
+        let text = diagram(&Board::start(), style, Marks::default());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "    0  1  2  3  4  5  6  7  8");
+        assert_eq!(lines[1], " 9  r  h  e  g  k  g  e  h  r  10");
+        assert_eq!(lines[10], " 0  R  H  E  G  K  G  E  H  R  1");
+        assert_eq!(lines[11], "    a  b  c  d  e  f  g  h  i");
+        let chinese = Style {
+            chinese: true,
+            ..style
+        };
+        let text = diagram(&Board::start(), chinese, Marks::default());
+        assert_eq!(
+            text.lines().last(),
+            Some("    a   b   c   d   e   f   g   h   i")
+        );
+    }
+
+    #[test]
     fn marks_wrap_the_squares() {
         let mut board = Board::start();
         board.make_move(sq(0, 3), sq(1, 4));
@@ -204,7 +250,7 @@ mod tests {
     fn chinese_cells_line_up() {
         let style = Style {
             chinese: true,
-            color: false,
+            ..Style::ASCII
         };
         let text = diagram(&Board::start(), style, Marks::default());
         let lines: Vec<&str> = text.lines().collect();
@@ -225,8 +271,8 @@ mod tests {
         let plain = diagram(&Board::start(), Style::ASCII, Marks::default());
         assert!(!plain.contains('\x1b'));
         let style = Style {
-            chinese: false,
             color: true,
+            ..Style::ASCII
         };
         let coloured = diagram(&Board::start(), style, Marks::default());
         assert!(coloured.contains("\x1b[31;1mK\x1b[0m"));

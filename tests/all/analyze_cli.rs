@@ -194,7 +194,7 @@ fn the_table_shows_every_move_and_the_summary() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "analysis: 9 moves from the start position, depth 3 a position"
+        "analysis: 9 moves from the start position, each position to depth 3"
     );
     assert_eq!(
         lines[1],

@@ -625,11 +625,11 @@ fn the_readme_is_a_front_door() {
     assert!(size <= 12 * 1024, "README.md is {size} bytes, over 12 KB");
 }
 
-/// The anchors of a page's headings, as GitHub makes them: lower case, spaces to
-/// hyphens, other punctuation dropped.
-fn anchors(text: &str) -> HashSet<String> {
+/// The anchors of a page's headings, as GitHub makes them (lower case, spaces to
+/// hyphens, other punctuation dropped), in the page's order.
+fn headings_in_order(text: &str) -> Vec<String> {
     let mut fenced = false;
-    let mut found = HashSet::new();
+    let mut found = Vec::new();
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
@@ -647,9 +647,69 @@ fn anchors(text: &str) -> HashSet<String> {
                 _ => None,
             })
             .collect();
-        found.insert(slug);
+        found.push(slug);
     }
     found
+}
+
+/// The anchors of a page's headings.
+fn anchors(text: &str) -> HashSet<String> {
+    headings_in_order(text).into_iter().collect()
+}
+
+/// The headings a page's contents list links to, in the list's order: the same-page
+/// links of the list items before its first section.
+fn contents_list(text: &str) -> Vec<String> {
+    let mut listed = Vec::new();
+    let mut in_list = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            break;
+        }
+        if line.starts_with("- ") {
+            in_list = true;
+        } else if !line.starts_with("  ") {
+            in_list = false;
+        }
+        if !in_list {
+            continue;
+        }
+        for link in line.split("](#").skip(1) {
+            listed.push(link.split(')').next().unwrap_or("").to_string());
+        }
+    }
+    listed
+}
+
+#[test]
+fn every_contents_list_follows_its_sections() {
+    let mut lists = 0;
+    for page in pages() {
+        let text = fs::read_to_string(&page).expect("page");
+        let listed = contents_list(&text);
+        if listed.is_empty() {
+            continue;
+        }
+        lists += 1;
+        let headings = headings_in_order(&text);
+        let mut last = None;
+        for anchor in &listed {
+            let at = headings.iter().position(|h| h == anchor);
+            assert!(
+                at.is_some(),
+                "{}: the contents list names #{anchor}, no heading of the page",
+                page.display()
+            );
+            assert!(
+                at > last,
+                "{}: the contents list names #{anchor} after a section it comes before; \
+                 list the sections in the page's order",
+                page.display()
+            );
+            last = at;
+        }
+    }
+    assert!(lists >= 10, "only {lists} pages with a contents list found");
 }
 
 #[test]

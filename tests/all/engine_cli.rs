@@ -70,7 +70,7 @@ fn play_a_scripted_game() {
         "invalid move 0 0 5 0: the piece on (0, 0) is the opponent's (red car)",
         "blue> 9 0 7 0",
         "invalid move 9 0 7 0: the target holds an own piece (blue duck)",
-        "malformed move \"1 1 1\": expected four integers xs ys xt yt",
+        "\"1 1 1\" has 3 numbers, and a move has four: xs ys xt yt, as 0 1 2 2",
         "unknown command \"hello\" (type help for the list)",
         "move 2: blue horse 9 1 7 2",
         "took back 1 move",
@@ -94,9 +94,10 @@ fn play_a_scripted_game() {
     }
     // Nothing after quit is read.
     assert_eq!(lines.last().map(String::as_str), Some("goodbye"));
-    // The highlighted target of `moves 9 1` is (7, 2), shown in parentheses.
+    // The highlighted target of `moves 9 1` is (7, 2), shown in parentheses; the
+    // right edge names the ranks as UCI does.
     let out = text(&o.stdout);
-    assert!(out.contains(" 7  d  . (.) .  .  .  .  .  d  7"), "{out}");
+    assert!(out.contains(" 7  d  . (.) .  .  .  .  .  d  8"), "{out}");
 
     // The saved file is the start position and then a judge input.
     let saved = std::fs::read_to_string(file).unwrap();
@@ -340,13 +341,21 @@ fn arena_bad_options() {
     assert_eq!(o.status.code(), Some(0));
 }
 
-/// How many board diagrams an output holds (one column header above and one below each).
+/// How many board diagrams an output holds: the judge's columns above each, UCI's
+/// files below.
 fn boards(o: &Output) -> usize {
-    text(&o.stdout)
-        .lines()
-        .filter(|l| l.trim() == "0  1  2  3  4  5  6  7  8")
-        .count()
-        / 2
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let above = lines
+        .iter()
+        .filter(|l| **l == "0  1  2  3  4  5  6  7  8")
+        .count();
+    let below = lines
+        .iter()
+        .filter(|l| **l == "a  b  c  d  e  f  g  h  i")
+        .count();
+    assert_eq!(above, below, "each board has both edges");
+    above
 }
 
 #[test]
@@ -386,8 +395,8 @@ fn play_history_selection_and_judge_input_loading() {
     assert!(out.contains("no moves yet\n"), "{out}");
     assert!(out.contains("  1. 0 3 1 2   red guard;NA;no;no\n"), "{out}");
     // `X Y` selects: the piece in [ ], its target in ( ), the list sorted.
-    assert!(out.contains(" 9  r [h] e  g  k  g  e  h  r  9\n"), "{out}");
-    assert!(out.contains(" 7  d  . (.) .  .  .  .  .  d  7\n"), "{out}");
+    assert!(out.contains(" 9  r [h] e  g  k  g  e  h  r  10\n"), "{out}");
+    assert!(out.contains(" 7  d  . (.) .  .  .  .  .  d  8\n"), "{out}");
     assert!(
         out.contains("blue horse on (9, 1) can go to (7, 2)\n"),
         "{out}"
@@ -402,6 +411,65 @@ fn play_history_selection_and_judge_input_loading() {
         out.contains("  9. 6 6 9 4   red duck;blue captain;no;yes\n"),
         "{out}"
     );
+}
+
+#[test]
+fn play_takes_every_notation_the_project_prints() {
+    // The same game as the board's address `#moves=0122.9172.3444.6454.4454`, each
+    // move written another way, then pieces selected by UCI's squares, and what does
+    // not read.
+    let o = run(
+        &["play", "--ascii"],
+        "b1c3\n\
+         (9, 1) -> (7, 2)\n\
+         red soldier 3 4 4 4\n\
+         [6,4,5,4]\n\
+         4454\n\
+         blue horse 0 0 1 0\n\
+         blue horse 5 5 6 6\n\
+         c3\n\
+         moves h10\n\
+         0 1 c3\n\
+         j1a1\n\
+         e4\n\
+         e4e\n\
+         blue hors 9 7 7 6\n\
+         h10 g8\n\
+         quit\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let lines = narrative(&o);
+    let expect = [
+        "move 1: red horse 0 1 2 2",
+        "move 2: blue horse 9 1 7 2",
+        "move 3: red soldier 3 4 4 4",
+        "move 4: blue soldier 6 4 5 4",
+        "move 5: red soldier 4 4 5 4, takes blue soldier",
+        "there is no blue horse on (0, 0): the red car is there",
+        "there is no blue horse on (5, 5): the square is empty",
+        "red horse on (2, 2) (not its turn) can go to (0, 1), (1, 0), (1, 4), (3, 4)",
+        "blue horse on (9, 7) can go to (7, 6)",
+        "\"0 1 c3\" mixes the judge's numbers and UCI's squares: write both squares one way, \
+         0 1 2 2 or b1c3",
+        "\"j1\" is not a square: the files are a to i and the ranks 1 to 10, as in b1c3",
+        // A square alone selects its piece, or says there is none.
+        "no piece on (3, 4)",
+        "cannot read \"e4e\" as a move: write 0 1 2 2 (as the judge), b1c3 (as UCI) or \
+         (0, 1) -> (2, 2)",
+        "\"hors\" is no piece: after red or blue comes captain, guard, elephant, horse, car, \
+         duck, soldier, as in red horse 0 1 2 2",
+        "move 6: blue horse 9 7 7 6",
+        "goodbye",
+    ];
+    let mut at = 0;
+    for e in expect {
+        match lines[at..].iter().position(|l| l == e) {
+            Some(i) => at += i + 1,
+            None => panic!("missing {e:?} after line {at} in:\n{}", lines.join("\n")),
+        }
+    }
+    // A move that does not read leaves the game as it was: six moves, no more.
+    assert!(!lines.iter().any(|l| l.starts_with("move 7")), "{lines:?}");
 }
 
 #[test]

@@ -41,6 +41,7 @@ mod serve_browser;
 mod serve_load;
 mod shapes;
 mod site_browser;
+mod site_script;
 mod stress_cli;
 mod suite_bytes;
 mod test_cli;

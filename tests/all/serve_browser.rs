@@ -177,6 +177,10 @@ pub fn play_and_replay_in_a_browser_at(page: &Page) {
         browser.click("#letters");
     }
 
+    // Two people at the board (the page starts against the computer: see
+    // `the_computer_answers_the_first_move`).
+    browser.click("#opponent-human");
+
     // The start position, in Chinese names and the two colours.
     assert_eq!(browser.count("#board .piece"), 32);
     assert_eq!(browser.text("#status"), "red to move");
@@ -399,6 +403,16 @@ pub fn analysis_in_a_browser_at(page: &Page) {
         "{summary}"
     );
     assert!(summary.contains("blue: 4 moves"), "{summary}");
+    // A long game's graph stays readable: drawn for 150 made-up moves, each verdict in
+    // turn, it has a thinner line, no points, no inaccuracies, the other verdicts'
+    // marks, and symbols for the blunders and missed wins only, apart.
+    assert_eq!(
+        browser.eval_text(&format!("(() => {{ {LONG_GRAPH_CHECK} }})()")),
+        "75 marks, 1.5px line"
+    );
+    browser.script("renderAll();");
+    assert_eq!(browser.count("#graph .point"), 10);
+    assert_eq!(browser.count("#graph.crowded"), 0);
 
     // A click on the point of position 3 (command 8, red soldier 3 2 2 3) moves the
     // board there; the arrow keys on the graph step on.
@@ -517,6 +531,38 @@ pub fn analysis_in_a_browser_at(page: &Page) {
     page.check(&browser);
     drop(browser);
 }
+
+/// The graph drawn for a made-up game of 150 moves whose verdicts go round (best, good,
+/// inaccuracy, mistake, blunder, missed win): its marks and line width, or what is
+/// wrong with it.
+const LONG_GRAPH_CHECK: &str = r#"
+const verdicts = ['best', 'good', 'inaccuracy', 'mistake', 'blunder', 'missed win'];
+const st = {
+  moves: Array(150).fill([0, 1, 2, 2]),
+  positions: Array.from({ length: 151 }, (_, k) => ({ eval: { cp: (k % 7) * 100 - 300 } })),
+  reviews: Array.from({ length: 151 }, (_, k) => (k === 0 ? undefined
+    : { verdict: verdicts[k % 6], piece: 'red horse', move: [0, 1, 2, 2] })),
+};
+drawGraph(st, 0);
+const g = document.getElementById('graph');
+const wrong = [];
+if (!g.classList.contains('crowded')) wrong.push('not drawn as crowded');
+const points = g.querySelectorAll('.point:not(.mark)').length;
+if (points) wrong.push(`${points} points`);
+if (g.querySelector('.mark.v-inaccuracy')) wrong.push('inaccuracies marked');
+const labels = [...g.querySelectorAll('.mark-label')];
+if (!labels.length) wrong.push('no symbols');
+let last = -Infinity;
+for (const t of labels) {
+  if (t.textContent !== '??' && t.textContent !== '×') wrong.push(`symbol ${t.textContent}`);
+  const x = Number(t.getAttribute('x'));
+  if (x - last < 30) wrong.push(`symbols ${x - last} apart`);
+  last = x;
+}
+if (wrong.length) return wrong.join('; ');
+const width = getComputedStyle(g.querySelector('.graph-line')).strokeWidth;
+return `${g.querySelectorAll('.mark').length} marks, ${width} line`;
+"#;
 
 /// Every colour pair of the page that carries meaning, from the computed colours: text
 /// against its background (4.5:1), and the pieces, the marks on the board, the grid
@@ -774,6 +820,163 @@ pub fn the_layout_follows_the_screen_at(page: &Page) {
 
 #[test]
 #[ignore = "a browser (headless Chromium): the full tier runs it"]
+fn the_computer_answers_the_first_move() {
+    browser_present();
+    let server = Server::start(&[]);
+    the_computer_answers_the_first_move_at(&Page::served(&server.url));
+    let (status, _) = server.stop();
+    assert!(status.success());
+}
+
+/// Who plays, as the page shows it: the opponent's buttons and the two menus.
+fn players(browser: &Browser) -> String {
+    browser.eval_text(
+        "(document.getElementById('opponent-ai').checked ? 'computer' : '') + \
+         (document.getElementById('opponent-human').checked ? 'person' : '') + ': red ' + \
+         document.getElementById('player-red').value + ', blue ' + \
+         document.getElementById('player-blue').value",
+    )
+}
+
+/// Where the labels of the board's edges are, as failures, one a line: the judge's rows
+/// 0-9 on the left and columns 0-8 at the top, UCI's ranks 1-10 on the right and files
+/// a-i at the bottom, each in line with its row or column, flipped or not.
+const EDGES_CHECK: &str = r#"
+const hit = (x, y) => document.getElementById(`sq-${x}-${y}`).getBoundingClientRect();
+const mid = (r, axis) => axis === 'x' ? (r.left + r.right) / 2 : (r.top + r.bottom) / 2;
+const row = (x) => [...Array(9).keys()].map((y) => hit(x, y));
+const col = (y) => [...Array(10).keys()].map((x) => hit(x, y));
+const failures = [];
+const check = (cls, names, squares, beside, axis) => {
+  const labels = [...document.querySelectorAll(`#board .labels text.${cls}`)];
+  // The label's own text (its title, for a pointer's hover, comes after it).
+  const text = (t) => t.firstChild.nodeValue;
+  const shown = labels.map(text).join(' ');
+  if (shown !== names.join(' ')) failures.push(`${cls}: ${shown}`);
+  labels.forEach((t, i) => {
+    const r = t.getBoundingClientRect();
+    const line = squares(i);
+    if (Math.abs(mid(r, axis) - mid(line[0], axis)) > 2) failures.push(`${cls} ${text(t)} out of line`);
+    if (!beside(r, line)) failures.push(`${cls} ${text(t)} not on its edge`);
+  });
+};
+const range = (n, from) => [...Array(n).keys()].map((i) => String(i + from));
+check('row', range(10, 0), row, (r, line) => line.every((s) => r.right <= s.left), 'y');
+check('rank', range(10, 1), row, (r, line) => line.every((s) => r.left >= s.right), 'y');
+check('col', range(9, 0), col, (r, line) => line.every((s) => r.bottom <= s.top), 'x');
+check('file', [...'abcdefghi'], col, (r, line) => line.every((s) => r.top >= s.bottom), 'x');
+return failures.join('\n');
+"#;
+
+/// The scenario of [`the_computer_answers_the_first_move`], on the page at `page`: a
+/// visitor plays red against the computer from the start; two people are one click
+/// away, and the choice is kept for the next visit; a browser that refuses the page
+/// its storage gets the same page, which then forgets. The board's edges name the
+/// rows and columns in both notations.
+pub fn the_computer_answers_the_first_move_at(page: &Page) {
+    let browser = Browser::start();
+    browser.open(page.url);
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(players(&browser), "computer: red human, blue ai");
+    let edges = browser.eval_text(&format!("(() => {{ {EDGES_CHECK} }})()"));
+    assert_eq!(edges, "", "the edges");
+    browser.click("#flip");
+    let edges = browser.eval_text(&format!("(() => {{ {EDGES_CHECK} }})()"));
+    assert_eq!(edges, "", "the edges of the flipped board");
+    browser.click("#flip");
+
+    // Red's first move gets blue's reply, unasked.
+    browser.script("document.getElementById('level').value = '1';");
+    browser.click_square(0, 1);
+    browser.click_square(2, 2);
+    browser.until("document.querySelectorAll('#moves li').length === 2");
+    browser.idle();
+    assert!(
+        browser
+            .text("#moves li:last-child .line")
+            .starts_with("blue "),
+        "{}",
+        browser.text("#moves")
+    );
+    assert_eq!(browser.text("#status"), "red to move");
+
+    // Two people, one click, even while the computer thinks: its search stops, and
+    // blue is a person's to move.
+    browser.script(
+        "document.getElementById('level').value = '8';\
+         document.getElementById('think').value = '5000';",
+    );
+    browser.click_square(3, 4);
+    browser.click_square(4, 4);
+    browser.until("document.getElementById('status').textContent.includes('thinking')");
+    browser.click("#opponent-human");
+    assert_eq!(players(&browser), "person: red human, blue human");
+    assert_eq!(
+        browser.eval_text("String(ui.thinking)"),
+        "null",
+        "the search stopped"
+    );
+    browser.idle();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    assert_eq!(browser.count("#moves li"), 3, "no reply between two people");
+    assert_eq!(browser.text("#status"), "blue to move");
+    assert_eq!(browser.text("#message"), "");
+
+    // The choice outlives a reload, and so does the game.
+    browser.call("POST", &browser.at("/refresh"), Some(&Json::obj([])));
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(players(&browser), "person: red human, blue human");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    browser.idle();
+    assert_eq!(browser.count("#moves li"), 3, "no reply after the reload");
+    assert_eq!(browser.text("#status"), "blue to move");
+
+    // The computer again, one click: it is blue's turn, and it moves.
+    browser.script("document.getElementById('level').value = '1';");
+    browser.click("#opponent-ai");
+    assert_eq!(players(&browser), "computer: red human, blue ai");
+    browser.until("document.querySelectorAll('#moves li').length === 4");
+    browser.idle();
+    browser.call("POST", &browser.at("/refresh"), Some(&Json::obj([])));
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(players(&browser), "computer: red human, blue ai");
+    // The screen-reader words of the evaluation: a small score is "equal".
+    assert_eq!(browser.eval_text("evalWords({ cp: 12 })"), "equal");
+    assert_eq!(browser.eval_text("evalWords({ cp: -40 })"), "blue is ahead");
+    page.check(&browser);
+    drop(browser);
+
+    // Storage refused: the same page and the same game, nothing kept.
+    let browser = Browser::start_refusing_storage();
+    browser.open(page.url);
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(
+        browser.eval_text(
+            "(() => { try { localStorage.getItem('x'); return 'kept'; } \
+             catch (e) { return 'refused'; } })()"
+        ),
+        "refused",
+        "this browser refuses the page its storage"
+    );
+    assert_eq!(players(&browser), "computer: red human, blue ai");
+    browser.script("document.getElementById('level').value = '1';");
+    browser.click_square(0, 1);
+    browser.click_square(2, 2);
+    browser.until("document.querySelectorAll('#moves li').length === 2");
+    browser.idle();
+    browser.click("#opponent-human");
+    assert_eq!(players(&browser), "person: red human, blue human");
+    browser.click("#letters");
+    browser.call("POST", &browser.at("/refresh"), Some(&Json::obj([])));
+    browser.until("document.body.dataset.ready === '1'");
+    assert_eq!(players(&browser), "computer: red human, blue ai");
+    assert_eq!(browser.count("#moves li"), 2);
+    page.check(&browser);
+    drop(browser);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn a_whole_move_by_keyboard() {
     browser_present();
     let server = Server::start(&[]);
@@ -787,6 +990,9 @@ pub fn a_whole_move_by_keyboard_at(page: &Page) {
     let browser = Browser::start();
     browser.open(page.url);
     browser.until("document.body.dataset.ready === '1'");
+    // Two people, so that blue's pieces can be looked at after red's move (chosen
+    // without the focus moving: the first Tab is the test's).
+    browser.script("document.getElementById('opponent-human').click();");
     let said = |b: &Browser| b.text("#announce");
     let label = |b: &Browser, x: u8, y: u8| {
         b.eval_text(&format!(
@@ -889,6 +1095,11 @@ pub fn letters_by_themselves_without_a_chinese_font_at(page: &Page) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let config = fonts_without_cjk(&dir, page.name);
     let browser = Browser::start_with(&[("FONTCONFIG_FILE", config.as_path())]);
+    // Two people, chosen first: the game below has blue to move.
+    browser.open(page.url);
+    browser.until("document.body.dataset.ready === '1'");
+    browser.click("#opponent-human");
+    browser.open("about:blank");
     browser.open(&format!("{}#moves=3444.6454.4454", page.url));
     browser.until("document.body.dataset.ready === '1'");
     browser.idle();

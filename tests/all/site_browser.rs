@@ -75,6 +75,12 @@ fn a_whole_move_by_keyboard_from_static_files() {
 
 #[test]
 #[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
+fn the_computer_answers_from_static_files() {
+    on_the_site(serve_browser::the_computer_answers_the_first_move_at);
+}
+
+#[test]
+#[ignore = "a browser (headless Chromium) and the static site: the full tier runs it"]
 fn letters_from_static_files() {
     on_the_site(serve_browser::letters_by_themselves_without_a_chinese_font_at);
 }
@@ -105,11 +111,16 @@ fn judged_here(input: &str) -> (String, Option<String>) {
     (String::from_utf8(output).unwrap(), error)
 }
 
-/// What the page says `validate` finds, found here.
+/// What the page says `validate` finds, found here: for an input the judge reads
+/// whole, a refusal is a note.
 fn validated_here(input: &str) -> String {
     use duckchess::show::format::{validate, DEFAULT_MAX_Q};
     match validate(input.as_bytes(), DEFAULT_MAX_Q) {
         Ok(q) => format!("validate: ok: {q} command{}", if q == 1 { "" } else { "s" }),
+        Err(e) if judged_here(input).1.is_none() => format!(
+            "note: the judge reads this input; only the strict format of official data, \
+             which validate checks, refuses it: {e}"
+        ),
         Err(e) => format!("validate: {e}"),
     }
 }
@@ -145,6 +156,13 @@ fn the_judges_tools_from_static_files() {
                 "{}",
                 input.display()
             );
+            // The judge reads every sample: whatever the strict format says, no red.
+            assert_ne!(
+                browser.eval_text("document.getElementById('validate-verdict').className"),
+                "error",
+                "{}",
+                input.display()
+            );
             assert_eq!(browser.text("#judge-stderr"), "");
         }
 
@@ -154,13 +172,14 @@ fn the_judges_tools_from_static_files() {
         judge_in_the_page(&browser, lenient);
         let verdict = browser.text("#validate-verdict");
         assert!(
-            verdict.starts_with("validate: line 3, column 8: "),
+            verdict.starts_with("note: the judge reads this input")
+                && verdict.contains(": line 3, column 8: "),
             "{verdict}"
         );
         assert_eq!(verdict, validated_here(lenient));
         assert_eq!(
             browser.eval_text("document.getElementById('validate-verdict').className"),
-            "error"
+            "note"
         );
         let shown = browser.eval_text("document.getElementById('judge-output').textContent");
         assert_eq!(shown, judged_here(lenient).0);
@@ -177,6 +196,12 @@ fn the_judges_tools_from_static_files() {
         assert_eq!(
             browser.text("#judge-stderr"),
             format!("the judge stops: {error}")
+        );
+        // There the strict format's refusal is no note: the input fails.
+        assert_eq!(browser.text("#validate-verdict"), validated_here(broken));
+        assert_eq!(
+            browser.eval_text("document.getElementById('validate-verdict').className"),
+            "error"
         );
         page.check(&browser);
     });
@@ -357,6 +382,8 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         browser.open(page.url);
         browser.until("document.body.dataset.ready === '1'");
         let worker = "local.lanes.moves ? String(!!local.lanes.moves.worker) : 'none'";
+        // Two people: the computer moves only when asked (Computer move).
+        browser.click("#opponent-human");
 
         // The computer at full strength, 5 s a move, to play red: a new game half a
         // second in ends its worker at once, and nothing is played.

@@ -615,7 +615,7 @@ fn a_table_too_large_for_the_memory_keeps_the_old_one() {
     assert_eq!(
         lines[..2],
         [
-            "info string setoption hash: cannot allocate a 2048 MB hash table; keeping the 16 MB one",
+            "info string setoption hash: cannot allocate 2048 MB for the hash table; keeping the 16 MB one",
             "readyok"
         ],
         "{out}"
@@ -632,7 +632,7 @@ fn a_table_too_large_for_the_memory_keeps_the_old_one() {
     assert_eq!(out, "readyok\n");
     assert_eq!(
         err,
-        "duckchess: uci: cannot allocate a 2048 MB hash table; using 16 MB\n"
+        "duckchess: uci: cannot allocate 2048 MB for the hash table; using 16 MB\n"
     );
 }
 

@@ -26,19 +26,27 @@ const ZH_GLYPHS = '王士象马车鸭兵红蓝胜新降鸭棋';
 const MARKS = { red: '红', blue: '蓝', wins: '胜' };
 // The level the computer plays at until the person picks another.
 const DEFAULT_LEVEL = '3';
+// Who plays red and blue until the person picks otherwise: the visitor red, the
+// computer blue, so that a first move gets an answer.
+const DEFAULT_PLAYERS = { red: 'human', blue: 'ai' };
 
-// The two drawings of the board (SVG units; 60 between lines). The roomy one is the
-// toy's: coordinates on three sides and the side marker on the right. The compact one
-// keeps only what a small screen needs room for: row numbers in a narrow gutter,
-// column numbers below, and the side marker moves under the board.
+// The two drawings of the board (SVG units; 60 between lines). Both name the rows
+// and columns on all four edges in the two notations people type: the judge's numbers
+// (`xs ys xt yt`: the row x 0-9 on the left, the column y 0-8 at the top) and the
+// engine's files and ranks (UCI's `e4e5`: the file a-i at the bottom, the rank 1-10 on
+// the right); `duckchess play` takes both. The roomy one is the toy's, with the side
+// marker on the right; the compact one keeps the labels in narrow gutters, and its
+// side marker moves under the board.
 const WIDE = {
-  name: 'wide', width: 640, height: 700, left: 80, top: 70, step: 60,
-  rowLabelX: 28, colLabelY: [24, 70 + 540 + 48], markerX: 605,
+  name: 'wide', width: 680, height: 700, left: 80, top: 70, step: 60,
+  rowLabelX: 28, rankLabelX: 606, colLabelY: 24, fileLabelY: 70 + 540 + 48, markerX: 650,
 };
 const COMPACT = {
-  name: 'compact', width: 560, height: 630, left: 50, top: 32, step: 60,
-  rowLabelX: 11, colLabelY: [32 + 540 + 42], markerX: null,
+  name: 'compact', width: 578, height: 642, left: 44, top: 52, step: 60,
+  rowLabelX: 9, rankLabelX: 564, colLabelY: 16, fileLabelY: 52 + 540 + 38, markerX: null,
 };
+// The engine's names of the columns 0-8 (UCI files).
+const FILES = 'abcdefghi';
 // The roomy drawing is used when it can be at least this wide on the screen (px).
 const WIDE_MIN_PX = 560;
 // Coordinate labels are never smaller than this on the screen (px).
@@ -46,13 +54,32 @@ const LABEL_PX = 13;
 
 const $ = (id) => document.getElementById(id);
 
+// The person's choices (players, level, letters, ...), kept in the browser's storage
+// between visits. Where the browser refuses storage (it throws: cookies blocked, some
+// private windows), the page works the same and forgets them.
+function remembered(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch (e) {
+    // Not kept: the choice holds until the page is left.
+  }
+}
+
 // What the page holds: the game (start, moves, resignation, the seed of the computer's
 // choices), the server's answer about it, the selection, and the view.
 const game = { start: START, moves: [], resigned: null, seed: newSeed(), state: null };
 const ui = {
   selected: null, targets: [], flipped: false, letters: false, cjk: true, tab: 'game',
   paused: false, generation: 0, pending: 0, scheduled: false, geometry: WIDE,
-  cursor: [0, 4], pointer: false, thinking: null,
+  cursor: [0, 4], pointer: false, thinking: null, computerPlayers: DEFAULT_PLAYERS,
   // An earlier position of the game on the board (its number and its state), or null
   // for the game itself; a hint (the move and the position it is for).
   view: null, viewState: null, hint: null,
@@ -416,7 +443,7 @@ function cjkDrawable() {
 // Letters when the person chose them, or, until they choose, when the machine has no
 // font for the Chinese names; the note beside the box says which.
 function applyLetters() {
-  const chosen = localStorage.getItem('duckchess.letters');
+  const chosen = remembered('duckchess.letters');
   ui.letters = chosen === '1' || (chosen !== '0' && !ui.cjk);
   $('letters').checked = ui.letters;
   document.body.classList.toggle('no-cjk', !ui.cjk);
@@ -487,13 +514,20 @@ function drawGrid(svg) {
   const scale = (svg.clientWidth || g.width) / g.width;
   const size = Math.max(15, LABEL_PX / scale);
   const labels = el('g', { class: 'labels', 'aria-hidden': 'true', 'font-size': size.toFixed(1) }, svg);
+  const label = (x, y, cls, text, title) => {
+    const t = el('text', { x, y, class: cls }, labels);
+    t.textContent = text;
+    el('title', {}, t).textContent = title;
+  };
   for (let x = 0; x < 10; x++) {
     const [, py] = point(x, 0);
-    el('text', { x: g.rowLabelX, y: py }, labels).textContent = x;
+    label(g.rowLabelX, py, 'row', x, `row ${x}, as the judge numbers it (xs or xt)`);
+    label(g.rankLabelX, py, 'rank', x + 1, `rank ${x + 1}, as the engine names it (UCI)`);
   }
   for (let y = 0; y < 9; y++) {
     const [px] = point(0, y);
-    for (const ly of g.colLabelY) el('text', { x: px, y: ly }, labels).textContent = y;
+    label(px, g.colLabelY, 'col', y, `column ${y}, as the judge numbers it (ys or yt)`);
+    label(px, g.fileLabelY, 'file', FILES[y], `file ${FILES[y]}, as the engine names it (UCI)`);
   }
 }
 
@@ -781,6 +815,39 @@ function player(side) {
   return $('player-' + side).value;
 }
 
+// Who plays each side: 'red blue' as kept in storage ("human ai"), read back, or null.
+function readPlayers(text) {
+  const [red, blue] = (text || '').split(' ');
+  const valid = (p) => p === 'human' || p === 'ai';
+  return valid(red) && valid(blue) ? { red, blue } : null;
+}
+
+// Sets the menus, and the opponent's buttons from them: the computer when it plays a
+// side, a person when both are people. The last set with the computer in it is what
+// "the computer" brings back.
+function setPlayers(players) {
+  for (const side of ['red', 'blue']) $('player-' + side).value = players[side];
+  const computer = players.red === 'ai' || players.blue === 'ai';
+  $('opponent-ai').checked = computer;
+  $('opponent-human').checked = !computer;
+  if (computer) ui.computerPlayers = { red: players.red, blue: players.blue };
+}
+
+// The players changed: kept for the next visit, and the computer starts if it is to
+// move, or stops thinking if it no longer plays the side to move.
+function playersChosen() {
+  setPlayers({ red: player('red'), blue: player('blue') });
+  remember('duckchess.players', `${player('red')} ${player('blue')}`);
+  ui.paused = false;
+  const s = game.state;
+  if (ui.thinking && s && player(s.side) !== 'ai') {
+    ui.generation++;
+    stopComputer();
+  }
+  render();
+  maybeComputer();
+}
+
 function playable() {
   const s = game.state;
   return s && !s.over && !game.resigned;
@@ -1035,10 +1102,9 @@ async function runReplay() {
   $('judge-output').textContent = judged.output;
   $('judge-stderr').textContent = judged.error ? `the judge stops: ${judged.error}`
     : judged.note ? `the judge notes: ${judged.note}` : '';
-  $('validate-verdict').textContent = checked.ok
-    ? `validate: ok: ${plural(checked.commands, 'command')}`
-    : `validate: ${checked.error}`;
-  $('validate-verdict').className = checked.ok ? '' : 'error';
+  const verdict = validateWords(checked, judged);
+  $('validate-verdict').textContent = verdict.text;
+  $('validate-verdict').className = verdict.className;
   replay.steps = answer.steps;
   replay.invalid = answer.invalid;
   replay.positionOf = [0];
@@ -1084,6 +1150,19 @@ async function runReplay() {
   // the step buttons and the current command under it.
   const table = $('table').getBoundingClientRect();
   if (table.top < 0) window.scrollBy(0, table.top);
+}
+
+// What the page says of `validate`'s verdict. An input the judge reads whole but the
+// strict format refuses (the statement's own sample, which has no final newline) is
+// no failure: a note says so; red is for an input the judge stops on.
+function validateWords(checked, judged) {
+  if (checked.ok) return { text: `validate: ok: ${plural(checked.commands, 'command')}`, className: '' };
+  if (judged.error) return { text: `validate: ${checked.error}`, className: 'error' };
+  return {
+    text: 'note: the judge reads this input; only the strict format of official data, ' +
+      `which validate checks, refuses it: ${checked.error}`,
+    className: 'note',
+  };
 }
 
 function goTo(n) {
@@ -1255,7 +1334,7 @@ function evalWords(e) {
     return e.mate === 0 ? `${e.winner} has taken the captain`
       : `${e.winner} takes the captain within ${plural(e.mate, 'ply')}`;
   }
-  if (Math.abs(e.cp) < 20) return 'level';
+  if (Math.abs(e.cp) < 20) return 'equal';
   return `${e.cp > 0 ? 'red' : 'blue'} is ahead`;
 }
 
@@ -1402,9 +1481,32 @@ function renderAnalysis(st, p) {
   });
 }
 
-// The graph: the evaluation after each move (red ahead above the middle), a point per
-// position analysed, the mistakes marked by shape and symbol, the position on the
-// board as a vertical line.
+// How much the graph draws, by the room a move has on it: a short game gets a point
+// on every position and every verdict marked with its shape and symbol; a long one
+// (under GRAPH_ROOMY units a move: past about 45 moves) a thinner line, no points,
+// smaller marks on its mistakes, blunders and missed wins only (its inaccuracies stay
+// in the move list and the table), and the symbols of its blunders and missed wins
+// only, each where it does not crowd the one before.
+const GRAPH_ROOMY = 12;
+// The least room between two symbols on one side of the line (units): a short game's,
+// a long one's.
+const GRAPH_LABEL_GAP = [16, 30];
+
+// What the graph marks at position k: the verdict of the move into it, or null.
+function graphMark(st, k, roomy) {
+  const r = st.reviews[k];
+  if (!r || !SYMBOLS[r.verdict]) return null;
+  if (!roomy && r.verdict === 'inaccuracy') return null;
+  return r.verdict;
+}
+
+// Whether a mark gets its symbol beside it.
+function graphLabelled(verdict, roomy) {
+  return roomy || verdict === 'blunder' || verdict === 'missed win';
+}
+
+// The graph: the evaluation after each move (red ahead above the middle), the mistakes
+// marked by shape and symbol, the position on the board as a vertical line.
 function drawGraph(st, shownAt) {
   const svg = $('graph');
   svg.textContent = '';
@@ -1413,6 +1515,12 @@ function drawGraph(st, shownAt) {
   const mid = (top + bottom) / 2;
   const x = (k) => (total > 1 ? left + (right - left) * k / (total - 1) : (left + right) / 2);
   const y = (v) => mid - v / 1000 * (mid - top);
+  const width = total > 1 ? (right - left) / (total - 1) : right - left;
+  const roomy = width >= GRAPH_ROOMY;
+  svg.classList.toggle('crowded', !roomy);
+  $('graph-key-marks').textContent = roomy
+    ? 'Marks: ?! inaccuracy, ▲ ? mistake, ◆ ?? blunder, ■ × missed win.'
+    : 'Marks: ▲ mistake, ◆ ?? blunder, ■ × missed win (in a game this long the inaccuracies are in the list only).';
   el('rect', { class: 'graph-bg', x: 0, y: 0, width: 600, height: 190 }, svg);
   const labels = el('g', { 'aria-hidden': 'true' }, svg);
   for (const [v, text] of [[1000, '+10'], [0, '0'], [-1000, '−10']]) {
@@ -1425,7 +1533,6 @@ function drawGraph(st, shownAt) {
     el('line', { class: 'graph-horse', x1: left, x2: right, y1: y(v), y2: y(v) }, svg);
   }
   el('line', { class: 'graph-axis', x1: left, x2: right, y1: mid, y2: mid }, svg);
-  const width = total > 1 ? (right - left) / (total - 1) : right - left;
   const hits = el('g', {}, svg);
   for (let k = 0; k < total; k++) {
     el('rect', { class: 'graph-hit', x: x(k) - width / 2, y: 0, width, height: 190, 'data-index': k }, hits);
@@ -1442,30 +1549,38 @@ function drawGraph(st, shownAt) {
   el('path', { class: 'graph-line', d }, svg);
   el('line', { class: 'graph-cursor', x1: x(shownAt), x2: x(shownAt), y1: top - 8, y2: bottom + 8 }, svg);
   const points = el('g', {}, svg);
+  // Where the last symbol above and below the line was written (a long game's, on
+  // either side: they would crowd each other across the line).
+  const lastLabel = { above: -Infinity, below: -Infinity };
   for (let k = 0; k < total; k++) {
     const p = st.positions[k];
     if (!p) continue;
     const px = x(k), py = y(scale(p.eval));
-    const r = st.reviews[k];
-    const verdict = r && SYMBOLS[r.verdict] ? r.verdict : null;
+    const verdict = graphMark(st, k, roomy);
     if (!verdict) {
-      el('circle', { class: 'point', cx: px, cy: py, r: 3.5, 'data-index': k }, points);
+      if (roomy) el('circle', { class: 'point', cx: px, cy: py, r: 3.5, 'data-index': k }, points);
       continue;
     }
-    // A shape for each kind, and its symbol beside it: not told by colour alone.
+    // A shape for each kind, and its symbol beside it: not told by colour alone. A
+    // long game's are smaller, so that neighbours overlap less.
     const cls = `point mark v-${verdict.replace(' ', '-')}`;
+    const u = roomy ? 1 : 0.6;
     if (verdict === 'inaccuracy') {
       el('circle', { class: cls, cx: px, cy: py, r: 5, 'data-index': k }, points);
     } else if (verdict === 'mistake') {
-      el('polygon', { class: cls, points: `${px},${py - 7} ${px + 7},${py + 5} ${px - 7},${py + 5}`, 'data-index': k }, points);
+      el('polygon', { class: cls, points: `${px},${py - 7 * u} ${px + 7 * u},${py + 5 * u} ${px - 7 * u},${py + 5 * u}`, 'data-index': k }, points);
     } else if (verdict === 'blunder') {
-      el('polygon', { class: cls, points: `${px},${py - 8} ${px + 8},${py} ${px},${py + 8} ${px - 8},${py}`, 'data-index': k }, points);
+      el('polygon', { class: cls, points: `${px},${py - 8 * u} ${px + 8 * u},${py} ${px},${py + 8 * u} ${px - 8 * u},${py}`, 'data-index': k }, points);
     } else {
-      el('rect', { class: cls, x: px - 6, y: py - 6, width: 12, height: 12, 'data-index': k }, points);
+      el('rect', { class: cls, x: px - 6 * u, y: py - 6 * u, width: 12 * u, height: 12 * u, 'data-index': k }, points);
     }
-    const above = py > mid - 20;
+    if (!graphLabelled(verdict, roomy)) continue;
+    const side = py > mid - 20 ? 'above' : 'below';
+    const last = roomy ? lastLabel[side] : Math.max(lastLabel.above, lastLabel.below);
+    if (px - last < GRAPH_LABEL_GAP[roomy ? 0 : 1]) continue;
+    lastLabel[side] = px;
     el('text', {
-      class: `mark-label v-${verdict.replace(' ', '-')}`, x: px, y: above ? py - 12 : py + 20,
+      class: `mark-label v-${verdict.replace(' ', '-')}`, x: px, y: side === 'above' ? py - 12 : py + 20,
       'data-index': k, 'aria-hidden': 'true',
     }, points).textContent = SYMBOLS[verdict];
   }
@@ -1605,7 +1720,7 @@ function wire() {
   }));
   $('hint').addEventListener('click', guard(hint));
   $('engine-view').addEventListener('change', () => {
-    localStorage.setItem('duckchess.engine', $('engine-view').checked ? '1' : '0');
+    remember('duckchess.engine', $('engine-view').checked ? '1' : '0');
     applyEngineView();
     applyGeometry();
     render();
@@ -1613,7 +1728,7 @@ function wire() {
   $('analyse').addEventListener('click', guard(runAnalysis));
   $('analysis-cancel').addEventListener('click', cancelAnalysis);
   $('analysis-time').addEventListener('change', () => {
-    localStorage.setItem('duckchess.analysis-time', $('analysis-time').value);
+    remember('duckchess.analysis-time', $('analysis-time').value);
   });
   $('view-live').addEventListener('click', guard(() => goPosition(game.moves.length)));
   $('graph').addEventListener('click', (e) => {
@@ -1622,19 +1737,26 @@ function wire() {
   });
   $('graph').addEventListener('keydown', graphKey);
   for (const side of ['red', 'blue']) {
-    $('player-' + side).addEventListener('change', () => { ui.paused = false; render(); maybeComputer(); });
+    $('player-' + side).addEventListener('change', () => playersChosen());
+  }
+  for (const choice of ['ai', 'human']) {
+    $('opponent-' + choice).addEventListener('change', () => {
+      if (choice === 'human') setPlayers({ red: 'human', blue: 'human' });
+      else setPlayers(ui.computerPlayers);
+      playersChosen();
+    });
   }
   $('level').addEventListener('change', () => {
-    localStorage.setItem('duckchess.level', $('level').value);
+    remember('duckchess.level', $('level').value);
     showThink();
   });
   $('flip').addEventListener('click', () => {
     ui.flipped = !ui.flipped;
-    localStorage.setItem('duckchess.flipped', ui.flipped ? '1' : '');
+    remember('duckchess.flipped', ui.flipped ? '1' : '');
     draw();
   });
   $('letters').addEventListener('change', () => {
-    localStorage.setItem('duckchess.letters', $('letters').checked ? '1' : '0');
+    remember('duckchess.letters', $('letters').checked ? '1' : '0');
     applyLetters();
     render();
   });
@@ -1688,14 +1810,15 @@ function wire() {
 
 async function main() {
   document.body.dataset.busy = '0';
-  ui.flipped = localStorage.getItem('duckchess.flipped') === '1';
+  ui.flipped = remembered('duckchess.flipped') === '1';
   ui.cjk = cjkDrawable();
   applyLetters();
-  $('level').value = localStorage.getItem('duckchess.level') || DEFAULT_LEVEL;
+  setPlayers(readPlayers(remembered('duckchess.players')) || DEFAULT_PLAYERS);
+  $('level').value = remembered('duckchess.level') || DEFAULT_LEVEL;
   if (!$('level').value) $('level').value = DEFAULT_LEVEL;
-  $('engine-view').checked = localStorage.getItem('duckchess.engine') === '1';
+  $('engine-view').checked = remembered('duckchess.engine') === '1';
   applyEngineView();
-  $('analysis-time').value = localStorage.getItem('duckchess.analysis-time') || '300';
+  $('analysis-time').value = remembered('duckchess.analysis-time') || '300';
   if (!$('analysis-time').value) $('analysis-time').value = '300';
   document.body.dataset.analysing = '0';
   showThink();

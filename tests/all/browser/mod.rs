@@ -38,6 +38,24 @@ impl Browser {
     /// A browser whose Chromium runs with `env` added to its environment (chromedriver
     /// passes its own on).
     pub fn start_with(env: &[(&str, &Path)]) -> Browser {
+        Browser::start_configured(env, Json::obj([]))
+    }
+
+    /// A browser that refuses pages their storage, as it does when its person blocks
+    /// cookies and site data: `localStorage` throws.
+    pub fn start_refusing_storage() -> Browser {
+        Browser::start_configured(
+            &[],
+            Json::obj([(
+                "profile.default_content_setting_values.cookies",
+                Json::int(2),
+            )]),
+        )
+    }
+
+    /// A browser with `env` added to Chromium's environment and `prefs` as its
+    /// profile's preferences.
+    fn start_configured(env: &[(&str, &Path)], prefs: Json) -> Browser {
         let mut driver = Command::new(CHROMEDRIVER)
             .arg("--port=0")
             .envs(env.iter().map(|&(k, v)| (k, v)))
@@ -104,7 +122,11 @@ impl Browser {
                     ),
                     (
                         "goog:chromeOptions",
-                        Json::obj([("binary", Json::str(CHROMIUM)), ("args", Json::Arr(args))]),
+                        Json::obj([
+                            ("binary", Json::str(CHROMIUM)),
+                            ("args", Json::Arr(args)),
+                            ("prefs", prefs),
+                        ]),
                     ),
                 ]),
             )]),
