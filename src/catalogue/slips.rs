@@ -308,7 +308,7 @@ fn edge(dir: Offset) -> &'static str {
 fn a_piece(kind: PieceKind, color: Option<Color>) -> String {
     match color {
         Some(c) => format!("a {c} {kind}"),
-        None => format!("a {kind}"),
+        None => format!("{} {kind}", kind.article()),
     }
 }
 
@@ -340,10 +340,14 @@ fn row_rule(at: Use, kind: PieceKind, dir: Offset) -> String {
             ),
         };
     }
+    let kind_a = kind.article();
     match at {
-        Use::Move => format!("a {kind} may move from (x, y) to {}{empty}", square(dir)),
+        Use::Move => format!(
+            "{kind_a} {kind} may move from (x, y) to {}{empty}",
+            square(dir)
+        ),
         Use::Check => format!(
-            "a {kind} on (x, y) threatens a captain on {}{empty}",
+            "{kind_a} {kind} on (x, y) threatens a captain on {}{empty}",
             square(dir)
         ),
     }

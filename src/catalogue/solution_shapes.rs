@@ -390,6 +390,7 @@ fn validation_order() -> Vec<Described> {
             if class == Refusal::Blocked && !blockable.contains(&kind) {
                 continue;
             }
+            let kind_a = kind.article();
             for target in Target::ALL {
                 let (stem, sentence, rule) = match class {
                     Refusal::OpponentPiece => (
@@ -399,12 +400,12 @@ fn validation_order() -> Vec<Described> {
                     ),
                     Refusal::Shape => (
                         "wrong-shape",
-                        format!("accepts a move a {kind} cannot make when it goes {}, since that branch never asks the piece's shape", target.words()),
+                        format!("accepts a move {kind_a} {kind} cannot make when it goes {}, since that branch never asks the piece's shape", target.words()),
                         "a piece moves only by its own rule",
                     ),
                     _ => (
                         "blocked-move",
-                        format!("lets a {kind} move {} through a piece in its way, since that branch never looks for blocking pieces", target.words()),
+                        format!("lets {kind_a} {kind} move {} through a piece in its way, since that branch never looks for blocking pieces", target.words()),
                         "a move stopped by a piece in the way is invalid",
                     ),
                 };
@@ -467,10 +468,11 @@ fn bookkeeping() -> Vec<Described> {
     }
     for color in Color::ALL {
         for kind in PieceKind::ALL {
+            let kind_a = kind.article();
             out.push(listed(
                 Shaped::CapturedNaFor(color, kind),
                 format!("captured-na-when-{color}-takes-{kind}"),
-                format!("writes NA for the captured piece when {color} takes a {kind}"),
+                format!("writes NA for the captured piece when {color} takes {kind_a} {kind}"),
                 "the second answer names the captured piece, whichever side takes whichever kind",
             ));
         }

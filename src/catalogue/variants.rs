@@ -259,20 +259,22 @@ fn invalid_commands() -> Vec<Described> {
         ));
     }
     for k in PieceKind::ALL {
+        let k_a = k.article();
         out.push(described(
             Variant::OwnPieceCapturedBy(k),
             format!("own-piece-captured-by-{k}"),
-            format!("lets a {k} move onto and capture a piece of its own side"),
+            format!("lets {k_a} {k} move onto and capture a piece of its own side"),
             "a piece may not move onto a square held by its own side",
             Topic::Invalid,
             Listed,
         ));
     }
     for k in PieceKind::ALL {
+        let k_a = k.article();
         out.push(described(
             Variant::CapturesRefusedBy(k),
             format!("captures-refused-for-{k}"),
-            format!("refuses a {k}'s move onto any piece, as if every piece were its own"),
+            format!("refuses {k_a} {k}'s move onto any piece, as if every piece were its own"),
             "a piece may move onto an opposing piece and take it",
             Topic::Invalid,
             Listed,
@@ -358,10 +360,11 @@ fn answers_as_written() -> Vec<Described> {
     }
     for k in PieceKind::ALL {
         if let Some(n) = next_kind(k) {
+            let (k_a, n_a) = (k.article(), n.article());
             out.push(described(
                 Variant::KindNamesSwapped(k),
                 format!("kind-names-{k}-{n}-swapped"),
-                format!("calls a {k} a {n} and a {n} a {k}"),
+                format!("calls {k_a} {k} {n_a} {n} and {n_a} {n} {k_a} {k}"),
                 "each kind has its own name: captain, guard, elephant, horse, car, duck, \
                  soldier",
                 Topic::Output,

@@ -168,7 +168,7 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             }
         };
         let needed = missing(&ender);
-        let before = reached(&hits);
+        let before = reached(hits);
         if !needed && before == hits.len() as u64 {
             break;
         }

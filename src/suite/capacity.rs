@@ -13,13 +13,18 @@ use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::pieces;
-use crate::model::statement::capacity::{mobility, Scan, CROWD, LONG_RUN};
+use crate::model::statement::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
 use crate::model::statement::refusals::{self, shifts};
 use crate::model::statement::{Cell, Counter, Load, Onto};
 use crate::sys::rng::Rng;
 
 /// Plies the crowd may take, at most.
 const CROWD_PLIES: usize = 500;
+/// Moves of the crowded side without a new most of its legal moves after which the
+/// climb lets it take soldiers in its way too.
+const STALL: usize = 8;
+/// Seeds the file is made from, at most, the best kept (one attempt takes about 0.1 s).
+const ATTEMPTS: u64 = 48;
 /// Plies the massacre may take, at most.
 const MASSACRE_PLIES: usize = 400;
 /// Pieces on the board, at most, while cars are brought to far captures.
@@ -40,6 +45,50 @@ struct Capacity<'a> {
 /// The capacity file, after the files whose model hits are `hits` (updated with this
 /// one's): at most `room` commands.
 pub fn file(hits: &mut [u64], seed: u64, room: usize) -> Vec<Cmd> {
+    // The climbs are greedy and some stall: the file is made from a few seeds, and the
+    // one that reaches the most cells still wanted (then the shortest) is kept.
+    let mut best: Option<((usize, usize), Vec<Cmd>, Vec<u64>)> = None;
+    for attempt in 0..ATTEMPTS {
+        let mut tried = hits.to_vec();
+        let cmds = attempt_file(&mut tried, seed ^ attempt.wrapping_mul(0x9E37_79B9), room);
+        // The capacity cells first: no other file reaches them.
+        let score = (load_count(&tried), newly(hits, &tried));
+        let better = best
+            .as_ref()
+            .is_none_or(|(r, c, _)| score > *r || (score == *r && cmds.len() < c.len()));
+        let done = load_count(&tried) == Load::all().len();
+        if better {
+            best = Some((score, cmds, tried));
+        }
+        if done {
+            break;
+        }
+    }
+    let (_, cmds, tried) = best.expect("one attempt at least");
+    hits.copy_from_slice(&tried);
+    cmds
+}
+
+/// How many capacity cells `hits` has reached (those the model cannot reach count as
+/// reached).
+fn load_count(hits: &[u64]) -> usize {
+    Load::all()
+        .into_iter()
+        .filter(|&load| Cell::Load(load).index().is_none_or(|i| hits[i] > 0))
+        .count()
+}
+
+/// How many cells `tried` reaches that `hits` had not.
+fn newly(hits: &[u64], tried: &[u64]) -> usize {
+    tried
+        .iter()
+        .zip(hits)
+        .filter(|(t, h)| **h == 0 && **t > 0)
+        .count()
+}
+
+/// One attempt at the file, from `seed`.
+fn attempt_file(hits: &mut [u64], seed: u64, room: usize) -> Vec<Cmd> {
     let mut ids = [u8::MAX; 90];
     for s in pieces::by_id() {
         ids[s.square().bit() as usize] = s.id;
@@ -133,14 +182,25 @@ impl Capacity<'_> {
     /// were to move (the first of those drawn at random); captures only of the pieces
     /// that move least (guards and elephants), so that the other side keeps its own
     /// crowd for later.
-    fn best_for(&mut self, side: Color, choices: &[(Square, Square)]) -> Option<(Square, Square)> {
+    fn best_for(
+        &mut self,
+        side: Color,
+        choices: &[(Square, Square)],
+        stuck: bool,
+    ) -> Option<(Square, Square)> {
+        let last = side == Color::ALL[1];
         let board = self.board().clone();
         let mut best: Vec<(Square, Square)> = Vec::new();
         let mut top = 0;
+        // A climb that has stalled lets the crowded side take soldiers in its way too.
+        let free = stuck && board.side_to_move() == side;
         for &(from, to) in choices {
-            let spared = board
-                .piece_at(to)
-                .is_none_or(|p| matches!(p.kind, PieceKind::Guard | PieceKind::Elephant));
+            // The other side keeps its cars, horses and ducks for its own crowd, while
+            // it has one to come.
+            let spared = board.piece_at(to).is_none_or(|p| match p.kind {
+                PieceKind::Guard | PieceKind::Elephant => true,
+                _ => free && last,
+            });
             if !spared {
                 continue;
             }
@@ -162,13 +222,19 @@ impl Capacity<'_> {
     fn crowd(&mut self) {
         for crowded in Color::ALL {
             let wanted = |s: &Self| {
-                Scan::ALL
-                    .iter()
-                    .any(|&scan| s.wanted(Cell::Load(Load::Crowded(crowded, scan))))
+                Scan::ALL.iter().any(|&scan| {
+                    s.wanted(Cell::Load(Load::Crowded(crowded, scan)))
+                        || s.wanted(Cell::Load(Load::CrowdedCheck(crowded, scan)))
+                })
             };
+            let (mut top, mut stale) = (0, 0);
             for _ in 0..CROWD_PLIES {
                 if self.full() || !wanted(self) || self.board().is_over() {
                     break;
+                }
+                if let Some((from, to)) = self.crowded_check(crowded) {
+                    self.push(cmd_of(from, to));
+                    continue;
                 }
                 let side = self.board().side_to_move();
                 let ids = self.ids;
@@ -185,19 +251,82 @@ impl Capacity<'_> {
                         choices.retain(|m| m.0 == piece);
                     }
                 }
+                if side == crowded {
+                    if n > top {
+                        (top, stale) = (n, 0);
+                    } else {
+                        stale += 1;
+                    }
+                }
+                let stuck = stale >= STALL;
                 let chosen = self
-                    .best_for(crowded, &choices)
-                    .or_else(|| self.best_for(crowded, &all))
+                    .best_for(crowded, &choices, stuck)
+                    .or_else(|| self.best_for(crowded, &all, stuck))
                     .or_else(|| self.rng.pick(&all));
                 let Some((from, to)) = chosen else {
                     return;
                 };
-                if std::env::var_os("CROWD_DEBUG").is_some() {
-                    eprintln!("{crowded} {side} n {n} {}", self.board());
-                }
                 self.push(cmd_of(from, to));
             }
         }
+    }
+
+    /// The orders of scanning whose cell of a check by `side`'s last piece in a crowded
+    /// position is still wanted.
+    fn check_scans(&self, side: Color) -> Vec<usize> {
+        (0..Scan::ALL.len())
+            .filter(|&i| self.wanted(Cell::Load(Load::CrowdedCheck(side, Scan::ALL[i]))))
+            .collect()
+    }
+
+    /// A move towards the only check by the piece `crowded` scans last in a crowded
+    /// position: one that makes it (by either side), or else, the other side to move, a
+    /// step of its captain towards a square that piece alone attacks.
+    fn crowded_check(&mut self, crowded: Color) -> Option<(Square, Square)> {
+        let scans = self.check_scans(crowded);
+        if scans.is_empty() {
+            return None;
+        }
+        let ids = self.ids;
+        let id = |s: Square| ids[s.bit() as usize];
+        let other = crowded.opponent();
+        let makes = |b: &Board| -> bool {
+            let (Some(theirs), Some(ours)) = (b.captain(other), b.captain(crowded)) else {
+                return false;
+            };
+            let by = rules::attackers(b, theirs, crowded);
+            if by.len() != 1 || !rules::attackers(b, ours, other).is_empty() {
+                return false;
+            }
+            let late = late(b, crowded, id);
+            scans.iter().any(|&i| late[i].contains(&by[0]))
+        };
+        let all = self.moves();
+        if let Some(&m) = all.iter().find(|&&(from, to)| makes(&self.after(from, to))) {
+            return Some(m);
+        }
+        let board = self.board().clone();
+        if board.side_to_move() != other {
+            return None;
+        }
+        let late = late(&board, crowded, id);
+        let pieces = &late[scans[0]];
+        let captain = board.captain(other)?;
+        // The squares the piece alone attacks, empty.
+        let goals: Vec<Square> = Square::all()
+            .filter(|&t| board.is_empty(t))
+            .filter(|&t| {
+                let by = rules::attackers(&board, t, crowded);
+                by.len() == 1 && pieces.contains(&by[0])
+            })
+            .collect();
+        let goal = goals.iter().min_by_key(|&&t| apart(t, captain))?;
+        all.iter()
+            .copied()
+            .filter(|&(from, _)| from == captain)
+            .filter(|&(_, to)| board.is_empty(to))
+            .min_by_key(|&(_, to)| apart(to, *goal))
+            .filter(|&(_, to)| apart(to, *goal) < apart(captain, *goal))
     }
 
     /// A run of [`LONG_RUN`] invalid commands, then a legal move: the side to move's
@@ -458,23 +587,28 @@ mod tests {
     use crate::model::statement::cells;
 
     #[test]
-    #[ignore = "slow (about 10 s): the full tier runs it"]
     fn the_file_crowds_both_sides_and_takes_every_piece() {
-        let mut hits = vec![0u64; cells().len()];
-        let cmds = file(&mut hits, 1, 1000);
-        assert!(cmds.len() <= 1000);
-        let mut counter = Counter::new();
-        let mut seen = Vec::new();
-        for &c in &cmds {
-            counter.play(c, |cell| seen.push(cell));
-        }
-        eprintln!(
-            "{} commands, most moves {:?}",
-            cmds.len(),
-            counter.most_moves()
-        );
-        for load in crate::model::statement::Load::all() {
-            assert!(seen.contains(&Cell::Load(load)), "{load:?}");
+        for seed in 1..=3 {
+            let mut hits = vec![0u64; cells().len()];
+            let cmds = file(&mut hits, seed, 1000);
+            assert!(cmds.len() <= 1000);
+            let mut counter = Counter::new();
+            let mut seen = Vec::new();
+            for &c in &cmds {
+                counter.play(c, |cell| seen.push(cell));
+            }
+            let missing: Vec<Load> = Load::all()
+                .into_iter()
+                .filter(|&load| !seen.contains(&Cell::Load(load)))
+                .collect();
+            assert!(missing.is_empty(), "seed {seed}: {missing:?}");
+            assert!(counter.most_moves().iter().all(|&n| n >= CROWD));
+            let game = counter.game().board();
+            assert_eq!(
+                game.pieces().count(),
+                1,
+                "seed {seed}: every piece but a captain taken"
+            );
         }
     }
 }

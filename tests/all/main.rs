@@ -26,6 +26,7 @@ mod engine;
 mod engine_cli;
 mod files;
 mod fit_cli;
+mod held_out;
 mod levels;
 mod match_cli;
 mod memory_cli;

@@ -14,6 +14,10 @@ use std::fmt;
 /// than the start position's 44 twice over, past an array of 64 or 80.
 pub const CROWD: usize = 100;
 
+/// Moves a list cut short still holds, at most: a piece whose moves all come after this
+/// many in an order of scanning is lost from such a list.
+pub const LATE: usize = 80;
+
 /// Invalid commands in a row that make a long run: past any count kept in a byte.
 pub const LONG_RUN: usize = 256;
 
@@ -151,6 +155,34 @@ pub fn mobility(
         }
     }
     (total, last.map(|l| l.map(|(_, s)| s)))
+}
+
+/// The pieces of `side` whose legal moves all come after the first [`LATE`] in each order
+/// of scanning (each piece's moves together), when `side` has [`CROWD`] legal moves or
+/// more; `id` gives each square's starting number.
+pub fn late(board: &Board, side: Color, id: impl Fn(Square) -> u8) -> [Vec<Square>; 6] {
+    let mut pieces: Vec<(Square, u8, usize)> = board
+        .pieces()
+        .filter(|(_, p)| p.color == side)
+        .map(|(s, _)| (s, id(s), moves_of(board, s)))
+        .filter(|&(_, _, n)| n > 0)
+        .collect();
+    let total: usize = pieces.iter().map(|p| p.2).sum();
+    let mut out: [Vec<Square>; 6] = Default::default();
+    if total < CROWD {
+        return out;
+    }
+    for (i, scan) in Scan::ALL.iter().enumerate() {
+        pieces.sort_by_key(|&(s, id, _)| scan.key(s, id));
+        let mut before = 0;
+        for &(s, _, n) in &pieces {
+            if before >= LATE {
+                out[i].push(s);
+            }
+            before += n;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

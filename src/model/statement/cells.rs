@@ -3,7 +3,7 @@
 //! for each cell no valid input can reach.
 
 use super::aliases::{self, Layout};
-use super::capacity::{Scan, CROWD, LONG_RUN};
+use super::capacity::{Scan, CROWD, LATE, LONG_RUN};
 use super::geometry::{can_stand, stands, vector_name, vectors};
 use super::refusals::{self, named_blocks, own_shifts, shift_words, shifts, Shift};
 use crate::judge::board::Board;
@@ -192,6 +192,11 @@ pub enum Load {
     /// In a position where this side has [`CROWD`] legal moves or more, a legal move by
     /// the piece this order scans last.
     Crowded(Color, Scan),
+    /// After a move, the only check on the board is by a piece of this side, which has
+    /// [`CROWD`] legal moves or more, whose moves this order lists after the first
+    /// [`LATE`] (a solution that lists the squares a side attacks in an array too short
+    /// finds no check).
+    CrowdedCheck(Color, Scan),
     /// Every piece but the two captains taken in one game.
     AllTaken,
     /// [`LONG_RUN`] invalid commands in a row, then a legal move.
@@ -207,6 +212,11 @@ impl Load {
                 out.push(Load::Crowded(side, scan));
             }
         }
+        for side in Color::ALL {
+            for scan in Scan::ALL {
+                out.push(Load::CrowdedCheck(side, scan));
+            }
+        }
         out.push(Load::AllTaken);
         out.push(Load::LongRun);
         out
@@ -216,6 +226,9 @@ impl Load {
         match self {
             Load::Crowded(side, scan) => format!(
                 "with {CROWD} legal moves or more, {side} moves the piece a scan {scan} reaches last"
+            ),
+            Load::CrowdedCheck(side, scan) => format!(
+                "with {CROWD} legal moves or more, {side}'s only check by a piece whose moves a scan {scan} lists after the first {LATE}"
             ),
             Load::AllTaken => "every piece but the captains taken in one game".into(),
             Load::LongRun => format!("{LONG_RUN} invalid commands in a row, then a move"),
@@ -598,7 +611,7 @@ pub fn why_unreachable(cell: Cell) -> Option<String> {
             Some("a move onto the mover's own piece has its own piece on the target".into())
         }
         Cell::Invalid(Class::Blocked, kind, _) if !kinds_blocked(kind) => {
-            Some(format!("a {kind} has no blocking square"))
+            Some(format!("{} {kind} has no blocking square", kind.article()))
         }
         Cell::Invalid(Class::Blocked, _, Onto::Own) => {
             Some("a move onto its own piece is of the class onto the mover's own piece".into())

@@ -3,7 +3,7 @@
 //! that the turn did not pass.
 
 use super::aliases;
-use super::capacity::{mobility, Scan, CROWD, LONG_RUN};
+use super::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
 use super::cells::{Act, Cell, Class, InputEdge, Load, Onto};
 use super::geometry::{open, rule_move, shape};
 use super::refusals;
@@ -147,6 +147,9 @@ impl Counter {
         if all.is_empty() {
             aliases::cells(board, &mut hit);
         }
+        if let [only] = all[..] {
+            self.crowded_check(only, &mut hit);
+        }
         // Captains next to each other attack each other: their check is one.
         let alone = all.len() == 1
             || (all.len() == 2 && all.iter().all(|a| a.piece.kind == PieceKind::Captain));
@@ -191,6 +194,21 @@ impl Counter {
         for (scan, last) in Scan::ALL.into_iter().zip(last) {
             if last == Some(from) {
                 hit(Cell::Load(Load::Crowded(side, scan)));
+            }
+        }
+    }
+
+    /// The only check on the board, by `a`: in a crowded position of its side, the orders
+    /// of scanning that list the checking piece's moves after the first [`LATE`].
+    fn crowded_check(&self, a: Attack, hit: &mut impl FnMut(Cell)) {
+        let by_square = pieces::by_square();
+        let side = a.piece.color;
+        let late = late(self.game.board(), side, |s| {
+            self.id(s).map_or(u8::MAX, |i| by_square[i as usize].id)
+        });
+        for (scan, late) in Scan::ALL.into_iter().zip(late) {
+            if late.contains(&a.from) {
+                hit(Cell::Load(Load::CrowdedCheck(side, scan)));
             }
         }
     }

@@ -13,12 +13,10 @@ use crate::judge::piece::{Color, PieceKind, Square};
 /// A displacement `(dx, dy)`: the target's row and column less the source's.
 pub type Shift = (i8, i8);
 
-/// Every displacement a command can have on the board, but none at all: rows -9 to 9,
-/// columns -8 to 8.
+/// Every displacement a command can have on the board: rows -9 to 9, columns -8 to 8,
+/// none at all (the source as the target) among them.
 pub fn shifts() -> impl Iterator<Item = Shift> {
-    (-9..=9i8)
-        .flat_map(|dx| (-8..=8i8).map(move |dy| (dx, dy)))
-        .filter(|&d| d != (0, 0))
+    (-9..=9i8).flat_map(|dx| (-8..=8i8).map(move |dy| (dx, dy)))
 }
 
 /// The blocking squares of `kind`'s move by `d`, relative to the piece, when `d` is a
@@ -71,10 +69,13 @@ pub fn refused(board: &Board, side: Color, from: Square, to: Square) -> Vec<Cell
     let Some(p) = board.piece_at(from).filter(|p| p.color == side) else {
         return Vec::new();
     };
-    if from == to {
-        return vec![Cell::Input(super::cells::InputEdge::SourceIsTarget)];
-    }
     let d = to.delta_from(from);
+    if from == to {
+        return vec![
+            Cell::Refused(side, p.kind, 0, 0),
+            Cell::Input(super::cells::InputEdge::SourceIsTarget),
+        ];
+    }
     let onto = Onto::of(board, side, to);
     let Some(blocks) = shape_blocks(p.kind, d) else {
         return match onto {
@@ -121,7 +122,7 @@ mod tests {
 
     #[test]
     fn every_displacement_of_the_board_is_one_shift() {
-        assert_eq!(shifts().count(), 19 * 17 - 1);
+        assert_eq!(shifts().count(), 19 * 17);
         assert_eq!(own_shifts(PieceKind::Car).len(), 2 * 9 + 2 * 8);
         assert_eq!(own_shifts(PieceKind::Horse).len(), 8);
         assert_eq!(own_shifts(PieceKind::Captain).len(), 4);
@@ -174,7 +175,10 @@ mod tests {
         assert_eq!(cells.len(), 2, "{cells:?}");
         assert_eq!(
             refused(&board, red, sq(0, 4), sq(0, 4)),
-            [Cell::Input(super::super::cells::InputEdge::SourceIsTarget)]
+            [
+                Cell::Refused(red, PieceKind::Captain, 0, 0),
+                Cell::Input(super::super::cells::InputEdge::SourceIsTarget)
+            ]
         );
         // Not the mover's piece: nothing of this dimension.
         assert!(refused(&board, red, sq(9, 0), sq(5, 0)).is_empty());

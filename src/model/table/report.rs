@@ -356,15 +356,16 @@ fn cell_words(cell: Cell) -> String {
         Cell::AfterEndByWinner => "after the end, a move the winner's rule allows".into(),
         Cell::Invalid(r) => format!("an invalid command {}", r.words()),
         Cell::LegalAfter(r) => format!("a legal move right after a command {}", r.words()),
-        Cell::Captures(c, k) => format!("{c} taking a {k}"),
+        Cell::Captures(c, k) => format!("{c} taking {} {k}", k.article()),
         Cell::NothingAfterCapture => "a move that takes nothing right after a capture".into(),
         Cell::Piece(id, act) => {
             let s = pieces::by_id()[id as usize];
             format!("{} {}", s.words(), act.words())
         }
         Cell::Cross(r, k, t) => format!(
-            "an invalid command {}, by a {k}, onto {} square",
+            "an invalid command {}, by {} {k}, onto {} square",
             r.words(),
+            k.article(),
             match t {
                 Onto::Empty => "an empty",
                 Onto::Enemy => "an enemy piece's",
