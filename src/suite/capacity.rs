@@ -42,12 +42,16 @@ struct Capacity<'a> {
     room: usize,
 }
 
+/// An attempt's score (capacity cells, then other cells newly reached), its commands and
+/// the hits after it.
+type Attempt = ((usize, usize), Vec<Cmd>, Vec<u64>);
+
 /// The capacity file, after the files whose model hits are `hits` (updated with this
 /// one's): at most `room` commands.
 pub fn file(hits: &mut [u64], seed: u64, room: usize) -> Vec<Cmd> {
     // The climbs are greedy and some stall: the file is made from a few seeds, and the
     // one that reaches the most cells still wanted (then the shortest) is kept.
-    let mut best: Option<((usize, usize), Vec<Cmd>, Vec<u64>)> = None;
+    let mut best: Option<Attempt> = None;
     for attempt in 0..ATTEMPTS {
         let mut tried = hits.to_vec();
         let cmds = attempt_file(&mut tried, seed ^ attempt.wrapping_mul(0x9E37_79B9), room);
