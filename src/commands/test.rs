@@ -80,12 +80,13 @@ it) or --cmd 'python3 sol.py'. The command is split into words at whitespace;
 for \" and \\) and a backslash keeps the next character (on Unix: on Windows it is
 the folder separator); no other shell syntax. On Unix the program
 gets a process group of its own, and a timeout kills the whole group. On Linux
-the runner is the subreaper of what it starts: after each run, every process the
-program left behind is ended, whatever its session, group or descriptors (a
-daemon started with setsid, a double fork). Other Unix systems end only the
-group: a process that leaves it and outlives its parent survives there. On
-Windows the program runs in a job object, which holds all it starts: a timeout,
-and the end of the run, end them all. Its output
+it runs under a supervisor of the run, the subreaper of that run alone, and in a
+control group of its own where one can be made: after each run, every process
+of the run is ended and reaped, whatever its session, group, descriptors or
+environment (a daemon started with setsid, a double fork). Other Unix systems
+end only the group: a process that leaves it and outlives its parent survives
+there. On Windows the program runs in a job object, which holds all it starts:
+a timeout, and the end of the run, end them all. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at
@@ -97,7 +98,10 @@ ends (spaces, tabs, a CR before the LF) and blank lines at the end do not count,
 everything else does. --exact compares byte for byte.
 
 One line per case: the verdict, the case name, the time in ms and, for --cmd,
-the peak memory in MB (of 2^20 bytes).
+the peak memory in MB (of 2^20 bytes) and how it was counted: (control group),
+the kernel's peak of the run's group; (process tree, PSS), the proportional
+memory of the run's processes, sampled, where no group can be made (Linux); or
+(job object) on Windows.
   AC   the output equals the answer (a note says when only whitespace that the
        online judge ignores differs)
   WA   it does not: the first differing line, its input command, the expected

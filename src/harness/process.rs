@@ -1,16 +1,18 @@
 //! Running a solution: the built-in judge in process, or another program with its input
 //! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
-//! wall-clock time limit after which its whole process group is killed, with whatever it
-//! started that still holds its pipes. Its peak memory is measured as it runs
-//! ([`crate::sys::memory`]), and it is killed the same way once that is over its memory
-//! limit. No run waits past its time limit, and a run stops
+//! wall-clock time limit after which every process of the run is killed (its process
+//! group, on Linux its control group and everything under the run's supervisor, and
+//! whatever still holds its pipes: [`crate::sys::contain`]). Its peak memory is measured
+//! as it runs ([`crate::sys::memory`]), and it is killed the same way once that is over
+//! its memory limit. No run waits past its time limit, and a run stops
 //! early once its sink has seen enough (an output already known to be wrong). Also the
 //! built-in judge's answer as a stream, the reference for a case without an answer file.
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
 use crate::show::compare::Comparator;
-use crate::sys::memory::{self, Meter, Peak};
+use crate::sys::contain;
+use crate::sys::memory::{Counting, Peak};
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
 use crate::sys::{group, program};
 use std::fs::File;
@@ -253,11 +255,20 @@ pub enum Run {
         elapsed: Duration,
         /// The memory limit in bytes.
         limit: u64,
-        /// Its peak memory in bytes, as last measured.
-        peak: u64,
+        /// Its peak memory, as last measured.
+        peak: Peak,
         /// Whether the runner killed it for it.
         killed: bool,
     },
+}
+
+/// The peak of a run found over its limit: always measured (a figure was over it).
+fn measured(peak: Option<Peak>, counting: Counting) -> Peak {
+    peak.unwrap_or(Peak {
+        bytes: 0,
+        at_most: false,
+        counting,
+    })
 }
 
 /// How much of a finished program's output was read.
@@ -290,10 +301,7 @@ impl Run {
             Run::Finished { peak, .. } | Run::Stopped { peak, .. } | Run::TimedOut { peak, .. } => {
                 *peak
             }
-            Run::MemoryOut { peak, .. } => Some(Peak {
-                bytes: *peak,
-                at_most: false,
-            }),
+            Run::MemoryOut { peak, .. } => Some(*peak),
         }
     }
 
@@ -471,10 +479,10 @@ enum End {
 /// has exited and its outputs have ended; the grace period after its exit or its last output since (or the time
 /// limit) has passed and something it left running still holds an output open; the
 /// sink needs no more; the time limit; a memory sample over the limit (taken as output
-/// comes and every tick, see [`Meter`]). Whatever is still running then is killed
-/// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds; on Linux
-/// every process it left behind, handed to us as their subreaper, is ended too
-/// ([`group::sweep_orphans`]).
+/// comes and every tick, see [`crate::sys::memory::Meter`]). Whatever is still running
+/// then is killed ([`contain::Contained::end`]), and nothing waits on a pipe a stray
+/// process holds; on Linux every process the run's supervisor did not outlive, handed
+/// to us as their subreaper, is ended too ([`group::sweep_orphans`]).
 pub fn run_program_with(
     argv: &[String],
     input: &Feed,
@@ -487,34 +495,29 @@ pub fn run_program_with(
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
     let source = input.open()?;
-    let mut command = std::process::Command::new(program::locate(program));
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(match stderr_to {
-            Stderr::Keep => Stdio::piped(),
-            Stderr::Discard => Stdio::null(),
-        });
-    group::isolate(&mut command);
-    // The run's mark, inherited by all the program starts: their memory is its memory,
-    // however they leave its group.
-    let mark = memory::new_run_mark();
-    command.env(memory::RUN_MARK, &mark);
-    // What the program leaves running when it ends is handed to us, to be ended.
-    group::adopt_orphans();
+    let make = || {
+        let mut command = std::process::Command::new(program::locate(program));
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(match stderr_to {
+                Stderr::Keep => Stdio::piped(),
+                Stderr::Discard => Stdio::null(),
+            });
+        command
+    };
     let start = Instant::now();
-    // Until it is reaped, an interrupt of ours ends its group too.
-    let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
-    let mut meter = Meter::start(&child, memory, &mark);
+    // Until it is reaped, an interrupt of ours ends it too, and on Linux everything it
+    // starts is in its control group, or at least under its supervisor.
+    let mut run = contain::start(&make, memory)?;
+    let child = run.child_mut();
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
     // What holds these pipes is this run's: a sweep after another run leaves it alone.
     let run_pipes = group::RunPipes::new(group::pipe_names(&pipes.fds()));
     let deadline = start + timeout;
     let mut exited: Option<(ExitStatus, Instant)> = None;
-    // The system's peak figure, taken when the program is reaped.
-    let mut max_rss: Option<u64> = None;
     let mut checked: Option<Instant> = None;
     let mut stderr = Vec::new();
     let mut written = Ok(());
@@ -528,23 +531,20 @@ pub fn run_program_with(
         if exited.is_none() && (!pipes.outputs_open() || checked.is_none_or(|c| now >= c + TICK)) {
             // Not at the first look: the program is still being loaded.
             if checked.is_some() {
-                meter.sample_now();
+                run.sample_now();
             }
             checked = Some(now);
-            match memory::wait(&mut child, false) {
-                Ok(Some((status, rss))) => {
-                    exited = Some((status, now));
-                    max_rss = rss;
-                }
+            match run.exited() {
+                Ok(Some((status, _))) => exited = Some((status, now)),
                 Ok(None) => {}
                 Err(e) => break Err(e),
             }
         }
         if exited.is_some() {
             // After its exit, what it left running still counts as its memory.
-            meter.sample_now();
+            run.sample_now();
         }
-        if meter.over() {
+        if run.over() {
             break Ok(End::MemoryOut);
         }
         let until = match exited {
@@ -593,7 +593,7 @@ pub fn run_program_with(
         // Output is a sign of a program loaded and at work, often at its end: a
         // program that ends within a tick is seen only so.
         if exited.is_none() && data {
-            meter.sample_now();
+            run.sample_now();
         }
     };
     let elapsed = match exited {
@@ -601,18 +601,8 @@ pub fn run_program_with(
         None => start.elapsed(),
     };
     let fds = pipes.fds();
-    match (&end, exited) {
-        (Ok(End::Exited), _) => group::end_group(&child),
-        (_, Some(_)) => group::kill_reaped(&mut child, &fds),
-        (_, None) => {
-            group::kill_all(&mut child, true, &fds);
-            if let Ok(Some((_, rss))) = memory::wait(&mut child, true) {
-                max_rss = rss;
-            }
-        }
-    }
-    meter.reaped(max_rss);
-    let peak = meter.peak();
+    run.end(&fds, matches!(end, Ok(End::Exited)));
+    let peak = run.peak();
     // Our ends close: a stray still writing gets a broken pipe.
     drop(pipes);
     // Whatever the program left running, in any session or group, holding any
@@ -630,14 +620,15 @@ pub fn run_program_with(
         (End::MemoryOut, _) => Run::MemoryOut {
             elapsed,
             limit: memory,
-            peak: peak.map_or(0, |p| p.bytes),
+            peak: measured(peak, run.counting()),
             killed: true,
         },
-        _ if meter.over() => Run::MemoryOut {
+        _ if run.over() => Run::MemoryOut {
             elapsed,
             limit: memory,
-            peak: peak.map_or(0, |p| p.bytes),
-            killed: false,
+            peak: measured(peak, run.counting()),
+            // The kernel's own kill, over twice the limit, is a kill too.
+            killed: run.out_of_memory(),
         },
         (_, None) => Run::Stopped { elapsed, peak },
         (_, Some((status, _))) => Run::Finished {
