@@ -510,7 +510,7 @@ pub fn run_program_with(
     let start = Instant::now();
     // Until it is reaped, an interrupt of ours ends it too, and on Linux everything it
     // starts is in its control group, or at least under its supervisor.
-    let mut run = contain::start(&make, memory)?;
+    let mut run = contain::start(argv, &make, memory)?;
     let child = run.child_mut();
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
@@ -523,12 +523,15 @@ pub fn run_program_with(
     let mut written = Ok(());
     let mut pause = Duration::from_micros(20);
     let mut last_data = start;
+    // Whether the last wait ended with nothing read: a tick, or news of the program's end.
+    let mut idle = false;
     let end: io::Result<End> = loop {
         let now = Instant::now();
         // While the outputs are open the program is usually running: a look every tick
-        // is enough. Once they end it has exited or is about to: look at once, then
-        // ever less often.
-        if exited.is_none() && (!pipes.outputs_open() || checked.is_none_or(|c| now >= c + TICK)) {
+        // is enough, and when a wait woke with nothing read (news of its end). Once they
+        // end it has exited or is about to: look at once, then ever less often.
+        let look = !pipes.outputs_open() || idle || checked.is_none_or(|c| now >= c + TICK);
+        if exited.is_none() && look {
             // Not at the first look: the program is still being loaded.
             if checked.is_some() {
                 run.sample_now();
@@ -565,11 +568,14 @@ pub fn run_program_with(
             // A look every tick, after the exit too: what it left running is sampled.
             TICK
         };
+        // The program's end, as soon as it is known, wakes the wait too.
+        pipes.wake_on(run.news());
         let event = match pipes.next(wait.min(until - now)) {
             Ok(event) => event,
             Err(e) => break Err(e),
         };
         let data = matches!(event, Event::Data(..));
+        idle = matches!(event, Event::Idle);
         if data {
             // The grace counts from the last output read: a loaded machine that reads
             // late what an exited program wrote is not something left running.

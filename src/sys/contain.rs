@@ -19,6 +19,8 @@ use super::cgroup::RunGroup;
 #[cfg(target_os = "linux")]
 use super::supervisor::{self, Supervisor};
 #[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(target_os = "linux")]
 use std::sync::Arc;
 #[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
@@ -39,28 +41,30 @@ pub struct Contained {
     group: Option<Arc<RunGroup>>,
 }
 
-/// Starts the program `make` builds, with a memory limit of `limit` bytes: in a process
+/// Starts the program `argv` (the program first), with its standard streams as `make`
+/// sets them up in a command for it, and a memory limit of `limit` bytes: in a process
 /// group of its own, and on Linux in a control group of its own where one can be made
 /// (else counted by its supervisor's process tree), under its supervisor. The runner
 /// becomes the subreaper of what it starts ([`group::adopt_orphans`]), for what leaves a
 /// supervisor that was killed. Fails as starting the program fails.
-pub fn start(make: &dyn Fn() -> Command, limit: u64) -> io::Result<Contained> {
+pub fn start(argv: &[String], make: &dyn Fn() -> Command, limit: u64) -> io::Result<Contained> {
     group::adopt_orphans();
     #[cfg(target_os = "linux")]
     {
         let group = RunGroup::new(limit).map(Arc::new);
-        match start_supervised(make, limit, group) {
+        match start_supervised(argv, make, limit, group) {
             Err((_, true)) => {
                 // The program could not enter its group: no group for it, nor for
                 // the runs after it.
                 RunGroup::give_up();
-                start_supervised(make, limit, None).map_err(|(e, _)| e)
+                start_supervised(argv, make, limit, None).map_err(|(e, _)| e)
             }
             started => started.map_err(|(e, _)| e),
         }
     }
     #[cfg(not(target_os = "linux"))]
     {
+        let _ = argv;
         let mut command = make();
         group::isolate(&mut command);
         let (child, tracked) = group::spawn_tracked(&mut command)?;
@@ -79,6 +83,7 @@ pub fn start(make: &dyn Fn() -> Command, limit: u64) -> io::Result<Contained> {
 /// whether it was entering the group that failed.
 #[cfg(target_os = "linux")]
 fn start_supervised(
+    argv: &[String],
     make: &dyn Fn() -> Command,
     limit: u64,
     group: Option<Arc<RunGroup>>,
@@ -86,16 +91,23 @@ fn start_supervised(
     let mut command = make();
     group::isolate(&mut command);
     let entry = group.as_ref().map(|g| g.entry()).unwrap_or_default();
-    let mut supervisor = supervisor::prepare(&mut command, entry).map_err(|e| (e, false))?;
+    let mut supervisor = supervisor::prepare(&mut command, argv, entry).map_err(|e| (e, false))?;
     let started = group::spawn_tracked(&mut command);
     supervisor.started();
-    let (child, tracked) = match started {
-        Ok(started) => started,
-        Err(e) => {
-            let entering = group.is_some() && supervisor.entry_error().is_some();
-            return Err((e, entering));
+    let (mut child, tracked) = started.map_err(|e| (e, false))?;
+    // Until a program has entered a group, whether one can is not known: the first
+    // start with a group waits to learn it. Other starts go on at once, and a program
+    // that cannot be executed is learnt of as its end would be.
+    static ENTERED: AtomicBool = AtomicBool::new(false);
+    if group.is_some() && !ENTERED.load(Ordering::Relaxed) {
+        if let Err(failed) = supervisor.wait_started() {
+            // The supervisor ends by itself once the program's process has.
+            let _ = memory::wait(&mut child, true);
+            drop(tracked);
+            return Err(failed);
         }
-    };
+        ENTERED.store(true, Ordering::Relaxed);
+    }
     let source = match &group {
         Some(g) => memory::Source::Group(Arc::clone(g)),
         None => memory::Source::Tree {
@@ -119,6 +131,17 @@ impl Contained {
     /// program's until it closed them.
     pub fn child_mut(&mut self) -> &mut Child {
         &mut self.child
+    }
+
+    /// A descriptor that has news while the program's end is not known yet: a wait for
+    /// the program's pipes may wake on it too ([`super::pipes::Pipes::wake_on`]). On
+    /// Linux, the supervisor's pipe; `None` elsewhere.
+    pub fn news(&self) -> Option<i32> {
+        #[cfg(target_os = "linux")]
+        if self.exit.is_none() && !self.reaped {
+            return Some(self.supervisor.fd());
+        }
+        None
     }
 
     /// Which way the memory is counted.
@@ -157,7 +180,8 @@ impl Contained {
     }
 
     /// How the program ended and its `ru_maxrss` in bytes, once it has; a look, no
-    /// wait.
+    /// wait. An error when it could not be started after all (on Linux its process
+    /// tells, once it has tried).
     pub fn exited(&mut self) -> io::Result<Option<(ExitStatus, Option<u64>)>> {
         if self.exit.is_none() {
             self.look()?;
@@ -170,6 +194,9 @@ impl Contained {
         #[cfg(target_os = "linux")]
         {
             use std::os::unix::process::ExitStatusExt;
+            if let Some((e, _)) = self.supervisor.failed() {
+                return Err(e);
+            }
             if let Some((status, rss)) = self.supervisor.exit() {
                 self.exit = Some((ExitStatus::from_raw(status), rss));
                 return Ok(());
@@ -236,7 +263,7 @@ impl Contained {
 
     /// Kills the supervisor's descendants in rounds until none is left (what they start
     /// meanwhile goes in the next round; each one killed is the supervisor's to reap),
-    /// then waits a moment for the supervisor to end by itself.
+    /// then waits a moment for the supervisor to end by itself, and reaps it.
     #[cfg(target_os = "linux")]
     fn end_tree(&mut self) {
         const SIGKILL: i32 = 9;
@@ -260,18 +287,15 @@ impl Contained {
             }
             std::thread::sleep(Duration::from_micros(200));
         }
-        while Instant::now() < deadline {
-            match memory::wait(&mut self.child, false) {
-                Ok(Some(ended)) => {
-                    self.reaped = true;
-                    let _ = self.exited();
-                    if self.exit.is_none() {
-                        self.exit = Some(ended);
-                    }
-                    return;
-                }
-                Ok(None) => std::thread::sleep(Duration::from_micros(200)),
-                Err(_) => return,
+        if !self.supervisor.wait_ended(deadline) {
+            return;
+        }
+        // Its pipe closes as it exits: the wait is a short one.
+        if let Ok(Some(ended)) = memory::wait(&mut self.child, true) {
+            self.reaped = true;
+            let _ = self.exited();
+            if self.exit.is_none() {
+                self.exit = Some(ended);
             }
         }
     }
