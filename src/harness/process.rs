@@ -23,8 +23,10 @@ use std::sync::{mpsc, Arc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// At most this much of a program's standard error is kept.
-const STDERR_CAP: usize = 64 << 10;
+/// At most this much of the end of a program's standard error is kept.
+pub const STDERR_TAIL: usize = 16 << 10;
+/// A line of standard error is shown cut at this many characters.
+pub const LINE_SHOWN: usize = 160;
 /// How long a program that has exited may leave something running that holds its
 /// output open (never past the time limit); what arrives later is not read.
 pub const GRACE: Duration = Duration::from_millis(500);
@@ -218,11 +220,11 @@ impl Feed {
 pub enum Run {
     /// The program ended by itself.
     Finished {
-        /// `None` for success; otherwise "exit status 3", "signal 11 (SIGSEGV)" or the
-        /// built-in judge's error.
+        /// `None` for success; otherwise "exit status 3", "killed by SIGSEGV (signal
+        /// 11)" or the built-in judge's error.
         failure: Option<String>,
-        /// Its standard error (at most [`STDERR_CAP`] bytes).
-        stderr: Vec<u8>,
+        /// The end of its standard error.
+        stderr: ErrorTail,
         /// Wall-clock time until it exited.
         elapsed: Duration,
         /// How much of its output was read.
@@ -269,6 +271,57 @@ fn measured(peak: Option<Peak>, counting: Counting) -> Peak {
         at_most: false,
         counting,
     })
+}
+
+/// The end of a program's standard error: its last [`STDERR_TAIL`] bytes at most, read
+/// as they come however much comes (the rest is counted, not kept), so that a program
+/// flooding its standard error neither waits on it nor fills our memory.
+#[derive(Clone, Debug, Default)]
+pub struct ErrorTail {
+    bytes: Vec<u8>,
+    /// Line ends in all that came.
+    newlines: u64,
+    /// Whether bytes before those kept were dropped.
+    dropped: bool,
+}
+
+impl ErrorTail {
+    /// Takes `data`, the next bytes of the stream.
+    fn push(&mut self, data: &[u8]) {
+        self.newlines += data.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.bytes.extend_from_slice(data);
+        if self.bytes.len() > 2 * STDERR_TAIL {
+            self.bytes.drain(..self.bytes.len() - STDERR_TAIL);
+            self.dropped = true;
+        }
+    }
+
+    /// The last `n` lines at most (lossy UTF-8, each cut at [`LINE_SHOWN`] characters;
+    /// a line whose beginning was dropped starts with `...`), and how many lines came
+    /// before them.
+    pub fn last_lines(&self, n: usize) -> (Vec<String>, u64) {
+        let text = String::from_utf8_lossy(&self.bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        let start = lines.len().saturating_sub(n);
+        let shown: Vec<String> = lines[start..]
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut line = String::new();
+                if self.dropped && start + i == 0 {
+                    line.push_str("...");
+                }
+                line.extend(l.chars().take(LINE_SHOWN));
+                if l.chars().nth(LINE_SHOWN).is_some() {
+                    line.push_str("...");
+                }
+                line
+            })
+            .collect();
+        let total = self.newlines + u64::from(self.bytes.last().is_some_and(|&b| b != b'\n'));
+        let before = total.saturating_sub(shown.len() as u64);
+        (shown, before)
+    }
 }
 
 /// How much of a finished program's output was read.
@@ -341,7 +394,7 @@ pub fn run_builtin(input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
     let failure = result.err().map(|e| format!("exit status 1: {e}"));
     Ok(Run::Finished {
         failure,
-        stderr: Vec::new(),
+        stderr: ErrorTail::default(),
         elapsed: start.elapsed(),
         rest: Rest::Read,
         peak: None,
@@ -409,7 +462,7 @@ impl Read for Answer {
     }
 }
 
-/// "exit status 3" or "signal 11 (SIGSEGV)"; `None` for success.
+/// "exit status 3" or "killed by SIGSEGV (signal 11)"; `None` for success.
 fn describe_status(status: ExitStatus) -> Option<String> {
     if status.success() {
         return None;
@@ -423,20 +476,20 @@ fn describe_status(status: ExitStatus) -> Option<String> {
         if let Some(signal) = status.signal() {
             // Numbers that are the same on every Unix.
             let name = match signal {
-                1 => " (SIGHUP)",
-                2 => " (SIGINT)",
-                3 => " (SIGQUIT)",
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                13 => " (SIGPIPE)",
-                14 => " (SIGALRM)",
-                15 => " (SIGTERM)",
-                _ => "",
+                1 => "SIGHUP",
+                2 => "SIGINT",
+                3 => "SIGQUIT",
+                4 => "SIGILL",
+                6 => "SIGABRT",
+                8 => "SIGFPE",
+                9 => "SIGKILL",
+                11 => "SIGSEGV",
+                13 => "SIGPIPE",
+                14 => "SIGALRM",
+                15 => "SIGTERM",
+                _ => return Some(format!("killed by signal {signal}")),
             };
-            return Some(format!("signal {signal}{name}"));
+            return Some(format!("killed by {name} (signal {signal})"));
         }
     }
     Some(format!("{status}"))
@@ -445,7 +498,7 @@ fn describe_status(status: ExitStatus) -> Option<String> {
 /// What becomes of a program's standard error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stderr {
-    /// Its first [`STDERR_CAP`] bytes are kept for the report.
+    /// Its end is kept for the report ([`ErrorTail`]).
     Keep,
     /// It goes nowhere: one pipe less per run, for runs only judged.
     Discard,
@@ -519,7 +572,7 @@ pub fn run_program_with(
     let deadline = start + timeout;
     let mut exited: Option<(ExitStatus, Instant)> = None;
     let mut checked: Option<Instant> = None;
-    let mut stderr = Vec::new();
+    let mut stderr = ErrorTail::default();
     let mut written = Ok(());
     let mut pause = Duration::from_micros(20);
     let mut last_data = start;
@@ -591,8 +644,7 @@ pub fn run_program_with(
                 }
             }
             Event::Data(Stream::Stderr, bytes) => {
-                let room = STDERR_CAP.saturating_sub(stderr.len());
-                stderr.extend_from_slice(&bytes[..bytes.len().min(room)]);
+                stderr.push(bytes);
             }
             Event::End(_) | Event::Idle => {}
         }
@@ -654,6 +706,28 @@ pub fn run_program_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_end_of_standard_error_is_kept_in_bounded_memory() {
+        let mut tail = ErrorTail::default();
+        tail.push(b"first\nsecond\nthird");
+        assert_eq!(
+            tail.last_lines(2),
+            (vec!["second".to_string(), "third".to_string()], 1)
+        );
+        for i in 0..100_000 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        assert!(tail.bytes.len() <= 2 * STDERR_TAIL);
+        let (lines, before) = tail.last_lines(3);
+        assert_eq!(lines, ["line 99997", "line 99998", "line 99999"]);
+        assert_eq!(before, 100_002 - 3);
+        // Without line ends at all: the kept end of one long line, cut.
+        let mut flood = ErrorTail::default();
+        flood.push(&vec![b'x'; 3 * STDERR_TAIL]);
+        let shown = format!("...{}...", "x".repeat(LINE_SHOWN));
+        assert_eq!(flood.last_lines(5), (vec![shown], 0));
+    }
 
     #[test]
     fn command_words() {
