@@ -59,10 +59,14 @@ struct Timespec {
     tv_nsec: std::ffi::c_long,
 }
 
-/// `open(2)` flags, the same on every Linux architecture.
+/// `open(2)` flags: the same on every Linux architecture but `O_CLOEXEC`, which SPARC
+/// numbers otherwise.
 const O_RDONLY: i32 = 0;
 const O_WRONLY: i32 = 1;
+#[cfg(not(any(target_arch = "sparc", target_arch = "sparc64")))]
 const O_CLOEXEC: i32 = 0o2_000_000;
+#[cfg(any(target_arch = "sparc", target_arch = "sparc64"))]
+const O_CLOEXEC: i32 = 0x40_0000;
 const SIGKILL: i32 = 9;
 
 /// The hierarchy the groups are made in, and where.
@@ -398,7 +402,7 @@ impl RunGroup {
 
     /// The processes in the group and in any group below it (a runner among them may
     /// have made some).
-    pub fn procs(&self) -> Vec<i32> {
+    fn procs(&self) -> Vec<i32> {
         let mut all = Vec::new();
         let mut todo = vec![self.dirs[0].clone()];
         while let Some(dir) = todo.pop() {

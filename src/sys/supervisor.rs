@@ -74,6 +74,18 @@ const WALL: i32 = 0x4000_0000;
 /// `clone(2)`: the child shares our memory, and we wait until it is executed or ends.
 const CLONE_VM: c_int = 0x100;
 const CLONE_VFORK: c_int = 0x4000;
+/// The signal the program's end sends its parent: `SIGCHLD`, whose number differs on a
+/// few architectures.
+#[cfg(any(target_arch = "mips", target_arch = "mips64"))]
+const SIGCHLD: c_int = 18;
+#[cfg(any(target_arch = "sparc", target_arch = "sparc64"))]
+const SIGCHLD: c_int = 20;
+#[cfg(not(any(
+    target_arch = "mips",
+    target_arch = "mips64",
+    target_arch = "sparc",
+    target_arch = "sparc64"
+)))]
 const SIGCHLD: c_int = 17;
 /// `execve(2)`'s error for a file that is no program the system knows (a script without
 /// `#!`).
