@@ -1,7 +1,9 @@
 //! Looks for what some tests need and the repository does not hold (the contest's
-//! official cases, g++, a C compiler, curl, GNU time, Debian's rustc 1.63), and for each
-//! one missing sets a cfg (`lacks_official`, `lacks_gxx`, `lacks_cc`, `lacks_curl`,
-//! `lacks_gnu_time`, `lacks_old_rustc`) that marks the tests needing it `#[ignore]` with
+//! official cases, g++, a C compiler, curl, GNU time, Debian's rustc 1.63, a control
+//! group with the memory controller that this process may make), and for each one
+//! missing sets a cfg (`lacks_official`, `lacks_gxx`, `lacks_cc`, `lacks_curl`,
+//! `lacks_gnu_time`, `lacks_old_rustc`, `lacks_cgroup`) that marks the tests needing it
+//! `#[ignore]` with
 //! the reason: `cargo test` then reports them as not run, never as passed. Under CI (`CI`
 //! set) none is set: every test runs, and one that cannot fails. The program itself uses
 //! none of these cfgs.
@@ -58,6 +60,7 @@ fn main() {
         ("lacks_curl", curl.is_none()),
         ("lacks_gnu_time", gnu_time.is_none()),
         ("lacks_old_rustc", old_rustc.is_none()),
+        ("lacks_cgroup", !cgroup_works()),
     ];
     for (name, missing) in lacks {
         println!("cargo:rustc-check-cfg=cfg({name})");
@@ -77,4 +80,58 @@ fn on_path(program: &str) -> Option<PathBuf> {
     env::split_paths(&env::var_os("PATH")?)
         .map(|dir| dir.join(&name))
         .find(|p| p.is_file())
+}
+
+/// Whether a control group with the memory controller can be made below the group this
+/// process is in, as the runner makes one for each run: cgroup v1's memory hierarchy, or
+/// v2 with the memory controller enabled for the group's children. Tried by making one
+/// (`duckchess-build-PID`) and removing it.
+fn cgroup_works() -> bool {
+    let (Ok(own), Ok(mounts)) = (
+        std::fs::read_to_string("/proc/self/cgroup"),
+        std::fs::read_to_string("/proc/self/mountinfo"),
+    ) else {
+        return false;
+    };
+    // The mount point of the hierarchy of `kind` (`cgroup2`, or `cgroup` with `option`).
+    let mount = |kind: &str, option: &str| {
+        mounts.lines().find_map(|l| {
+            let (before, after) = l.split_once(" - ")?;
+            let after: Vec<&str> = after.split(' ').collect();
+            let wanted = after.first() == Some(&kind)
+                && (option.is_empty() || after.get(2)?.split(',').any(|o| o == option));
+            let fields: Vec<&str> = before.split(' ').collect();
+            let point = fields
+                .get(4)
+                .filter(|_| wanted && fields.get(3) == Some(&"/"))?;
+            Some(PathBuf::from(point))
+        })
+    };
+    let path = |names: &dyn Fn(&str) -> bool| {
+        own.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, n, p) = (parts.next()?, parts.next()?, parts.next()?);
+            names(n).then(|| p.trim_start_matches('/').to_string())
+        })
+    };
+    let v1 = path(&|n: &str| n.split(',').any(|c| c == "memory"))
+        .and_then(|p| Some(mount("cgroup", "memory")?.join(p)));
+    let dir = match v1 {
+        Some(dir) => dir,
+        None => {
+            let Some(dir) =
+                path(&|n: &str| n.is_empty()).and_then(|p| Some(mount("cgroup2", "")?.join(p)))
+            else {
+                return false;
+            };
+            let control = std::fs::read_to_string(dir.join("cgroup.subtree_control"));
+            if !control.is_ok_and(|c| c.split_whitespace().any(|w| w == "memory")) {
+                return false;
+            }
+            dir
+        }
+    };
+    let probe = dir.join(format!("duckchess-build-{}", std::process::id()));
+    let made = std::fs::create_dir(&probe).is_ok();
+    made && std::fs::remove_dir(&probe).is_ok()
 }

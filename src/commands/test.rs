@@ -18,11 +18,11 @@ use crate::commands::runs::{
 use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::harness::cases::{collect, Case, CollectError, Reference};
 use crate::harness::process::{split_command, Feed, Runner};
-use crate::harness::verdict::{run_case, Options};
+use crate::harness::verdict::{run_case, CaseRun, Options};
 use crate::show::diagnose::report;
 use crate::show::explain;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--ascii]",
+        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--diff] [--keep DIR] [--ascii]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
@@ -80,12 +80,13 @@ it) or --cmd 'python3 sol.py'. The command is split into words at whitespace;
 for \" and \\) and a backslash keeps the next character (on Unix: on Windows it is
 the folder separator); no other shell syntax. On Unix the program
 gets a process group of its own, and a timeout kills the whole group. On Linux
-the runner is the subreaper of what it starts: after each run, every process the
-program left behind is ended, whatever its session, group or descriptors (a
-daemon started with setsid, a double fork). Other Unix systems end only the
-group: a process that leaves it and outlives its parent survives there. On
-Windows the program runs in a job object, which holds all it starts: a timeout,
-and the end of the run, end them all. Its output
+it runs under a supervisor of the run, the subreaper of that run alone, and in a
+control group of its own where one can be made: after each run, every process
+of the run is ended and reaped, whatever its session, group, descriptors or
+environment (a daemon started with setsid, a double fork). Other Unix systems
+end only the group: a process that leaves it and outlives its parent survives
+there. On Windows the program runs in a job object, which holds all it starts:
+a timeout, and the end of the run, end them all. Its output
 is compared as it comes: no case is too large, and memory stays flat. Once the
 output is sure to differ, at most 1 MiB more is read: a program that floods its
 output is stopped there (WA). Once the program exits, its output is read for at
@@ -97,7 +98,10 @@ ends (spaces, tabs, a CR before the LF) and blank lines at the end do not count,
 everything else does. --exact compares byte for byte.
 
 One line per case: the verdict, the case name, the time in ms and, for --cmd,
-the peak memory in MB (of 2^20 bytes).
+the peak memory in MB (of 2^20 bytes) and how it was counted: (control group),
+the kernel's peak of the run's group; (process tree, PSS), the proportional
+memory of the run's processes, sampled, where no group can be made (Linux); or
+(job object) on Windows.
   AC   the output equals the answer (a note says when only whitespace that the
        online judge ignores differs)
   WA   it does not: the first differing line, its input command, the expected
@@ -106,10 +110,20 @@ the peak memory in MB (of 2^20 bytes).
        check, game over, valid vs invalid), why the judge decides as it does
        (also why a position is not check), and the board before and after the
        command with the move marked in [ ] (a blocking square in ( ))
-  RE   the program exited with a non-zero status or was killed by a signal
+  RE   the program exited with a non-zero status or was killed by a signal:
+       which (exit status 3, killed by SIGSEGV), and the last lines of its
+       standard error
   TLE  it ran longer than the time limit and was killed
   MLE  its memory went over the limit (it is killed as soon as it is seen)
-Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
+Then 'N passed, M failed'. Every case runs even when stdout is closed early.
+
+--diff adds under a WA the output beside the answer, line by line, with line
+numbers, each differing line marked '!': every line when neither has more than
+100, else the lines around each difference, at most 60 rows. --keep DIR keeps
+each case's output as DIR/NAME.out (NAME the case's name, folders and all),
+written whole, as far as it was read; a file that is a case's answer (an X.out
+or X.ans beside an X.in) is never written over. An output that cannot be kept
+is said on stderr, and the exit status is 1.",
     options: &[
         Opt::flag(
             "--samples",
@@ -132,6 +146,15 @@ Then 'N passed, M failed'. Every case runs even when stdout is closed early.",
         MEMORY_OPT,
         EXACT_OPT,
         IGNORE_WHITESPACE_OPT,
+        Opt::flag(
+            "--diff",
+            "under a wrong answer, the output beside the answer line by line, differing lines marked",
+        ),
+        Opt::valued(
+            "--keep",
+            "DIR",
+            "keep each case's output as DIR/NAME.out (never over a case's answer)",
+        ),
         ASCII_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
@@ -157,6 +180,8 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             runner,
             exact: parsed.flag("--exact"),
             ascii: parsed.flag("--ascii"),
+            diff: parsed.flag("--diff"),
+            keep: parsed.value("--keep").map(PathBuf::from),
         };
         let no_path = parsed.operands()?.is_empty();
         let builtin = parsed.flag("--samples") || (no_path && !Path::new(DEFAULT_PATH).is_dir());
@@ -197,20 +222,31 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
     let mut out = stdout.lock();
     let (mut passed, mut failed) = (0, 0);
     let mut closed = false;
+    let mut unkept = false;
     for case in cases {
-        let (outcome, elapsed, peak) = match run_case(case, options) {
+        let CaseRun {
+            verdict: outcome,
+            elapsed,
+            peak,
+            kept_note,
+        } = match run_case(case, options) {
             Ok(r) => r,
             Err(e) => {
                 let _ = out.flush();
                 return cli::fail("test", &e);
             }
         };
+        // An output asked to be kept and not kept is an I/O error: status 1.
+        unkept |= kept_note.is_some();
         if outcome.passed() {
             passed += 1;
         } else {
             failed += 1;
         }
         if closed {
+            if let Some(note) = kept_note {
+                cli::say("test", &note);
+            }
             continue;
         }
         let mut text = report(&case.name, &outcome, elapsed, peak, color);
@@ -218,6 +254,10 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             text.push_str(&help::filled(BEYOND_FORMAT, "    note: ", "          "));
         }
         let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        // Said after the case's report, which it belongs to.
+        if let Some(note) = kept_note {
+            cli::say("test", &note);
+        }
         match written {
             Err(e) if cli::is_closed(&e) => closed = true,
             Err(e) => return cli::output_status("test", Err(e)),
@@ -230,7 +270,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         let written = writeln!(out, "{passed} passed, {failed} failed").and_then(|()| out.flush());
         cli::output_status("test", written)
     };
-    if failed > 0 {
+    if failed > 0 || unkept {
         EXIT_FAILURE
     } else {
         status

@@ -40,6 +40,36 @@ pub enum Reference {
     Builtin,
 }
 
+/// Where `test --keep DIR` keeps the output of `case`: `DIR/NAME.out`, NAME being the
+/// case's name as reports show it with its folders (`samples/statement` gives
+/// `DIR/samples/statement.out`), less any root, `.` or `..` (so it stays in DIR).
+pub fn kept_path(dir: &Path, case: &Case) -> PathBuf {
+    use std::path::Component;
+    let mut path = dir.to_path_buf();
+    for part in Path::new(&case.name).components() {
+        if let Component::Normal(name) = part {
+            path.push(name);
+        }
+    }
+    let mut name = path
+        .file_name()
+        .unwrap_or(OsStr::new("case"))
+        .to_os_string();
+    name.push(".out");
+    path.set_file_name(name);
+    path
+}
+
+/// Whether `path` is (or could be) the answer of a case: an `X.out` or `X.ans` with an
+/// `X.in` beside it. `test --keep` never writes over one.
+pub fn is_answer(path: &Path) -> bool {
+    let answer = matches!(
+        path.extension().and_then(OsStr::to_str),
+        Some("out" | "ans")
+    );
+    answer && path.with_extension("in").exists()
+}
+
 /// Why the cases could not be collected.
 #[derive(Debug)]
 pub enum CollectError {
@@ -436,6 +466,31 @@ pub fn collect_skipping(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_outputs_mirror_the_case_names_inside_the_folder() {
+        let case = |name: &str| Case {
+            name: name.to_string(),
+            input: Feed::Bytes(std::sync::Arc::from(&b""[..])),
+            answer: Reference::Builtin,
+            beyond_format: false,
+        };
+        let dir = Path::new("got");
+        for (name, kept) in [
+            ("samples/statement", "got/samples/statement.out"),
+            ("built-in/lenient/tabs", "got/built-in/lenient/tabs.out"),
+            ("/tmp/x/1", "got/tmp/x/1"),
+            ("../cases/2.5", "got/cases/2.5.out"),
+            ("./3", "got/3.out"),
+        ] {
+            let kept = if kept.ends_with(".out") {
+                PathBuf::from(kept)
+            } else {
+                PathBuf::from(format!("{kept}.out"))
+            };
+            assert_eq!(kept_path(dir, &case(name)), kept, "{name}");
+        }
+    }
 
     #[cfg(unix)]
     #[test]

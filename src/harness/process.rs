@@ -1,16 +1,18 @@
 //! Running a solution: the built-in judge in process, or another program with its input
 //! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
-//! wall-clock time limit after which its whole process group is killed, with whatever it
-//! started that still holds its pipes. Its peak memory is measured as it runs
-//! ([`crate::sys::memory`]), and it is killed the same way once that is over its memory
-//! limit. No run waits past its time limit, and a run stops
+//! wall-clock time limit after which every process of the run is killed (its process
+//! group, on Linux its control group and everything under the run's supervisor, and
+//! whatever still holds its pipes: [`crate::sys::contain`]). Its peak memory is measured
+//! as it runs ([`crate::sys::memory`]), and it is killed the same way once that is over
+//! its memory limit. No run waits past its time limit, and a run stops
 //! early once its sink has seen enough (an output already known to be wrong). Also the
 //! built-in judge's answer as a stream, the reference for a case without an answer file.
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
 use crate::show::compare::Comparator;
-use crate::sys::memory::{self, Meter, Peak};
+use crate::sys::contain;
+use crate::sys::memory::{Counting, Peak};
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
 use crate::sys::{group, program};
 use std::fs::File;
@@ -21,8 +23,10 @@ use std::sync::{mpsc, Arc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// At most this much of a program's standard error is kept.
-const STDERR_CAP: usize = 64 << 10;
+/// At most this much of the end of a program's standard error is kept.
+pub const STDERR_TAIL: usize = 16 << 10;
+/// A line of standard error is shown cut at this many characters.
+pub const LINE_SHOWN: usize = 160;
 /// How long a program that has exited may leave something running that holds its
 /// output open (never past the time limit); what arrives later is not read.
 pub const GRACE: Duration = Duration::from_millis(500);
@@ -216,11 +220,11 @@ impl Feed {
 pub enum Run {
     /// The program ended by itself.
     Finished {
-        /// `None` for success; otherwise "exit status 3", "signal 11 (SIGSEGV)" or the
-        /// built-in judge's error.
+        /// `None` for success; otherwise "exit status 3", "killed by SIGSEGV (signal
+        /// 11)" or the built-in judge's error.
         failure: Option<String>,
-        /// Its standard error (at most [`STDERR_CAP`] bytes).
-        stderr: Vec<u8>,
+        /// The end of its standard error.
+        stderr: ErrorTail,
         /// Wall-clock time until it exited.
         elapsed: Duration,
         /// How much of its output was read.
@@ -253,11 +257,71 @@ pub enum Run {
         elapsed: Duration,
         /// The memory limit in bytes.
         limit: u64,
-        /// Its peak memory in bytes, as last measured.
-        peak: u64,
+        /// Its peak memory, as last measured.
+        peak: Peak,
         /// Whether the runner killed it for it.
         killed: bool,
     },
+}
+
+/// The peak of a run found over its limit: always measured (a figure was over it).
+fn measured(peak: Option<Peak>, counting: Counting) -> Peak {
+    peak.unwrap_or(Peak {
+        bytes: 0,
+        at_most: false,
+        counting,
+    })
+}
+
+/// The end of a program's standard error: its last [`STDERR_TAIL`] bytes at most, read
+/// as they come however much comes (the rest is counted, not kept), so that a program
+/// flooding its standard error neither waits on it nor fills our memory.
+#[derive(Clone, Debug, Default)]
+pub struct ErrorTail {
+    bytes: Vec<u8>,
+    /// Line ends in all that came.
+    newlines: u64,
+    /// Whether bytes before those kept were dropped.
+    dropped: bool,
+}
+
+impl ErrorTail {
+    /// Takes `data`, the next bytes of the stream.
+    fn push(&mut self, data: &[u8]) {
+        self.newlines += data.iter().filter(|&&b| b == b'\n').count() as u64;
+        self.bytes.extend_from_slice(data);
+        if self.bytes.len() > 2 * STDERR_TAIL {
+            self.bytes.drain(..self.bytes.len() - STDERR_TAIL);
+            self.dropped = true;
+        }
+    }
+
+    /// The last `n` lines at most (lossy UTF-8, each cut at [`LINE_SHOWN`] characters;
+    /// a line whose beginning was dropped starts with `...`), and how many lines came
+    /// before them.
+    pub fn last_lines(&self, n: usize) -> (Vec<String>, u64) {
+        let text = String::from_utf8_lossy(&self.bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        let start = lines.len().saturating_sub(n);
+        let shown: Vec<String> = lines[start..]
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut line = String::new();
+                if self.dropped && start + i == 0 {
+                    line.push_str("...");
+                }
+                line.extend(l.chars().take(LINE_SHOWN));
+                if l.chars().nth(LINE_SHOWN).is_some() {
+                    line.push_str("...");
+                }
+                line
+            })
+            .collect();
+        let total = self.newlines + u64::from(self.bytes.last().is_some_and(|&b| b != b'\n'));
+        let before = total.saturating_sub(shown.len() as u64);
+        (shown, before)
+    }
 }
 
 /// How much of a finished program's output was read.
@@ -290,10 +354,7 @@ impl Run {
             Run::Finished { peak, .. } | Run::Stopped { peak, .. } | Run::TimedOut { peak, .. } => {
                 *peak
             }
-            Run::MemoryOut { peak, .. } => Some(Peak {
-                bytes: *peak,
-                at_most: false,
-            }),
+            Run::MemoryOut { peak, .. } => Some(*peak),
         }
     }
 
@@ -333,7 +394,7 @@ pub fn run_builtin(input: &Feed, sink: &mut dyn Sink) -> io::Result<Run> {
     let failure = result.err().map(|e| format!("exit status 1: {e}"));
     Ok(Run::Finished {
         failure,
-        stderr: Vec::new(),
+        stderr: ErrorTail::default(),
         elapsed: start.elapsed(),
         rest: Rest::Read,
         peak: None,
@@ -401,7 +462,7 @@ impl Read for Answer {
     }
 }
 
-/// "exit status 3" or "signal 11 (SIGSEGV)"; `None` for success.
+/// "exit status 3" or "killed by SIGSEGV (signal 11)"; `None` for success.
 fn describe_status(status: ExitStatus) -> Option<String> {
     if status.success() {
         return None;
@@ -415,20 +476,20 @@ fn describe_status(status: ExitStatus) -> Option<String> {
         if let Some(signal) = status.signal() {
             // Numbers that are the same on every Unix.
             let name = match signal {
-                1 => " (SIGHUP)",
-                2 => " (SIGINT)",
-                3 => " (SIGQUIT)",
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                13 => " (SIGPIPE)",
-                14 => " (SIGALRM)",
-                15 => " (SIGTERM)",
-                _ => "",
+                1 => "SIGHUP",
+                2 => "SIGINT",
+                3 => "SIGQUIT",
+                4 => "SIGILL",
+                6 => "SIGABRT",
+                8 => "SIGFPE",
+                9 => "SIGKILL",
+                11 => "SIGSEGV",
+                13 => "SIGPIPE",
+                14 => "SIGALRM",
+                15 => "SIGTERM",
+                _ => return Some(format!("killed by signal {signal}")),
             };
-            return Some(format!("signal {signal}{name}"));
+            return Some(format!("killed by {name} (signal {signal})"));
         }
     }
     Some(format!("{status}"))
@@ -437,7 +498,7 @@ fn describe_status(status: ExitStatus) -> Option<String> {
 /// What becomes of a program's standard error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stderr {
-    /// Its first [`STDERR_CAP`] bytes are kept for the report.
+    /// Its end is kept for the report ([`ErrorTail`]).
     Keep,
     /// It goes nowhere: one pipe less per run, for runs only judged.
     Discard,
@@ -471,10 +532,10 @@ enum End {
 /// has exited and its outputs have ended; the grace period after its exit or its last output since (or the time
 /// limit) has passed and something it left running still holds an output open; the
 /// sink needs no more; the time limit; a memory sample over the limit (taken as output
-/// comes and every tick, see [`Meter`]). Whatever is still running then is killed
-/// ([`group::kill_all`]), and nothing waits on a pipe a stray process holds; on Linux
-/// every process it left behind, handed to us as their subreaper, is ended too
-/// ([`group::sweep_orphans`]).
+/// comes and every tick, see [`crate::sys::memory::Meter`]). Whatever is still running
+/// then is killed ([`contain::Contained::end`]), and nothing waits on a pipe a stray
+/// process holds; on Linux every process the run's supervisor did not outlive, handed
+/// to us as their subreaper, is ended too ([`group::sweep_orphans`]).
 pub fn run_program_with(
     argv: &[String],
     input: &Feed,
@@ -487,64 +548,59 @@ pub fn run_program_with(
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
     let source = input.open()?;
-    let mut command = std::process::Command::new(program::locate(program));
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(match stderr_to {
-            Stderr::Keep => Stdio::piped(),
-            Stderr::Discard => Stdio::null(),
-        });
-    group::isolate(&mut command);
-    // The run's mark, inherited by all the program starts: their memory is its memory,
-    // however they leave its group.
-    let mark = memory::new_run_mark();
-    command.env(memory::RUN_MARK, &mark);
-    // What the program leaves running when it ends is handed to us, to be ended.
-    group::adopt_orphans();
+    let make = || {
+        let mut command = std::process::Command::new(program::locate(program));
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(match stderr_to {
+                Stderr::Keep => Stdio::piped(),
+                Stderr::Discard => Stdio::null(),
+            });
+        command
+    };
     let start = Instant::now();
-    // Until it is reaped, an interrupt of ours ends its group too.
-    let (mut child, _tracked) = group::spawn_tracked(&mut command)?;
-    let mut meter = Meter::start(&child, memory, &mark);
+    // Until it is reaped, an interrupt of ours ends it too, and on Linux everything it
+    // starts is in its control group, or at least under its supervisor.
+    let mut run = contain::start(argv, &make, memory)?;
+    let child = run.child_mut();
     let input = child.stdin.take().map(|pipe| Input { pipe, source });
     let mut pipes = Pipes::new(input, child.stdout.take(), child.stderr.take());
     // What holds these pipes is this run's: a sweep after another run leaves it alone.
     let run_pipes = group::RunPipes::new(group::pipe_names(&pipes.fds()));
     let deadline = start + timeout;
     let mut exited: Option<(ExitStatus, Instant)> = None;
-    // The system's peak figure, taken when the program is reaped.
-    let mut max_rss: Option<u64> = None;
     let mut checked: Option<Instant> = None;
-    let mut stderr = Vec::new();
+    let mut stderr = ErrorTail::default();
     let mut written = Ok(());
     let mut pause = Duration::from_micros(20);
     let mut last_data = start;
+    // Whether the last wait ended with nothing read: a tick, or news of the program's end.
+    let mut idle = false;
     let end: io::Result<End> = loop {
         let now = Instant::now();
         // While the outputs are open the program is usually running: a look every tick
-        // is enough. Once they end it has exited or is about to: look at once, then
-        // ever less often.
-        if exited.is_none() && (!pipes.outputs_open() || checked.is_none_or(|c| now >= c + TICK)) {
+        // is enough, and when a wait woke with nothing read (news of its end). Once they
+        // end it has exited or is about to: look at once, then ever less often.
+        let look = !pipes.outputs_open() || idle || checked.is_none_or(|c| now >= c + TICK);
+        if exited.is_none() && look {
             // Not at the first look: the program is still being loaded.
             if checked.is_some() {
-                meter.sample_now();
+                run.sample_now();
             }
             checked = Some(now);
-            match memory::wait(&mut child, false) {
-                Ok(Some((status, rss))) => {
-                    exited = Some((status, now));
-                    max_rss = rss;
-                }
+            match run.exited() {
+                Ok(Some((status, _))) => exited = Some((status, now)),
                 Ok(None) => {}
                 Err(e) => break Err(e),
             }
         }
         if exited.is_some() {
             // After its exit, what it left running still counts as its memory.
-            meter.sample_now();
+            run.sample_now();
         }
-        if meter.over() {
+        if run.over() {
             break Ok(End::MemoryOut);
         }
         let until = match exited {
@@ -565,11 +621,14 @@ pub fn run_program_with(
             // A look every tick, after the exit too: what it left running is sampled.
             TICK
         };
+        // The program's end, as soon as it is known, wakes the wait too.
+        pipes.wake_on(run.news());
         let event = match pipes.next(wait.min(until - now)) {
             Ok(event) => event,
             Err(e) => break Err(e),
         };
         let data = matches!(event, Event::Data(..));
+        idle = matches!(event, Event::Idle);
         if data {
             // The grace counts from the last output read: a loaded machine that reads
             // late what an exited program wrote is not something left running.
@@ -585,15 +644,14 @@ pub fn run_program_with(
                 }
             }
             Event::Data(Stream::Stderr, bytes) => {
-                let room = STDERR_CAP.saturating_sub(stderr.len());
-                stderr.extend_from_slice(&bytes[..bytes.len().min(room)]);
+                stderr.push(bytes);
             }
             Event::End(_) | Event::Idle => {}
         }
         // Output is a sign of a program loaded and at work, often at its end: a
         // program that ends within a tick is seen only so.
         if exited.is_none() && data {
-            meter.sample_now();
+            run.sample_now();
         }
     };
     let elapsed = match exited {
@@ -601,18 +659,8 @@ pub fn run_program_with(
         None => start.elapsed(),
     };
     let fds = pipes.fds();
-    match (&end, exited) {
-        (Ok(End::Exited), _) => group::end_group(&child),
-        (_, Some(_)) => group::kill_reaped(&mut child, &fds),
-        (_, None) => {
-            group::kill_all(&mut child, true, &fds);
-            if let Ok(Some((_, rss))) = memory::wait(&mut child, true) {
-                max_rss = rss;
-            }
-        }
-    }
-    meter.reaped(max_rss);
-    let peak = meter.peak();
+    run.end(&fds, matches!(end, Ok(End::Exited)));
+    let peak = run.peak();
     // Our ends close: a stray still writing gets a broken pipe.
     drop(pipes);
     // Whatever the program left running, in any session or group, holding any
@@ -630,14 +678,15 @@ pub fn run_program_with(
         (End::MemoryOut, _) => Run::MemoryOut {
             elapsed,
             limit: memory,
-            peak: peak.map_or(0, |p| p.bytes),
+            peak: measured(peak, run.counting()),
             killed: true,
         },
-        _ if meter.over() => Run::MemoryOut {
+        _ if run.over() => Run::MemoryOut {
             elapsed,
             limit: memory,
-            peak: peak.map_or(0, |p| p.bytes),
-            killed: false,
+            peak: measured(peak, run.counting()),
+            // The kernel's own kill, over twice the limit, is a kill too.
+            killed: run.out_of_memory(),
         },
         (_, None) => Run::Stopped { elapsed, peak },
         (_, Some((status, _))) => Run::Finished {
@@ -657,6 +706,28 @@ pub fn run_program_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_end_of_standard_error_is_kept_in_bounded_memory() {
+        let mut tail = ErrorTail::default();
+        tail.push(b"first\nsecond\nthird");
+        assert_eq!(
+            tail.last_lines(2),
+            (vec!["second".to_string(), "third".to_string()], 1)
+        );
+        for i in 0..100_000 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        assert!(tail.bytes.len() <= 2 * STDERR_TAIL);
+        let (lines, before) = tail.last_lines(3);
+        assert_eq!(lines, ["line 99997", "line 99998", "line 99999"]);
+        assert_eq!(before, 100_002 - 3);
+        // Without line ends at all: the kept end of one long line, cut.
+        let mut flood = ErrorTail::default();
+        flood.push(&vec![b'x'; 3 * STDERR_TAIL]);
+        let shown = format!("...{}...", "x".repeat(LINE_SHOWN));
+        assert_eq!(flood.last_lines(5), (vec![shown], 0));
+    }
 
     #[test]
     fn command_words() {

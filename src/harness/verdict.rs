@@ -1,21 +1,26 @@
 //! The verdict of a run: running one case of a test set and comparing its output with
-//! the answer as it streams ([`run_case`]), and judging how the run ended
+//! the answer as it streams ([`run_case`]; on request also setting it beside the answer
+//! line by line, and keeping it in a file), and judging how the run ended
 //! ([`classify`], [`judge_run`]), a wrong answer explained by [`crate::show::diagnose`].
 //! `test`, `stress` and `audit` judge runs through here.
 
 use crate::cli;
-use crate::harness::cases::{Case, Reference};
-use crate::harness::process::{self, builtin_answer, Feed, Rest, Run, Runner};
+use crate::harness::cases::{is_answer, kept_path, Case, Reference};
+use crate::harness::process::{self, builtin_answer, ErrorTail, Feed, Rest, Run, Runner, Sink};
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::{self, CaseVerdict, Kind};
+use crate::show::diff::LineDiff;
+use crate::sys::file::{self, Aside};
 use crate::sys::memory::Peak;
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How many lines of a failing program's standard error are shown.
-const STDERR_LINES: usize = 5;
+/// How many of the last lines of a program's standard error are shown for a runtime
+/// error, and under a wrong answer whose output ends early.
+const RE_LINES: usize = 10;
+const WA_LINES: usize = 5;
 
 /// Options of one `test` run.
 #[derive(Clone, Debug)]
@@ -27,23 +32,74 @@ pub struct Options {
     pub exact: bool,
     /// Letters instead of Chinese names in diagrams.
     pub ascii: bool,
+    /// Under a wrong answer, the output beside the answer, line by line
+    /// ([`crate::show::diff`]).
+    pub diff: bool,
+    /// The folder where each case's output is kept ([`kept_path`]).
+    pub keep: Option<PathBuf>,
 }
 
-/// Runs one case; `Err` when the program cannot be started, a file cannot be read, or
-/// the built-in judge cannot answer an input that has no answer file. Also the time and
-/// the peak memory (where it could be measured) of the run.
-pub fn run_case(
-    case: &Case,
-    options: &Options,
-) -> Result<(CaseVerdict, Duration, Option<Peak>), String> {
-    let shown = |p: &Path| p.display().to_string();
-    let input_name = match &case.input {
-        Feed::File(p) => shown(p),
-        Feed::Bytes(_) => case.name.clone(),
-    };
-    let (answer, reference): (Box<dyn Read + Send>, _) = match &case.answer {
+/// One case run and judged.
+#[derive(Debug)]
+pub struct CaseRun {
+    /// The verdict, with what its report says.
+    pub verdict: CaseVerdict,
+    /// The time of the run.
+    pub elapsed: Duration,
+    /// Its peak memory, where it could be measured.
+    pub peak: Option<Peak>,
+    /// What became of the kept output when it could not be kept: a sentence.
+    pub kept_note: Option<String>,
+}
+
+/// Where the output goes while a case runs: to the comparison, and on request to the
+/// diff and to the file that keeps it.
+struct Tee<E: Read> {
+    comparator: Comparator<E>,
+    diff: Option<LineDiff<Box<dyn Read + Send>>>,
+    kept: Option<Aside>,
+    kept_error: Option<io::Error>,
+}
+
+impl<E: Read> Write for Tee<E> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let n = self.comparator.write(bytes)?;
+        if let Some(diff) = &mut self.diff {
+            diff.write_all(&bytes[..n])?;
+        }
+        if let Some(kept) = &mut self.kept {
+            if let Err(e) = kept.write_all(&bytes[..n]) {
+                // A full disk costs the kept file, not the verdict.
+                self.kept_error = Some(e);
+                self.kept = None;
+            }
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<E: Read> Sink for Tee<E> {
+    fn settled(&self) -> bool {
+        self.comparator.settled()
+    }
+}
+
+/// The answer of `case` to read: the file, the text, or the built-in judge's answer
+/// (with the thread that writes it, which says whether the input was well formed).
+type Opened = (
+    Box<dyn Read + Send>,
+    Option<std::thread::JoinHandle<Result<(), String>>>,
+);
+
+/// Opens the answer of `case` (`input_name` names its input in messages).
+fn open_answer(case: &Case, input_name: &str) -> Result<Opened, String> {
+    Ok(match &case.answer {
         Reference::File(p) => {
-            let file = File::open(p).map_err(|e| format!("cannot read {}: {e}", shown(p)))?;
+            let file = File::open(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
             (Box::new(file), None)
         }
         Reference::Text(text) => (Box::new(text.as_bytes()), None),
@@ -52,15 +108,79 @@ pub fn run_case(
                 .map_err(|e| format!("cannot read {input_name}: {e}"))?;
             (Box::new(answer), Some(handle))
         }
+    })
+}
+
+/// The file that keeps the output of `case` in `dir`, opened aside; or why it is not
+/// kept.
+fn keeper(dir: &Path, case: &Case) -> Result<Aside, String> {
+    let target = kept_path(dir, case);
+    let own = match &case.answer {
+        Reference::File(p) => file::same_file(&p.to_string_lossy(), &target.to_string_lossy()),
+        _ => false,
     };
-    let mut comparator = Comparator::new(answer).strict(options.exact);
-    let run =
-        process::run(&options.runner, &case.input, &mut comparator).map_err(|e| match &options
-            .runner
-        {
+    if own || is_answer(&target) {
+        return Err(format!(
+            "not keeping the output of {} in {}: that file is the answer of a case",
+            case.name,
+            target.display()
+        ));
+    }
+    let cannot = |e: io::Error| {
+        format!(
+            "cannot keep the output of {} in {}: {e}",
+            case.name,
+            target.display()
+        )
+    };
+    if let Some(folder) = target.parent() {
+        fs::create_dir_all(folder).map_err(cannot)?;
+    }
+    Aside::create(&target).map_err(cannot)
+}
+
+/// Runs one case; `Err` when the program cannot be started, a file cannot be read, or
+/// the built-in judge cannot answer an input that has no answer file.
+pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
+    let shown = |p: &Path| p.display().to_string();
+    let input_name = match &case.input {
+        Feed::File(p) => shown(p),
+        Feed::Bytes(_) => case.name.clone(),
+    };
+    let (answer, reference) = open_answer(case, &input_name)?;
+    // The diff reads the answer again, from its own reader.
+    let diff = match options.diff {
+        true => Some(LineDiff::new(
+            open_answer(case, &input_name)?.0,
+            options.exact,
+        )),
+        false => None,
+    };
+    let mut kept_note = None;
+    let kept = match &options.keep {
+        Some(dir) => keeper(dir, case)
+            .map_err(|note| kept_note = Some(note))
+            .ok(),
+        None => None,
+    };
+    let mut tee = Tee {
+        comparator: Comparator::new(answer).strict(options.exact),
+        diff,
+        kept,
+        kept_error: None,
+    };
+    let run = process::run(&options.runner, &case.input, &mut tee).map_err(|e| {
+        match &options.runner {
             Runner::Program { argv, .. } => process::cannot_run(argv, &e),
             Runner::Builtin => format!("cannot read {input_name}: {e}"),
-        })?;
+        }
+    })?;
+    let Tee {
+        comparator,
+        diff,
+        kept,
+        kept_error,
+    } = tee;
     let compared = comparator.finish();
     if let Some(e) = &compared.expected_error {
         let answer = match &case.answer {
@@ -80,10 +200,33 @@ pub fn run_case(
             Err(_) => return Err(format!("{input_name}: the built-in judge failed")),
         }
     }
+    if let Some(dir) = &options.keep {
+        let target = kept_path(dir, case);
+        let committed = match (kept, kept_error) {
+            (_, Some(e)) => Err(e),
+            (Some(kept), None) => kept.commit(),
+            (None, None) => Ok(()),
+        };
+        if let Err(e) = committed {
+            kept_note = Some(format!(
+                "cannot keep the output of {} in {}: {e}",
+                case.name,
+                target.display()
+            ));
+        }
+    }
     let elapsed = run.elapsed();
     let peak = run.peak();
-    let outcome = judge_run(run, &compared, &case.input, options.exact, options.ascii);
-    Ok((outcome, elapsed, peak))
+    let mut verdict = judge_run(run, &compared, &case.input, options.exact, options.ascii);
+    if let (CaseVerdict::WrongAnswer(details), Some(diff)) = (&mut verdict, diff) {
+        details.push_str(&diff.finish().render());
+    }
+    Ok(CaseRun {
+        verdict,
+        elapsed,
+        peak,
+        kept_note,
+    })
 }
 
 /// The verdict of `run` whose output compared as `compared` (byte for byte when
@@ -116,16 +259,18 @@ pub fn judge_run(
         Run::Finished {
             failure, stderr, ..
         } => (failure, stderr),
-        Run::Stopped { .. } => (None, Vec::new()),
+        Run::Stopped { .. } => (None, ErrorTail::default()),
     };
-    let text = String::from_utf8_lossy(&stderr);
-    let tail: Vec<String> = text
-        .lines()
-        .take(STDERR_LINES)
-        .map(str::to_string)
-        .collect();
+    let tail = |n: usize| {
+        let (mut lines, before) = stderr.last_lines(n);
+        if before > 0 && !lines.is_empty() {
+            let earlier = cli::plural(before, "earlier line");
+            lines.insert(0, format!("({earlier} not shown)"));
+        }
+        lines
+    };
     if let Some(failure) = failure {
-        return CaseVerdict::RuntimeError(failure, tail);
+        return CaseVerdict::RuntimeError(failure, tail(RE_LINES));
     }
     if compared.exact {
         return CaseVerdict::Accepted;
@@ -151,7 +296,7 @@ pub fn judge_run(
             // An output that ends early often says why on standard error.
             let short = compared.actual_lines < compared.expected_lines;
             CaseVerdict::WrongAnswer(if short {
-                with_stderr(details, &tail)
+                with_stderr(details, &tail(WA_LINES))
             } else {
                 details
             })
@@ -159,7 +304,7 @@ pub fn judge_run(
     }
 }
 
-/// A wrong answer's details with the program's standard error (its first lines) under
+/// A wrong answer's details with the program's standard error (its last lines) under
 /// the `actual:` line.
 fn with_stderr(details: String, stderr: &[String]) -> String {
     if stderr.is_empty() {

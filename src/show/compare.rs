@@ -108,7 +108,7 @@ impl Compared {
 }
 
 /// Whitespace as Luogu trims it from line ends.
-fn is_space(b: u8) -> bool {
+pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 

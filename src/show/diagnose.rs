@@ -27,7 +27,8 @@ pub enum CaseVerdict {
     AcceptedWhitespace(String),
     /// Wrong answer, with the explanation to print under the verdict line.
     WrongAnswer(String),
-    /// Runtime error: exit status or signal, and the first lines of standard error.
+    /// Runtime error: how it ended (an exit status, a signal), and the last lines of
+    /// its standard error.
     RuntimeError(String, Vec<String>),
     /// Killed at this time limit.
     TimeLimit(Duration),

@@ -9,6 +9,7 @@
 //! - [`compare`]: an output compared with its answer as it streams: the first
 //!   difference, the lines around it, whitespace told apart from content.
 //! - [`differs`]: what differs between an answer line and the expected one.
+//! - [`diff`]: an output beside its answer, line by line, bounded (`test --diff`).
 //! - [`mod@format`]: whether an input is written exactly in the official format
 //!   (testlib style), and where it is not: `validate`, `audit` and the page's check.
 //! - [`diagnose`]: a verdict in words, and a wrong answer explained in terms of the
@@ -18,6 +19,7 @@
 
 pub mod compare;
 pub mod diagnose;
+pub mod diff;
 pub mod differs;
 pub mod explain;
 pub mod format;

@@ -51,28 +51,98 @@ pub fn write_whole_with(
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
-    let (temporary, mut file) = create_beside(&target)?;
-    let written = (|| {
-        let mut out = io::BufWriter::with_capacity(1 << 16, &mut file);
-        fill(&mut out)?;
-        out.flush()?;
-        drop(out);
-        if let Some(permissions) = existing {
-            file.set_permissions(permissions)?;
+    let mut aside = Aside::beside(&target, existing)?;
+    fill(&mut aside)?;
+    aside.commit()
+}
+
+/// A file being written aside (see the module): what is written goes to a temporary
+/// file beside the target, which [`Aside::commit`] flushes to the disk and renames over
+/// the target. Dropped without a commit (a failure), the temporary file is removed and
+/// the target is as it was.
+pub struct Aside {
+    temporary: PathBuf,
+    target: PathBuf,
+    out: Option<io::BufWriter<File>>,
+    /// The permissions of the file it replaces.
+    permissions: Option<fs::Permissions>,
+}
+
+impl Aside {
+    /// Starts writing the regular file `path` aside (a symbolic link is followed; what
+    /// is not a regular file is refused: see [`write_whole_with`] for writing those).
+    pub fn create(path: &Path) -> io::Result<Aside> {
+        let target = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path)?,
+            _ => path.to_path_buf(),
+        };
+        let existing = match fs::metadata(&target) {
+            Ok(meta) if meta.is_file() => Some(meta.permissions()),
+            Ok(_) => return Err(io::Error::other("it is not a regular file")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        Aside::beside(&target, existing)
+    }
+
+    /// Writing aside of `target`, a regular file or none, whose permissions (of the
+    /// file it replaces) are `existing`.
+    fn beside(target: &Path, existing: Option<fs::Permissions>) -> io::Result<Aside> {
+        let (temporary, file) = create_beside(target)?;
+        Ok(Aside {
+            temporary,
+            target: target.to_path_buf(),
+            out: Some(io::BufWriter::with_capacity(1 << 16, file)),
+            permissions: existing,
+        })
+    }
+
+    /// Flushes what was written to the disk and renames it over the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(out) = self.out.take() else {
+            return Err(io::Error::other("the file was not written"));
+        };
+        let file = out.into_inner().map_err(|e| e.into_error());
+        let written = file.and_then(|file| {
+            if let Some(permissions) = self.permissions.take() {
+                file.set_permissions(permissions)?;
+            }
+            file.sync_all()
+        });
+        if written.is_ok() {
+            pause_point("file-written");
         }
-        file.sync_all()
-    })();
-    drop(file);
-    if written.is_ok() {
-        pause_point("file-written");
+        written.and_then(|()| fs::rename(&self.temporary, &self.target))?;
+        // Renamed: nothing left to remove.
+        self.temporary = PathBuf::new();
+        sync_folder(&self.target);
+        Ok(())
     }
-    let renamed = written.and_then(|()| fs::rename(&temporary, &target));
-    if renamed.is_err() {
-        let _ = fs::remove_file(&temporary);
+}
+
+impl Write for Aside {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match &mut self.out {
+            Some(out) => out.write(bytes),
+            None => Err(io::Error::other("the file was committed")),
+        }
     }
-    renamed?;
-    sync_folder(&target);
-    Ok(())
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Aside {
+    fn drop(&mut self) {
+        drop(self.out.take());
+        if !self.temporary.as_os_str().is_empty() {
+            let _ = fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// Appends `bytes` (whole lines of a record) to `file`, opened for appending: all of

@@ -12,8 +12,11 @@
 //! ends is handed to us, not to init, however it left the group, the session or its
 //! descriptors (a daemon started with `setsid ... &`, a double fork); after each run
 //! [`sweep_orphans`] ends them, with all they started, and reaps them, so a run leaves
-//! no process behind. Elsewhere only the group is killed: a process that leaves it and
-//! is orphaned survives.
+//! no process behind. The programs under test run one level further down, under a
+//! supervisor of their run that is the subreaper of that run alone, and in a control
+//! group of their own where one can be made ([`super::contain`]): what comes to the
+//! runner is what outlived a supervisor that was killed. Elsewhere only the group is
+//! killed: a process that leaves it and is orphaned survives.
 //!
 //! Parallel runs share the one subreaper: a sweep passes over the programs still
 //! running (each registered from its start, under a lock that keeps sweeps and starts
@@ -155,6 +158,9 @@ mod unix {
             spins += 1;
         }
         kill_running();
+        // Every process of the runs in progress, in their control groups.
+        #[cfg(target_os = "linux")]
+        crate::sys::cgroup::end_all_in_handler();
         #[cfg(target_os = "linux")]
         if ADOPTING.load(Ordering::SeqCst) {
             adopted::end_all_in_handler();
@@ -800,19 +806,9 @@ mod unix {
                 path[len] = b;
                 len += 1;
             }
-            let mut digits = [0u8; 12];
-            let (mut n, mut d) = (own.max(0) as u32, 0);
-            loop {
-                digits[d] = b'0' + (n % 10) as u8;
-                d += 1;
-                n /= 10;
-                if n == 0 {
-                    break;
-                }
-            }
-            while d > 0 {
-                d -= 1;
-                path[len] = digits[d];
+            let mut digits = [0u8; 20];
+            for &b in crate::sys::interrupt::decimal(own.max(0) as u64, &mut digits) {
+                path[len] = b;
                 len += 1;
             }
             for &b in b"/children\0" {

@@ -48,7 +48,19 @@ pub fn render(line: &mut [u8; MAX]) -> Option<usize> {
     // SAFETY: a note is leaked when set and never freed or changed.
     let note = unsafe { &*note };
     let mut digits = [0u8; 20];
-    let mut n = COUNT.load(Ordering::Relaxed);
+    let count = decimal(COUNT.load(Ordering::Relaxed), &mut digits);
+    let mut len = 0;
+    for part in [note.head, count, note.tail] {
+        let take = part.len().min(line.len() - len);
+        line[len..len + take].copy_from_slice(&part[..take]);
+        len += take;
+    }
+    Some(len)
+}
+
+/// `n` in decimal digits, written into `digits`: for a signal handler, which may not
+/// allocate.
+pub fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &[u8] {
     let mut at = digits.len();
     loop {
         at -= 1;
@@ -58,13 +70,7 @@ pub fn render(line: &mut [u8; MAX]) -> Option<usize> {
             break;
         }
     }
-    let mut len = 0;
-    for part in [note.head, &digits[at..], note.tail] {
-        let take = part.len().min(line.len() - len);
-        line[len..len + take].copy_from_slice(&part[..take]);
-        len += take;
-    }
-    Some(len)
+    &digits[at..]
 }
 
 /// Announces a program about to start in `starting`, which a handler waits for before
@@ -100,5 +106,8 @@ mod tests {
         set(&"x".repeat(2 * MAX), "");
         assert_eq!(render(&mut line), Some(MAX));
         assert!(line.iter().all(|&b| b == b'x'));
+        let mut digits = [0u8; 20];
+        assert_eq!(decimal(0, &mut digits), b"0");
+        assert_eq!(decimal(u64::MAX, &mut digits), b"18446744073709551615");
     }
 }

@@ -13,7 +13,13 @@
 //! - [`job`]: on Windows, the job objects that stand for process groups.
 //! - [`program`]: where a program named on a command line is found, as the platform's
 //!   shell finds it.
-//! - [`memory`]: the peak memory of a program under test, and its limit.
+//! - [`memory`]: the peak memory of a program under test, its limit, and which way it
+//!   was counted.
+//! - `cgroup` (Linux): a control group for each run, which the kernel counts and kills
+//!   as one.
+//! - `supervisor` (Linux): the run's own subreaper between the runner and the program.
+//! - [`contain`]: a run's processes from the program's start to the run's end: started
+//!   in their groups under their supervisor, metered, all killed and reaped at the end.
 //! - [`interrupt`]: what the interrupt handlers share: the line an interrupted run
 //!   writes before it ends, and the gate that keeps programs from starting meanwhile.
 //! - [`file`]: files written whole or not at all (aside, then renamed).
@@ -25,7 +31,10 @@
 //! The crate's only bindings to the system's own functions (`extern "C"`) are here, each
 //! behind a safe function. Uses only `std`.
 
+#[cfg(target_os = "linux")]
+pub mod cgroup;
 pub mod clock;
+pub mod contain;
 pub mod file;
 pub mod group;
 pub mod interrupt;
@@ -38,3 +47,5 @@ pub mod os;
 pub mod pipes;
 pub mod program;
 pub mod rng;
+#[cfg(target_os = "linux")]
+pub mod supervisor;

@@ -1,6 +1,6 @@
 //! The few system services that `std` does not offer, each behind a small safe function:
-//! waiting for pipes and sockets to be ready (`poll(2)`), the descriptor limit
-//! (`getrlimit(2)`, `setrlimit(2)`), whether we are the terminal's foreground process
+//! waiting for pipes and sockets to be ready (`poll(2)`), reaping a child with its peak
+//! memory (`wait4(2)`), the descriptor limit (`getrlimit(2)`, `setrlimit(2)`), whether we are the terminal's foreground process
 //! (`tcgetpgrp(3)`), handing freed memory back to the system (glibc's `mallopt(3)` and
 //! `malloc_trim(3)`), and whether a console shows colour. The runner of programs under
 //! test waits on their pipes with it, the server on its sockets.
@@ -95,8 +95,21 @@ mod unix {
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     const RLIMIT_NOFILE: i32 = 8;
 
+    /// `struct rusage`: two `struct timeval`s (each two `long`s wide on the targets std
+    /// supports), then `ru_maxrss` and fourteen more `long`s; room to spare after.
+    #[repr(C)]
+    struct Rusage {
+        times: [std::ffi::c_long; 4],
+        max_rss: std::ffi::c_long,
+        rest: [std::ffi::c_long; 32],
+    }
+
+    /// `EINTR`, the same on every Unix.
+    const EINTR: i32 = 4;
+
     unsafe extern "C" {
         fn poll(fds: *mut PollFd, nfds: Nfds, timeout: i32) -> i32;
+        fn wait4(pid: i32, status: *mut i32, options: i32, usage: *mut Rusage) -> i32;
         fn getrlimit(resource: i32, limit: *mut RLimit) -> i32;
         fn setrlimit(resource: i32, limit: *const RLimit) -> i32;
         fn tcgetpgrp(fd: i32) -> i32;
@@ -143,6 +156,45 @@ mod unix {
         Ok(n as usize)
     }
 
+    /// See [`super::reap`].
+    pub fn reap(pid: i32, options: i32) -> io::Result<Option<super::Reaped>> {
+        loop {
+            let mut status = 0;
+            let mut usage = Rusage {
+                times: [0; 4],
+                max_rss: 0,
+                rest: [0; 32],
+            };
+            // SAFETY: both pointers are to live locals of the right size (the rusage
+            // with room to spare).
+            let r = unsafe { wait4(pid, &mut status, options, &mut usage) };
+            if r == 0 {
+                return Ok(None);
+            }
+            if r < 0 {
+                let e = io::Error::last_os_error();
+                if e.raw_os_error() == Some(EINTR) {
+                    continue;
+                }
+                return Err(e);
+            }
+            // Kibibytes on Linux and the BSDs, bytes on macOS.
+            let unit: u64 = if cfg!(target_os = "macos") { 1 } else { 1024 };
+            return Ok(Some(super::Reaped {
+                pid: r,
+                status,
+                max_rss: u64::try_from(usage.max_rss).ok().map(|n| n * unit),
+            }));
+        }
+    }
+
+    /// See [`super::descriptor_limit`].
+    pub fn descriptor_limit() -> Option<u64> {
+        let mut limit = RLimit { cur: 0, max: 0 };
+        // SAFETY: getrlimit(2) fills the struct we own; it has the C layout.
+        (unsafe { getrlimit(RLIMIT_NOFILE, &mut limit) } == 0).then_some(limit.cur)
+    }
+
     pub fn raise_descriptor_limit() -> Option<u64> {
         let mut limit = RLimit { cur: 0, max: 0 };
         // SAFETY: getrlimit(2) fills the struct we own; it has the C layout.
@@ -183,6 +235,37 @@ pub fn wait(watches: &mut [Interest], timeout: Option<Duration>) -> io::Result<u
         }
         Ok(watches.len())
     }
+}
+
+/// A child that `wait4(2)` reaped.
+#[cfg(unix)]
+#[derive(Clone, Copy, Debug)]
+pub struct Reaped {
+    /// Its pid.
+    pub pid: i32,
+    /// Its wait status, raw.
+    pub status: i32,
+    /// Its peak resident memory (`ru_maxrss`) in bytes.
+    pub max_rss: Option<u64>,
+}
+
+/// `wait4(2)`'s "do not wait" option, the same on every Unix.
+#[cfg(unix)]
+pub const WNOHANG: i32 = 1;
+
+/// Reaps the child `pid` (-1: any child) with `wait4(2)` and `options` (such as
+/// [`WNOHANG`]), again when a signal interrupts it: `None` when nothing was ready to be
+/// reaped. No allocation: safe between a fork and an exec.
+#[cfg(unix)]
+pub fn reap(pid: i32, options: i32) -> io::Result<Option<Reaped>> {
+    unix::reap(pid, options)
+}
+
+/// The soft limit on open descriptors (Unix). No allocation: safe between a fork and an
+/// exec.
+#[cfg(unix)]
+pub fn descriptor_limit() -> Option<u64> {
+    unix::descriptor_limit()
 }
 
 /// Raises the soft limit on open descriptors to the hard limit, and returns the soft

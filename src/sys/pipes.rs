@@ -129,6 +129,9 @@ mod unix {
         buf: Vec<u8>,
         /// Standard error goes first next time both have something: neither starves.
         stderr_first: bool,
+        /// A descriptor besides the pipes whose news ends a wait (see
+        /// [`Pipes::wake_on`]).
+        wake: Option<RawFd>,
     }
 
     impl Pipes {
@@ -150,6 +153,7 @@ mod unix {
                 stderr,
                 buf: vec![0; CHUNK],
                 stderr_first: false,
+                wake: None,
             };
             pipes.top_up();
             pipes
@@ -175,7 +179,15 @@ mod unix {
                 stderr,
                 buf: vec![0; CHUNK],
                 stderr_first: false,
+                wake: None,
             }
+        }
+
+        /// From now on a wait in [`Pipes::next`] also ends (with [`Event::Idle`]) as soon
+        /// as `fd` (open while it is set) has something to read or is closed; `None`
+        /// stops that.
+        pub fn wake_on(&mut self, fd: Option<RawFd>) {
+            self.wake = fd;
         }
 
         /// Queues `bytes` for the program's input; they are written as it reads, while
@@ -272,12 +284,20 @@ mod unix {
                     }
                 }
                 let left = until.saturating_duration_since(Instant::now());
-                if watches.is_empty() {
+                if watches.is_empty() && self.wake.is_none() {
                     std::thread::sleep(left);
                     return Ok(Event::Idle);
                 }
+                let woken = watches.len();
+                if let Some(fd) = self.wake {
+                    watches.push(Interest::new(&fd, read));
+                }
                 // A signal ends the wait early with nothing ready: the loop waits again.
                 os::wait(&mut watches, Some(left))?;
+                let wake = watches
+                    .get(woken)
+                    .is_some_and(|w| w.got.read || w.got.broken);
+                watches.truncate(woken);
                 let input = watches[..first].first().map(|w| w.got);
                 if let Some(got) = input.filter(|g| g.write || g.broken) {
                     self.write_input(got.write);
@@ -291,7 +311,7 @@ mod unix {
                     self.stderr_first = stream == Stream::Stdout;
                     return Ok(self.read(stream));
                 }
-                if Instant::now() >= until {
+                if wake || Instant::now() >= until {
                     return Ok(Event::Idle);
                 }
             }
@@ -498,6 +518,9 @@ mod other {
         pub fn fds(&self) -> Vec<i32> {
             Vec::new()
         }
+
+        /// Nothing else to wake on here.
+        pub fn wake_on(&mut self, _fd: Option<i32>) {}
 
         /// Waits at most `wait` for something from an output.
         pub fn next(&mut self, wait: Duration) -> io::Result<Event<'_>> {

@@ -37,6 +37,55 @@ fn locate_in(name: &str, windows: bool, is_file: impl Fn(&Path) -> bool) -> Path
     PathBuf::from(name)
 }
 
+/// The file the system runs for `name` on Unix, as `execvp(3)` finds it: a name with a
+/// `/` is that file; another is looked up in each folder of `PATH` (`/bin:/usr/bin`
+/// where it is unset), the first executable file found. The error `execvp(3)` would give
+/// where there is none: permission denied when some file of that name is not
+/// executable, else not found.
+#[cfg(unix)]
+pub fn search(name: &str) -> std::io::Result<PathBuf> {
+    let path = std::env::var_os("PATH");
+    search_in(name, path.as_deref().unwrap_or("/bin:/usr/bin".as_ref()))
+}
+
+/// [`search`] in the folders of `path`.
+#[cfg(unix)]
+fn search_in(name: &str, path: &std::ffi::OsStr) -> std::io::Result<PathBuf> {
+    use std::io::Error;
+    use std::os::unix::fs::PermissionsExt;
+    // The system's own errors, as starting the program would give them.
+    const ENOENT: i32 = 2;
+    const EACCES: i32 = 13;
+    if name.contains('/') {
+        return Ok(PathBuf::from(name));
+    }
+    if name.is_empty() {
+        return Err(Error::from_raw_os_error(ENOENT));
+    }
+    let mut denied = false;
+    for dir in std::env::split_paths(path) {
+        // An empty entry is the current folder, as for execvp(3).
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        let file = dir.join(name);
+        let Ok(meta) = std::fs::metadata(&file) else {
+            continue;
+        };
+        if meta.is_file() && meta.permissions().mode() & 0o111 != 0 {
+            return Ok(file);
+        }
+        denied = true;
+    }
+    Err(Error::from_raw_os_error(if denied {
+        EACCES
+    } else {
+        ENOENT
+    }))
+}
+
 /// Whether `name`, the first word of a command that could not be started, is a file in
 /// the current folder that the platform's shell would run only when named with
 /// [`HERE`] (Unix: a name alone is looked up in `PATH`).
@@ -66,6 +115,30 @@ mod tests {
             assert_eq!(on_windows(name, &["std.exe"]), PathBuf::from(name));
         }
         assert_eq!(on_windows("", &[]), PathBuf::from(""));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_finds_a_name_in_path_as_execvp_does() {
+        use std::io::ErrorKind;
+        let dir = std::env::temp_dir().join(format!("duckchess-search-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::create_dir_all(dir.join("b")).unwrap();
+        std::fs::write(dir.join("a/tool"), "").unwrap();
+        std::fs::write(dir.join("b/tool"), "").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let exec = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(dir.join("b/tool"), exec).unwrap();
+        let path = std::env::join_paths([dir.join("a"), dir.join("b")]).unwrap();
+        assert_eq!(search_in("tool", &path).unwrap(), dir.join("b/tool"));
+        let only_a = dir.join("a").into_os_string();
+        let denied = search_in("tool", &only_a).unwrap_err();
+        assert_eq!(denied.kind(), ErrorKind::PermissionDenied);
+        let missing = search_in("none", &path).unwrap_err();
+        assert_eq!(missing.kind(), ErrorKind::NotFound);
+        assert_eq!(search_in("./x", &path).unwrap(), PathBuf::from("./x"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Every file a subcommand writes is whole or absent, on a disk that fills up while it
 //! is written: a test set (`gen --suite`), the case `stress` saves and its answer, the
-//! bundle (`bundle -o`), a match's record (`match --record`) and a saved game (`play`).
+//! outputs `test --keep` keeps, the bundle (`bundle -o`), a match's record (`match
+//! --record`) and a saved game (`play`).
 //!
 //! The small disk is a tmpfs of some kilobytes, mounted for the test where that is
 //! allowed (root on Linux); elsewhere a file-size limit (`ulimit -f`, with the signal
@@ -253,4 +254,39 @@ fn a_match_record_gets_whole_games_or_none() {
         common::stderr(&out)
     );
     assert_eq!(fs::read_to_string(disk.path("games.rec")).unwrap(), before);
+}
+
+#[test]
+fn a_kept_output_that_does_not_fit_keeps_the_old_file() {
+    let disk = Disk::new("keep", 64, 0);
+    fs::write(
+        disk.path("case.in"),
+        include_str!("../../samples/statement.in"),
+    )
+    .unwrap();
+    fs::write(
+        disk.path("case.out"),
+        include_str!("../../samples/statement.out"),
+    )
+    .unwrap();
+    fs::create_dir(disk.path("got")).unwrap();
+    fs::write(disk.path("got/case.out"), b"an older output\n").unwrap();
+    disk.fill();
+    let out = disk.run(
+        &["test", "case.in", "--cmd", "cat case.out", "--keep", "got"],
+        b"",
+    );
+    let err = common::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("duckchess: test: cannot keep the output of case in got/case.out: "),
+        "{err}"
+    );
+    // The case passed all the same; the old file is whole, nothing beside it.
+    assert!(common::stdout(&out).ends_with("1 passed, 0 failed\n"));
+    assert_eq!(
+        fs::read(disk.path("got/case.out")).unwrap(),
+        b"an older output\n"
+    );
+    assert_eq!(disk.names("got"), ["case.out"]);
 }

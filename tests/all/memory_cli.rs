@@ -1,8 +1,9 @@
 //! Memory and comparison in `test` and `stress`, through the binary: the peak memory on
-//! each case's line, MLE over `--memory` with the program stopped as soon as it is seen
-//! over (small C programs compiled here, skipped with a note without a compiler), the
-//! option's range, and the online judge's comparison by default with `--exact` for byte
-//! for byte.
+//! each case's line with the way it was counted, MLE over `--memory` with the program
+//! stopped as soon as it is seen over (small C programs compiled here, skipped with a
+//! note without a compiler), hostile programs counted as the kernel counts them, both in
+//! a control group and, forced, by the process tree, the option's range, and the online
+//! judge's comparison by default with `--exact` for byte for byte.
 
 use crate::common;
 
@@ -140,7 +141,7 @@ fn a_program_over_the_memory_limit_is_stopped_as_mle() {
 
 /// What a program starts counts toward its memory however it leaves the program's
 /// tree: a grandchild that left the session (`setsid`, its parent gone), and a child
-/// still running after the program exited. Both are MLE, where they were AC.
+/// still running after the program exited. Both are MLE, counted either way.
 #[cfg(target_os = "linux")]
 #[test]
 #[cfg_attr(
@@ -173,21 +174,18 @@ fn what_a_program_starts_counts_however_it_leaves() {
         let path = dir.join("escape.sh");
         fs::write(&path, format!("#!/bin/sh\ncat >/dev/null\n{script}\n")).expect("write");
         let cmd = format!("sh '{}'", path.display());
-        let out = duckchess(&[
-            "test",
-            &s(&dir.join("case.in")),
-            "--cmd",
-            &cmd,
-            "--memory",
-            "64",
-        ]);
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{how}: {stdout}");
-        assert!(stdout.starts_with("MLE "), "{how}: {stdout}");
-        assert!(
-            stdout.contains("killed over the 64 MB limit"),
-            "{how}: {stdout}"
-        );
+        for way in [Way::Group, Way::Tree] {
+            let case = s(&dir.join("case.in"));
+            let args = ["test", &case, "--cmd", &cmd, "--memory", "64"];
+            let out = way.command(&args).output().expect("the binary runs");
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(1), "{how}, {way:?}: {stdout}");
+            assert!(stdout.starts_with("MLE "), "{how}, {way:?}: {stdout}");
+            assert!(
+                stdout.contains("killed over the 64 MB limit"),
+                "{how}, {way:?}: {stdout}"
+            );
+        }
     }
     let _ = fs::remove_dir_all(&dir);
 }
@@ -382,4 +380,530 @@ fn stress_accepts_what_the_online_judge_accepts_unless_exact() {
         );
         let _ = fs::remove_dir_all(&dir);
     }
+}
+
+/// The hostile programs, one C source, by their first argument (`ANSWER` is the file
+/// printed as the output, after the input is read). Each program answers only once what
+/// it is there to show has happened, or was killed before it could.
+/// - `envless ANSWER MB`: a child leaves the session and forks a grandchild, then ends;
+///   the grandchild executes the program again with an empty environment to touch MB
+///   megabytes (`alloc`) and sleep a second.
+/// - `many ANSWER MB`: one child starts, then 600 small ones that sleep 2 s; then the
+///   first touches MB megabytes and sleeps 1.5 s.
+/// - `shared ANSWER MB`: touches MB megabytes, forks a child that sleeps 2 s, and
+///   answers after 0.3 s (the pages are shared copy-on-write).
+/// - `memfd ANSWER MB`, `shm ANSWER MB`: writes MB megabytes into a `memfd`, or into a
+///   file of `/dev/shm` it has unlinked, and answers after 0.3 s.
+/// - `hop ANSWER MARKER`: answers, then starts a chain of processes that fork and
+///   exit, each child going on, every 100 µs for 4 s at most, holding the output; the
+///   program ends after 1.5 s. `MARKER` only tells its processes from any other.
+/// - `alloc MB FD`: touches MB megabytes, writes a byte to descriptor FD, and sleeps a
+///   second.
+const HOSTILE: &str = r#"
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static void nap(long ms) { struct timespec t = {ms / 1000, (ms % 1000) * 1000000L}; nanosleep(&t, 0); }
+static void touch(long mb) { for (long i = 0; i < mb; i++) { char *p = malloc(1 << 20); memset(p, 1, 1 << 20); } }
+static void answer(const char *path) {
+  char buf[4096]; FILE *f = fopen(path, "r"); size_t n;
+  while (getchar() != EOF) {}
+  while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
+  fflush(stdout);
+}
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+/* Waits until the other end of `done` has written its byte, or is gone. */
+static void await(int done[2]) { char c; close(done[1]); if (read(done[0], &c, 1) < 0) _exit(3); }
+
+int main(int argc, char **argv) {
+  const char *mode = argv[1];
+  int done[2];
+  if (pipe(done) != 0) return 3;
+  if (!strcmp(mode, "alloc")) { touch(atol(argv[2])); if (write(atoi(argv[3]), "x", 1) != 1) return 3; nap(1000); return 0; }
+  const char *ans = argv[2];
+  if (!strcmp(mode, "envless")) {
+    if (fork() == 0) {
+      setsid();
+      if (fork() == 0) {
+        char fd[16]; snprintf(fd, sizeof fd, "%d", done[1]);
+        char *args[] = {argv[0], "alloc", argv[3], fd, 0}; char *env[] = {0};
+        execve("/proc/self/exe", args, env); _exit(1);
+      }
+      _exit(0);
+    }
+    await(done); answer(ans); return 0;
+  }
+  if (!strcmp(mode, "many")) {
+    int go[2]; char c;
+    if (pipe(go) != 0) return 3;
+    if (fork() == 0) {
+      close(go[1]); if (read(go[0], &c, 1) != 1) _exit(3);
+      touch(atol(argv[3])); if (write(done[1], "x", 1) != 1) _exit(3); nap(1500); _exit(0);
+    }
+    close(go[0]);
+    for (int i = 0; i < 600; i++) if (fork() == 0) { nap(2000); _exit(0); }
+    if (write(go[1], "x", 1) != 1) return 3;
+    await(done); answer(ans); return 0;
+  }
+  if (!strcmp(mode, "shared")) {
+    touch(atol(argv[3]));
+    if (fork() == 0) { nap(2000); _exit(0); }
+    nap(300); answer(ans); return 0;
+  }
+  if (!strcmp(mode, "memfd") || !strcmp(mode, "shm")) {
+    int fd;
+    if (!strcmp(mode, "memfd")) fd = memfd_create("hog", 0);
+    else {
+      char name[64]; snprintf(name, sizeof name, "/dev/shm/duckchess-test-%d", getpid());
+      fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600); unlink(name);
+    }
+    static char chunk[1 << 20]; memset(chunk, 1, sizeof chunk);
+    for (long i = 0; i < atol(argv[3]); i++) if (write(fd, chunk, sizeof chunk) != sizeof chunk) return 3;
+    nap(300); answer(ans); return 0;
+  }
+  if (!strcmp(mode, "hop")) {
+    answer(ans);
+    double start = now();
+    if (fork() == 0) {
+      while (now() - start < 4.0) { pid_t p = fork(); if (p > 0) _exit(0); if (p < 0) nap(1); usleep(100); }
+      _exit(0);
+    }
+    nap(1500); return 0;
+  }
+  return 2;
+}
+"#;
+
+/// The hostile programs built in `dir`.
+#[cfg(target_os = "linux")]
+fn hostile(dir: &Path) -> PathBuf {
+    let source = dir.join("hostile.c");
+    fs::write(&source, HOSTILE).expect("write");
+    let exe = dir.join("hostile");
+    for cc in ["cc", "gcc"] {
+        let built = Command::new(cc)
+            .arg("-O1")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&source)
+            .status();
+        if built.is_ok_and(|s| s.success()) {
+            return exe;
+        }
+    }
+    panic!("cannot run here: no C compiler (cc, gcc) builds the test program");
+}
+
+/// The two ways a run's memory is counted on Linux: its control group, and, where none
+/// can be made (forced here), its supervisor's process tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    Group,
+    Tree,
+}
+
+impl Way {
+    /// What the verdict line says of it.
+    fn said(self) -> &'static str {
+        match self {
+            Way::Group => " MB (control group)",
+            Way::Tree => " MB (process tree, PSS)",
+        }
+    }
+
+    /// The binary with `args`, counting memory this way.
+    fn command(self, args: &[&str]) -> Command {
+        let mut command = Command::new(BIN);
+        command
+            .args(args)
+            .current_dir(std::env::temp_dir())
+            .env_remove("NO_COLOR");
+        match self {
+            Way::Group => command.env_remove("DUCKCHESS_NO_CGROUP"),
+            Way::Tree => command.env("DUCKCHESS_NO_CGROUP", "1"),
+        };
+        command
+    }
+}
+
+/// `test` of the sample with the hostile program in `mode` (its words after the
+/// answer: `extra`), under `--memory limit`, counted `way`: the verdict line and the
+/// status.
+#[cfg(target_os = "linux")]
+fn hostile_run(way: Way, tag: &str, mode: &str, extra: &str, limit: u32) -> (String, Option<i32>) {
+    let dir = common::sample_folder("mem", &format!("{tag}-{way:?}"));
+    let exe = hostile(&dir);
+    let cmd = format!(
+        "'{}' {mode} '{}' {extra}",
+        exe.display(),
+        dir.join("case.out").display()
+    );
+    let limit = limit.to_string();
+    let case = s(&dir.join("case.in"));
+    let args = [
+        "test",
+        &case,
+        "--cmd",
+        &cmd,
+        "--memory",
+        &limit,
+        "--timeout",
+        "5",
+    ];
+    let out = way.command(&args).output().expect("the binary runs");
+    let stdout = text(&out.stdout);
+    let line = stdout.lines().next().unwrap_or_default().to_string();
+    assert!(line.contains(way.said()), "{way:?}: {stdout}");
+    let _ = fs::remove_dir_all(&dir);
+    (line, out.status.code())
+}
+
+/// Two tests of `check`: counted in a control group (where the tests could make one),
+/// and by the process tree.
+macro_rules! each_way {
+    ($check:ident: $group:ident, $tree:ident) => {
+        #[cfg(target_os = "linux")]
+        #[test]
+        #[cfg_attr(
+            lacks_cc,
+            ignore = "needs a C compiler (none was found when the tests were built)"
+        )]
+        #[cfg_attr(
+            lacks_cgroup,
+            ignore = "needs a control group with the memory controller (none could be made when the tests were built)"
+        )]
+        fn $group() {
+            $check(Way::Group);
+        }
+
+        #[cfg(target_os = "linux")]
+        #[test]
+        #[cfg_attr(
+            lacks_cc,
+            ignore = "needs a C compiler (none was found when the tests were built)"
+        )]
+        fn $tree() {
+            $check(Way::Tree);
+        }
+    };
+}
+
+/// That `line` is MLE, killed over `limit` MB, with a figure over it.
+fn assert_mle(line: &str, limit: u32) {
+    assert!(line.starts_with("MLE "), "{line}");
+    assert!(
+        line.ends_with(&format!("  killed over the {limit} MB limit")),
+        "{line}"
+    );
+    let (mb, at_most) = figure(line).expect("a memory figure");
+    assert!(!at_most && mb > f64::from(limit), "{line}");
+}
+
+/// A grandchild that leaves the session and runs with an empty environment is the
+/// run's as much as the program is: 600 MB of it under `--memory 128` is MLE.
+#[cfg(target_os = "linux")]
+fn grandchild_with_an_empty_environment(way: Way) {
+    let (line, status) = hostile_run(way, "envless", "envless", "600", 128);
+    assert_eq!(status, Some(1), "{line}");
+    assert_mle(&line, 128);
+}
+
+each_way!(
+    grandchild_with_an_empty_environment:
+    a_grandchild_with_an_empty_environment_counts_in_the_control_group,
+    a_grandchild_with_an_empty_environment_counts_in_the_process_tree
+);
+
+/// A big child behind 600 small ones is counted: 1,000 MB under `--memory 400` is MLE
+/// (the small ones together hold some 200 MB of resident memory, most of it shared).
+#[cfg(target_os = "linux")]
+fn a_big_child_behind_many(way: Way) {
+    let (line, status) = hostile_run(way, "many", "many", "1000", 400);
+    assert_eq!(status, Some(1), "{line}");
+    assert_mle(&line, 400);
+}
+
+each_way!(
+    a_big_child_behind_many:
+    six_hundred_children_hide_no_big_one_in_the_control_group,
+    six_hundred_children_hide_no_big_one_in_the_process_tree
+);
+
+/// 100 MB shared copy-on-write with a forked child count once: AC under `--memory 128`,
+/// at about 100 MB.
+#[cfg(target_os = "linux")]
+fn pages_shared_after_a_fork(way: Way) {
+    let (line, status) = hostile_run(way, "shared", "shared", "100", 128);
+    assert_eq!(status, Some(0), "{line}");
+    assert!(line.starts_with("AC "), "{line}");
+    let (mb, _) = figure(&line).expect("a memory figure");
+    assert!((95.0..128.0).contains(&mb), "{line}");
+}
+
+each_way!(
+    pages_shared_after_a_fork:
+    pages_shared_after_a_fork_count_once_in_the_control_group,
+    pages_shared_after_a_fork_count_once_in_the_process_tree
+);
+
+/// 300 MB written into a `memfd`, or into an unlinked file of `/dev/shm`, is memory: MLE
+/// under `--memory 128` in a control group. The process tree cannot see pages no
+/// process maps, as the contestants' guide says: there the same program passes.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    lacks_cc,
+    ignore = "needs a C compiler (none was found when the tests were built)"
+)]
+#[cfg_attr(
+    lacks_cgroup,
+    ignore = "needs a control group with the memory controller (none could be made when the tests were built)"
+)]
+fn a_memfd_and_a_file_in_dev_shm_count_in_the_control_group() {
+    for mode in ["memfd", "shm"] {
+        let (line, status) = hostile_run(Way::Group, mode, mode, "300", 128);
+        assert_eq!(status, Some(1), "{mode}: {line}");
+        assert_mle(&line, 128);
+    }
+    let (line, status) = hostile_run(Way::Tree, "memfd", "memfd", "300", 128);
+    assert_eq!(status, Some(0), "{line}");
+    let (mb, _) = figure(&line).expect("a memory figure");
+    assert!(mb < 128.0, "{line}");
+}
+
+/// The processes under `root` in state Z (zombies not reaped), from `/proc`.
+#[cfg(target_os = "linux")]
+fn zombies_under(root: u32) -> usize {
+    let mut parent = std::collections::HashMap::new();
+    let mut zombie = std::collections::HashSet::new();
+    for entry in fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(at) = stat.rfind(')') else { continue };
+        let mut fields = stat[at + 1..].split_whitespace();
+        let (Some(state), Some(ppid)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        parent.insert(pid, ppid.parse::<u32>().unwrap_or(0));
+        if state == "Z" {
+            zombie.insert(pid);
+        }
+    }
+    let under = |mut p: u32| {
+        for _ in 0..64 {
+            match parent.get(&p) {
+                Some(&q) if q == root => return true,
+                Some(&q) if q > 1 => p = q,
+                _ => return false,
+            }
+        }
+        false
+    };
+    zombie.iter().filter(|&&z| under(z)).count()
+}
+
+/// Processes that fork and exit in a loop: while the run lasts, each one that exits is
+/// reaped at once (no pile of zombies), and none outlives the run.
+#[cfg(target_os = "linux")]
+fn hoppers(way: Way) {
+    let dir = common::sample_folder("mem", &format!("hop-{way:?}"));
+    let exe = hostile(&dir);
+    let marker = common::marker(if way == Way::Group { 31 } else { 32 });
+    let cmd = format!(
+        "'{}' hop '{}' {marker}",
+        exe.display(),
+        dir.join("case.out").display()
+    );
+    let case = s(&dir.join("case.in"));
+    let mut child = way
+        .command(&["test", &case, "--cmd", &cmd, "--timeout", "5"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut most = 0;
+    while child.try_wait().expect("a look").is_none() {
+        most = most.max(zombies_under(child.id()));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("the binary ends");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(way.said()), "{stdout}");
+    assert_eq!(left, Vec::<u32>::new(), "processes left after the run");
+    assert!(most < 100, "{most} zombies waited to be reaped");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+each_way!(
+    hoppers:
+    processes_that_fork_and_exit_in_a_loop_go_with_the_control_group,
+    processes_that_fork_and_exit_in_a_loop_go_with_the_process_tree
+);
+
+/// The folders where the binary, started from here, makes its run groups: those of this
+/// process's groups in the hierarchies with the memory controller or the freezer (cgroup
+/// v1), or in cgroup v2.
+#[cfg(target_os = "linux")]
+fn group_parents() -> Vec<PathBuf> {
+    let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let mut found = Vec::new();
+    for line in own.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(names), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let point = mounts.lines().find_map(|m| {
+            let (before, after) = m.split_once(" - ")?;
+            let after: Vec<&str> = after.split(' ').collect();
+            let fields: Vec<&str> = before.split(' ').collect();
+            let options = after.get(2)?.split(',').collect::<Vec<_>>();
+            let wanted = if names.is_empty() {
+                after[0] == "cgroup2"
+            } else {
+                after[0] == "cgroup" && names.split(',').any(|n| options.contains(&n))
+            };
+            (wanted && fields.get(3) == Some(&"/")).then(|| PathBuf::from(fields[4]))
+        });
+        let relevant =
+            names.is_empty() || names.split(',').any(|n| n == "memory" || n == "freezer");
+        if let (true, Some(point)) = (relevant, point) {
+            found.push(point.join(path.trim_start_matches('/')));
+        }
+    }
+    found
+}
+
+/// The run groups of the runner `pid` that are left (`duckchess-PID-N`).
+#[cfg(target_os = "linux")]
+fn groups_of(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("duckchess-{pid}-");
+    group_parents()
+        .iter()
+        .flat_map(|p| fs::read_dir(p).into_iter().flatten().flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .map(|e| e.path())
+        .collect()
+}
+
+/// `test` with a program that starts a `sleep MARKER` in a session of its own, then
+/// becomes `sleep MARKER` itself; returns once it runs, with the marker.
+#[cfg(target_os = "linux")]
+fn sleeping_run(dir: &Path, tag: u32) -> (std::process::Child, String) {
+    let started = dir.join("started");
+    let marker = common::marker(tag);
+    let script = dir.join("sleep.sh");
+    fs::write(
+        &script,
+        format!(
+            "setsid sleep {marker} </dev/null >/dev/null 2>&1 &\ntouch '{}'\nexec sleep {marker}\n",
+            started.display()
+        ),
+    )
+    .expect("write");
+    let cmd = format!("sh '{}'", script.display());
+    let child = Way::Group
+        .command(&[
+            "test",
+            &s(&dir.join("case.in")),
+            "--cmd",
+            &cmd,
+            "--timeout",
+            "60",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let up = (0..1000).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        started.exists()
+    });
+    assert!(up, "the program started");
+    // The daemon is started before the file is touched; give it a moment to exec.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    (child, marker)
+}
+
+/// Ctrl-C ends every process of the run, whatever its session, and removes the run's
+/// control group.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    lacks_cgroup,
+    ignore = "needs a control group with the memory controller (none could be made when the tests were built)"
+)]
+fn an_interrupted_run_leaves_no_process_and_no_control_group() {
+    let dir = common::sample_folder("mem", "interrupted");
+    let (mut child, marker) = sleeping_run(&dir, 33);
+    let runner = child.id();
+    // Looked at before the interrupt, asserted after it: a failure leaves nothing running.
+    let groups = groups_of(runner).len();
+    let running = common::processes_with(&marker).len();
+    let sent = Command::new("kill")
+        .args(["-INT", &runner.to_string()])
+        .status()
+        .expect("kill runs");
+    let status = child.wait().expect("test ends").code();
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert!(sent.success());
+    assert!(groups > 0, "the run had no control group");
+    assert_eq!(running, 2);
+    assert_eq!(status, Some(130));
+    assert_eq!(
+        left,
+        Vec::<u32>::new(),
+        "processes left after the interrupt"
+    );
+    assert_eq!(groups_of(runner), Vec::<PathBuf>::new());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A runner killed outright (`SIGKILL`, which it cannot handle) leaves its run's group
+/// and what escaped into a session of its own; the next runner ends them and removes the
+/// group.
+#[cfg(target_os = "linux")]
+#[test]
+#[cfg_attr(
+    lacks_cgroup,
+    ignore = "needs a control group with the memory controller (none could be made when the tests were built)"
+)]
+fn the_next_runner_removes_what_a_killed_one_left() {
+    let dir = common::sample_folder("mem", "killed");
+    let (mut child, marker) = sleeping_run(&dir, 34);
+    let runner = child.id();
+    // Looked at while it runs: a runner started by another test may remove the group
+    // as soon as its own runner is gone.
+    let groups = groups_of(runner).len();
+    child.kill().expect("SIGKILL");
+    child.wait().expect("test ends");
+    let cmd = common::printing(&dir, "right", SAMPLE_OUT);
+    let out = Way::Group
+        .command(&["test", &s(&dir.join("case.in")), "--cmd", &cmd])
+        .output()
+        .expect("the binary runs");
+    let left = common::processes_with(&marker);
+    common::end_processes(&left);
+    assert!(groups > 0, "the run had no control group");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(left, Vec::<u32>::new(), "processes left in the old group");
+    assert_eq!(groups_of(runner), Vec::<PathBuf>::new());
+    let _ = fs::remove_dir_all(&dir);
 }

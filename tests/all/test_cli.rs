@@ -1,7 +1,8 @@
 //! The `test` subcommand through the binary: the project's samples, every verdict (AC, WA
-//! with the game diagnosis, RE by status and by signal, TLE) with small `sh` scripts as
-//! the program under test, whitespace handling, and the usage errors. Memory and MLE are
-//! in `memory_cli.rs`.
+//! with the game diagnosis, RE by status and by signal with the end of its standard
+//! error, TLE) with small `sh` scripts as the program under test, whitespace handling,
+//! the whole diff of a wrong answer (`--diff`), the outputs kept (`--keep`), and the
+//! usage errors. Memory and MLE are in `memory_cli.rs`.
 
 use crate::common;
 use crate::official;
@@ -305,10 +306,9 @@ fn runtime_errors_show_the_status_or_signal() {
         let cmd = script(&dir, "segv.sh", "kill -SEGV $$\n");
         let stdout = text(&test(&[&s(&dir), "--cmd", &cmd]).stdout);
         assert!(
-            stdout
-                .lines()
-                .next()
-                .is_some_and(|l| l.starts_with("RE ") && l.ends_with("  signal 11 (SIGSEGV)")),
+            stdout.lines().next().is_some_and(
+                |l| l.starts_with("RE ") && l.ends_with("  killed by SIGSEGV (signal 11)")
+            ),
             "{stdout}"
         );
     }
@@ -706,7 +706,11 @@ fn a_short_wrong_output_shows_the_programs_stderr() {
     );
     let out = test(&[&case, "--cmd", &chatty, "--ascii"]);
     let stdout = text(&out.stdout);
-    assert_eq!(stdout.matches("stderr:").count(), 5, "{stdout}");
+    assert_eq!(stdout.matches("stderr:").count(), 6, "{stdout}");
+    assert!(
+        stdout.contains("stderr:   (4 earlier lines not shown)\n      stderr:   line 5\n"),
+        "{stdout}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -762,5 +766,208 @@ fn the_grace_counts_from_the_last_output_read() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.starts_with("AC "), "{stdout}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A `--cmd` value that prints the judge's answer to its input with line `line`
+/// replaced by `text`: a program wrong in one line.
+fn wrong_in_line(dir: &Path, line: u64, text: &str) -> String {
+    script(
+        dir,
+        &format!("wrong-{line}.sh"),
+        &format!("'{BIN}' | sed '{line}s/.*/{text}/'\n"),
+    )
+}
+
+#[test]
+fn diff_shows_the_whole_output_beside_the_answer() {
+    let dir = common::sample_folder("test", "diff");
+    let case = s(&dir.join("case.in"));
+    let cmd = wrong_in_line(&dir, 16, "blue captain;NA;no;no");
+    let out = test(&[&case, "--cmd", &cmd, "--diff", "--ascii"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let from = stdout.find("    diff, line by line").expect("a diff");
+    let diff: Vec<&str> = stdout[from..].lines().collect();
+    assert_eq!(
+        diff[0],
+        "    diff, line by line (every line; ! marks a line that differs, 1 of 18):"
+    );
+    assert_eq!(diff[1], "            answer                       | output");
+    assert_eq!(
+        diff[2],
+        "         1  Invalid command              | Invalid command"
+    );
+    assert_eq!(
+        diff[17],
+        "      ! 16  blue captain;NA;yes;no       | blue captain;NA;no;no"
+    );
+    assert_eq!(
+        diff[19],
+        "        18  Invalid command              | Invalid command"
+    );
+    assert_eq!(diff[20], "0 passed, 1 failed");
+    // The rest of the report is as ever, above it.
+    assert!(stdout.contains("    output line 16 differs"), "{stdout}");
+    // Without --diff, no diff.
+    let out = test(&[&case, "--cmd", &cmd, "--ascii"]);
+    assert!(!text(&out.stdout).contains("diff, line by line"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_of_a_long_output_keeps_to_the_lines_around_each_difference() {
+    let dir = common::scratch("test", "diff-long");
+    let input = common::run(&["gen", "--seed", "3", "--q", "400"], b"");
+    fs::write(dir.join("long.in"), &input.stdout).expect("write");
+    let answer = common::run(&[], &input.stdout);
+    fs::write(dir.join("long.out"), &answer.stdout).expect("write");
+    let lines = text(&answer.stdout).lines().count();
+    assert!(lines > 300, "{lines}");
+    let cmd = wrong_in_line(&dir, 250, "wrong");
+    let out = test(&[&s(&dir.join("long.in")), "--cmd", &cmd, "--diff", "--ascii"]);
+    let stdout = text(&out.stdout);
+    let from = stdout.find("    diff, line by line").expect("a diff");
+    let diff: Vec<&str> = stdout[from..].lines().collect();
+    assert!(
+        diff[0].starts_with(&format!(
+            "    diff, line by line (the differing lines with 1 around each; ! marks a \
+             line that differs, 1 of {lines}):"
+        )),
+        "{}",
+        diff[0]
+    );
+    assert_eq!(diff[2].trim(), "...");
+    assert!(diff[3].starts_with("        249  "), "{}", diff[3]);
+    assert!(
+        diff[4].starts_with("      ! 250  ") && diff[4].ends_with("| wrong"),
+        "{}",
+        diff[4]
+    );
+    assert!(diff[5].starts_with("        251  "), "{}", diff[5]);
+    assert_eq!(diff[6].trim(), "...");
+    assert_eq!(diff[7], "0 passed, 1 failed");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn keep_writes_each_output_whole_and_never_over_an_answer() {
+    let dir = common::sample_folder("test", "keep");
+    fs::copy(dir.join("case.in"), dir.join("other.in")).expect("copy");
+    fs::write(dir.join("other.ans"), SAMPLE_OUT).expect("write");
+    let got = dir.join("got");
+    let cmd = wrong_in_line(&dir, 3, "nonsense");
+    let out = test(&[&s(&dir), "--cmd", &cmd, "--keep", &s(&got)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), "");
+    // Each case's output, right or wrong, under its name: the folders of the case names.
+    let folder = got.join(dir.strip_prefix("/").unwrap_or(&dir));
+    let expected = SAMPLE_OUT.replacen(
+        "Invalid command\nInvalid command\nInvalid command",
+        "Invalid command\nInvalid command\nnonsense",
+        1,
+    );
+    for name in ["case.out", "other.out"] {
+        let kept = fs::read_to_string(folder.join(name)).expect("kept");
+        assert_eq!(kept, expected, "{name}");
+    }
+    // Again: the kept files are replaced, whole, and nothing is left beside them.
+    let right = common::printing(&dir, "right", SAMPLE_OUT);
+    let out = test(&[&s(&dir), "--cmd", &right, "--keep", &s(&got)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(
+        fs::read_to_string(folder.join("case.out")).expect("kept"),
+        SAMPLE_OUT
+    );
+    let mut names: Vec<String> = fs::read_dir(&folder)
+        .expect("the folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(names, ["case.out", "other.out"]);
+    // Kept where the case's own answer is (`--keep /` mirrors the case's absolute
+    // name back onto itself): refused with a note, the answer as it was.
+    let out = test(&[&s(&dir.join("case.in")), "--cmd", &cmd, "--keep", "/"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("duckchess: test: not keeping the output of "),
+        "{err}"
+    );
+    assert!(err.contains("that file is the answer of a case"), "{err}");
+    assert_eq!(
+        fs::read_to_string(dir.join("case.out")).expect("the answer"),
+        SAMPLE_OUT
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_runtime_error_shows_its_status_and_the_end_of_its_stderr() {
+    let dir = common::sample_folder("test", "re-tail");
+    let case = s(&dir.join("case.in"));
+    // Much chatter, then why it stopped, then a non-zero status.
+    let cmd = script(
+        &dir,
+        "chatter.sh",
+        "cat >/dev/null\ni=0\nwhile [ $i -lt 300 ]; do echo chatter $i >&2; i=$((i+1)); done\n\
+         echo 'assertion failed: board.len() == 10' >&2\nexit 3\n",
+    );
+    let out = test(&[&case, "--cmd", &cmd]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("RE ") && lines[0].ends_with("  exit status 3"),
+        "{stdout}"
+    );
+    assert_eq!(lines[1], "    stderr: (291 earlier lines not shown)");
+    assert_eq!(lines[2], "    stderr: chatter 291");
+    assert_eq!(lines[10], "    stderr: chatter 299");
+    assert_eq!(lines[11], "    stderr: assertion failed: board.len() == 10");
+    assert_eq!(lines[12], "0 passed, 1 failed");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A program that floods its standard error is neither held up by it nor a cost in
+/// memory: 200 MB of it, then a crash, is RE at once with its last line.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_flood_on_stderr_neither_blocks_the_program_nor_fills_memory() {
+    let dir = common::sample_folder("test", "re-flood");
+    let cmd = script(
+        &dir,
+        "flood.sh",
+        "head -c 200000000 /dev/zero | tr '\\0' x >&2\necho >&2; echo the end >&2\nkill -SEGV $$\n",
+    );
+    let mut child = Command::new(BIN)
+        .args([
+            "test",
+            &s(&dir.join("case.in")),
+            "--cmd",
+            &cmd,
+            "--timeout",
+            "60",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let peak = common::peak_kb(&mut child);
+    let out = child.wait_with_output().expect("ends");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("RE ") && lines[0].ends_with("  killed by SIGSEGV (signal 11)"),
+        "{stdout}"
+    );
+    assert_eq!(lines.last(), Some(&"0 passed, 1 failed"));
+    assert!(stdout.contains("    stderr: the end\n"), "{stdout}");
+    assert!(peak < 64 * 1024, "the runner's peak: {peak} kB");
     let _ = fs::remove_dir_all(&dir);
 }
