@@ -14,7 +14,8 @@ use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::pieces;
 use crate::model::statement::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
-use crate::model::statement::refusals::{self, shifts};
+use crate::model::statement::geometry::shifts;
+use crate::model::statement::refusals;
 use crate::model::statement::{Cell, Counter, Load, Onto};
 use crate::sys::rng::Rng;
 

@@ -102,10 +102,11 @@ where
     };
     let (sender, results) = mpsc::channel::<(u64, T)>();
     thread::scope(|scope| {
+        let mut started = 0;
         for _ in 0..threads {
             let sender = sender.clone();
             let (shared, state, work) = (&shared, &state, &work);
-            scope.spawn(move || {
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
                 let _guard = StopOnPanic(shared);
                 let mut own = state();
                 while let Some(i) = shared.take(count, ahead) {
@@ -114,6 +115,13 @@ where
                     }
                 }
             });
+            // A machine that cannot start another thread (its process table full) goes
+            // on with the threads there are.
+            started += usize::from(spawned.is_ok());
+        }
+        if started == 0 {
+            drop(sender);
+            return alone(count, &state, &work, &mut deliver);
         }
         drop(sender);
         let mut waiting = BTreeMap::new();
@@ -148,27 +156,47 @@ pub fn on_threads<T: Sync, R: Send + Clone + Default>(
     }
     let mut out = vec![R::default(); items.len()];
     let f = &f;
+    let stride = |j: usize| {
+        (j..items.len())
+            .step_by(jobs)
+            .map(|i| (i, f(&items[i])))
+            .collect::<Vec<_>>()
+    };
     thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| {
-                scope.spawn(move || {
-                    (j..items.len())
-                        .step_by(jobs)
-                        .map(|i| (i, f(&items[i])))
-                        .collect::<Vec<_>>()
-                })
+                thread::Builder::new()
+                    .spawn_scoped(scope, move || stride(j))
+                    .map_err(|_| j)
             })
             .collect();
         for h in handles {
-            // A scoring thread only plays games; it does not panic.
-            if let Ok(part) = h.join() {
-                for (i, r) in part {
-                    out[i] = r;
-                }
+            // A stride whose thread could not start (the process table full) is
+            // worked on here; a scoring thread only plays games, it does not panic.
+            let part = match h {
+                Ok(h) => h.join().unwrap_or_default(),
+                Err(j) => stride(j),
+            };
+            for (i, r) in part {
+                out[i] = r;
             }
         }
     });
     out
+}
+
+/// [`in_order`] on the caller's thread alone, when no thread could be started.
+fn alone<S, T, E>(
+    count: u64,
+    state: impl Fn() -> S,
+    work: impl Fn(&mut S, u64) -> T,
+    mut deliver: impl FnMut(u64, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut own = state();
+    for i in 0..count {
+        deliver(i, work(&mut own, i))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -189,6 +189,20 @@ pub(super) fn can_stand(side: Color, kind: PieceKind, s: Square) -> bool {
     stands(side, kind) & (1 << s.bit()) != 0
 }
 
+/// A displacement `(dx, dy)`: the target's row and column less the source's.
+pub type Shift = (i8, i8);
+
+/// Every displacement a command can have on the board: rows -9 to 9, columns -8 to 8,
+/// none at all (the source as the target) among them.
+pub fn shifts() -> impl Iterator<Item = Shift> {
+    (-9..=9i8).flat_map(|dx| (-8..=8i8).map(move |dy| (dx, dy)))
+}
+
+/// `(+3, -1)`: a displacement in words.
+pub fn shift_words(d: Shift) -> String {
+    format!("({:+}, {:+})", d.0, d.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,16 @@
 //!   opponent's piece, onto the mover's own piece, through a blocking square, one square
 //!   off a legal shape, after the end) crossed with the kind whose move shape it has and
 //!   what stands on the target, each followed by a legal move of the same side (so a
-//!   solution that passes the turn shows it), but after the end.
+//!   solution that passes the turn shows it), but after the end;
+//! - **refusals**: every displacement each kind must refuse onto an empty square, each
+//!   of its own shapes onto its own side's piece and onto the other side's, and through
+//!   each blocking square held by either side;
+//! - **aliases**: each kind's vector finding the other captain on the square a board
+//!   stored flat reads past its edge, in three ways of storing it;
+//! - **input edges**: no command, one command, the largest input, a command whose
+//!   source is its target, each coordinate at its ends;
+//! - **capacity**: crowded positions (the last piece of each order of scanning moving,
+//!   or giving the only check), every piece taken, a long run of invalid commands.
 //!
 //! The move geometry here is the statement's table, written once more for the model, so
 //! that the model does not inherit a slip of the judge's table (a test holds the two
@@ -30,12 +39,15 @@
 //! a quarter of the board), an attack that would start or land off the board, a line a
 //! game over forbids.
 //!
-//! - [`geometry`]: the statement's move table, written once more for the model.
+//! - [`geometry`]: the statement's move table, written once more for the model, and the
+//!   displacements a command can have.
+//! - [`layout`]: the ways a board may be stored flat, and what each reads off its edge.
 //! - [`refusals`]: the displacements each kind must refuse, its shapes onto each target
 //!   and through each blocking square.
 //! - [`aliases`]: the squares a board stored flat reads where a move leaves the board.
 //! - [`capacity`]: crowded positions and the order pieces are scanned in, long runs.
-//! - [`cells`]: the cells, their dimensions and words, and which no valid input reaches.
+//! - [`cells`]: the cells, their dimensions and words.
+//! - [`universe`]: every cell of the cross product, and which no valid input reaches.
 //! - [`counter`]: the cells a game reaches, command by command.
 //! - [`report`]: how often a test set reaches each cell, and the report of it.
 
@@ -44,12 +56,13 @@ pub mod capacity;
 pub mod cells;
 pub mod counter;
 pub mod geometry;
+pub mod layout;
 pub mod refusals;
 pub mod report;
+pub mod universe;
 
-pub use cells::{
-    cells, universe, why_unreachable, Act, Cell, Class, Dimension, InputEdge, Load, Onto,
-};
+pub use cells::{Act, Cell, Class, Dimension, InputEdge, Load, Onto};
 pub use counter::Counter;
 pub use geometry::{rule_move, shape, stands, vector_name, vectors, Vector};
 pub use report::{unreachable_text, Map};
+pub use universe::{cells, universe, why_unreachable};

@@ -6,18 +6,9 @@
 //! displacements the table does not; only a command of each shows it.
 
 use super::cells::{Cell, Onto};
-use super::geometry::{stands, vectors};
+use super::geometry::{shifts, stands, vectors, Shift};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
-
-/// A displacement `(dx, dy)`: the target's row and column less the source's.
-pub type Shift = (i8, i8);
-
-/// Every displacement a command can have on the board: rows -9 to 9, columns -8 to 8,
-/// none at all (the source as the target) among them.
-pub fn shifts() -> impl Iterator<Item = Shift> {
-    (-9..=9i8).flat_map(|dx| (-8..=8i8).map(move |dy| (dx, dy)))
-}
 
 /// The blocking squares of `kind`'s move by `d`, relative to the piece, when `d` is a
 /// shape of its move (a car's: every square strictly between); `None` when it is not.
@@ -104,11 +95,6 @@ pub fn refused(board: &Board, side: Color, from: Square, to: Square) -> Vec<Cell
         }
     }
     out
-}
-
-/// `(+3, -1)`: a displacement in words.
-pub fn shift_words(d: Shift) -> String {
-    format!("({:+}, {:+})", d.0, d.1)
 }
 
 #[cfg(test)]

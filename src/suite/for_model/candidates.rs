@@ -10,7 +10,8 @@ use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::model::statement::refusals::{self, shifts};
+use crate::model::statement::geometry::shifts;
+use crate::model::statement::refusals;
 use crate::model::statement::{self as model, Cell};
 
 /// Missions of each sort tried in one step, at most.

@@ -9,8 +9,10 @@ use super::{wanted, Search};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
-use crate::model::statement::aliases::{found_from, Layout};
-use crate::model::statement::refusals::{self, shifts};
+use crate::model::statement::aliases::found_from;
+use crate::model::statement::geometry::shifts;
+use crate::model::statement::layout::Layout;
+use crate::model::statement::refusals;
 use crate::model::statement::{vectors, Cell, Onto};
 
 /// Moves a routed piece makes, at most (a captain, twice as many).
