@@ -1,10 +1,9 @@
 //! Looks for what some tests need and the repository does not hold (the contest's
 //! official cases, g++, a C compiler, curl, GNU time, Debian's rustc 1.63, a control
-//! group with the memory controller that this process may make), and for each one
-//! missing sets a cfg (`lacks_official`, `lacks_gxx`, `lacks_cc`, `lacks_curl`,
-//! `lacks_gnu_time`, `lacks_old_rustc`, `lacks_cgroup`) that marks the tests needing it
-//! `#[ignore]` with
-//! the reason: `cargo test` then reports them as not run, never as passed. Under CI (`CI`
+//! group with the memory controller, or with the pids controller, that this process may
+//! make), and for each one missing sets a cfg (`lacks_official`, `lacks_gxx`,
+//! `lacks_cc`, `lacks_curl`, `lacks_gnu_time`, `lacks_old_rustc`, `lacks_cgroup`,
+//! `lacks_pids_cgroup`) that marks the tests needing it `#[ignore]` with the reason: `cargo test` then reports them as not run, never as passed. Under CI (`CI`
 //! set) none is set: every test runs, and one that cannot fails. The program itself uses
 //! none of these cfgs.
 //!
@@ -60,7 +59,8 @@ fn main() {
         ("lacks_curl", curl.is_none()),
         ("lacks_gnu_time", gnu_time.is_none()),
         ("lacks_old_rustc", old_rustc.is_none()),
-        ("lacks_cgroup", !cgroup_works()),
+        ("lacks_cgroup", !cgroup_works("memory")),
+        ("lacks_pids_cgroup", !cgroup_works("pids")),
     ];
     for (name, missing) in lacks {
         println!("cargo:rustc-check-cfg=cfg({name})");
@@ -82,11 +82,12 @@ fn on_path(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Whether a control group with the memory controller can be made below the group this
-/// process is in, as the runner makes one for each run: cgroup v1's memory hierarchy, or
-/// v2 with the memory controller enabled for the group's children. Tried by making one
+/// Whether a control group with `controller` can be made below the group this process
+/// is in, as the runner makes one for each run (the memory controller) and a test of
+/// thread exhaustion does (the pids controller): cgroup v1's hierarchy of that
+/// controller, or v2 with it enabled for the group's children. Tried by making one
 /// (`duckchess-build-PID`) and removing it.
-fn cgroup_works() -> bool {
+fn cgroup_works(controller: &str) -> bool {
     let (Ok(own), Ok(mounts)) = (
         std::fs::read_to_string("/proc/self/cgroup"),
         std::fs::read_to_string("/proc/self/mountinfo"),
@@ -114,8 +115,8 @@ fn cgroup_works() -> bool {
             names(n).then(|| p.trim_start_matches('/').to_string())
         })
     };
-    let v1 = path(&|n: &str| n.split(',').any(|c| c == "memory"))
-        .and_then(|p| Some(mount("cgroup", "memory")?.join(p)));
+    let v1 = path(&|n: &str| n.split(',').any(|c| c == controller))
+        .and_then(|p| Some(mount("cgroup", controller)?.join(p)));
     let dir = match v1 {
         Some(dir) => dir,
         None => {
@@ -125,7 +126,7 @@ fn cgroup_works() -> bool {
                 return false;
             };
             let control = std::fs::read_to_string(dir.join("cgroup.subtree_control"));
-            if !control.is_ok_and(|c| c.split_whitespace().any(|w| w == "memory")) {
+            if !control.is_ok_and(|c| c.split_whitespace().any(|w| w == controller)) {
                 return false;
             }
             dir

@@ -30,6 +30,7 @@ mod held_out;
 mod levels;
 mod match_cli;
 mod memory_cli;
+mod no_threads;
 mod notation;
 mod os_args;
 mod perft;
