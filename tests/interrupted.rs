@@ -178,3 +178,54 @@ fn train_stopped_before_its_rename_leaves_a_file_its_next_run_removes() {
     assert_eq!(names(&dir), ["games.txt", "my.net"]);
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+#[ignore = "slow (about 30 s: two suites of one file): the full tier runs it"]
+fn a_file_put_into_the_folder_while_the_suite_is_made_stays_and_the_suite_is_refused() {
+    let dir = scratch("foreign");
+    let args = ["gen", "--suite", "s", "--files", "1", "--seed", "1"];
+    let out = run_in(&dir, &args);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        common::stderr(&out)
+    );
+    let old = contents(&dir.join("s"));
+    // The next run pauses once its first file is written aside; a user's file comes
+    // into the folder then.
+    let mut child = Command::new(BIN)
+        .args(["gen", "--suite", "s", "--files", "1", "--seed", "2"])
+        .current_dir(&dir)
+        .env("DUCKCHESS_PAUSE_AT", "suite-begun")
+        .env("DUCKCHESS_PAUSE_SECONDS", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr is piped")).lines();
+    let paused = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|l| l == "duckchess: paused at suite-begun");
+    assert!(paused, "it reaches the pause");
+    fs::write(dir.join("s").join("notes.txt"), b"mine\n").expect("a user's file");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().expect("it ends");
+    assert_eq!(status.code(), Some(1), "{rest:?}");
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("notes.txt is not a file the suite writes")),
+        "{rest:?}"
+    );
+    let mut expected = old;
+    expected.push(("notes.txt".to_string(), b"mine\n".to_vec()));
+    expected.sort();
+    assert_eq!(
+        contents(&dir.join("s")),
+        expected,
+        "the folder as the user left it"
+    );
+    assert_eq!(names(&dir), ["s"], "nothing left hidden");
+    let _ = fs::remove_dir_all(&dir);
+}

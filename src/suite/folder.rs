@@ -46,6 +46,21 @@ impl fmt::Display for SuiteError {
 
 impl std::error::Error for SuiteError {}
 
+impl SuiteError {
+    /// The same error, a path below `from` named below `to` instead.
+    fn in_place_of(self, from: &Path, to: &Path) -> SuiteError {
+        let moved = |p: PathBuf| match p.strip_prefix(from) {
+            Ok(rest) => to.join(rest),
+            Err(_) => p,
+        };
+        match self {
+            SuiteError::Foreign(p) => SuiteError::Foreign(moved(p)),
+            SuiteError::NotADirectory(p) => SuiteError::NotADirectory(moved(p)),
+            SuiteError::Io(p, e) => SuiteError::Io(moved(p), e),
+        }
+    }
+}
+
 /// Whether `name` is one the suite writes: `N.in` or `N.ans` (`N` from 1, no leading
 /// zero) or `suite.txt`.
 fn written_by_the_suite(name: &str) -> bool {
@@ -361,7 +376,9 @@ fn put_in_place(
         }
     }
     file::pause_point("suite-written");
-    let existed = fs::symlink_metadata(named).is_ok();
+    // A file put into DIR while the suite was made is the user's: DIR is looked at
+    // again, and refused untouched.
+    let existed = check(named).inspect_err(|_| remove_suite_folder(&aside.new))?;
     if existed {
         fs::rename(named, &aside.old).map_err(|e| failed(dir, e))?;
         file::pause_point("suite-aside");
@@ -373,10 +390,18 @@ fn put_in_place(
         }
         return Err(failed(dir, e));
     }
-    file::sync_folder(named);
     if existed {
+        // A file that came between the last look and the rename is put back with its
+        // folder, and the suite is refused.
+        if let Err(e) = check(&aside.old) {
+            if fs::rename(named, &aside.new).is_ok() && fs::rename(&aside.old, named).is_ok() {
+                remove_suite_folder(&aside.new);
+                return Err(e.in_place_of(&aside.old, named));
+            }
+        }
         remove_suite_folder(&aside.old);
     }
+    file::sync_folder(named);
     Ok(())
 }
 

@@ -228,12 +228,18 @@ pub fn remove_leftovers(target: &Path) -> usize {
 pub const PAUSE_VARIABLE: &str = "DUCKCHESS_PAUSE_AT";
 
 /// When [`PAUSE_VARIABLE`] names `point`, says so on standard error
-/// (`duckchess: paused at POINT`) and waits up to a minute, so that a test can stop the
+/// (`duckchess: paused at POINT`) and waits a minute (or `DUCKCHESS_PAUSE_SECONDS`), so that a test can stop the
 /// process by a signal at exactly that point of a write. Otherwise does nothing.
 pub fn pause_point(point: &str) {
     if std::env::var_os(PAUSE_VARIABLE).is_some_and(|v| v == point) {
         eprintln!("duckchess: paused at {point}");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        // A minute, or the seconds `DUCKCHESS_PAUSE_SECONDS` gives (a test that acts
+        // while the binary waits and then lets it go on).
+        let seconds = std::env::var("DUCKCHESS_PAUSE_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        std::thread::sleep(std::time::Duration::from_secs(seconds));
     }
 }
 

@@ -20,7 +20,9 @@ fn pids_group() -> Option<PathBuf> {
             let wanted = after.first() == Some(&kind)
                 && (option.is_empty() || after.get(2)?.split(',').any(|o| o == option));
             let fields: Vec<&str> = before.split(' ').collect();
-            let point = fields.get(4).filter(|_| wanted && fields.get(3) == Some(&"/"))?;
+            let point = fields
+                .get(4)
+                .filter(|_| wanted && fields.get(3) == Some(&"/"))?;
             Some(PathBuf::from(point))
         })
     };
