@@ -14,7 +14,10 @@
 //! - `invalid`: every kind of invalid command, among legal moves.
 //! - `blocked`: moves and attacks whose blocking square is taken.
 //!
-//! Lengths are mixed, short ones first: the first failure found is usually short.
+//! Lengths are mixed, short ones first: the first failure found is usually short. The
+//! first two cases are the smallest inputs there are, no command and one command (a
+//! solution that reads `Q` commands before it looks, or prints something for none,
+//! fails there first).
 
 use crate::generate;
 use crate::generate::case::{Case, Cmd, Layout};
@@ -59,10 +62,13 @@ pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
     (case, mode)
 }
 
-/// The number of commands of case `index`: lengths double by classes (4, 8, ... 512,
-/// then the maximum), and a class is open once enough shorter cases have been tried;
+/// The number of commands of case `index`: none for case 0, one for case 1, then
+/// lengths that double by classes (4, 8, ... 512, then the maximum), and a class is open once enough shorter cases have been tried;
 /// each case picks an open class, so short cases stay the most common.
 fn length(rng: &mut Rng, index: u64, max_q: u64) -> u64 {
+    if index < 2 {
+        return index.min(max_q);
+    }
     let open = (64 - (index / 16 + 1).leading_zeros()) as usize;
     let mut classes: Vec<u64> = (2..10).map(|k| 1u64 << k).filter(|&l| l < max_q).collect();
     classes.push(max_q);
@@ -113,6 +119,18 @@ mod tests {
             mode,
             max_q: 1000,
             messy: false,
+        }
+    }
+
+    #[test]
+    fn the_first_cases_are_no_command_and_one_command() {
+        for mode in Mode::ALL {
+            for seed in 1..=3 {
+                let r = recipe(seed, Some(mode));
+                assert_eq!(case(&r, 0).0.len(), 0, "{mode:?}");
+                assert_eq!(case(&r, 1).0.len(), 1, "{mode:?}");
+                assert!(case(&r, 2).0.len() >= 2, "{mode:?}");
+            }
         }
     }
 

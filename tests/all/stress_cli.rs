@@ -469,8 +469,9 @@ fn runtime_errors_and_time_limits_are_found_and_shrunk_too() {
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // A program that breaks on any input breaks on the first case, which has no command.
     assert!(stdout.starts_with("found: RE in case 0 "), "{stdout}");
-    assert!(stdout.contains(" to 1 command in "), "{stdout}");
+    assert!(stdout.contains(" to 0 commands in "), "{stdout}");
     assert!(
         stdout.contains("  exit status 3\n    stderr: it broke\n"),
         "{stdout}"
@@ -686,7 +687,7 @@ fn a_case_that_cannot_be_saved_is_printed_before_the_error() {
         .nth(1)
         .unwrap_or_else(|| panic!("the case in {stdout}"));
     let cmds: Vec<&str> = case.lines().map(str::trim).collect();
-    assert!(cmds.len() >= 2, "{stdout}");
+    assert!(!cmds.is_empty(), "{stdout}");
     assert_eq!(
         cmds[0].parse::<usize>().ok(),
         Some(cmds.len() - 1),
@@ -961,7 +962,8 @@ fn a_short_wrong_output_shows_the_programs_stderr_in_the_report() {
     ]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.starts_with("found: WA in case 0 "), "{stdout}");
+    // Silent is right for no command: the first case with one finds it.
+    assert!(stdout.starts_with("found: WA in case 1 "), "{stdout}");
     assert!(
         stdout.contains("\n      stderr:   oops: cannot open board.txt\n"),
         "{stdout}"
@@ -1019,4 +1021,42 @@ fn a_q_beyond_the_statement_names_messy() {
         "duckchess: stress: --q: 2000 is above the largest allowed, 1000 (the statement's \
          limit; --messy allows up to 100000) (see 'duckchess stress --help')\n"
     );
+}
+
+#[test]
+fn a_solution_wrong_only_on_the_smallest_inputs_is_found_at_once() {
+    let work = scratch("smallest");
+    // Right (the judge answers) but for one size of input, where it writes a line of
+    // its own: no command at all, or a single command.
+    for (q, index) in [("0", 0), ("1", 1)] {
+        let cmd = script(
+            &work,
+            &format!("q{q}.sh"),
+            &format!(
+                "read q\nif [ \"$q\" = {q} ]; then cat >/dev/null; echo 'red captain;NA;no;no'; \
+                 exit 0; fi\n{{ echo \"$q\"; cat; }} | exec '{BIN}'\n"
+            ),
+        );
+        let save = work.join(format!("q{q}.in"));
+        let out = stress(&[
+            "--cmd",
+            &cmd,
+            "--seed",
+            "7",
+            "--cases",
+            "20",
+            "--jobs",
+            "1",
+            "--save",
+            &save.to_string_lossy(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        let found = format!("found: WA in case {index} ");
+        assert!(stdout.starts_with(&found), "{stdout}");
+        assert!(stdout.contains(&format!(", {q} command")), "{stdout}");
+        let saved = fs::read_to_string(&save).expect("saved");
+        assert_eq!(commands(&saved).len(), index, "{saved}");
+    }
+    let _ = fs::remove_dir_all(&work);
 }
