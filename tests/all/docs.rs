@@ -19,7 +19,8 @@
 //!
 //! Each page's examples are one test. A page whose examples need a program (g++,
 //! curl) or the official data is ignored, with the reason, where build.rs found it
-//! absent; the setters' guide, whose examples write whole suites, is in the full tier.
+//! absent; the pages whose examples write whole suites (the setters' guide, its quick
+//! start, the test data's inside page) are in the full tier.
 //!
 //! Besides the examples: every option of every subcommand's help appears in the
 //! subcommand's guide, every subcommand is in the README's table, the README stays a
@@ -438,7 +439,7 @@ fn examples_of_the_setters_guide() {
 }
 
 #[test]
-#[ignore = "slow (about 40 s: a whole suite): the full tier runs it"]
+#[ignore = "slow (about 60 s: a whole suite, and the bundle compiled): the full tier runs it"]
 fn examples_of_the_setters_quick_start() {
     examples_of("setters-quick.md");
 }
