@@ -12,7 +12,7 @@
 #  2. Each family of the catalogue held out whole in turn (the hand-written mistakes
 #     with their variants, the slips grown from the move table, each family that
 #     follows a solution's shape), the default suite built against the rest for seeds
-#     1..FAMILY_SEEDS (default 20): the rows of the setters' guide's table.
+#     1..FAMILY_SEEDS (default 20): the rows of the table in docs/test-data-internals.md.
 #  3. Every seed 1..SUITE_SEEDS (default 20): the default suite kills every mistake and
 #     reaches every cell of the statement's model;
 #     seconds a suite, and how many mistakes only one file kills.

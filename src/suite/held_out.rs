@@ -13,7 +13,7 @@
 //!   nobody had thought of that kind of mistake at all.
 //!
 //! `scripts/bench-heldout.sh` runs them over many seeds and compares ways of building
-//! the suite; the setters' guide reports the figures, in the rows [`Summary::row`]
+//! the suite; docs/test-data-internals.md reports the figures, in the rows [`Summary::row`]
 //! writes.
 
 use super::build::suite;

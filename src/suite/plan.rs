@@ -33,7 +33,7 @@ pub struct Weights {
 }
 
 /// The weights `gen --suite` uses: chosen by the held-out measurement of
-/// `scripts/bench-heldout.sh` (the setters' guide says how).
+/// `scripts/bench-heldout.sh` (docs/test-data-internals.md says how).
 pub const WEIGHTS: Weights = Weights {
     first_kill: 100,
     second_kill: 40,

@@ -19,11 +19,14 @@
 //!
 //! Each page's examples are one test. A page whose examples need a program (g++,
 //! curl) or the official data is ignored, with the reason, where build.rs found it
-//! absent; the setters' guide, whose examples write whole suites, is in the full tier.
+//! absent; the pages whose examples write whole suites (the setters' guide, its quick
+//! start, the test data's inside page) are in the full tier.
 //!
 //! Besides the examples: every option of every subcommand's help appears in the
 //! subcommand's guide, every subcommand is in the README's table, the README stays a
-//! front door (at most 12 KB), and the pages read as documentation, not as a log.
+//! front door (at most 12 KB), the pages read as documentation, not as a log, their
+//! links and headings resolve, and every page links the glossary before it uses the
+//! words of ours that the glossary explains.
 
 use crate::common;
 use crate::official;
@@ -268,13 +271,16 @@ fn run(command: &str, dir: &Path) -> Vec<String> {
 const PAGE_TESTS: &[&str] = &[
     "README.md",
     "chase.md",
+    "contestants-quick.md",
     "contestants.md",
     "engine-internals.md",
     "engine.md",
     "faq.md",
     "rules.md",
     "serve.md",
+    "setters-quick.md",
     "setters.md",
+    "test-data-internals.md",
 ];
 
 /// Runs every example of the page `name` (`README.md` or a guide's file name): each
@@ -385,6 +391,15 @@ fn examples_of_the_contestants_guide() {
 }
 
 #[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn examples_of_the_contestants_quick_start() {
+    examples_of("contestants-quick.md");
+}
+
+#[test]
 fn examples_of_the_engine_internals() {
     examples_of("engine-internals.md");
 }
@@ -421,6 +436,18 @@ fn examples_of_the_serve_guide() {
 #[ignore = "slow (about 90 s: whole suites): the full tier runs it"]
 fn examples_of_the_setters_guide() {
     examples_of("setters.md");
+}
+
+#[test]
+#[ignore = "slow (about 60 s: a whole suite, and the bundle compiled): the full tier runs it"]
+fn examples_of_the_setters_quick_start() {
+    examples_of("setters-quick.md");
+}
+
+#[test]
+#[ignore = "slow (about 60 s: whole suites): the full tier runs it"]
+fn examples_of_the_test_data_internals() {
+    examples_of("test-data-internals.md");
 }
 
 #[test]
@@ -530,17 +557,18 @@ fn every_option_in_a_help_is_in_its_guide() {
     }
 }
 
-/// The setters' guide lists the hand-written mistakes, each with its sentence and its
-/// rule as `duckchess audit --list` gives them, and the whole catalogue by group, with
-/// how many mistakes each holds.
+/// The test data's inside page lists the hand-written mistakes, each with its sentence
+/// and its rule as `duckchess audit --list` gives them, and the whole catalogue by group,
+/// with how many mistakes each holds.
 #[test]
 fn the_catalogue_in_the_guide_is_the_catalogue() {
     use duckchess::catalogue::handwritten::Written;
     use duckchess::catalogue::list::{Group, Mistake};
-    let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
+    let page = "docs/test-data-internals.md";
+    let text = fs::read_to_string(root().join(page)).expect("guide");
     for m in Written::ALL {
         let row = format!("| `{}` | {} | {} |", m.name(), m.sentence(), m.rule());
-        assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
+        assert!(text.contains(&row), "{page} lacks the row {row}");
     }
     let rows = text
         .lines()
@@ -550,13 +578,10 @@ fn the_catalogue_in_the_guide_is_the_catalogue() {
     for g in Group::all() {
         let count = Mistake::all().iter().filter(|m| m.group() == g).count();
         let row = format!("| {} | {count} |", g.title());
-        assert!(text.contains(&row), "docs/setters.md lacks the row {row}");
+        assert!(text.contains(&row), "{page} lacks the row {row}");
     }
     let total = format!("| all | {} |", Mistake::all().len());
-    assert!(
-        text.contains(&total),
-        "docs/setters.md lacks the row {total}"
-    );
+    assert!(text.contains(&total), "{page} lacks the row {total}");
 }
 
 /// Where the README and the FAQ count the catalogue ("N mistakes"), the count is the
@@ -854,19 +879,19 @@ fn the_guide_gives_each_level_its_profile_and_rating() {
     assert_eq!(checked, PROFILES.len(), "levels in the guide's table");
 }
 
-/// The setters' guide's table of held-out families is in the form
+/// The test data's inside page gives its table of held-out families in the form
 /// `scripts/bench-heldout.sh families` prints: its header, then one row for each family
 /// of the catalogue, in order, with the family's size.
 #[test]
 fn the_held_out_families_table_is_the_benchmarks() {
     use duckchess::suite::held_out::{families, Summary};
-    let text = fs::read_to_string(root().join("docs/setters.md")).expect("guide");
+    let text = fs::read_to_string(root().join("docs/test-data-internals.md")).expect("guide");
     let lines: Vec<&str> = text.lines().collect();
     let header: Vec<&str> = Summary::HEADER.lines().collect();
     let at = lines
         .windows(header.len())
         .position(|w| w == &header[..])
-        .expect("docs/setters.md has the table of held-out families");
+        .expect("docs/test-data-internals.md has the table of held-out families");
     let rows = &lines[at + header.len()..];
     let families = families();
     for (i, family) in families.iter().enumerate() {
@@ -896,4 +921,147 @@ fn the_held_out_families_table_is_the_benchmarks() {
         !rows.get(families.len()).is_some_and(|r| r.starts_with('|')),
         "the table has a row for no family"
     );
+}
+
+/// The words of ours that the guides use in a sense of their own: each has an entry in
+/// the glossary.
+const OUR_WORDS: &[&str] = &[
+    "square",
+    "side",
+    "kind",
+    "captain",
+    "car",
+    "duck",
+    "blocking square",
+    "move table",
+    "row of the move table",
+    "command",
+    "invalid command",
+    "check",
+    "output line",
+    "ply",
+    "position notation",
+    "case",
+    "samples",
+    "official cases",
+    "strict format",
+    "lenient",
+    "verdict",
+    "seed",
+    "mode",
+    "shrink",
+    "1-minimal",
+    "flaky",
+    "planted mistake",
+    "control group",
+    "test set",
+    "suite",
+    "mistake",
+    "catalogue",
+    "variant",
+    "grown",
+    "starting piece",
+    "group",
+    "family",
+    "mutant",
+    "kill",
+    "survivor",
+    "witness",
+    "redundant test",
+    "cell",
+    "model",
+    "map",
+    "coverage",
+    "mission",
+    "repair",
+    "held-out",
+    "engine",
+    "level",
+    "evaluation",
+    "UCI",
+    "perft",
+    "static site",
+];
+
+/// The glossary's entries: each `### ` heading names one word, or several separated by
+/// commas; each with the text that explains it.
+fn glossary_entries() -> Vec<(Vec<String>, String)> {
+    let text = fs::read_to_string(root().join("docs/glossary.md")).expect("the glossary");
+    let mut entries: Vec<(Vec<String>, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(words) = line.strip_prefix("### ") {
+            let words = words.split(", ").map(str::to_string).collect();
+            entries.push((words, String::new()));
+        } else if line.starts_with('#') {
+            entries.push((Vec::new(), String::new()));
+        } else if let Some((_, body)) = entries.last_mut() {
+            body.push_str(line.trim());
+        }
+    }
+    entries.retain(|(words, _)| !words.is_empty());
+    entries
+}
+
+/// Whether `word` appears in `text` where a word starts (so `cell` in `cells`, not in
+/// `excellent`), letter case aside.
+fn uses(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    text.match_indices(&word)
+        .any(|(at, _)| !text[..at].ends_with(|c: char| c.is_alphanumeric()))
+}
+
+/// The glossary explains every word of ours, and only words the pages use; every other
+/// page links it before its first section, so a reader meets the link before the words.
+#[test]
+fn the_glossary_explains_our_words_and_every_page_links_it_first() {
+    let entries = glossary_entries();
+    let defined: Vec<&String> = entries.iter().flat_map(|(words, _)| words).collect();
+    for word in OUR_WORDS {
+        assert!(
+            defined.iter().any(|d| d == word),
+            "docs/glossary.md has no entry for {word:?}"
+        );
+    }
+    let others: Vec<(PathBuf, String)> = pages()
+        .into_iter()
+        .filter(|p| !p.ends_with("glossary.md"))
+        .map(|p| {
+            let text = fs::read_to_string(&p).expect("page");
+            (p, text)
+        })
+        .collect();
+    for (words, body) in &entries {
+        assert!(
+            body.split_whitespace().count() >= 8,
+            "docs/glossary.md: the entry {words:?} explains too little"
+        );
+        for word in words {
+            assert!(
+                others.iter().any(|(_, text)| uses(text, word)),
+                "docs/glossary.md explains {word:?}, which no other page uses"
+            );
+        }
+    }
+    for (page, text) in &others {
+        let intro = text.split("\n## ").next().unwrap_or("");
+        let link = if page.ends_with("README.md") {
+            "](docs/glossary.md)"
+        } else {
+            "](glossary.md)"
+        };
+        assert!(
+            intro.contains(link),
+            "{}: no link to the glossary before its first section",
+            page.display()
+        );
+    }
+    assert!(others.len() >= 15, "only {} pages found", others.len());
+}
+
+#[test]
+fn uses_finds_a_word_where_a_word_starts() {
+    assert!(uses("Every Cell reached", "cell"));
+    assert!(uses("cells", "cell"));
+    assert!(!uses("excellent", "cell"));
+    assert!(uses("a 1-minimal case", "1-minimal"));
 }

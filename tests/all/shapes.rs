@@ -6,7 +6,7 @@
 //! shape that still answers the statement's sample right, and the suite of seed 1 kills
 //! each of them. Needs g++ (ignored where build.rs found none).
 //! `scripts/bench-shapes.sh` measures the suites of seeds 1..20 and the official cases
-//! against them (figures in the setters' guide).
+//! against them (figures in docs/test-data-internals.md).
 
 use crate::common;
 use crate::official;

@@ -1,7 +1,7 @@
 //! The held-out measurement of `gen --suite`, as benchmarks: a test target that `cargo
 //! test` leaves out (`test = false` in `Cargo.toml`: they take many minutes and print
 //! figures); `scripts/bench-heldout.sh` runs them in release mode and prints the figures
-//! the setters' guide reports.
+//! docs/test-data-internals.md reports.
 //!
 //! - `held_out_kill_rates`: for each way of building the suite (the weights of its
 //!   greedy search), suites built against part of the catalogue and measured on the
@@ -9,7 +9,7 @@
 //!   catalogue held out in turn.
 //! - `held_out_families`: each family of the catalogue held out whole in turn, suites
 //!   of the default way built against the rest for seeds 1..=`FAMILY_SEEDS` (default
-//!   20), one row of the setters' guide's table for each family.
+//!   20), one row of the table in docs/test-data-internals.md for each family.
 
 use duckchess::catalogue::for_suite::killed_by;
 use duckchess::catalogue::list::Mistake;
