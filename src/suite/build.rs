@@ -155,10 +155,12 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
     let reached = |hits: &[u64]| hits.iter().filter(|&&h| h > 0).count() as u64;
     let mut turn = 0;
     while files.len() < total {
+        // An end is done once a command after it has been tried too (the capacity
+        // file ends with the loser's pieces all taken, which leaves none to try).
         let missing = |e: &(Color, PieceKind)| {
-            model::Cell::Ends(e.0, e.1)
-                .index()
-                .is_some_and(|i| hits[i] == 0)
+            [model::Cell::Ends(e.0, e.1), model::Cell::Follows(e.0, e.1)]
+                .iter()
+                .any(|c| c.index().is_some_and(|i| hits[i] == 0))
         };
         let ender = match enders.iter().find(|e| missing(e)) {
             Some(&e) => e,
