@@ -10,7 +10,7 @@ use std::path::Path;
 /// The command line of `export`.
 pub const SPEC: Spec = Spec {
     name: "export",
-    summary: "package a test set as a zip archive for Luogu, HydroOJ, UOJ or Polygon",
+    summary: "package a test set for Luogu, HydroOJ, UOJ or Polygon",
     usage: &["--for JUDGE -o FILE [PATH...]"],
     about: "\
 Reads the cases under each PATH (default: the current folder) as 'test' pairs
