@@ -1,11 +1,12 @@
 //! Looks for what some tests need and the repository does not hold (the contest's
-//! official cases, g++, a C compiler, curl, GNU time, Debian's rustc 1.63, a control
-//! group with the memory controller, or with the pids controller, that this process may
-//! make), and for each one missing sets a cfg (`lacks_official`, `lacks_gxx`,
-//! `lacks_cc`, `lacks_curl`, `lacks_gnu_time`, `lacks_old_rustc`, `lacks_cgroup`,
-//! `lacks_pids_cgroup`) that marks the tests needing it `#[ignore]` with the reason: `cargo test` then reports them as not run, never as passed. Under CI (`CI`
-//! set) none is set: every test runs, and one that cannot fails. The program itself uses
-//! none of these cfgs.
+//! official cases, g++, a C compiler, curl, unzip, GNU time, Debian's rustc 1.63, a
+//! control group with the memory controller, or with the pids controller, that this
+//! process may make), and for each one missing sets a cfg (`lacks_official`,
+//! `lacks_gxx`, `lacks_cc`, `lacks_curl`, `lacks_unzip`, `lacks_gnu_time`,
+//! `lacks_old_rustc`, `lacks_cgroup`, `lacks_pids_cgroup`) that marks the tests needing
+//! it `#[ignore]` with the reason: `cargo test` then reports them as not run, never as
+//! passed. Under CI (`CI` set) none is set: every test runs, and one that cannot fails.
+//! The program itself uses none of these cfgs.
 //!
 //! Cargo runs this again when one of the things found changes, when `PATH` changes, or
 //! when this file is touched: after installing a tool or fetching the cases,
@@ -42,10 +43,11 @@ fn main() {
     let gxx = on_path("g++");
     let cc = on_path("cc").or_else(|| on_path("gcc"));
     let curl = on_path("curl");
+    let unzip = on_path("unzip");
     let fixed = |path: &str| Some(PathBuf::from(path)).filter(|p| p.is_file());
     let gnu_time = fixed("/usr/bin/time");
     let old_rustc = fixed("/usr/bin/rustc");
-    for found in [&gxx, &cc, &curl, &gnu_time, &old_rustc]
+    for found in [&gxx, &cc, &curl, &unzip, &gnu_time, &old_rustc]
         .into_iter()
         .flatten()
     {
@@ -57,6 +59,7 @@ fn main() {
         ("lacks_gxx", gxx.is_none()),
         ("lacks_cc", cc.is_none()),
         ("lacks_curl", curl.is_none()),
+        ("lacks_unzip", unzip.is_none()),
         ("lacks_gnu_time", gnu_time.is_none()),
         ("lacks_old_rustc", old_rustc.is_none()),
         ("lacks_cgroup", !cgroup_works("memory")),

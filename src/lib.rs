@@ -26,6 +26,8 @@
 //!    statement's model and the move table's map.
 //! 4. [`suite`]: the test files `gen --suite` writes, searched against the catalogue and
 //!    for the model, and the witnesses of mistakes.
+//! 4. [`export`]: a test set packaged for an online judge (Luogu, HydroOJ, UOJ,
+//!    Polygon) as a zip archive, with a testlib validator and checker.
 //! 4. [`lab`]: what makes and measures the engine: selfplay, training, the fit.
 //! 4. [`web`]: `duckchess serve`, the board in a browser.
 //! 5. [`commands`]: every subcommand's command line and entry point, one file each.
@@ -37,6 +39,7 @@ pub mod chase;
 pub mod cli;
 pub mod commands;
 pub mod engine;
+pub mod export;
 pub mod generate;
 pub mod harness;
 pub mod judge;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[OsString]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 19] = [
+const SUBCOMMANDS: [Entry; 20] = [
     (&commands::judge::SPEC, commands::judge::cli),
     (&commands::gen::SPEC, commands::gen::cli),
     (&commands::validate::SPEC, commands::validate::cli),
@@ -18,6 +18,7 @@ const SUBCOMMANDS: [Entry; 19] = [
     (&commands::audit::SPEC, commands::audit::cli),
     (&commands::trace::SPEC, commands::trace::cli),
     (&commands::bundle::SPEC, commands::bundle::cli),
+    (&commands::export::SPEC, commands::export::cli),
     (&commands::perft::SPEC, commands::perft::cli),
     (&commands::play::SPEC, commands::play::cli),
     (&commands::analyze::SPEC, commands::analyze::cli),

@@ -457,13 +457,14 @@ fn import_breaks(layers: &Layers, imports: &BTreeSet<(ModPath, ModPath)>) -> Vec
 
 /// The contest tools: what runs, judges and shrinks contestants' programs, and what
 /// measures and writes test data.
-const CONTEST_TOOLS: [&str; 6] = [
+const CONTEST_TOOLS: [&str; 7] = [
     "commands",
     "harness",
     "shrink",
     "catalogue",
     "model",
     "suite",
+    "export",
 ];
 
 /// The rooms of the test data that must not know each other: the catalogue of mistakes

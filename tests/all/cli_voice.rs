@@ -48,6 +48,22 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
         "audit" => (vec!["audit", "--list"], b""),
         "trace" => (vec!["trace"], b"1\n0 3 1 2\n"),
         "bundle" => (vec!["bundle"], b""),
+        // The archive goes to a temporary folder; the line saying so to stdout.
+        "export" => {
+            let out = std::env::temp_dir().join("duckchess-cli-voice-export.zip");
+            let out: &'static str = Box::leak(out.to_string_lossy().into_owned().into_boxed_str());
+            (
+                vec![
+                    "export",
+                    "--for",
+                    "luogu",
+                    "-o",
+                    out,
+                    "samples/self-check.in",
+                ],
+                b"",
+            )
+        }
         "perft" => (vec!["perft", "2"], b""),
         "play" => (vec!["play", "--ascii"], b"board\nquit\n"),
         "analyze" => (vec!["analyze", "--nodes", "500"], b"2\n0 3 1 2\n9 4 8 4\n"),

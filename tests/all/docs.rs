@@ -497,7 +497,7 @@ fn guide(sub: &str) -> &'static str {
     match sub {
         "judge" => "docs/rules.md",
         "test" | "stress" | "trace" => "docs/contestants.md",
-        "gen" | "validate" | "bundle" | "audit" => "docs/setters.md",
+        "gen" | "validate" | "bundle" | "audit" | "export" => "docs/setters.md",
         "perft" | "play" | "analyze" | "arena" | "uci" | "match" => "docs/engine.md",
         "fit" | "selfplay" | "train" => "docs/engine-internals.md",
         "serve" => "docs/serve.md",

@@ -1,7 +1,7 @@
 //! Every file a subcommand writes is whole or absent, on a disk that fills up while it
 //! is written: a test set (`gen --suite`), the case `stress` saves and its answer, the
-//! outputs `test --keep` keeps, the bundle (`bundle -o`), a match's record (`match
-//! --record`) and a saved game (`play`).
+//! outputs `test --keep` keeps, the bundle (`bundle -o`), a judge's archive (`export
+//! -o`), a match's record (`match --record`) and a saved game (`play`).
 //!
 //! The small disk is a tmpfs of some kilobytes, mounted for the test where that is
 //! allowed (root on Linux); elsewhere a file-size limit (`ulimit -f`, with the signal
@@ -205,6 +205,40 @@ fn a_bundle_that_does_not_fit_keeps_the_old_file() {
     assert_eq!(disk.names(""), ["judge.rs"]);
     let out = disk.run(&["bundle", "-o", ""], b"");
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_archive_that_does_not_fit_keeps_the_old_one() {
+    let disk = Disk::new("export", 64, 1);
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/self-check.in");
+    let sample = sample.to_string_lossy();
+    // An archive of ours, written where there is room, is what the full disk keeps.
+    let roomy = common::scratch("files", "export");
+    let old = roomy.join("old.zip");
+    let out = common::run(
+        &[
+            "export",
+            "--for",
+            "luogu",
+            "-o",
+            &old.to_string_lossy(),
+            &sample,
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let old = fs::read(old).unwrap();
+    fs::write(disk.path("p.zip"), &old).unwrap();
+    disk.fill();
+    let out = disk.run(&["export", "--for", "polygon", "-o", "p.zip", &sample], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        common::stderr(&out).starts_with("duckchess: export: cannot write p.zip: "),
+        "{}",
+        common::stderr(&out)
+    );
+    assert_eq!(fs::read(disk.path("p.zip")).unwrap(), old);
+    assert_eq!(disk.names(""), ["p.zip"]);
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod docs;
 mod endgame;
 mod engine;
 mod engine_cli;
+mod export;
 mod files;
 mod fit_cli;
 mod held_out;
