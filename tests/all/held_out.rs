@@ -229,3 +229,38 @@ fn what_only_a_lenient_input_shows_is_outside_the_strict_format() {
         judge::run(&witness[..], &mut out).expect("the judge reads it");
     }
 }
+
+/// What only an input outside the strict format shows, `stress --messy` finds: each
+/// such mistake, within a few thousand cases.
+#[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn stress_with_messy_inputs_finds_what_the_suite_cannot_show() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("held-out-messy-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a folder for the programs");
+    for (name, _) in OUTSIDE_THE_FORMAT {
+        let (file, switch) = listed(&second())
+            .into_iter()
+            .find(|(_, s)| s == name)
+            .expect("listed in bugs.tsv");
+        let program = dir.join(&switch);
+        compile(&second(), &file, &switch, &program);
+        let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+            .args([
+                "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
+            ])
+            .arg(&program)
+            .arg("--save")
+            .arg(dir.join(format!("{switch}.in")))
+            .stdin(Stdio::null())
+            .output()
+            .expect("stress runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert!(stdout.starts_with("found: WA in case "), "{name}: {stdout}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -113,8 +113,8 @@ impl Map {
         }
         let [red, blue] = self.most_moves;
         out.push_str(&format!(
-            "  the most legal moves a side had when it moved: red {red}, blue {blue} (crowded: \
-             {CROWD} or more; the rules allow at most {RULES_BOUND})\n"
+            "  most legal moves a side had: red {red}, blue {blue}\n  \
+             (crowded: {CROWD} or more; the rules allow at most {RULES_BOUND})\n"
         ));
         if missing.is_empty() {
             out.push_str("every cell of the model is reached\n");
