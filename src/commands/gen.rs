@@ -42,12 +42,16 @@ for coverage and redundancy: every mistake of the 'duckchess audit' catalogue
 killed in two files if it can be, every cell of the coverage map reached a few
 times, then the end of the game where a solution that still looks for check
 would see it, and commands after the end; if a mistake survives them, the
-third is written again, opening with a witness of it. The others are built for
+third is written again, opening with a witness of it. The fourth holds what a
+solution must hold: both sides crowded (100 legal moves or more), a run of 256
+invalid commands, every piece but the captains taken. The others are built for
 the statement's model ('audit --coverage'): each reaches cells no earlier file
 reaches and ends with a kind of a side taking the captain that no earlier file
-ends with, until every kind of each side has, and while cells are left.
-DIR is created when missing; an existing DIR may hold only files a suite writes
-(N.in, N.ans, suite.txt), which are replaced: anything else makes gen refuse."
+ends with, until every kind of each side has, and while cells are left; the
+last two are an input of no command and one of one command. DIR is created
+when missing; an existing DIR may hold only files a suite writes (N.in, N.ans,
+suite.txt), which are replaced: anything else, there when gen starts or put
+there while it works, makes gen refuse and leaves DIR as it was."
     ),
     options: &[
         Opt::valued(

@@ -180,14 +180,11 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         for attempt in 0..COVER_TRIES {
             let mut tried = hits.clone();
             let seed = salt(plan.seed, 1000 + k + 100 * attempt);
-            // The later tries thin the board first, ended by the kind of a cell left.
-            let thin = !needed && attempt >= 3;
+            // Once every end is in, every other file (and the later tries) thins the
+            // board first, ended by the kind of a cell left.
+            let thin = !needed && (attempt >= 3 || (k + attempt) % 2 == 0);
             let ender = match thin {
-                true => model::cells()
-                    .iter()
-                    .filter(|c| c.index().is_some_and(|i| hits[i] == 0))
-                    .find_map(|c| c.mover())
-                    .unwrap_or(ender),
+                true => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
                 false => ender,
             };
             let cmds = super::for_model::file(&mut tried, ender, seed, plan.jobs, Q, thin);
@@ -212,6 +209,18 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         ));
         files.push(SuiteFile { cmds, features });
     }
+}
+
+/// The side and kind that move in one of the cells `hits` has not reached, taken in
+/// turn by `turn` (so that one cell no file reaches does not take every try).
+fn left_mover(hits: &[u64], turn: usize) -> Option<(Color, PieceKind)> {
+    let mut movers: Vec<(Color, PieceKind)> = model::cells()
+        .iter()
+        .filter(|c| c.index().is_some_and(|i| hits[i] == 0))
+        .filter_map(|c| c.mover())
+        .collect();
+    movers.dedup();
+    movers.get(turn % movers.len().max(1)).copied()
 }
 
 /// The files of `plan` as the greedy search writes them, and what they do.
