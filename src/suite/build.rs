@@ -182,7 +182,7 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             let seed = salt(plan.seed, 1000 + k + 100 * attempt);
             // Once every end is in, every other file (and the later tries) thins the
             // board first, ended by the kind of a cell left.
-            let thin = !needed && (attempt >= 3 || (k + attempt) % 2 == 0);
+            let thin = !needed && (attempt >= 3 || (k + attempt).is_multiple_of(2));
             let ender = match thin {
                 true => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
                 false => ender,
