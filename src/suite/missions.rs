@@ -13,7 +13,7 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::model::table::{rows, ways, Cell};
+use crate::model::table::{row_towards, rows, ways, Cell};
 use crate::sys::rng::Rng;
 use std::collections::VecDeque;
 
@@ -22,6 +22,8 @@ use std::collections::VecDeque;
 const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
+/// Missions at a blocking square's cells tried in one step, at most, besides.
+const IN_THE_WAY: usize = 8;
 
 /// The squares from `from` to `at` (both included) along a breadth-first search's
 /// `came` links (each square's predecessor, `from` its own).
@@ -183,6 +185,93 @@ pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Ve
         if let Some(walked) = walk(game, &path, rng) {
             out.push(walked);
         }
+    }
+    out.extend(in_the_way(game, &wanted, rng));
+    out
+}
+
+/// Missions at the cells of a blocking square, chosen where the board as it stands
+/// already has the pieces in the way (a duck's two legs both taken is seldom met by
+/// chance): a leaping piece of the side to move routed to where its move by one row
+/// is blocked the wanted way, then that refused command after the other side's quiet
+/// answer; a leaping piece routed to where its check by one row is stopped the wanted
+/// way; the captain walked to where an opposing leaping piece's check is. At most
+/// [`IN_THE_WAY`].
+fn in_the_way(game: &Game, wanted: &impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let board = game.board();
+    let side = board.side_to_move();
+    let (Some(captain), Some(own)) = (board.captain(side.opponent()), board.captain(side)) else {
+        return Vec::new();
+    };
+    // The board with the piece on `at` moved to `to`.
+    let moved = |at: Square, to: Square| {
+        let mut b = board.clone();
+        b.put(at, None);
+        b.put(to, board.piece_at(at));
+        b
+    };
+    // The row and way of `kind` from `from` to `to` on `b`, when something is in it.
+    let way = |b: &Board, kind: PieceKind, from: Square, to: Square| {
+        row_towards(b, kind, from, to).and_then(|(r, w)| Some((r, w?)))
+    };
+    // (the piece, where it goes, the target of its refused command after)
+    let mut goals: Vec<(Square, Square, Option<Square>)> = Vec::new();
+    for (r, row) in rows()
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| !row.blocks.is_empty())
+    {
+        let r = r as u8;
+        for (at, p) in board.pieces().filter(|(_, p)| p.kind == row.kind) {
+            if p.color != side {
+                // The captain steps in front of it.
+                if let Some(t) = at.offset(row.dir).filter(|&t| board.is_empty(t)) {
+                    let stopped = way(&moved(own, t), p.kind, at, t);
+                    if stopped.is_some_and(|(_, w)| wanted(Cell::Stopped(p.color, r, w))) {
+                        goals.push((own, t, None));
+                    }
+                }
+                continue;
+            }
+            let back = captain.offset((-row.dir.0, -row.dir.1));
+            if let Some(s) = back.filter(|&s| s != at && board.is_empty(s)) {
+                let stopped = way(&moved(at, s), p.kind, s, captain);
+                if stopped.is_some_and(|(_, w)| wanted(Cell::Stopped(side, r, w))) {
+                    goals.push((at, s, None));
+                }
+            }
+            for s in Square::all().filter(|&s| s != at && board.is_empty(s)) {
+                let Some(t) = s.offset(row.dir) else { continue };
+                let open = t == at || board.piece_at(t).map(|q| q.color) != Some(side);
+                let blocked = way(&moved(at, s), p.kind, s, t);
+                if open && blocked.is_some_and(|(_, w)| wanted(Cell::Blocked(side, r, w))) {
+                    goals.push((at, s, Some(t)));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < IN_THE_WAY && !goals.is_empty() {
+        let (from, goal, refused) = goals.swap_remove(rng.index(goals.len()));
+        let Some(path) = route(board, from, goal) else {
+            continue;
+        };
+        let Some(mut walked) = walk(game, &path, rng) else {
+            continue;
+        };
+        if let Some(t) = refused {
+            // The other side answers, then the refused command.
+            let mut after = game.clone();
+            for c in &walked {
+                let _ = after.play(c[0], c[1], c[2], c[3]);
+            }
+            let Some(answer) = quiet(&after, &[goal, t], rng) else {
+                continue;
+            };
+            walked.push(answer);
+            walked.push(cmd_of(goal, t));
+        }
+        out.push(walked);
     }
     out
 }

@@ -21,5 +21,5 @@ pub mod counter;
 pub mod report;
 
 pub use cells::{cells, rows, ways, Act, Cell, Edge, Onto, Refused, Row, Way};
-pub use counter::Counter;
-pub use report::Map;
+pub use counter::{row_towards, Counter};
+pub use report::{unreachable_text, Map};
