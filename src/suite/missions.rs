@@ -23,7 +23,7 @@ const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
 /// Missions at a blocking square's cells tried in one step, at most, besides.
-const IN_THE_WAY: usize = 8;
+const IN_THE_WAY: usize = 12;
 
 /// The squares from `from` to `at` (both included) along a breadth-first search's
 /// `came` links (each square's predecessor, `from` its own).
@@ -109,12 +109,14 @@ fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
     Some(out)
 }
 
-/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]: for
+/// Missions for the cells `worth` says are worth reaching (more than nothing), at
+/// most [`MISSIONS`], and [`in_the_way`]'s: for
 /// the side to move, a piece to where it gives check by one row alone (a car's on a
 /// captain at its edge too) or a check by it is stopped, or takes by one row; and its
 /// captain to where one row of an opposing piece checks it, or would but for a
 /// blocking square.
-pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+pub fn missions(game: &Game, worth: impl Fn(Cell) -> u64, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let wanted = |cell| worth(cell) > 0;
     let board = game.board();
     if board.is_over() {
         return Vec::new();
@@ -186,7 +188,7 @@ pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Ve
             out.push(walked);
         }
     }
-    out.extend(in_the_way(game, &wanted, rng));
+    out.extend(in_the_way(game, &worth, rng));
     out
 }
 
@@ -195,9 +197,10 @@ pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Ve
 /// chance): a leaping piece of the side to move routed to where its move by one row
 /// is blocked the wanted way, then that refused command after the other side's quiet
 /// answer; a leaping piece routed to where its check by one row is stopped the wanted
-/// way; the captain walked to where an opposing leaping piece's check is. At most
-/// [`IN_THE_WAY`].
-fn in_the_way(game: &Game, wanted: &impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+/// way, or another piece onto an empty blocking square of a leaping piece aimed at a
+/// captain; the captain walked to where an opposing leaping piece's check is. At most
+/// [`IN_THE_WAY`], those of the cells worth most first.
+fn in_the_way(game: &Game, worth: &impl Fn(Cell) -> u64, rng: &mut Rng) -> Vec<Vec<Cmd>> {
     let board = game.board();
     let side = board.side_to_move();
     let (Some(captain), Some(own)) = (board.captain(side.opponent()), board.captain(side)) else {
@@ -214,8 +217,14 @@ fn in_the_way(game: &Game, wanted: &impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec
     let way = |b: &Board, kind: PieceKind, from: Square, to: Square| {
         row_towards(b, kind, from, to).and_then(|(r, w)| Some((r, w?)))
     };
-    // (the piece, where it goes, the target of its refused command after)
-    let mut goals: Vec<(Square, Square, Option<Square>)> = Vec::new();
+    // (what it is worth, the piece, where it goes, the target of its refused command)
+    let mut goals: Vec<(u64, Square, Square, Option<Square>)> = Vec::new();
+    let mut add = |cell, goal: (Square, Square, Option<Square>)| {
+        let w = worth(cell);
+        if w > 0 {
+            goals.push((w, goal.0, goal.1, goal.2));
+        }
+    };
     for (r, row) in rows()
         .iter()
         .enumerate()
@@ -223,36 +232,54 @@ fn in_the_way(game: &Game, wanted: &impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec
     {
         let r = r as u8;
         for (at, p) in board.pieces().filter(|(_, p)| p.kind == row.kind) {
+            // A piece of the side to move steps onto an empty blocking square of this
+            // piece's row towards the other captain.
+            let aimed = board.captain(p.color.opponent());
+            if aimed.is_some_and(|c| at.offset(row.dir) == Some(c)) {
+                let legs = row.blocks.iter().filter_map(|&b| at.offset(b));
+                for leg in legs.filter(|&l| board.is_empty(l)) {
+                    let mine = board.pieces().filter(|&(q, qp)| {
+                        qp.color == side && q != at && qp.kind != PieceKind::Captain
+                    });
+                    for (q, _) in mine {
+                        let target = at.offset(row.dir).unwrap_or(at);
+                        if let Some((_, w)) = way(&moved(q, leg), p.kind, at, target) {
+                            add(Cell::Stopped(p.color, r, w), (q, leg, None));
+                        }
+                    }
+                }
+            }
             if p.color != side {
                 // The captain steps in front of it.
                 if let Some(t) = at.offset(row.dir).filter(|&t| board.is_empty(t)) {
-                    let stopped = way(&moved(own, t), p.kind, at, t);
-                    if stopped.is_some_and(|(_, w)| wanted(Cell::Stopped(p.color, r, w))) {
-                        goals.push((own, t, None));
+                    if let Some((_, w)) = way(&moved(own, t), p.kind, at, t) {
+                        add(Cell::Stopped(p.color, r, w), (own, t, None));
                     }
                 }
                 continue;
             }
             let back = captain.offset((-row.dir.0, -row.dir.1));
             if let Some(s) = back.filter(|&s| s != at && board.is_empty(s)) {
-                let stopped = way(&moved(at, s), p.kind, s, captain);
-                if stopped.is_some_and(|(_, w)| wanted(Cell::Stopped(side, r, w))) {
-                    goals.push((at, s, None));
+                if let Some((_, w)) = way(&moved(at, s), p.kind, s, captain) {
+                    add(Cell::Stopped(side, r, w), (at, s, None));
                 }
             }
             for s in Square::all().filter(|&s| s != at && board.is_empty(s)) {
                 let Some(t) = s.offset(row.dir) else { continue };
                 let open = t == at || board.piece_at(t).map(|q| q.color) != Some(side);
-                let blocked = way(&moved(at, s), p.kind, s, t);
-                if open && blocked.is_some_and(|(_, w)| wanted(Cell::Blocked(side, r, w))) {
-                    goals.push((at, s, Some(t)));
+                match way(&moved(at, s), p.kind, s, t) {
+                    Some((_, w)) if open => add(Cell::Blocked(side, r, w), (at, s, Some(t))),
+                    _ => {}
                 }
             }
         }
     }
     let mut out = Vec::new();
     while out.len() < IN_THE_WAY && !goals.is_empty() {
-        let (from, goal, refused) = goals.swap_remove(rng.index(goals.len()));
+        // One of those worth most, at random.
+        let most = goals.iter().map(|g| g.0).max().unwrap_or(0);
+        let best: Vec<usize> = (0..goals.len()).filter(|&i| goals[i].0 == most).collect();
+        let (_, from, goal, refused) = goals.swap_remove(best[rng.index(best.len())]);
         let Some(path) = route(board, from, goal) else {
             continue;
         };

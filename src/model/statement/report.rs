@@ -111,9 +111,13 @@ impl Map {
             out.push_str(&format!("  {:<17} {reached:>5} of {of}\n", dim.name()));
         }
         let [red, blue] = self.most_moves;
-        out.push_str(&format!(
-            "  the most legal moves a side had when it moved: red {red}, blue {blue} (crowded: \
-             {CROWD} or more; the rules allow at most {RULES_BOUND})\n"
+        out.push_str(&cli::help::filled(
+            &format!(
+                "the most legal moves a side had when it moved: red {red}, blue {blue} \
+                 (crowded: {CROWD} or more; the rules allow at most {RULES_BOUND})"
+            ),
+            "  ",
+            "    ",
         ));
         if missing.is_empty() {
             out.push_str("every cell of the model is reached\n");
