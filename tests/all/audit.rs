@@ -1240,9 +1240,11 @@ fn audit_memory_stays_flat_over_many_tests() {
             "{}",
             &report[..200.min(report.len())]
         );
-        // A line a test, and every test redundant, named in one line however many.
+        // A line a test; the first needed, every other one redundant, named in one
+        // line however many.
         assert!(report.contains(&format!("  {n}  {}/{n}.in ", dir.display())));
-        assert!(report.contains(&format!(" and {} more\n", n - 10)), "{n}");
+        assert!(report.contains(&format!("needed (1 of {n}, ")), "{n}");
+        assert!(report.contains(&format!(" and {} more\n", n - 11)), "{n}");
         peaks.push(peak);
         let _ = fs::remove_dir_all(&dir);
     }

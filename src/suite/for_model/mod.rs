@@ -1,5 +1,7 @@
 //! Files built for the statement's model ([`crate::model::statement`]): each one game from the start,
-//! grown by a greedy search that values only the model's cells no earlier file reaches,
+//! grown by a greedy search that values only the cells no earlier file reaches: the
+//! model's, and those of the move table's map ([`crate::model::table`]) the files built
+//! against the catalogue leave,
 //! and ended by one chosen kind of one chosen side taking the other captain, with
 //! commands after the end. The suite adds such files after the files built against the
 //! catalogue, one for each ending those leave, and more while cells are left.
