@@ -157,6 +157,9 @@ pub struct Running<'a> {
     batch_commands: usize,
     /// The most tests and commands a batch holds.
     limits: (usize, usize),
+    /// For each test played and not yet taken ([`Running::take_sets`]), the mistakes
+    /// it kills, a bit each (mistake `i` is bit `i % 64` of word `i / 64`).
+    sets: Vec<Vec<u64>>,
 }
 
 impl<'a> Running<'a> {
@@ -178,6 +181,7 @@ impl<'a> Running<'a> {
             batch: Vec::new(),
             batch_commands: 0,
             limits: (BATCH_TESTS, BATCH_COMMANDS),
+            sets: Vec::new(),
         }
     }
 
@@ -190,12 +194,24 @@ impl<'a> Running<'a> {
         }
     }
 
-    /// Plays the batch and folds it into the tally.
-    fn play(&mut self) {
+    /// Plays the tests added and not played yet (a batch plays by itself when full)
+    /// and folds them into the tally.
+    pub fn play(&mut self) {
         if self.batch.is_empty() {
             return;
         }
-        let part = tally(&self.batch, self.mistakes, self.jobs, self.with_rows);
+        // The batch's own matrix, for the sets of what each test kills.
+        let part = tally(&self.batch, self.mistakes, self.jobs, true);
+        let words = self.mistakes.len().div_ceil(64);
+        for j in 0..self.batch.len() {
+            let mut set = vec![0u64; words];
+            for (i, word) in (0..self.mistakes.len()).map(|i| (i, i / 64)) {
+                if part.kills(i, j) {
+                    set[word] |= 1 << (i % 64);
+                }
+            }
+            self.sets.push(set);
+        }
         let offset = self.tally.kills.len();
         for (total, (count, first)) in self.tally.killers.iter_mut().zip(&part.killers) {
             total.0 += count;
@@ -214,6 +230,13 @@ impl<'a> Running<'a> {
         self.tally.kills.extend(part.kills);
         self.batch.clear();
         self.batch_commands = 0;
+    }
+
+    /// What each test played since the last call kills, in order: a set of bits for
+    /// each, mistake `i` bit `i % 64` of word `i / 64`. Taken as the tests come, they
+    /// are held no longer than a batch.
+    pub fn take_sets(&mut self) -> Vec<Vec<u64>> {
+        std::mem::take(&mut self.sets)
     }
 
     /// The tally of every test added.
@@ -277,10 +300,22 @@ mod tests {
             let whole = tally(&tests, mistakes, 2, with_rows);
             let mut running = Running::new(mistakes, 2, with_rows);
             running.limits = (40, 50);
+            let mut sets = Vec::new();
             for t in &tests {
                 running.add(t.clone());
+                sets.extend(running.take_sets());
             }
+            running.play();
+            sets.extend(running.take_sets());
             assert_eq!(running.finish(), whole);
+            // Each test's set holds exactly the mistakes it kills.
+            let full = tally(&tests, mistakes, 1, true);
+            assert_eq!(sets.len(), tests.len());
+            for (j, set) in sets.iter().enumerate() {
+                for i in 0..mistakes.len() {
+                    assert_eq!(set[i / 64] >> (i % 64) & 1 == 1, full.kills(i, j));
+                }
+            }
         }
     }
 }

@@ -6,6 +6,12 @@
 //! Before that, every input must pass `validate`'s strict rules and every answer file
 //! must agree with the judge: a wrong answer file is the worst bug a setter can ship.
 //!
+//! A test is *redundant* when it is outside the cover of the set
+//! ([`crate::harness::cover`]): the tests kept by the greedy choice so that together they
+//! kill every mistake, and reach every cell of the statement's model and of the move
+//! table's map, that the whole set kills and reaches. Without all the redundant tests
+//! at once, nothing the tool measures is lost.
+//!
 //! The mistakes, their mutant judge and the matrix of what kills what live in
 //! [`crate::catalogue`], the statement's model and the move table's map in
 //! [`crate::model`], the witnesses in [`crate::suite`]; this module reads the test set
@@ -17,6 +23,7 @@ use crate::catalogue::mutant::{self, Answer};
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_INVALID, EXIT_OK};
 use crate::generate::case::Cmd;
 use crate::harness::cases::{self, CaseList, Reference};
+use crate::harness::cover::{self, Sets};
 use crate::harness::process::Feed;
 use crate::judge;
 use crate::model::{statement, table};
@@ -274,16 +281,65 @@ fn survivors_text(
     out
 }
 
+/// Up to [`REDUNDANT_NAMED`] of the tests `which` names, then how many more.
+fn named(cases: &CaseList, which: &[usize]) -> String {
+    let mut names: Vec<String> = which
+        .iter()
+        .take(REDUNDANT_NAMED)
+        .map(|&j| test_name(&cases.get(j)))
+        .collect();
+    if which.len() > REDUNDANT_NAMED {
+        let last = names.pop().unwrap_or_default();
+        names.push(format!("{last} and {} more", which.len() - REDUNDANT_NAMED));
+    }
+    names.join(", ")
+}
+
+/// The tests needed (`needed`: a cover, [`cover::greedy`]) and the redundant ones.
+fn cover_text(cases: &CaseList, needed: &[usize]) -> String {
+    let redundant: Vec<usize> = (0..cases.len())
+        .filter(|j| needed.binary_search(j).is_err())
+        .collect();
+    let mut out = help::filled(
+        &format!(
+            "needed ({} of {}, chosen greedily: together they kill every mistake the set \
+             kills and reach every cell of the statement's model and of the move table's \
+             map it reaches): {}",
+            needed.len(),
+            cases.len(),
+            match needed.is_empty() {
+                true => "none".to_string(),
+                false => named(cases, needed),
+            }
+        ),
+        "",
+        "  ",
+    );
+    if !redundant.is_empty() {
+        out.push_str(&help::filled(
+            &format!(
+                "redundant (the other {}: without all of them, nothing is lost): {}",
+                redundant.len(),
+                named(cases, &redundant)
+            ),
+            "",
+            "  ",
+        ));
+    }
+    out
+}
+
 /// Writes the report of an audit of `cases` (each loaded, with `commands[j]` commands)
 /// as `tally` of `mistakes` says: the count, each survivor with its witness, what each
-/// test kills, the redundant tests, and with `with_matrix` the matrix. Written as it
-/// goes, a line a test: memory does not grow with the tests.
+/// test kills, the tests `needed` (a cover of everything the set shows) and the
+/// redundant ones, and with `with_matrix` the matrix. Written as it goes, a line a test.
 fn write_report(
     out: &mut dyn Write,
     cases: &CaseList,
     commands: &[u32],
     tally: &Tally,
     mistakes: &[Mistake],
+    needed: &[usize],
     with_matrix: bool,
 ) -> io::Result<()> {
     let survivors: Vec<Mistake> = mistakes
@@ -320,24 +376,7 @@ fn write_report(
             alone_of(j)
         )?;
     }
-    let redundant = |j: &usize| alone_of(*j) == 0 && cases.len() > 1;
-    let count = (0..cases.len()).filter(redundant).count();
-    if count > 0 {
-        let mut names: Vec<String> = (0..cases.len())
-            .filter(redundant)
-            .take(REDUNDANT_NAMED)
-            .map(|j| test_name(&cases.get(j)))
-            .collect();
-        if count > REDUNDANT_NAMED {
-            let last = names.pop().unwrap_or_default();
-            names.push(format!("{last} and {} more", count - REDUNDANT_NAMED));
-        }
-        let text = format!(
-            "redundant (kills nothing that the other tests do not): {}",
-            names.join(", ")
-        );
-        out.write_all(help::filled(&text, "", "  ").as_bytes())?;
-    }
+    out.write_all(cover_text(cases, needed).as_bytes())?;
     if with_matrix {
         let name_width = mistakes.iter().map(|m| m.name().len()).max().unwrap_or(0);
         write!(
@@ -386,8 +425,10 @@ a mistake that answers some input differently from the judge is killed by it.
 The report: 'killed K of M'; each surviving mistake with what it does, the rule
 it breaks, and its witness (a small input that kills it, with the line where it
 answers differently; the grown ones are listed by group); for each test how many
-mistakes it kills and how many no other test kills; the redundant tests, which
-kill nothing the others do not; with --matrix, which test kills which mistake.
+mistakes it kills and how many no other test kills; the tests needed, a small
+set chosen greedily that kills every mistake and reaches every cell of the
+statement's model and of the move table's map the whole set does, and the other
+tests, redundant; with --matrix, which test kills which mistake.
 
 --coverage reports instead what the data exercises of the rules, and how often:
 for each piece, side and row of the move table, the moves judged legal, the
@@ -508,6 +549,43 @@ fn skipped_note(stems: &[PathBuf]) -> Option<String> {
     })
 }
 
+/// What each test of a set shows, for the cover ([`cover::greedy`]): the mistakes it
+/// kills, the cells of the statement's model and of the move table's map it reaches.
+#[derive(Default)]
+struct Shown {
+    kills: Sets,
+    model: Sets,
+    map: Sets,
+}
+
+impl Shown {
+    /// The cells the next test reaches.
+    fn cells(&mut self, cmds: &[Cmd]) {
+        let mut model = statement::Map::new();
+        model.add(cmds);
+        self.model.push(reached(&model.counts));
+        let mut map = table::Map::new();
+        map.add(cmds);
+        self.map.push(reached(&map.counts));
+    }
+
+    /// What the tests played since the last call kill, in order.
+    fn kills(&mut self, sets: Vec<Vec<u64>>) {
+        for set in sets {
+            self.kills.push(set);
+        }
+    }
+}
+
+/// The cells `counts` reaches, a bit each.
+fn reached(counts: &[u64]) -> Vec<u64> {
+    let mut bits = vec![0u64; counts.len().div_ceil(64)];
+    for (i, _) in counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+        bits[i / 64] |= 1 << (i % 64);
+    }
+    bits
+}
+
 /// Audits the test set under `paths`; returns the exit status.
 fn audit(paths: &[String], report_of: Report) -> u8 {
     let mut skipped = Vec::new();
@@ -527,6 +605,8 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     let mut running = Running::new(&mistakes, jobs, with_matrix);
     let mut map = table::Map::new();
     let mut statement = statement::Map::new();
+    // What each test kills and reaches, for the cover: each distinct set kept once.
+    let mut shown = Shown::default();
     let mut commands: Vec<u32> = Vec::new();
     let mut status = EXIT_OK;
     let mut notes = Vec::new();
@@ -537,7 +617,11 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
             Ok(test) => {
                 commands.push(test.cmds.len() as u32);
                 match report_of {
-                    Report::Mistakes { .. } => running.add(test),
+                    Report::Mistakes { .. } => {
+                        shown.cells(&test.cmds);
+                        running.add(test);
+                        shown.kills(running.take_sets());
+                    }
                     Report::Coverage => {
                         map.add(&test.cmds);
                         statement.add(&test.cmds);
@@ -559,9 +643,14 @@ fn audit(paths: &[String], report_of: Report) -> u8 {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (written, short) = match report_of {
         Report::Mistakes { matrix } => {
+            running.play();
+            shown.kills(running.take_sets());
             let tally = running.finish();
             let short = tally.killers.iter().filter(|&&(n, _)| n == 0).count();
-            let written = write_report(&mut out, &cases, &commands, &tally, &mistakes, matrix);
+            let needed = cover::greedy(&[&shown.kills, &shown.model, &shown.map]);
+            let written = write_report(
+                &mut out, &cases, &commands, &tally, &mistakes, &needed, matrix,
+            );
             (written, short)
         }
         Report::Coverage => {

@@ -7,9 +7,11 @@
 //!   its input on stdin, its output streamed to a sink, under a wall-clock limit.
 //! - [`cases`]: a test set's files, each `X.in` with its answer.
 //! - [`verdict`]: one case run and judged: AC, WA, RE or TLE.
+//! - [`cover`]: which tests of a set are needed to show all it shows, found greedily.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`].
 
 pub mod cases;
+pub mod cover;
 pub mod process;
 pub mod verdict;

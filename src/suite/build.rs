@@ -15,6 +15,7 @@ use crate::catalogue::for_suite::{first_difference, judge_answers, killed_by, Mi
 use crate::generate::case::Cmd;
 use crate::judge::piece::{Color, PieceKind};
 use crate::model::statement::{self as model, counter::input_cells};
+use crate::model::table;
 
 /// A game that exposes `mistake`: one file's greedy search against it alone, cut after
 /// the first command on which it answers differently from the judge; `None` when the
@@ -153,6 +154,15 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         .flat_map(|c| PieceKind::ALL.into_iter().map(move |k| (c, k)))
         .collect();
     let reached = |hits: &[u64]| hits.iter().filter(|&&h| h > 0).count() as u64;
+    // The move table's map counts too: the files for the model fill in what the files
+    // against the catalogue leave of it.
+    let mut map_hits = table::Map::of(files.iter().map(|f| &f.cmds[..])).counts;
+    let map_missing = |map_hits: &[u64]| {
+        let cells = table::cells().iter();
+        cells
+            .filter(|c| c.reachable() && map_hits[c.index()] == 0)
+            .count() as u64
+    };
     let mut turn = 0;
     while files.len() < total {
         // An end is done once a command after it has been tried too (the capacity
@@ -170,8 +180,8 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             }
         };
         let needed = missing(&ender);
-        let before = reached(hits);
-        if !needed && before == hits.len() as u64 {
+        let before = reached(hits) + reached(&map_hits);
+        if !needed && reached(hits) == hits.len() as u64 && map_missing(&map_hits) == 0 {
             break;
         }
         let k = files.len() as u64 + 1;
@@ -179,6 +189,7 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         let mut found = None;
         for attempt in 0..COVER_TRIES {
             let mut tried = hits.clone();
+            let mut tried_map = map_hits.clone();
             let seed = salt(plan.seed, 1000 + k + 100 * attempt);
             // Once every end is in, every other file (and the later tries) thins the
             // board first, ended by the kind of a cell left.
@@ -187,21 +198,23 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
                 true => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
                 false => ender,
             };
-            let cmds = super::for_model::file(&mut tried, ender, seed, plan.jobs, Q, thin);
+            let cmds =
+                super::for_model::file(&mut tried, &mut tried_map, ender, seed, plan.jobs, Q, thin);
             for cell in input_cells(cmds.len()) {
                 if let Some(i) = cell.index() {
                     tried[i] += 1;
                 }
             }
-            if needed || reached(&tried) - before >= COVER_LEAST {
-                found = Some((cmds, tried, ender));
+            if needed || reached(&tried) + reached(&tried_map) - before >= COVER_LEAST {
+                found = Some((cmds, tried, tried_map, ender));
                 break;
             }
         }
-        let Some((cmds, tried, ender)) = found else {
+        let Some((cmds, tried, tried_map, ender)) = found else {
             break;
         };
         *hits = tried;
+        map_hits = tried_map;
         let mut features: Vec<String> = ending(&cmds).into_iter().collect();
         features.push(format!(
             "built for the statement's model: the {} {} takes the captain",

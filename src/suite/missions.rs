@@ -13,7 +13,7 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
-use crate::model::table::{rows, ways, Cell};
+use crate::model::table::{row_towards, rows, ways, Cell};
 use crate::sys::rng::Rng;
 use std::collections::VecDeque;
 
@@ -22,6 +22,8 @@ use std::collections::VecDeque;
 const DEPTH: usize = 3;
 /// Missions tried in one step, at most.
 const MISSIONS: usize = 24;
+/// Missions at a blocking square's cells tried in one step, at most, besides.
+const IN_THE_WAY: usize = 12;
 
 /// The squares from `from` to `at` (both included) along a breadth-first search's
 /// `came` links (each square's predecessor, `from` its own).
@@ -107,12 +109,14 @@ fn walk(game: &Game, path: &[Square], rng: &mut Rng) -> Option<Vec<Cmd>> {
     Some(out)
 }
 
-/// Missions for the cells `wanted` says are worth reaching, at most [`MISSIONS`]: for
+/// Missions for the cells `worth` says are worth reaching (more than nothing), at
+/// most [`MISSIONS`], and [`in_the_way`]'s: for
 /// the side to move, a piece to where it gives check by one row alone (a car's on a
 /// captain at its edge too) or a check by it is stopped, or takes by one row; and its
 /// captain to where one row of an opposing piece checks it, or would but for a
 /// blocking square.
-pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+pub fn missions(game: &Game, worth: impl Fn(Cell) -> u64, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let wanted = |cell| worth(cell) > 0;
     let board = game.board();
     if board.is_over() {
         return Vec::new();
@@ -183,6 +187,118 @@ pub fn missions(game: &Game, wanted: impl Fn(Cell) -> bool, rng: &mut Rng) -> Ve
         if let Some(walked) = walk(game, &path, rng) {
             out.push(walked);
         }
+    }
+    out.extend(in_the_way(game, &worth, rng));
+    out
+}
+
+/// Missions at the cells of a blocking square, chosen where the board as it stands
+/// already has the pieces in the way (a duck's two legs both taken is seldom met by
+/// chance): a leaping piece of the side to move routed to where its move by one row
+/// is blocked the wanted way, then that refused command after the other side's quiet
+/// answer; a leaping piece routed to where its check by one row is stopped the wanted
+/// way, or another piece onto an empty blocking square of a leaping piece aimed at a
+/// captain; the captain walked to where an opposing leaping piece's check is. At most
+/// [`IN_THE_WAY`], those of the cells worth most first.
+fn in_the_way(game: &Game, worth: &impl Fn(Cell) -> u64, rng: &mut Rng) -> Vec<Vec<Cmd>> {
+    let board = game.board();
+    let side = board.side_to_move();
+    let (Some(captain), Some(own)) = (board.captain(side.opponent()), board.captain(side)) else {
+        return Vec::new();
+    };
+    // The board with the piece on `at` moved to `to`.
+    let moved = |at: Square, to: Square| {
+        let mut b = board.clone();
+        b.put(at, None);
+        b.put(to, board.piece_at(at));
+        b
+    };
+    // The row and way of `kind` from `from` to `to` on `b`, when something is in it.
+    let way = |b: &Board, kind: PieceKind, from: Square, to: Square| {
+        row_towards(b, kind, from, to).and_then(|(r, w)| Some((r, w?)))
+    };
+    // (what it is worth, the piece, where it goes, the target of its refused command)
+    let mut goals: Vec<(u64, Square, Square, Option<Square>)> = Vec::new();
+    let mut add = |cell, goal: (Square, Square, Option<Square>)| {
+        let w = worth(cell);
+        if w > 0 {
+            goals.push((w, goal.0, goal.1, goal.2));
+        }
+    };
+    for (r, row) in rows()
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| !row.blocks.is_empty())
+    {
+        let r = r as u8;
+        for (at, p) in board.pieces().filter(|(_, p)| p.kind == row.kind) {
+            // A piece of the side to move steps onto an empty blocking square of this
+            // piece's row towards the other captain.
+            let aimed = board.captain(p.color.opponent());
+            if aimed.is_some_and(|c| at.offset(row.dir) == Some(c)) {
+                let legs = row.blocks.iter().filter_map(|&b| at.offset(b));
+                for leg in legs.filter(|&l| board.is_empty(l)) {
+                    let mine = board.pieces().filter(|&(q, qp)| {
+                        qp.color == side && q != at && qp.kind != PieceKind::Captain
+                    });
+                    for (q, _) in mine {
+                        let target = at.offset(row.dir).unwrap_or(at);
+                        if let Some((_, w)) = way(&moved(q, leg), p.kind, at, target) {
+                            add(Cell::Stopped(p.color, r, w), (q, leg, None));
+                        }
+                    }
+                }
+            }
+            if p.color != side {
+                // The captain steps in front of it.
+                if let Some(t) = at.offset(row.dir).filter(|&t| board.is_empty(t)) {
+                    if let Some((_, w)) = way(&moved(own, t), p.kind, at, t) {
+                        add(Cell::Stopped(p.color, r, w), (own, t, None));
+                    }
+                }
+                continue;
+            }
+            let back = captain.offset((-row.dir.0, -row.dir.1));
+            if let Some(s) = back.filter(|&s| s != at && board.is_empty(s)) {
+                if let Some((_, w)) = way(&moved(at, s), p.kind, s, captain) {
+                    add(Cell::Stopped(side, r, w), (at, s, None));
+                }
+            }
+            for s in Square::all().filter(|&s| s != at && board.is_empty(s)) {
+                let Some(t) = s.offset(row.dir) else { continue };
+                let open = t == at || board.piece_at(t).map(|q| q.color) != Some(side);
+                match way(&moved(at, s), p.kind, s, t) {
+                    Some((_, w)) if open => add(Cell::Blocked(side, r, w), (at, s, Some(t))),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    while out.len() < IN_THE_WAY && !goals.is_empty() {
+        // One of those worth most, at random.
+        let most = goals.iter().map(|g| g.0).max().unwrap_or(0);
+        let best: Vec<usize> = (0..goals.len()).filter(|&i| goals[i].0 == most).collect();
+        let (_, from, goal, refused) = goals.swap_remove(best[rng.index(best.len())]);
+        let Some(path) = route(board, from, goal) else {
+            continue;
+        };
+        let Some(mut walked) = walk(game, &path, rng) else {
+            continue;
+        };
+        if let Some(t) = refused {
+            // The other side answers, then the refused command.
+            let mut after = game.clone();
+            for c in &walked {
+                let _ = after.play(c[0], c[1], c[2], c[3]);
+            }
+            let Some(answer) = quiet(&after, &[goal, t], rng) else {
+                continue;
+            };
+            walked.push(answer);
+            walked.push(cmd_of(goal, t));
+        }
+        out.push(walked);
     }
     out
 }

@@ -266,6 +266,8 @@ fn the_coverage_map_names_what_the_data_never_reaches() {
     golden("coverage_samples.txt", &map);
 }
 
+/// `gen --suite` then `audit --coverage` on it exits 0: the default suite reaches every
+/// cell of the statement's model and of the move table's map that a valid input can.
 #[test]
 #[ignore = "slow (the default suite, about 30 s): the full tier runs it"]
 fn the_coverage_map_of_the_default_suite() {
@@ -275,6 +277,138 @@ fn the_coverage_map_of_the_default_suite() {
         &["audit", "--coverage", "suite"],
     );
     golden("coverage_suite.txt", &text(&out.stdout));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+/// The tests a report calls redundant, read from its `redundant (...)` paragraph
+/// (the report must name them all: fewer than eleven).
+fn redundant_in(report: &str) -> Vec<String> {
+    let Some(at) = report.find("\nredundant (") else {
+        return Vec::new();
+    };
+    let rest = &report[at + 1..];
+    let end = rest.find("\n\n").unwrap_or(rest.len());
+    let para = rest[..end].replace("\n  ", " ");
+    let list = para.split_once("): ").expect("a list").1;
+    assert!(!list.contains(" more"), "{para}");
+    list.split(", ").map(|n| n.trim().to_string()).collect()
+}
+
+/// What a folder shows: its kill count line and its coverage's two counts.
+fn shows(parent: &Path, folder: &str) -> (String, String, String) {
+    let audit = text(&run_in(parent, &["audit", folder]).stdout);
+    let coverage = text(&run_in(parent, &["audit", "--coverage", folder]).stdout);
+    let killed = audit
+        .split(": ")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .next()
+        .unwrap_or("");
+    let model = coverage
+        .lines()
+        .find(|l| l.starts_with("the statement's model: "))
+        .unwrap_or("");
+    let map = coverage.lines().next().unwrap_or("");
+    // The map's line names the count of tests and commands: only what is reached.
+    let map = map.split("): ").nth(1).unwrap_or("");
+    (killed.to_string(), model.to_string(), map.to_string())
+}
+
+/// A file repeated in a folder is redundant; the others, each reaching something no
+/// other test does, are needed.
+#[test]
+fn a_repeated_file_is_redundant() {
+    let dir = scratch("repeated");
+    let files = [
+        "2\n0 0 1 0\n9 0 8 0\n",
+        "2\n0 0 1 0\n9 0 8 0\n",
+        "3\n3 4 4 4\n6 4 5 4\n0 1 2 2\n",
+    ];
+    for (i, input) in files.iter().enumerate() {
+        fs::write(dir.join(format!("{}.in", i + 1)), input).expect("write");
+        fs::write(dir.join(format!("{}.ans", i + 1)), judged(input.as_bytes())).expect("write");
+    }
+    let out = run_in(&dir, &["audit", "."]);
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("needed (2 of 3, chosen greedily"),
+        "{report}"
+    );
+    assert_eq!(redundant_in(&report), ["./2.in"], "{report}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// On the default suite, no file that alone kills a mistake or reaches a cell of the
+/// statement's model or of the move table's map is called redundant, and the files
+/// not called redundant, kept alone, kill and reach all the suite does.
+#[test]
+#[ignore = "slow (the default suite, about 40 s): the full tier runs it"]
+fn the_files_not_redundant_keep_everything_the_default_suite_shows() {
+    use duckchess::catalogue::for_suite::killed_by;
+    use duckchess::model::table;
+    let dir = default_suite();
+    let parent = dir.parent().expect("a parent");
+    let report = text(&run_in(parent, &["audit", "suite"]).stdout);
+    let redundant = redundant_in(&report);
+    // What each file shows, as a set of findings; a finding one file alone shows.
+    let mut shown: Vec<BTreeSet<String>> = Vec::new();
+    for k in 1.. {
+        let Ok(input) = fs::read_to_string(dir.join(format!("{k}.in"))) else {
+            break;
+        };
+        let cmds = commands(&input);
+        let mut set: BTreeSet<String> = killed_by(&cmds, Mistake::all())
+            .iter()
+            .map(|m| format!("kill {m}"))
+            .collect();
+        let model = model::Map::of([&cmds[..]]);
+        set.extend(
+            (0..model.counts.len())
+                .filter(|&i| model.counts[i] > 0)
+                .map(|i| format!("model {i}")),
+        );
+        let map = table::Map::of([&cmds[..]]);
+        set.extend(
+            (0..map.counts.len())
+                .filter(|&i| map.counts[i] > 0)
+                .map(|i| format!("map {i}")),
+        );
+        shown.push(set);
+    }
+    assert!(shown.len() >= 14, "{}", shown.len());
+    for (j, set) in shown.iter().enumerate() {
+        let name = format!("suite/{}.in", j + 1);
+        let alone = set.iter().find(|f| {
+            shown
+                .iter()
+                .enumerate()
+                .all(|(k, s)| k == j || !s.contains(*f))
+        });
+        if let Some(finding) = alone {
+            assert!(!redundant.contains(&name), "{name} alone has {finding}");
+        }
+    }
+    // Keep only the others, renumbered, and nothing is lost.
+    let kept = parent.join("kept");
+    let _ = fs::remove_dir_all(&kept);
+    fs::create_dir_all(&kept).expect("a folder");
+    let mut n = 0;
+    for j in 1..=shown.len() {
+        if !redundant.contains(&format!("suite/{j}.in")) {
+            n += 1;
+            for ext in ["in", "ans"] {
+                fs::copy(
+                    dir.join(format!("{j}.{ext}")),
+                    kept.join(format!("{n}.{ext}")),
+                )
+                .expect("copy");
+            }
+        }
+    }
+    assert_eq!(n + redundant.len(), shown.len(), "{redundant:?}");
+    assert_eq!(shows(parent, "suite"), shows(parent, "kept"));
+    let _ = fs::remove_dir_all(&kept);
 }
 
 #[test]
@@ -1106,9 +1240,11 @@ fn audit_memory_stays_flat_over_many_tests() {
             "{}",
             &report[..200.min(report.len())]
         );
-        // A line a test, and every test redundant, named in one line however many.
+        // A line a test; the first needed, every other one redundant, named in one
+        // line however many.
         assert!(report.contains(&format!("  {n}  {}/{n}.in ", dir.display())));
-        assert!(report.contains(&format!(" and {} more\n", n - 10)), "{n}");
+        assert!(report.contains(&format!("needed (1 of {n}, ")), "{n}");
+        assert!(report.contains(&format!(" and {} more\n", n - 11)), "{n}");
         peaks.push(peak);
         let _ = fs::remove_dir_all(&dir);
     }

@@ -2,11 +2,10 @@
 //! `audit --coverage` prints of it.
 
 use super::capacity::{CROWD, RULES_BOUND};
-use super::cells::{Cell, Dimension, Onto};
+use super::cells::{cells, universe, why_unreachable, Cell, Dimension, Onto};
 use super::counter::{input_cells, Counter};
 use super::geometry::vector_name;
-use super::geometry::Shift;
-use super::universe::{cells, universe, why_unreachable};
+use super::refusals::Shift;
 use crate::cli;
 use crate::generate::case::Cmd;
 
@@ -112,9 +111,13 @@ impl Map {
             out.push_str(&format!("  {:<17} {reached:>5} of {of}\n", dim.name()));
         }
         let [red, blue] = self.most_moves;
-        out.push_str(&format!(
-            "  most legal moves a side had: red {red}, blue {blue}\n  \
-             (crowded: {CROWD} or more; the rules allow at most {RULES_BOUND})\n"
+        out.push_str(&cli::help::filled(
+            &format!(
+                "the most legal moves a side had when it moved: red {red}, blue {blue} \
+                 (crowded: {CROWD} or more; the rules allow at most {RULES_BOUND})"
+            ),
+            "  ",
+            "    ",
         ));
         if missing.is_empty() {
             out.push_str("every cell of the model is reached\n");

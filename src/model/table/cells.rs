@@ -278,12 +278,22 @@ pub(super) fn blockable(kind: PieceKind) -> bool {
 }
 
 impl Cell {
+    /// Why no valid input (one within the official limits) can reach the cell, or
+    /// `None` when one can. Such cells are left out of the map's count, with this
+    /// reason (a test proves each).
+    pub fn why_unreachable(self) -> Option<&'static str> {
+        match self {
+            Cell::Invalid(Refused::OffBoard) | Cell::LegalAfter(Refused::OffBoard) => Some(
+                "the official limits keep every square of a valid input on the board \
+                 (0 <= x <= 9, 0 <= y <= 8)",
+            ),
+            _ => None,
+        }
+    }
+
     /// Whether a valid input within the official limits can reach the cell.
     pub fn reachable(self) -> bool {
-        !matches!(
-            self,
-            Cell::Invalid(Refused::OffBoard) | Cell::LegalAfter(Refused::OffBoard)
-        )
+        self.why_unreachable().is_none()
     }
 }
 

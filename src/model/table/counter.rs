@@ -13,7 +13,7 @@ use crate::model::pieces;
 /// The row of `kind` that takes a piece from `from` towards `to`, and what stands in its
 /// way: `None` for no row; `Some((row, None))` for a free way; `Some((row, Some(way)))`
 /// when something stands on its blocking squares.
-fn row_towards(
+pub fn row_towards(
     board: &Board,
     kind: PieceKind,
     from: Square,
@@ -491,6 +491,73 @@ mod tests {
             .iter()
             .position(|r| r.kind == kind && r.dir == dir)
             .expect("a row") as u8
+    }
+
+    /// The proof of [`Cell::why_unreachable`]: a valid input has every coordinate on
+    /// the board (the strict format refuses any other), and from any position no
+    /// command on the board reaches the cells of a square off it, nor does the legal
+    /// move after one. Every command on the board is tried from the start, from a
+    /// game in its middle and from a game over.
+    #[test]
+    fn no_valid_input_reaches_the_cells_left_out() {
+        use crate::show::format::{validate, DEFAULT_MAX_Q};
+        let left_out: Vec<Cell> = super::super::cells()
+            .iter()
+            .copied()
+            .filter(|c| !c.reachable())
+            .collect();
+        assert_eq!(
+            left_out,
+            [
+                Cell::Invalid(Refused::OffBoard),
+                Cell::LegalAfter(Refused::OffBoard)
+            ]
+        );
+        for bad in ["10 0 1 0", "0 9 1 0", "0 0 -1 0", "0 0 1 9", "0 0 1 10"] {
+            let input = format!("1\n{bad}\n");
+            assert!(validate(input.as_bytes(), DEFAULT_MAX_Q).is_err(), "{bad}");
+        }
+        assert!(validate(&b"1\n9 8 0 0\n"[..], DEFAULT_MAX_Q).is_ok());
+        let middle: Vec<Cmd> = vec![[3, 4, 4, 4], [6, 4, 5, 4], [0, 1, 2, 2], [9, 1, 7, 2]];
+        // The statement's sample, which ends with red taking the captain.
+        let over: Vec<Cmd> = vec![
+            [0, 0, 7, 0],
+            [9, 0, 8, 0],
+            [0, 1, 1, 3],
+            [0, 2, 2, 0],
+            [0, 3, 1, 2],
+            [0, 4, 0, 3],
+            [9, 4, 8, 4],
+            [3, 2, 2, 3],
+            [7, 0, 4, 2],
+            [7, 0, 5, 3],
+            [9, 2, 7, 4],
+            [2, 0, 4, 3],
+            [9, 1, 8, 3],
+            [4, 3, 6, 6],
+            [7, 4, 9, 2],
+            [8, 4, 9, 4],
+            [6, 6, 9, 4],
+        ];
+        for opening in [Vec::new(), middle, over] {
+            let mut counter = Counter::new();
+            for &c in &opening {
+                counter.play(c, |_| {});
+            }
+            for c in (0..8100i64).map(|i| [i / 810, i / 90 % 9, i / 9 % 10, i % 9]) {
+                let mut after = counter.clone();
+                let mut hit = Vec::new();
+                after.play(c, |cell| hit.push(cell));
+                // The next command: a legal move right after it, if the game goes on.
+                let next = crate::judge::rules::legal_moves(after.game().board())
+                    .first()
+                    .map(|m| crate::generate::case::cmd_of(m.from, m.to));
+                if let Some(n) = next {
+                    after.play(n, |cell| hit.push(cell));
+                }
+                assert!(hit.iter().all(|h| !left_out.contains(h)), "{c:?}: {hit:?}");
+            }
+        }
     }
 
     #[test]

@@ -12,6 +12,9 @@
 //! one row of the table can only show where its cell is counted, and a cell never
 //! reached names mistakes the data cannot catch.
 //!
+//! A cell no valid input can reach is left out of the count and printed with its reason
+//! ([`Cell::why_unreachable`]; a test proves each), as the statement's model does.
+//!
 //! - [`cells`]: the rows of the table, the cells and their order.
 //! - [`counter`]: the cells a game reaches, command by command.
 //! - [`report`]: how often a test set reaches each cell, and the report of it.
@@ -21,5 +24,5 @@ pub mod counter;
 pub mod report;
 
 pub use cells::{cells, rows, ways, Act, Cell, Edge, Onto, Refused, Row, Way};
-pub use counter::Counter;
-pub use report::Map;
+pub use counter::{row_towards, Counter};
+pub use report::{unreachable_text, Map};

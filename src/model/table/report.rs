@@ -94,6 +94,7 @@ fn render(map: &Map) -> String {
         reachable.len() - reached
     );
     out.push('\n');
+    out.push_str(&unreachable_note());
     out.push_str(&cli::help::filled(
         "the move table, by piece, side and row (legal: moves judged legal; takes: \
          captures; blocked: moves refused for what stands in the way; check: checks that \
@@ -374,6 +375,28 @@ fn cell_words(cell: Cell) -> String {
         ),
         _ => String::new(),
     }
+}
+
+/// The map's cells no valid input can reach, one a line: its words, then why.
+pub fn unreachable_text() -> String {
+    cells()
+        .iter()
+        .filter_map(|&c| Some(format!("{}: {}\n", cell_words(c), c.why_unreachable()?)))
+        .collect()
+}
+
+/// The paragraph of the report on the cells left out of the count, each with why.
+fn unreachable_note() -> String {
+    let text = unreachable_text();
+    let mut out = format!(
+        "the move table's map leaves out the {} cells no valid input can reach:\n",
+        text.lines().count()
+    );
+    for line in text.lines() {
+        out.push_str(&cli::help::filled(line, "  ", "    "));
+    }
+    out.push('\n');
+    out
 }
 
 /// The cells never reached, in words: the table's by piece, side and what is missing,

@@ -146,7 +146,7 @@ impl Search<'_> {
             out.extend(self.invalid_singles());
         }
         let mut rng = Rng::new(self.rng.next_u64());
-        let missions = missions::missions(&game, |cell| self.cell_gain(cell, 0) > 0, &mut rng);
+        let missions = missions::missions(&game, |cell| self.cell_gain(cell, 0), &mut rng);
         out.extend(missions.into_iter().map(|m| self.allowed(&m, allowed)));
         for &mode in modes {
             for _ in 0..PLAYOUTS {

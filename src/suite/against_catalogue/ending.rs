@@ -177,9 +177,17 @@ impl Search<'_> {
         self.push(&rest);
     }
 
-    /// After the end: every piece sent where its rule would take it.
+    /// After the end: every piece sent where its rule would take it, and onto the
+    /// nearest piece of its own side (refused whether or not the game is over).
     pub(super) fn after_end_singles(&self) -> Vec<Vec<Cmd>> {
         let board = self.game().board();
+        let onto_own = board.pieces().filter_map(|(from, p)| {
+            let own = board
+                .pieces()
+                .filter(|&(s, q)| s != from && q.color == p.color)
+                .min_by_key(|&(s, _)| s.x().abs_diff(from.x()) + s.y().abs_diff(from.y()));
+            own.map(|(to, _)| vec![cmd_of(from, to)])
+        });
         board
             .pieces()
             .flat_map(|(from, _)| {
@@ -187,6 +195,7 @@ impl Search<'_> {
                     .into_iter()
                     .map(move |to| vec![cmd_of(from, to)])
             })
+            .chain(onto_own)
             .collect()
     }
 }

@@ -1,5 +1,7 @@
 //! Files built for the statement's model ([`crate::model::statement`]): each one game from the start,
-//! grown by a greedy search that values only the model's cells no earlier file reaches,
+//! grown by a greedy search that values only the cells no earlier file reaches: the
+//! model's, and those of the move table's map ([`crate::model::table`]) the files built
+//! against the catalogue leave,
 //! and ended by one chosen kind of one chosen side taking the other captain, with
 //! commands after the end. The suite adds such files after the files built against the
 //! catalogue, one for each ending those leave, and more while cells are left.
@@ -29,6 +31,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::{Color, Piece, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::statement::{Cell, Counter};
+use crate::model::table;
 use crate::sys::rng::Rng;
 
 /// Commands of the growing part, at most.
@@ -51,6 +54,10 @@ struct Search<'a> {
     cmds: Vec<Cmd>,
     /// How often the suite reaches each model cell, this file included.
     hits: &'a mut Vec<u64>,
+    /// The move table's map of the game, and how often the suite reaches each of its
+    /// cells, this file included: a cell of it no file reaches is worth one too.
+    map: table::Counter,
+    map_hits: &'a mut Vec<u64>,
     rng: Rng,
     /// The side and kind that end the game.
     ender: (Color, PieceKind),
@@ -61,11 +68,13 @@ struct Search<'a> {
     thin: bool,
 }
 
-/// One file for the model, after the files whose model hits are `hits` (updated with
-/// this one's): a game of at most `room` commands ended by `ender` taking the captain,
-/// if it can; `thin`, taking pieces first (the ender's last piece and captains aside).
+/// One file for the model, after the files whose model hits are `hits` and map hits
+/// `map_hits` (both updated with this one's): a game of at most `room` commands ended
+/// by `ender` taking the captain, if it can; `thin`, taking pieces first (the ender's
+/// last piece and captains aside).
 pub fn file(
     hits: &mut Vec<u64>,
+    map_hits: &mut Vec<u64>,
     ender: (Color, PieceKind),
     seed: u64,
     jobs: usize,
@@ -76,6 +85,8 @@ pub fn file(
         counter: Counter::new(),
         cmds: Vec::new(),
         hits,
+        map: table::Counter::new(),
+        map_hits,
         rng: Rng::new(seed),
         ender,
         jobs,
@@ -91,6 +102,11 @@ pub fn file(
 /// Whether `cell` is still wanted.
 fn wanted(hits: &[u64], cell: Cell) -> bool {
     cell.index().is_some_and(|i| hits[i] == 0)
+}
+
+/// Whether the map's `cell` is still wanted: reachable, and reached by no file.
+fn map_wanted(map_hits: &[u64], cell: table::Cell) -> bool {
+    cell.reachable() && map_hits[cell.index()] == 0
 }
 
 impl Search<'_> {
@@ -116,14 +132,19 @@ impl Search<'_> {
             .pieces()
             .filter(|(_, q)| q.color == side && q.kind == kind)
             .count();
-        !(p.color == side && p.kind == kind && left <= 1)
+        // The loser keeps a piece besides its captain, for the commands after the end.
+        let loser = |q: &Piece| q.color != side && q.kind != PieceKind::Captain;
+        let theirs = board.pieces().filter(|(_, q)| loser(q)).count();
+        !(p.color == side && p.kind == kind && left <= 1 || loser(&p) && theirs <= 1)
     }
 
     /// New cells per command of `cont`: the gain up to its last new cell, and how many
     /// commands that takes; `None` when it may not be played.
     fn score(&self, cont: &[Cmd]) -> Option<(u64, usize)> {
         let mut counter = self.counter.clone();
+        let mut map = self.map.clone();
         let mut seen: Vec<usize> = Vec::new();
+        let mut seen_map: Vec<usize> = Vec::new();
         let mut bonus = 0;
         let mut best = (0, 0);
         for (i, &c) in cont.iter().enumerate() {
@@ -144,7 +165,12 @@ impl Search<'_> {
                     }
                 }
             });
-            let gain = seen.len() as u64 + bonus;
+            map.play(c, |cell| {
+                if map_wanted(self.map_hits, cell) && !seen_map.contains(&cell.index()) {
+                    seen_map.push(cell.index());
+                }
+            });
+            let gain = (seen.len() + seen_map.len()) as u64 + bonus;
             if gain > best.0 {
                 best = (gain, i + 1);
             }
@@ -167,6 +193,8 @@ impl Search<'_> {
                     hits[i] += 1;
                 }
             });
+            let map_hits = &mut *self.map_hits;
+            self.map.play(c, |cell| map_hits[cell.index()] += 1);
             self.cmds.push(c);
         }
     }
@@ -211,6 +239,18 @@ impl Search<'_> {
         out.extend(self.invalid());
         out.extend(self.missions());
         out.extend(self.refusal_missions());
+        // The move table's missions, while the map has a cell no file reaches.
+        let cells = table::cells();
+        if cells.iter().any(|&c| map_wanted(self.map_hits, c)) {
+            let mut rng = Rng::new(self.rng.next_u64());
+            let hits: &[u64] = self.map_hits;
+            let worth = |c| u64::from(map_wanted(hits, c));
+            out.extend(super::missions::missions(
+                self.counter.game(),
+                worth,
+                &mut rng,
+            ));
+        }
         out
     }
 
