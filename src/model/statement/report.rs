@@ -2,10 +2,11 @@
 //! `audit --coverage` prints of it.
 
 use super::capacity::{CROWD, RULES_BOUND};
-use super::cells::{cells, universe, why_unreachable, Cell, Dimension, Onto};
+use super::cells::{Cell, Dimension, Onto};
 use super::counter::{input_cells, Counter};
 use super::geometry::vector_name;
-use super::refusals::Shift;
+use super::geometry::Shift;
+use super::universe::{cells, universe, why_unreachable};
 use crate::cli;
 use crate::generate::case::Cmd;
 
