@@ -88,6 +88,8 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
 const COVER_LEAST: u64 = 1;
 /// Seeds a file for the model is tried from before the suite ends.
 const COVER_TRIES: u64 = 8;
+/// Seeds the last file for the model is written again from while cells are left.
+const LAST_TRIES: u64 = 6;
 
 /// How often the files reach each cell of the statement's model.
 fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
@@ -164,6 +166,8 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             .count() as u64
     };
     let mut turn = 0;
+    // The hits before the last file, when it was not needed for an ending.
+    let mut last = None;
     while files.len() < total {
         // An end is done once a command after it has been tried too (the capacity
         // file ends with the loser's pieces all taken, which leaves none to try).
@@ -213,14 +217,76 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         let Some((cmds, tried, tried_map, ender)) = found else {
             break;
         };
+        last = (!needed).then(|| (hits.clone(), map_hits.clone()));
         *hits = tried;
         map_hits = tried_map;
-        let mut features: Vec<String> = ending(&cmds).into_iter().collect();
-        features.push(format!(
-            "built for the statement's model: the {} {} takes the captain",
-            ender.0, ender.1
-        ));
-        files.push(SuiteFile { cmds, features });
+        files.push(model_file(cmds, ender));
+    }
+    if let Some((before, map_before)) = last {
+        last_again(plan, files, hits, &mut map_hits, before, map_before);
+    }
+}
+
+/// A file for the model, with what it is built for.
+fn model_file(cmds: Vec<Cmd>, ender: (Color, PieceKind)) -> SuiteFile {
+    let mut features: Vec<String> = ending(&cmds).into_iter().collect();
+    features.push(format!(
+        "built for the statement's model: the {} {} takes the captain",
+        ender.0, ender.1
+    ));
+    SuiteFile { cmds, features }
+}
+
+/// How many cells of the model (`hits`) and of the map (`map_hits`) no file reaches.
+fn cells_left(hits: &[u64], map_hits: &[u64]) -> usize {
+    let map_left = table::cells()
+        .iter()
+        .filter(|c| c.reachable() && map_hits[c.index()] == 0)
+        .count();
+    hits.iter().filter(|&&h| h == 0).count() + map_left
+}
+
+/// When the suite is full and cells are left, the last file for the model (one not
+/// needed for an ending) is written again from [`LAST_TRIES`] other seeds, thinned and
+/// ended by the mover of a cell left, each in turn; the one that leaves the fewest
+/// cells is kept (the file as it was, unless one leaves fewer). `before` and
+/// `map_before` are the hits of the files before it.
+fn last_again(
+    plan: &Plan,
+    files: &mut [SuiteFile],
+    hits: &mut Vec<u64>,
+    map_hits: &mut Vec<u64>,
+    before: Vec<u64>,
+    map_before: Vec<u64>,
+) {
+    let mut best = cells_left(hits, map_hits);
+    let Some(at) = files.len().checked_sub(1).filter(|_| best > 0) else {
+        return;
+    };
+    let wanted = hits.clone();
+    for attempt in 0..LAST_TRIES {
+        let Some(ender) = left_mover(&wanted, attempt as usize) else {
+            return;
+        };
+        let (mut tried, mut tried_map) = (before.clone(), map_before.clone());
+        let seed = salt(plan.seed, 5000 + 100 * attempt);
+        let cmds =
+            super::for_model::file(&mut tried, &mut tried_map, ender, seed, plan.jobs, Q, true);
+        for cell in input_cells(cmds.len()) {
+            if let Some(i) = cell.index() {
+                tried[i] += 1;
+            }
+        }
+        let left = cells_left(&tried, &tried_map);
+        if left < best {
+            best = left;
+            files[at] = model_file(cmds, ender);
+            *hits = tried;
+            *map_hits = tried_map;
+        }
+        if best == 0 {
+            return;
+        }
     }
 }
 

@@ -276,8 +276,24 @@ fn the_coverage_map_of_the_default_suite() {
         dir.parent().expect("a parent"),
         &["audit", "--coverage", "suite"],
     );
-    golden("coverage_suite.txt", &text(&out.stdout));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let report = text(&out.stdout);
+    golden("coverage_suite.txt", &report);
+    // Every cell of the map; the exit status is 0 exactly when every cell of the model
+    // is reached too.
+    assert!(report.starts_with("coverage of "), "{report}");
+    assert!(
+        report
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with(" 0 never")),
+        "{report}"
+    );
+    let model_done = report.contains("every cell of the model is reached");
+    assert_eq!(
+        out.status.code(),
+        Some(if model_done { 0 } else { 1 }),
+        "{report}"
+    );
 }
 
 /// The tests a report calls redundant, read from its `redundant (...)` paragraph
@@ -700,14 +716,20 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
     });
     let inputs: Vec<&String> = names.iter().filter(|n| n.ends_with(".in")).collect();
-    // Three files against the catalogue, then one for each ending of the model they
-    // leave (11 at least), at most 20 in all.
-    assert!((14..=20).contains(&inputs.len()), "{names:?}");
+    // Three files against the catalogue, the capacity file, one for each ending of the
+    // model they leave (11 at least), and the inputs of no command and of one last: at
+    // most 20 in all.
+    assert!((17..=20).contains(&inputs.len()), "{names:?}");
+    let n = inputs.len();
     for (i, name) in inputs.iter().enumerate() {
         assert_eq!(**name, format!("{}.in", i + 1));
         let input = fs::read(dir.join(name)).expect("an input");
         let q = validate(&input[..], DEFAULT_MAX_Q).expect("a valid input");
-        assert!((1..=1000).contains(&q), "{name}: Q = {q}");
+        let smallest = [(n - 2, 0), (n - 1, 1)];
+        match smallest.iter().find(|(k, _)| *k == i) {
+            Some(&(_, wanted)) => assert_eq!(q, wanted, "{name}"),
+            None => assert!((2..=1000).contains(&q), "{name}: Q = {q}"),
+        }
         let answer = fs::read(dir.join(format!("{}.ans", i + 1))).expect("its answer");
         assert_eq!(judged(&input), answer, "{name}");
     }
@@ -721,8 +743,12 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
         ));
     }
     assert_eq!(map.tally(model::Dimension::Endings), (28, 28));
-    // And every other cell of the model (seeds 1 to 20: scripts/bench-independent.sh).
-    assert_eq!(map.missing(), Vec::new());
+    // And nearly every other cell of the model (seeds 1 to 20: the every-seed test).
+    assert!(
+        map.missing().len() <= MODEL_CELLS_LEFT,
+        "{:?}",
+        map.missing()
+    );
     // One file: the same seed writes the same bytes, another seed others. One file
     // lets a few mistakes through, and says so.
     let again = scratch("again");
