@@ -368,10 +368,15 @@ fn write_report(
     for (j, case) in cases.iter().enumerate() {
         writeln!(
             out,
-            "  {:>digits$}  {:<width$}  {:>4} commands  kills {:>3}  alone {:>3}",
+            "  {:>digits$}  {:<width$}  {:>4} {:<8}  kills {:>3}  alone {:>3}",
             j + 1,
             test_name(&case),
             commands[j],
+            if commands[j] == 1 {
+                "command"
+            } else {
+                "commands"
+            },
             tally.kills[j],
             alone_of(j)
         )?;
