@@ -14,7 +14,7 @@
 #     follows a solution's shape), the default suite built against the rest for seeds
 #     1..FAMILY_SEEDS (default 20): the rows of the table in docs/test-data-internals.md.
 #  3. Every seed 1..SUITE_SEEDS (default 20): the default suite kills every mistake and
-#     reaches every cell of the statement's model;
+#     reaches all but at most a few cells of the statement's model;
 #     seconds a suite, and how many mistakes only one file kills.
 # Usage: scripts/bench-heldout.sh [halves|groups|both|families|seeds]
 #   (default: both, then families, then seeds)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # How strong is `gen --suite` against wrong solutions written by someone who never saw
 # the catalogue of mistakes? Not a test: prints numbers (minutes of work). The programs
-# are the four solutions of tests/fixtures/independent/ (a board of chars, the pieces in
-# an array by id, a class per kind, a list of generated moves), each compiled with every
-# BUG_ switch that tests/fixtures/independent/bugs.tsv lists: one plausible mistake
-# each, every one passing the statement's sample. They were written from the rules
-# alone and are held out: neither the suite nor the model is tuned on them.
+# are the solutions of two sets written apart: tests/fixtures/independent/ (four C++
+# solutions: a board of chars, the pieces in an array by id, a class per kind, a list of
+# generated moves) and tests/fixtures/independent2/ (six in C, C++ and Rust: a flat
+# board, bitboards, a map, cached move lists, tables), each compiled with every switch
+# its bugs.tsv lists: one plausible mistake each. They were written from the rules alone
+# and are held out: neither the suite nor the model is tuned on them. The second set's
+# TAB_NO_NEWLINE shows only on an input with a tab and no final newline, which no valid
+# suite holds: it is left out here, and `stress --messy` finds it.
 #  1. Each correct solution must answer every sample as the judge does.
 #  2. For each seed 1..SEEDS (default 20): `gen --suite DIR --seed S` (20 files at
 #     most, the default; or FILES), the seconds it took, which planted programs pass all of it, and
@@ -43,13 +46,20 @@ for src in "$dir"/*.cpp; do
   passes "$work/$name" "$work/samples" || { echo "$src fails a sample" >&2; exit 1; }
 done
 progs=()
-while IFS=$'\t' read -r file bug _; do
-  [ -n "$file" ] || continue
-  g++ -O2 -std=c++17 "-D$bug" -o "$work/$bug" "$dir/$file"
-  progs+=("$bug")
-done <"$dir/bugs.tsv"
+for set in tests/fixtures/independent tests/fixtures/independent2; do
+  while IFS=$'\t' read -r file bug _; do
+    [ -n "$file" ] || continue
+    [ "$bug" = TAB_NO_NEWLINE ] && continue
+    case $file in
+      *.rs) rustc --edition 2021 -O --cfg "$bug" -o "$work/$bug" "$set/$file" 2>/dev/null ;;
+      *.c) gcc -O2 -std=c11 "-D$bug" -o "$work/$bug" "$set/$file" ;;
+      *) g++ -O2 -std=c++17 "-D$bug" -o "$work/$bug" "$set/$file" ;;
+    esac
+    progs+=("$bug")
+  done <"$set/bugs.tsv"
+done
 n=${#progs[@]}
-echo "$n planted mistakes in $(ls "$dir"/*.cpp | wc -l) solutions"
+echo "$n planted mistakes in two sets of solutions written apart"
 declare -A survived
 total=0
 killed=0
