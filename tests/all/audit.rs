@@ -1314,7 +1314,7 @@ fn cpu_seconds_at_exit(pid: u32) -> Option<f64> {
 }
 
 /// Cells of the statement's model a seed's suite may leave, at most (measured on seeds
-/// 1 to 20: 15 seeds leave none, the others 1 or 2: an aliased square, a duck's check
+/// 1 to 20: 16 seeds leave none, the others 1 or 2: an aliased square, a duck's check
 /// alone from a back row, an output line of a rare capture).
 const MODEL_CELLS_LEFT: usize = 4;
 
