@@ -702,19 +702,7 @@ fn unlisted_candidates_answer_as_recorded_and_listed_ones_all_differ() {
 #[ignore = "slow (about 100 s: the default suite and three more): the full tier runs it"]
 fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     let dir = default_suite();
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("the suite")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort_by_key(|n| {
-        let stem = n.split('.').next().unwrap_or("");
-        (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
-    });
+    let names = common::suite_names(dir);
     let inputs: Vec<&String> = names.iter().filter(|n| n.ends_with(".in")).collect();
     // Three files against the catalogue, the capacity file, one for each ending of the
     // model they leave (11 at least), and the inputs of no command and of one last: at

@@ -762,33 +762,13 @@ each_way!(
 /// v1), or in cgroup v2.
 #[cfg(target_os = "linux")]
 fn group_parents() -> Vec<PathBuf> {
-    let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    let mut found = Vec::new();
-    for line in own.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (Some(_), Some(names), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        let point = mounts.lines().find_map(|m| {
-            let (before, after) = m.split_once(" - ")?;
-            let after: Vec<&str> = after.split(' ').collect();
-            let fields: Vec<&str> = before.split(' ').collect();
-            let options = after.get(2)?.split(',').collect::<Vec<_>>();
-            let wanted = if names.is_empty() {
-                after[0] == "cgroup2"
-            } else {
-                after[0] == "cgroup" && names.split(',').any(|n| options.contains(&n))
-            };
-            (wanted && fields.get(3) == Some(&"/")).then(|| PathBuf::from(fields[4]))
-        });
-        let relevant =
-            names.is_empty() || names.split(',').any(|n| n == "memory" || n == "freezer");
-        if let (true, Some(point)) = (relevant, point) {
-            found.push(point.join(path.trim_start_matches('/')));
-        }
-    }
-    found
+    common::own_cgroups()
+        .into_iter()
+        .filter(|(names, _)| {
+            names.is_empty() || names.split(',').any(|n| n == "memory" || n == "freezer")
+        })
+        .map(|(_, dir)| dir)
+        .collect()
 }
 
 /// The run groups of the runner `pid` that are left (`duckchess-PID-N`).

@@ -11,37 +11,14 @@ use std::process::Command;
 /// v1's `pids` hierarchy, else cgroup v2 where the pids controller is enabled for the
 /// group's children.
 fn pids_group() -> Option<PathBuf> {
-    let own = fs::read_to_string("/proc/self/cgroup").ok()?;
-    let mounts = fs::read_to_string("/proc/self/mountinfo").ok()?;
-    let mount = |kind: &str, option: &str| {
-        mounts.lines().find_map(|l| {
-            let (before, after) = l.split_once(" - ")?;
-            let after: Vec<&str> = after.split(' ').collect();
-            let wanted = after.first() == Some(&kind)
-                && (option.is_empty() || after.get(2)?.split(',').any(|o| o == option));
-            let fields: Vec<&str> = before.split(' ').collect();
-            let point = fields
-                .get(4)
-                .filter(|_| wanted && fields.get(3) == Some(&"/"))?;
-            Some(PathBuf::from(point))
-        })
-    };
-    let path = |v1: bool| {
-        own.lines().find_map(|l| {
-            let mut parts = l.splitn(3, ':');
-            let (_, names, p) = (parts.next()?, parts.next()?, parts.next()?);
-            let wanted = if v1 {
-                names.split(',').any(|n| n == "pids")
-            } else {
-                names.is_empty()
-            };
-            wanted.then(|| p.trim_start_matches('/').to_string())
-        })
-    };
-    if let Some(dir) = path(true).and_then(|p| Some(mount("cgroup", "pids")?.join(p))) {
-        return Some(dir);
+    let groups = common::own_cgroups();
+    let v1 = groups
+        .iter()
+        .find(|(names, _)| names.split(',').any(|n| n == "pids"));
+    if let Some((_, dir)) = v1 {
+        return Some(dir.clone());
     }
-    let dir = mount("cgroup2", "")?.join(path(false)?);
+    let (_, dir) = groups.into_iter().find(|(names, _)| names.is_empty())?;
     let control = fs::read_to_string(dir.join("cgroup.subtree_control")).ok()?;
     control
         .split_whitespace()

@@ -18,19 +18,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// One line a file of the suite in `dir`, in the order of their numbers, `suite.txt` last.
 fn fingerprint(seed: u64, dir: &Path) -> String {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("the suite's folder")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort_by_key(|n| {
-        let stem = n.split('.').next().unwrap_or("");
-        (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
-    });
+    let names = common::suite_names(dir);
     let mut out = String::new();
     for name in names {
         let bytes = fs::read(dir.join(&name)).expect("a file of the suite");

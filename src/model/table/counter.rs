@@ -474,6 +474,29 @@ fn captains_face(after: &Board) -> bool {
 mod tests {
     use super::*;
 
+    /// The statement's sample: red takes the captain with its 17th command, and one
+    /// command follows.
+    const SAMPLE: [Cmd; 18] = [
+        [0, 0, 7, 0],
+        [9, 0, 8, 0],
+        [0, 1, 1, 3],
+        [0, 2, 2, 0],
+        [0, 3, 1, 2],
+        [0, 4, 0, 3],
+        [9, 4, 8, 4],
+        [3, 2, 2, 3],
+        [7, 0, 4, 2],
+        [7, 0, 5, 3],
+        [9, 2, 7, 4],
+        [2, 0, 4, 3],
+        [9, 1, 8, 3],
+        [4, 3, 6, 6],
+        [7, 4, 9, 2],
+        [8, 4, 9, 4],
+        [6, 6, 9, 4],
+        [9, 8, 8, 8],
+    ];
+
     /// The cells each command of `cmds` reaches, played from the start.
     fn reached(cmds: &[Cmd]) -> Vec<Vec<Cell>> {
         let mut counter = Counter::new();
@@ -519,26 +542,8 @@ mod tests {
         }
         assert!(validate(&b"1\n9 8 0 0\n"[..], DEFAULT_MAX_Q).is_ok());
         let middle: Vec<Cmd> = vec![[3, 4, 4, 4], [6, 4, 5, 4], [0, 1, 2, 2], [9, 1, 7, 2]];
-        // The statement's sample, which ends with red taking the captain.
-        let over: Vec<Cmd> = vec![
-            [0, 0, 7, 0],
-            [9, 0, 8, 0],
-            [0, 1, 1, 3],
-            [0, 2, 2, 0],
-            [0, 3, 1, 2],
-            [0, 4, 0, 3],
-            [9, 4, 8, 4],
-            [3, 2, 2, 3],
-            [7, 0, 4, 2],
-            [7, 0, 5, 3],
-            [9, 2, 7, 4],
-            [2, 0, 4, 3],
-            [9, 1, 8, 3],
-            [4, 3, 6, 6],
-            [7, 4, 9, 2],
-            [8, 4, 9, 4],
-            [6, 6, 9, 4],
-        ];
+        // The statement's sample up to red taking the captain.
+        let over: Vec<Cmd> = SAMPLE[..17].to_vec();
         for opening in [Vec::new(), middle, over] {
             let mut counter = Counter::new();
             for &c in &opening {
@@ -581,27 +586,7 @@ mod tests {
     #[test]
     fn the_statement_sample_has_a_check_alone_an_end_and_a_move_after_it() {
         use PieceKind::*;
-        let cmds: Vec<Cmd> = [
-            [0, 0, 7, 0],
-            [9, 0, 8, 0],
-            [0, 1, 1, 3],
-            [0, 2, 2, 0],
-            [0, 3, 1, 2],
-            [0, 4, 0, 3],
-            [9, 4, 8, 4],
-            [3, 2, 2, 3],
-            [7, 0, 4, 2],
-            [7, 0, 5, 3],
-            [9, 2, 7, 4],
-            [2, 0, 4, 3],
-            [9, 1, 8, 3],
-            [4, 3, 6, 6],
-            [7, 4, 9, 2],
-            [8, 4, 9, 4],
-            [6, 6, 9, 4],
-            [9, 8, 8, 8],
-        ]
-        .to_vec();
+        let cmds: Vec<Cmd> = SAMPLE.to_vec();
         let cells = reached(&cmds);
         // Command 16: the blue captain steps into the red duck's row (3, -2), alone.
         assert!(cells[15].contains(&Cell::Check(Color::Red, row(Duck, (3, -2)))));

@@ -418,3 +418,54 @@ pub fn peak_kb(child: &mut std::process::Child) -> u64 {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
+
+/// This process's control groups, one a hierarchy: the hierarchy's controllers as
+/// `/proc/self/cgroup` names them (empty for cgroup v2) and the group's folder where
+/// that hierarchy is mounted.
+#[cfg(target_os = "linux")]
+pub fn own_cgroups() -> Vec<(String, std::path::PathBuf)> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let mut found = Vec::new();
+    for line in own.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(names), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let point = mounts.lines().find_map(|m| {
+            let (before, after) = m.split_once(" - ")?;
+            let after: Vec<&str> = after.split(' ').collect();
+            let fields: Vec<&str> = before.split(' ').collect();
+            let options = after.get(2)?.split(',').collect::<Vec<_>>();
+            let wanted = if names.is_empty() {
+                after[0] == "cgroup2"
+            } else {
+                after[0] == "cgroup" && names.split(',').any(|n| options.contains(&n))
+            };
+            (wanted && fields.get(3) == Some(&"/")).then(|| std::path::PathBuf::from(fields[4]))
+        });
+        if let Some(point) = point {
+            found.push((names.to_string(), point.join(path.trim_start_matches('/'))));
+        }
+    }
+    found
+}
+
+/// The names in a suite's folder `dir`, in the order of their numbers (`1.ans`, `1.in`,
+/// `2.ans`, ...), the others (`suite.txt`) last.
+pub fn suite_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the suite's folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort_by_key(|n| {
+        let stem = n.split('.').next().unwrap_or("");
+        (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
+    });
+    names
+}
