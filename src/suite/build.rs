@@ -159,12 +159,6 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
     // The move table's map counts too: the files for the model fill in what the files
     // against the catalogue leave of it.
     let mut map_hits = table::Map::of(files.iter().map(|f| &f.cmds[..])).counts;
-    let map_missing = |map_hits: &[u64]| {
-        let cells = table::cells().iter();
-        cells
-            .filter(|c| c.reachable() && map_hits[c.index()] == 0)
-            .count() as u64
-    };
     let mut turn = 0;
     // The hits before the last file, when it was not needed for an ending.
     let mut last = None;
@@ -185,7 +179,7 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         };
         let needed = missing(&ender);
         let before = reached(hits) + reached(&map_hits);
-        if !needed && reached(hits) == hits.len() as u64 && map_missing(&map_hits) == 0 {
+        if !needed && cells_left(hits, &map_hits) == 0 {
             break;
         }
         let k = files.len() as u64 + 1;

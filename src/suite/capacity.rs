@@ -57,11 +57,12 @@ pub fn file(hits: &mut [u64], seed: u64, room: usize) -> Vec<Cmd> {
         let mut tried = hits.to_vec();
         let cmds = attempt_file(&mut tried, seed ^ attempt.wrapping_mul(0x9E37_79B9), room);
         // The capacity cells first: no other file reaches them.
-        let score = (load_count(&tried), newly(hits, &tried));
+        let loads = load_count(&tried);
+        let score = (loads, newly(hits, &tried));
         let better = best
             .as_ref()
             .is_none_or(|(r, c, _)| score > *r || (score == *r && cmds.len() < c.len()));
-        let done = load_count(&tried) == Load::all().len();
+        let done = loads == Load::all().len();
         if better {
             best = Some((score, cmds, tried));
         }
