@@ -8,6 +8,7 @@
 //! ([`super::for_model`]), while the plan's total allows and cells are left.
 
 use super::against_catalogue::{file, Progress};
+use super::for_model::Opening;
 use super::kept_after_capture;
 use super::lone_checks;
 use super::plan::{ending, salt, Plan, SuiteFile, Weights, Q, WEIGHTS};
@@ -114,8 +115,10 @@ fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
 /// The files for the statement's model, after `files`, up to the plan's total: the file
 /// for what a solution must hold ([`super::capacity`]); then files each ended by a kind
 /// of a side that no file ends with yet (in the model's order), then by each in turn,
-/// while its cells are left; last, with room for them, an input of no command and one
-/// of one command (the edges of the input).
+/// while its cells are left (when no search from [`COVER_TRIES`] - 1 seeds adds one,
+/// the last try stages the cells left); last, with room for them, an input of no
+/// command and one of one command (the edges of the input), whose cells no file
+/// before them is asked for.
 fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
     let room = plan.total.saturating_sub(files.len());
     if room == 0 {
@@ -134,6 +137,15 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
         .push("built for what a solution must hold: crowded positions, every piece taken".into());
     files.push(SuiteFile { cmds, features });
     let tiny = if room >= 3 { 2 } else { 0 };
+    // The two files at the end reach the edges of the input they are for: no file
+    // before them is needed for those.
+    if tiny == 2 {
+        for cell in input_cells(0).into_iter().chain(input_cells(1)) {
+            if let Some(i) = cell.index() {
+                hits[i] += 1;
+            }
+        }
+    }
     games_for_model(plan, files, &mut hits, plan.total - tiny);
     if tiny == 2 {
         files.push(SuiteFile {
@@ -160,7 +172,7 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
     // against the catalogue leave of it.
     let mut map_hits = table::Map::of(files.iter().map(|f| &f.cmds[..])).counts;
     let mut turn = 0;
-    // The hits before the last file, when it was not needed for an ending.
+    // The hits before the last file, its ender, and whether it was needed for its end.
     let mut last = None;
     while files.len() < total {
         // An end is done once a command after it has been tried too (the capacity
@@ -192,17 +204,17 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             // Once every end is in, every other file (and the later tries) thins the
             // board first, ended by the kind of a cell left.
             let thin = !needed && (attempt >= 3 || (k + attempt).is_multiple_of(2));
-            let ender = match thin {
-                true => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
-                false => ender,
+            // The last try, when every other found nothing, stages the cells left.
+            let opening = match (thin, attempt + 1 == COVER_TRIES) {
+                (_, true) if !needed => Opening::Staged(hits, &map_hits),
+                (true, _) => Opening::Thinned,
+                (false, _) => Opening::Crowded,
             };
-            let cmds =
-                super::for_model::file(&mut tried, &mut tried_map, ender, seed, plan.jobs, Q, thin);
-            for cell in input_cells(cmds.len()) {
-                if let Some(i) = cell.index() {
-                    tried[i] += 1;
-                }
-            }
+            let ender = match opening {
+                Opening::Crowded => ender,
+                _ => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
+            };
+            let cmds = model_game(&mut tried, &mut tried_map, ender, seed, plan.jobs, opening);
             if needed || reached(&tried) + reached(&tried_map) - before >= COVER_LEAST {
                 found = Some((cmds, tried, tried_map, ender));
                 break;
@@ -211,14 +223,42 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         let Some((cmds, tried, tried_map, ender)) = found else {
             break;
         };
-        last = (!needed).then(|| (hits.clone(), map_hits.clone()));
+        last = Some((hits.clone(), map_hits.clone(), ender, needed));
         *hits = tried;
         map_hits = tried_map;
         files.push(model_file(cmds, ender));
     }
-    if let Some((before, map_before)) = last {
-        last_again(plan, files, hits, &mut map_hits, before, map_before);
+    if let Some((before, map_before, ender, needed)) = last {
+        let ender = needed.then_some(ender).ok_or(ender);
+        last_again(
+            plan,
+            files,
+            hits,
+            &mut map_hits,
+            (before, map_before),
+            ender,
+        );
     }
+}
+
+/// The commands of a file for the model ([`super::for_model::file`]) after the files
+/// whose model and map hits are `hits` and `map_hits`, both updated with its own (the
+/// edges of the input it is included).
+fn model_game(
+    hits: &mut Vec<u64>,
+    map_hits: &mut Vec<u64>,
+    ender: (Color, PieceKind),
+    seed: u64,
+    jobs: usize,
+    opening: Opening,
+) -> Vec<Cmd> {
+    let cmds = super::for_model::file(hits, map_hits, ender, seed, jobs, Q, opening);
+    for cell in input_cells(cmds.len()) {
+        if let Some(i) = cell.index() {
+            hits[i] += 1;
+        }
+    }
+    cmds
 }
 
 /// A file for the model, with what it is built for.
@@ -240,37 +280,41 @@ fn cells_left(hits: &[u64], map_hits: &[u64]) -> usize {
     hits.iter().filter(|&&h| h == 0).count() + map_left
 }
 
-/// When the suite is full and cells are left, the last file for the model (one not
-/// needed for an ending) is written again from [`LAST_TRIES`] other seeds, thinned and
-/// ended by the mover of a cell left, each in turn; the one that leaves the fewest
-/// cells is kept (the file as it was, unless one leaves fewer). `before` and
-/// `map_before` are the hits of the files before it.
+/// When the suite is full and cells are left, the last file for the model is written
+/// again: first opening with the cells no file before it reaches staged one after the
+/// other (those it reached itself included), then from [`LAST_TRIES`] - 1 other seeds,
+/// thinned; the one that leaves the fewest cells is kept (the file as it was, unless
+/// one leaves fewer). `before` holds the model's and the map's hits of the files
+/// before it. `ender` is `Ok` with the ender of a file needed for its end, kept; else
+/// `Err` with the file's ender, and each try is ended by the mover of a model cell
+/// left, in turn (by that ender when only the map's are left).
 fn last_again(
     plan: &Plan,
     files: &mut [SuiteFile],
     hits: &mut Vec<u64>,
     map_hits: &mut Vec<u64>,
-    before: Vec<u64>,
-    map_before: Vec<u64>,
+    before: (Vec<u64>, Vec<u64>),
+    ender: Result<(Color, PieceKind), (Color, PieceKind)>,
 ) {
+    let (before, map_before) = before;
     let mut best = cells_left(hits, map_hits);
     let Some(at) = files.len().checked_sub(1).filter(|_| best > 0) else {
         return;
     };
     let wanted = hits.clone();
     for attempt in 0..LAST_TRIES {
-        let Some(ender) = left_mover(&wanted, attempt as usize) else {
-            return;
+        let ender = match ender {
+            Ok(needed) => needed,
+            Err(last) => left_mover(&wanted, attempt as usize).unwrap_or(last),
         };
         let (mut tried, mut tried_map) = (before.clone(), map_before.clone());
         let seed = salt(plan.seed, 5000 + 100 * attempt);
-        let cmds =
-            super::for_model::file(&mut tried, &mut tried_map, ender, seed, plan.jobs, Q, true);
-        for cell in input_cells(cmds.len()) {
-            if let Some(i) = cell.index() {
-                tried[i] += 1;
-            }
-        }
+        // The first try stages the cells left; the others search, thinned.
+        let opening = match attempt {
+            0 => Opening::Staged(&before, &map_before),
+            _ => Opening::Thinned,
+        };
+        let cmds = model_game(&mut tried, &mut tried_map, ender, seed, plan.jobs, opening);
         let left = cells_left(&tried, &tried_map);
         if left < best {
             best = left;

@@ -16,6 +16,8 @@
 //! - [`kept_after_capture`]: games that expose a piece a solution keeps alive when
 //!   taken.
 //! - [`lone_checks`]: games that give a check by one chosen piece alone.
+//! - [`staging`]: a game steered to a chosen position, for the cells no search comes
+//!   near.
 //! - [`witness`]: a short input that exposes one mistake, found and shrunk.
 //! - [`held_out`]: a suite measured on the mistakes it was not built against.
 //! - [`folder`]: the suite written into a folder, with what it kills and reaches.
@@ -35,4 +37,5 @@ pub mod kept_after_capture;
 pub mod lone_checks;
 pub mod missions;
 pub mod plan;
+pub mod staging;
 pub mod witness;

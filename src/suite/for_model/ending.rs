@@ -1,14 +1,16 @@
 //! The end of a file for the model: the chosen kind of the chosen side takes the other
 //! captain, after a loser's piece is walked next to the winner's captain while a cell
-//! after the end is wanted; then commands after the end.
+//! after the end is wanted, and a winner's piece to where it attacks (0, 0) while the
+//! map's cell of it is; then commands after the end.
 
 use super::super::kept_after_capture::route;
-use super::{wanted, with, Search, AFTER_END, END_BUDGET};
+use super::{map_wanted, wanted, with, Search, AFTER_END, END_BUDGET};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::statement::{self as model, Cell};
+use crate::model::table;
 
 /// Moves of a loser's piece routed next to the winner's captain before the end, at most.
 const NEIGHBOUR: usize = 4;
@@ -55,6 +57,10 @@ impl Search<'_> {
                     Some(c) => self.push(&[c]),
                     None => break,
                 }
+                continue;
+            }
+            if let Some(c) = self.corner(&board, side) {
+                self.push(&[c]);
                 continue;
             }
             let mine: Vec<Square> = board
@@ -114,6 +120,28 @@ impl Search<'_> {
             .filter_map(|(at, _)| route(board, at, NEIGHBOUR, |_, s| next(s)))
             .min_by_key(|p| p.len())?;
         // A route steps onto empty squares only.
+        Some(cmd_of(path[0], path[1]))
+    }
+
+    /// While the map's cell of the winner attacking (0, 0) at the end is wanted and none
+    /// of its pieces does: a step of one of them (not its captain, not of the ender's
+    /// kind) towards a square from which it would. `None` when one does or none can come.
+    fn corner(&mut self, board: &Board, winner: Color) -> Option<Cmd> {
+        let cell = table::Cell::CornerCovered;
+        let corner = Square::new(0, 0)?;
+        if !map_wanted(self.map_hits, cell) || rules::is_attacked(board, corner, winner) {
+            return None;
+        }
+        let ender = self.ender.1;
+        let path = board
+            .pieces()
+            .filter(|(_, p)| p.color == winner && p.kind != PieceKind::Captain && p.kind != ender)
+            .filter_map(|(at, p)| {
+                route(board, at, NEIGHBOUR, |b, s| {
+                    rules::check_path(&with(b, s, p), p.kind, s, corner).is_ok()
+                })
+            })
+            .min_by_key(|p| p.len())?;
         Some(cmd_of(path[0], path[1]))
     }
 

@@ -14,6 +14,10 @@
 //! attack of an opposing piece. The other side answers each step of a mission with a
 //! quiet move. The candidate that reaches the most new cells per command is played.
 //!
+//! A file can instead open by staging the cells the suite leaves, one after the other
+//! ([`crate::suite::staging`], with the positions of `scenes`): a greedy search seldom
+//! brings several pieces far from where play takes them at once.
+//!
 //! No catalogue, no mutant: what this part of the suite is worth is measured on wrong
 //! programs it never saw.
 //!
@@ -21,10 +25,12 @@
 //!   commands.
 //! - `ending`: the end by the chosen kind, and the commands after it.
 //! - `far_missions`: pieces routed far for the refusals and the aliased squares.
+//! - `scenes`: the positions that reach a cell, for a file that opens by staging them.
 
 mod candidates;
 mod ending;
 mod far_missions;
+mod scenes;
 
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
@@ -32,6 +38,7 @@ use crate::judge::piece::{Color, Piece, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::statement::{Cell, Counter};
 use crate::model::table;
+use crate::suite::staging;
 use crate::sys::rng::Rng;
 
 /// Commands of the growing part, at most.
@@ -68,10 +75,22 @@ struct Search<'a> {
     thin: bool,
 }
 
+/// How a file for the model opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening<'a> {
+    /// The search from the start.
+    Crowded,
+    /// The search, taking pieces first (the ender's last piece and captains aside).
+    Thinned,
+    /// The cells these model hits and map hits leave (those of the whole suite),
+    /// staged one after the other ([`crate::suite::staging`]), each from the position
+    /// the one before leaves; then the search, thinned.
+    Staged(&'a [u64], &'a [u64]),
+}
+
 /// One file for the model, after the files whose model hits are `hits` and map hits
 /// `map_hits` (both updated with this one's): a game of at most `room` commands ended
-/// by `ender` taking the captain, if it can; `thin`, taking pieces first (the ender's
-/// last piece and captains aside).
+/// by `ender` taking the captain, if it can, opened as `opening` says.
 pub fn file(
     hits: &mut Vec<u64>,
     map_hits: &mut Vec<u64>,
@@ -79,7 +98,7 @@ pub fn file(
     seed: u64,
     jobs: usize,
     room: usize,
-    thin: bool,
+    opening: Opening,
 ) -> Vec<Cmd> {
     let mut s = Search {
         counter: Counter::new(),
@@ -91,8 +110,11 @@ pub fn file(
         ender,
         jobs,
         room,
-        thin,
+        thin: opening != Opening::Crowded,
     };
+    if let Opening::Staged(left, map_left) = opening {
+        s.stage_left(left, map_left);
+    }
     s.grow(GROW.min(room.saturating_sub(END_BUDGET / 4 + AFTER_END)));
     s.end();
     s.after_end();
@@ -228,6 +250,64 @@ impl Search<'_> {
         let close = closing.or_else(|| self.quiet(&board, &[]))?;
         run.push(close);
         Some(run)
+    }
+
+    /// Each cell `left` and `map_left` have not reached, and this game neither, that a
+    /// scene reaches ([`scenes`]), staged from where the game stands, in the model's
+    /// order and then the map's; a staging that does not reach its cell is left out.
+    fn stage_left(&mut self, left: &[u64], map_left: &[u64]) {
+        let mut rng = Rng::new(self.rng.next_u64());
+        for &cell in crate::model::statement::cells() {
+            if !wanted(left, cell) || !wanted(self.hits, cell) {
+                continue;
+            }
+            let scenes = scenes::for_model(cell, self.board());
+            let counter = self.counter.clone();
+            let reaches = |cmds: &[Cmd]| {
+                let mut counter = counter.clone();
+                let mut hit = false;
+                for &c in cmds {
+                    counter.play(c, |x| hit |= x == cell);
+                }
+                hit
+            };
+            if let Some(cmds) = self.staged(&scenes, &mut rng, reaches) {
+                self.push(&cmds);
+            }
+        }
+        for &cell in table::cells() {
+            if !map_wanted(map_left, cell) || !map_wanted(self.map_hits, cell) {
+                continue;
+            }
+            let scenes = scenes::for_map(cell, self.board());
+            let map = self.map.clone();
+            let reaches = |cmds: &[Cmd]| {
+                let mut map = map.clone();
+                let mut hit = false;
+                for &c in cmds {
+                    map.play(c, |x| hit |= x == cell);
+                }
+                hit
+            };
+            if let Some(cmds) = self.staged(&scenes, &mut rng, reaches) {
+                self.push(&cmds);
+            }
+        }
+    }
+
+    /// The staging of the first of `scenes` that `reaches` its cell from where the game
+    /// stands, with room left for the end.
+    fn staged(
+        &self,
+        scenes: &[staging::Scene],
+        rng: &mut Rng,
+        reaches: impl Fn(&[Cmd]) -> bool,
+    ) -> Option<Vec<Cmd>> {
+        let room = self.room.saturating_sub(self.cmds.len() + END_BUDGET);
+        scenes
+            .iter()
+            .filter_map(|scene| staging::stage(self.counter.game(), scene, rng))
+            .find(|cmds| cmds.len() <= room && reaches(cmds))
     }
 
     fn candidates(&mut self) -> Vec<Vec<Cmd>> {
