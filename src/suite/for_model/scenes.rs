@@ -61,7 +61,10 @@ pub fn for_model(cell: model::Cell, board: &Board) -> Vec<Scene> {
             let at = from.offset(*blocks.get(usize::from(i))?)?;
             Some((vec![(at, held)], vec![to]))
         }),
-        C::Line(side, kind, Some(taken), check) => captures(side, kind, taken, check),
+        // Taking a captain ends the game: that is the ending's job.
+        C::Line(side, kind, Some(taken), check) if taken != PieceKind::Captain => {
+            captures(side, kind, taken, check)
+        }
         C::Row(side, kind, v, x) => lone(side, kind, v, |s| s.x() == x),
         C::Column(side, kind, v, y) => lone(side, kind, v, |s| s.y() == y),
         _ => Vec::new(),
@@ -356,7 +359,10 @@ mod tests {
     #[test]
     fn a_cell_with_no_scene_is_left_to_the_search() {
         let start = Board::start();
-        assert!(for_model(model::Cell::Ends(Color::Red, PieceKind::Car), &start).is_empty());
+        use PieceKind::{Captain, Car};
+        assert!(for_model(model::Cell::Ends(Color::Red, Car), &start).is_empty());
+        let takes_captain = model::Cell::Line(Color::Red, Car, Some(Captain), false);
+        assert!(for_model(takes_captain, &start).is_empty());
         assert!(for_map(table::Cell::CornerCovered, &start).is_empty());
     }
 
