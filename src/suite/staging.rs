@@ -6,10 +6,12 @@
 //! both legs held); a scene asks for all of them at once.
 //!
 //! Each side, on its turn, first moves its own piece off a square the scene wants
-//! otherwise, then takes one step of the shortest route of one of its pieces to a square
-//! the scene wants it on, and else waits with a quiet move off the scene's squares.
-//! Nothing is ever taken while staging, so no captain is. When the scene wants no check
-//! and a piece outside it gives one, that piece's square joins the squares to empty.
+//! otherwise; else takes one step of the shortest route of one of its pieces to a square
+//! the scene wants it on; else moves its own piece out of the way of a route the scene
+//! needs (either side's); else waits with a quiet move off the scene's squares. Nothing
+//! is ever taken while staging, so no captain is. When the scene wants no check and a
+//! piece outside it gives one, that piece's square joins the squares to empty (or, for
+//! a piece of the scene, the square of the captain it attacks).
 
 use super::kept_after_capture::route;
 use crate::generate::case::{cmd_of, Cmd};
@@ -95,7 +97,7 @@ pub fn stage(game: &Game, scene: &Scene, rng: &mut Rng) -> Option<Vec<Cmd>> {
         if board.is_over() || out.len() >= PLIES {
             return None;
         }
-        if stands(board, scene, &[]) {
+        if stands(board, scene) {
             let mut checks = if scene.calm {
                 checks(board)
             } else {
@@ -134,13 +136,13 @@ pub fn stage(game: &Game, scene: &Scene, rng: &mut Rng) -> Option<Vec<Cmd>> {
     Some(out)
 }
 
-/// Whether `scene`'s pieces and empty squares stand on `board`, `away` empty too.
-fn stands(board: &Board, scene: &Scene, away: &[Square]) -> bool {
+/// Whether `scene`'s pieces and empty squares stand on `board`.
+fn stands(board: &Board, scene: &Scene) -> bool {
     scene
         .place
         .iter()
         .all(|&(s, w)| board.piece_at(s).is_some_and(|p| w.takes(p)))
-        && scene.empty.iter().chain(away).all(|&s| board.is_empty(s))
+        && scene.empty.iter().all(|&s| board.is_empty(s))
 }
 
 /// The checks on `board`, either side's: the square of the piece that gives one, and
@@ -328,7 +330,7 @@ mod tests {
             assert!(game.play(c[0], c[1], c[2], c[3]).is_ok(), "{c:?}");
         }
         let b = game.board();
-        assert!(stands(b, &scene, &[]));
+        assert!(stands(b, &scene));
         assert!(!rules::is_check(b));
         assert!(b.pieces().count() == 32, "nothing is taken");
     }
