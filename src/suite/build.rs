@@ -96,18 +96,15 @@ const LAST_TRIES: u64 = 6;
 fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
     let mut hits = vec![0u64; model::cells().len()];
     for f in files {
-        let mut count = |cell: model::Cell| {
-            if let Some(i) = cell.index() {
-                hits[i] += 1;
-            }
-        };
         let mut counter = model::Counter::new();
         for &c in &f.cmds {
-            counter.play(c, &mut count);
+            counter.play(c, |cell| {
+                if let Some(i) = cell.index() {
+                    hits[i] += 1;
+                }
+            });
         }
-        for cell in input_cells(f.cmds.len()) {
-            count(cell);
-        }
+        count_input(&mut hits, f.cmds.len());
     }
     hits
 }
@@ -127,11 +124,7 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
     let mut hits = model_hits(files);
     let k = files.len() as u64 + 1;
     let cmds = super::capacity::file(&mut hits, salt(plan.seed, 1000 + k), Q);
-    for cell in input_cells(cmds.len()) {
-        if let Some(i) = cell.index() {
-            hits[i] += 1;
-        }
-    }
+    count_input(&mut hits, cmds.len());
     let mut features: Vec<String> = ending(&cmds).into_iter().collect();
     features
         .push("built for what a solution must hold: crowded positions, every piece taken".into());
@@ -140,11 +133,8 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
     // The two files at the end reach the edges of the input they are for: no file
     // before them is needed for those.
     if tiny == 2 {
-        for cell in input_cells(0).into_iter().chain(input_cells(1)) {
-            if let Some(i) = cell.index() {
-                hits[i] += 1;
-            }
-        }
+        count_input(&mut hits, 0);
+        count_input(&mut hits, 1);
     }
     games_for_model(plan, files, &mut hits, plan.total - tiny);
     if tiny == 2 {
@@ -229,15 +219,8 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
         files.push(model_file(cmds, ender));
     }
     if let Some((before, map_before, ender, needed)) = last {
-        let ender = needed.then_some(ender).ok_or(ender);
-        last_again(
-            plan,
-            files,
-            hits,
-            &mut map_hits,
-            (before, map_before),
-            ender,
-        );
+        let before = (before, map_before);
+        last_again(plan, files, hits, &mut map_hits, before, ender, needed);
     }
 }
 
@@ -253,12 +236,17 @@ fn model_game(
     opening: Opening,
 ) -> Vec<Cmd> {
     let cmds = super::for_model::file(hits, map_hits, ender, seed, jobs, Q, opening);
-    for cell in input_cells(cmds.len()) {
+    count_input(hits, cmds.len());
+    cmds
+}
+
+/// Counts in the model's `hits` the edges of the input an input of `len` commands is.
+fn count_input(hits: &mut [u64], len: usize) {
+    for cell in input_cells(len) {
         if let Some(i) = cell.index() {
             hits[i] += 1;
         }
     }
-    cmds
 }
 
 /// A file for the model, with what it is built for.
@@ -285,16 +273,17 @@ fn cells_left(hits: &[u64], map_hits: &[u64]) -> usize {
 /// other (those it reached itself included), then from [`LAST_TRIES`] - 1 other seeds,
 /// thinned; the one that leaves the fewest cells is kept (the file as it was, unless
 /// one leaves fewer). `before` holds the model's and the map's hits of the files
-/// before it. `ender` is `Ok` with the ender of a file needed for its end, kept; else
-/// `Err` with the file's ender, and each try is ended by the mover of a model cell
-/// left, in turn (by that ender when only the map's are left).
+/// before it. `ender` ended the file: each try keeps it when the file was `needed` for
+/// that end, and else is ended by the mover of a model cell left, in turn (by `ender`
+/// when only the map's are left).
 fn last_again(
     plan: &Plan,
     files: &mut [SuiteFile],
     hits: &mut Vec<u64>,
     map_hits: &mut Vec<u64>,
     before: (Vec<u64>, Vec<u64>),
-    ender: Result<(Color, PieceKind), (Color, PieceKind)>,
+    ender: (Color, PieceKind),
+    needed: bool,
 ) {
     let (before, map_before) = before;
     let mut best = cells_left(hits, map_hits);
@@ -303,9 +292,9 @@ fn last_again(
     };
     let wanted = hits.clone();
     for attempt in 0..LAST_TRIES {
-        let ender = match ender {
-            Ok(needed) => needed,
-            Err(last) => left_mover(&wanted, attempt as usize).unwrap_or(last),
+        let ender = match needed {
+            true => ender,
+            false => left_mover(&wanted, attempt as usize).unwrap_or(ender),
         };
         let (mut tried, mut tried_map) = (before.clone(), map_before.clone());
         let seed = salt(plan.seed, 5000 + 100 * attempt);

@@ -879,17 +879,7 @@ fn keep_writes_each_output_whole_and_never_over_an_answer() {
         fs::read_to_string(folder.join("case.out")).expect("kept"),
         SAMPLE_OUT
     );
-    let mut names: Vec<String> = fs::read_dir(&folder)
-        .expect("the folder")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    assert_eq!(names, ["case.out", "other.out"]);
+    assert_eq!(common::names_in(&folder), ["case.out", "other.out"]);
     // Kept where the case's own answer is (`--keep /` mirrors the case's absolute
     // name back onto itself): refused with a note, the answer as it was.
     let out = test(&[&s(&dir.join("case.in")), "--cmd", &cmd, "--keep", "/"]);

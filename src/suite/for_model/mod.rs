@@ -262,9 +262,8 @@ impl Search<'_> {
                 continue;
             }
             let scenes = scenes::for_model(cell, self.board());
-            let counter = self.counter.clone();
             let reaches = |cmds: &[Cmd]| {
-                let mut counter = counter.clone();
+                let mut counter = self.counter.clone();
                 let mut hit = false;
                 for &c in cmds {
                     counter.play(c, |x| hit |= x == cell);
@@ -280,9 +279,8 @@ impl Search<'_> {
                 continue;
             }
             let scenes = scenes::for_map(cell, self.board());
-            let map = self.map.clone();
             let reaches = |cmds: &[Cmd]| {
-                let mut map = map.clone();
+                let mut map = self.map.clone();
                 let mut hit = false;
                 for &c in cmds {
                     map.play(c, |x| hit |= x == cell);

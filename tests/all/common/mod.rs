@@ -454,8 +454,18 @@ pub fn own_cgroups() -> Vec<(String, std::path::PathBuf)> {
 /// The names in a suite's folder `dir`, in the order of their numbers (`1.ans`, `1.in`,
 /// `2.ans`, ...), the others (`suite.txt`) last.
 pub fn suite_names(dir: &Path) -> Vec<String> {
+    let mut names = names_in(dir);
+    names.sort_by_key(|n| {
+        let stem = n.split('.').next().unwrap_or("");
+        (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
+    });
+    names
+}
+
+/// The names in the folder `dir`, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("the suite's folder")
+        .expect("a folder")
         .map(|e| {
             e.expect("an entry")
                 .file_name()
@@ -463,9 +473,6 @@ pub fn suite_names(dir: &Path) -> Vec<String> {
                 .into_owned()
         })
         .collect();
-    names.sort_by_key(|n| {
-        let stem = n.split('.').next().unwrap_or("");
-        (stem.parse::<u32>().unwrap_or(u32::MAX), n.clone())
-    });
+    names.sort();
     names
 }
