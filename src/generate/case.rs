@@ -34,8 +34,10 @@ impl Layout {
     const INDENT: u8 = 16;
     /// On the last command: no newline at the end of the input.
     const NO_FINAL_NEWLINE: u8 = 32;
+    /// A space after the last number, before the line's end.
+    const TRAILING: u8 = 64;
     /// Every bit in use.
-    pub const ALL_BITS: u8 = 63;
+    pub const ALL_BITS: u8 = 127;
 }
 
 /// One command as written.
@@ -121,6 +123,9 @@ impl Case {
                 let _ = write!(out, "{a}{sep}{b}{end}{c}{sep}{d}");
             } else {
                 let _ = write!(out, "{a}{sep}{b}{sep}{c}{sep}{d}");
+            }
+            if bits & Layout::TRAILING != 0 {
+                out.push(' ');
             }
             let last = i + 1 == self.lines.len();
             if !(last && bits & Layout::NO_FINAL_NEWLINE != 0) {

@@ -6,6 +6,7 @@
 //! - [`position`]: random squares and positions, and the targets a piece's rule allows.
 //! - [`odds`]: `gen`'s own modes, a game written with fixed odds.
 //! - [`games`]: `stress`'s own modes, games steered towards situations.
+//! - [`extremes`]: the inputs that take each count a solution keeps to its largest value.
 //! - [`case`]: an input as commands, each with the way it is written, and its bytes.
 //! - [`recipe`]: the cases `stress` tries, case `i` of a seed always the same.
 //! - [`input`]: a whole judge input in any mode, as `gen` writes it.
@@ -13,6 +14,7 @@
 //! May use: [`crate::judge`], [`crate::sys`].
 
 pub mod case;
+pub mod extremes;
 pub mod games;
 pub mod mode;
 pub mod odds;
@@ -29,6 +31,14 @@ use std::io::{self, Write};
 pub fn input<W: Write>(seed: u64, q: u64, mode: Mode, out: &mut W) -> io::Result<()> {
     let mut rng = Rng::new(seed ^ 0x6475_636B_6368_6573); // "duckches": seeds 0 and 1 differ well
     writeln!(out, "{q}")?;
+    if mode == Mode::Counts {
+        let cmds = extremes::numbered(seed);
+        for i in 0..q as usize {
+            let c = cmds.get(i).copied().unwrap_or([0, 0, 0, 0]);
+            writeln!(out, "{} {} {} {}", c[0], c[1], c[2], c[3])?;
+        }
+        return Ok(());
+    }
     if mode.steers() {
         return Writer::new(&mut rng, false).play_each(mode, q, |c| {
             writeln!(out, "{} {} {} {}", c[0], c[1], c[2], c[3])

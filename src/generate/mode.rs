@@ -33,11 +33,14 @@ pub enum Mode {
     Check,
     /// A game that never ends, about half legal moves: for throughput.
     Big,
+    /// An input that takes counts a solution keeps to their most
+    /// ([`super::extremes::numbered`], by seed).
+    Counts,
 }
 
 impl Mode {
     /// Every mode, in the order the help lists them (and `stress` draws them).
-    pub const ALL: [Mode; 10] = [
+    pub const ALL: [Mode; 11] = [
         Mode::Decisive,
         Mode::Captains,
         Mode::Attacks,
@@ -48,6 +51,7 @@ impl Mode {
         Mode::Endgame,
         Mode::Check,
         Mode::Big,
+        Mode::Counts,
     ];
 
     /// The mode's name on the command line.
@@ -63,6 +67,7 @@ impl Mode {
             Mode::Endgame => "endgame",
             Mode::Check => "check",
             Mode::Big => "big",
+            Mode::Counts => "counts",
         }
     }
 
@@ -93,6 +98,10 @@ macro_rules! modes_help {
   endgame   a game that ends by a captain capture, then more commands
   check     prefers moves that make check (own captain into attack too)
   big       a game that never ends, about half legal moves (throughput)
+  counts    an input that takes counts a solution keeps to their most, by seed:
+            1000 invalid commands in a row; 1000 moves taking nothing, each to a
+            new position, check from the 4th on; the longest answer known
+            (commands past 1000 are `0 0 0 0`, always invalid)
 "
     };
 }

@@ -17,10 +17,14 @@
 //! Lengths are mixed, short ones first: the first failure found is usually short. The
 //! first two cases are the smallest inputs there are, no command and one command (a
 //! solution that reads `Q` commands before it looks, or prints something for none,
-//! fails there first).
+//! fails there first); the next three, in every mode but one chosen, are the inputs
+//! that take the counts a solution keeps to their most ([`extremes`]: 1000 invalid
+//! commands in a row, 1000 moves without a capture, the longest answer), where an
+//! array, a buffer or a counter sized too small fails.
 
 use crate::generate;
 use crate::generate::case::{Case, Cmd, Layout};
+use crate::generate::extremes;
 use crate::generate::games::Writer;
 use crate::generate::mode::Mode;
 use crate::judge::piece::{COLS, ROWS};
@@ -41,6 +45,12 @@ pub struct Recipe {
 
 /// Case `index` of `recipe`, and the mode it was made in.
 pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
+    let counts = (2..2 + extremes::NUMBERED).contains(&index);
+    if counts && recipe.mode.is_none_or(|m| m == Mode::Counts) {
+        let mut cmds = extremes::numbered(index - 2);
+        cmds.truncate(recipe.max_q as usize);
+        return (Case::of(&cmds), Mode::Counts);
+    }
     let mut rng = Rng::new(recipe.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     rng.next_u64();
     let mode = recipe
@@ -130,6 +140,7 @@ mod tests {
                 assert_eq!(case(&r, 0).0.len(), 0, "{mode:?}");
                 assert_eq!(case(&r, 1).0.len(), 1, "{mode:?}");
                 assert!(case(&r, 2).0.len() >= 2, "{mode:?}");
+                assert!(case(&r, 5).0.len() >= 2, "{mode:?}");
             }
         }
     }
@@ -140,7 +151,7 @@ mod tests {
             let r = recipe(9, None);
             assert_eq!(case(&r, index), case(&r, index));
         }
-        assert_ne!(case(&recipe(1, None), 3).0, case(&recipe(2, None), 3).0);
+        assert_ne!(case(&recipe(1, None), 5).0, case(&recipe(2, None), 5).0);
     }
 
     #[test]
@@ -162,7 +173,14 @@ mod tests {
     #[test]
     fn short_cases_come_first_and_lengths_respect_the_maximum() {
         let r = recipe(4, None);
-        assert!((0..16).all(|i| case(&r, i).0.len() <= 8));
+        // After the smallest inputs, the three that take the counts to their most.
+        for i in 2..5 {
+            assert_eq!(
+                case(&r, i),
+                (Case::of(&extremes::numbered(i - 2)), Mode::Counts)
+            );
+        }
+        assert!((5..16).all(|i| case(&r, i).0.len() <= 8));
         let long = (0..4000)
             .map(|i| case(&Recipe { max_q: 300, ..r }, i).0.len())
             .max();

@@ -155,6 +155,14 @@ pub fn verdict_line(verdict: &Verdict) -> String {
     String::from_utf8_lossy(&bytes[..bytes.len() - 1]).into_owned()
 }
 
+/// The bytes of the judge's line for `verdict`, its newline included.
+pub fn line_bytes(verdict: &Verdict) -> usize {
+    match verdict {
+        Err(_) => INVALID_LINE.len(),
+        Ok(m) => format_moved(m, &mut [0u8; LINE_MAX]),
+    }
+}
+
 /// Runs the judge: reads `Q` and the commands from `input`, writes one line per command
 /// to `output`, plays them from the start position. Output is buffered here, in large
 /// writes, so `output` needs no buffer of its own. On bad input every earlier command

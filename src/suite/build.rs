@@ -89,6 +89,8 @@ pub fn suite(plan: &Plan) -> Vec<SuiteFile> {
 const COVER_LEAST: u64 = 1;
 /// Seeds a file for the model is tried from before the suite ends.
 const COVER_TRIES: u64 = 8;
+/// Cells left, at most, for a file for the model to open by staging them all.
+const STAGE_FIRST: usize = 400;
 /// Seeds the last file for the model is written again from while cells are left.
 const LAST_TRIES: u64 = 6;
 
@@ -104,13 +106,14 @@ fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
                 }
             });
         }
-        count_input(&mut hits, f.cmds.len());
+        count_input(&mut hits, &f.cmds);
     }
     hits
 }
 
 /// The files for the statement's model, after `files`, up to the plan's total: the file
-/// for what a solution must hold ([`super::capacity`]); then files each ended by a kind
+/// for what a solution must hold ([`super::capacity`]); then, with room, the three that
+/// take the counts to their most ([`count_files`]); then files each ended by a kind
 /// of a side that no file ends with yet (in the model's order), then by each in turn,
 /// while its cells are left (when no search from [`COVER_TRIES`] - 1 seeds adds one,
 /// the last try stages the cells left); last, with room for them, an input of no
@@ -124,17 +127,30 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
     let mut hits = model_hits(files);
     let k = files.len() as u64 + 1;
     let cmds = super::capacity::file(&mut hits, salt(plan.seed, 1000 + k), Q);
-    count_input(&mut hits, cmds.len());
+    count_input(&mut hits, &cmds);
     let mut features: Vec<String> = ending(&cmds).into_iter().collect();
     features
         .push("built for what a solution must hold: crowded positions, every piece taken".into());
     files.push(SuiteFile { cmds, features });
+    // The counts' files, with room for them beside the smallest inputs.
+    let counted = if room > COUNT_FILES + 2 {
+        count_files().to_vec()
+    } else {
+        Vec::new()
+    };
+    for (cmds, what) in counted {
+        count_input(&mut hits, &cmds);
+        files.push(SuiteFile {
+            cmds,
+            features: vec![what.into()],
+        });
+    }
     let tiny = if room >= 3 { 2 } else { 0 };
     // The two files at the end reach the edges of the input they are for: no file
     // before them is needed for those.
     if tiny == 2 {
-        count_input(&mut hits, 0);
-        count_input(&mut hits, 1);
+        count_input(&mut hits, &[]);
+        count_input(&mut hits, &TINY);
     }
     games_for_model(plan, files, &mut hits, plan.total - tiny);
     if tiny == 2 {
@@ -143,7 +159,7 @@ fn model_files(plan: &Plan, files: &mut Vec<SuiteFile>) {
             features: vec!["an input of no command (Q = 0)".into()],
         });
         files.push(SuiteFile {
-            cmds: vec![[0, 0, 1, 0]],
+            cmds: TINY.to_vec(),
             features: vec!["an input of one command (Q = 1)".into()],
         });
     }
@@ -185,6 +201,12 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             break;
         }
         let k = files.len() as u64 + 1;
+        if std::env::var_os("SUITE_DEBUG").is_some() {
+            eprintln!(
+                "file {k}: {} cells left, needed {needed}",
+                cells_left(hits, &map_hits)
+            );
+        }
         // A file that reaches nothing new is tried again from other seeds, a few times.
         let mut found = None;
         for attempt in 0..COVER_TRIES {
@@ -194,13 +216,17 @@ fn games_for_model(plan: &Plan, files: &mut Vec<SuiteFile>, hits: &mut Vec<u64>,
             // Once every end is in, every other file (and the later tries) thins the
             // board first, ended by the kind of a cell left.
             let thin = !needed && (attempt >= 3 || (k + attempt).is_multiple_of(2));
-            // The last try, when every other found nothing, stages the cells left.
-            let opening = match (thin, attempt + 1 == COVER_TRIES) {
-                (_, true) if !needed => Opening::Staged(hits, &map_hits),
+            // The last try, when every other found nothing, stages the cells left; so
+            // does the first, once few enough are left for one file to stage them.
+            let few = cells_left(hits, &map_hits) <= STAGE_FIRST;
+            let staged = (attempt + 1 == COVER_TRIES && !needed) || (attempt == 0 && few);
+            let opening = match (thin, staged) {
+                (_, true) => Opening::Staged(hits, &map_hits),
                 (true, _) => Opening::Thinned,
                 (false, _) => Opening::Crowded,
             };
             let ender = match opening {
+                _ if needed => ender,
                 Opening::Crowded => ender,
                 _ => left_mover(hits, (k + attempt) as usize).unwrap_or(ender),
             };
@@ -236,13 +262,39 @@ fn model_game(
     opening: Opening,
 ) -> Vec<Cmd> {
     let cmds = super::for_model::file(hits, map_hits, ender, seed, jobs, Q, opening);
-    count_input(hits, cmds.len());
+    count_input(hits, &cmds);
     cmds
 }
 
-/// Counts in the model's `hits` the edges of the input an input of `len` commands is.
-fn count_input(hits: &mut [u64], len: usize) {
-    for cell in input_cells(len) {
+/// The files that take the counts a solution keeps to their most, each a whole file of
+/// its own ([`crate::generate::extremes`]), with what each is for.
+fn count_files() -> [(Vec<Cmd>, &'static str); 3] {
+    use crate::generate::extremes::{invalid_run, longest_answer, quiet_game};
+    [
+        (
+            invalid_run(),
+            "built for the counts: 1000 invalid commands in a row",
+        ),
+        (
+            quiet_game(),
+            "built for the counts: 1000 moves, nothing taken, every position new, check from the 4th command on",
+        ),
+        (
+            longest_answer(),
+            "built for the counts: the longest answer known",
+        ),
+    ]
+}
+
+/// The files [`count_files`] adds to a suite of the default plan.
+pub const COUNT_FILES: usize = 3;
+
+/// The input of one command, at the end of the suite.
+const TINY: [Cmd; 1] = [[0, 0, 1, 0]];
+
+/// Counts in the model's `hits` the edges of the input `cmds` is, and its counts.
+fn count_input(hits: &mut [u64], cmds: &[Cmd]) {
+    for cell in input_cells(cmds) {
         if let Some(i) = cell.index() {
             hits[i] += 1;
         }

@@ -10,8 +10,10 @@ pub const Q: usize = 1000;
 /// The number of files built against the catalogue.
 pub const DEFAULT_FILES: usize = 3;
 /// The default number of files in all: the usual number of test points on Chinese
-/// online judges.
-pub const DEFAULT_TOTAL: usize = 20;
+/// online judges (20), and the three files that take the counts a solution keeps to
+/// their most, none of which can hold anything else (1000 invalid commands in a row;
+/// 1000 moves without a capture, each to a new position; the longest answer).
+pub const DEFAULT_TOTAL: usize = 24;
 
 /// What the greedy search values: kills of the mistakes, hits of the coverage map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,14 @@
 //! The wrong programs held out from the suite's making, written apart from the model, the
 //! catalogue and the suite by people who saw none of them: `tests/fixtures/independent/`
-//! (four C++ solutions, 35 planted mistakes) and `tests/fixtures/independent2/` (six
+//! (four C++ solutions, 35 planted mistakes), `tests/fixtures/independent2/` (six
 //! solutions of other shapes in C, C++ and Rust, 33 planted mistakes, each with a
-//! witness). They are compiled here once per test run; the every-seed test of `audit`
-//! holds every seed's suite to killing them all. Needs g++, a C compiler and rustc (the
-//! tests that use them are in the full tier).
+//! witness) and `tests/fixtures/independent3/` (seven solutions in Python, Java,
+//! JavaScript, Go, Free Pascal, C and C++, 35 planted mistakes aimed at counts, flat
+//! layouts and rules, each with a witness; its `build.sh` builds one). They are compiled
+//! here once per test run; the every-seed test of `audit` holds every seed's suite to
+//! killing every one a strictly valid input shows. Needs g++, a C compiler and rustc, and
+//! for the third set python3, node, javac, go and fpc (the tests that use them are in
+//! the full tier).
 
 use crate::common;
 use duckchess::generate::case::{Case, Cmd};
@@ -25,6 +29,11 @@ fn second() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/independent2")
 }
 
+/// The folder of the third set.
+fn third() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/independent3")
+}
+
 /// The planted mistakes of a set: `file<TAB>switch<TAB>description` lines.
 fn listed(dir: &Path) -> Vec<(String, String)> {
     fs::read_to_string(dir.join("bugs.tsv"))
@@ -37,10 +46,21 @@ fn listed(dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Compiles `file` of a set with the switch `switch` into `out`.
+/// Compiles `file` of a set with the switch `switch` into `out` (the third set by its
+/// own `build.sh`, which writes a launcher for the languages it does not compile).
 fn compile(set: &Path, file: &str, switch: &str, out: &Path) {
     let source = set.join(file);
-    let mut cmd = if file.ends_with(".rs") {
+    let mut cmd = if set.join("build.sh").is_file() && set == third() {
+        let mut c = Command::new("bash");
+        c.arg(set.join("build.sh")).args([file, switch]).arg(out);
+        let status = c.stdout(Stdio::null()).stderr(Stdio::null()).status();
+        assert!(
+            status.is_ok_and(|s| s.success()),
+            "cannot build {file} with {switch} (python3, node, javac, go, fpc, gcc and g++ \
+             are needed)"
+        );
+        return;
+    } else if file.ends_with(".rs") {
         let mut c = Command::new("rustc");
         c.args(["--edition", "2021", "-O", "--cfg", switch]);
         c
@@ -74,7 +94,7 @@ pub fn programs() -> &'static [(String, PathBuf)] {
             Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("held-out-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("a folder for the programs");
         let mut out = Vec::new();
-        for set in [first(), second()] {
+        for set in [first(), second(), third()] {
             for (file, switch) in listed(&set) {
                 let path = dir.join(&switch);
                 compile(&set, &file, &switch, &path);
@@ -139,8 +159,25 @@ pub const OUTSIDE_THE_FORMAT: [(&str, &str); 1] = [(
      reads (the statement's sample has none) and the strict format forbids",
 )];
 
+/// The planted mistakes of the third set that only an input outside the strict format
+/// shows (`lenient` in its `bugs.tsv`).
+pub fn lenient() -> Vec<String> {
+    fs::read_to_string(third().join("bugs.tsv"))
+        .expect("bugs.tsv")
+        .lines()
+        .filter(|l| l.split('\t').nth(3) == Some("lenient"))
+        .filter_map(|l| l.split('\t').nth(1).map(str::to_string))
+        .collect()
+}
+
+/// Whether the planted mistake `name` is one only an input outside the strict format
+/// shows.
+fn outside_the_format(name: &str) -> bool {
+    OUTSIDE_THE_FORMAT.iter().any(|(n, _)| *n == name) || lenient().iter().any(|n| n == name)
+}
+
 /// The programs of [`programs`] that answer every one of `files` as the judge does,
-/// but those of [`OUTSIDE_THE_FORMAT`].
+/// but those only an input outside the strict format shows.
 pub fn survivors(files: &[Vec<Cmd>]) -> Vec<String> {
     let cases: Vec<(Vec<u8>, Vec<u8>)> = files
         .iter()
@@ -152,7 +189,7 @@ pub fn survivors(files: &[Vec<Cmd>]) -> Vec<String> {
         .collect();
     programs()
         .iter()
-        .filter(|(name, _)| !OUTSIDE_THE_FORMAT.iter().any(|(n, _)| n == name))
+        .filter(|(name, _)| !outside_the_format(name))
         .filter(|(_, path)| {
             cases
                 .iter()
@@ -164,7 +201,7 @@ pub fn survivors(files: &[Vec<Cmd>]) -> Vec<String> {
 
 #[test]
 fn each_set_lists_its_switches_once() {
-    for set in [first(), second()] {
+    for set in [first(), second(), third()] {
         let listed = listed(&set);
         assert!(listed.len() >= 30, "{}: {}", set.display(), listed.len());
         let mut names: Vec<&String> = listed.iter().map(|(_, s)| s).collect();
@@ -179,16 +216,15 @@ fn each_set_lists_its_switches_once() {
             );
         }
     }
-    // The second set keeps a witness for each.
-    for (_, switch) in listed(&second()) {
-        assert!(
-            second()
-                .join("witness")
-                .join(format!("{switch}.in"))
-                .is_file(),
-            "no witness for {switch}"
-        );
+    // The second and third sets keep a witness for each.
+    for set in [second(), third()] {
+        for (_, switch) in listed(&set) {
+            let witness = set.join("witness").join(format!("{switch}.in"));
+            assert!(witness.is_file(), "no witness for {switch}");
+        }
     }
+    // The third set's lenient mistakes are four, each marked so.
+    assert_eq!(lenient().len(), 4, "{:?}", lenient());
 }
 
 /// The second set is what its README says: each correct build answers the sample and
@@ -255,6 +291,64 @@ fn stress_with_messy_inputs_finds_what_the_suite_cannot_show() {
             .arg(&program)
             .arg("--save")
             .arg(dir.join(format!("{switch}.in")))
+            .stdin(Stdio::null())
+            .output()
+            .expect("stress runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert!(stdout.starts_with("found: WA in case "), "{name}: {stdout}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The third set is what its README says (`check.sh`, with this build as the oracle):
+/// each correct build answers the sample and every witness as the judge does, each
+/// planted one passes the sample and fails its witness, every strict witness is valid.
+#[test]
+#[ignore = "slow (about 45 s: 42 builds in seven languages): the full tier runs it"]
+fn the_third_set_is_what_its_readme_says() {
+    let out = Command::new("bash")
+        .arg(third().join("check.sh"))
+        .env("DUCKCHESS", env!("CARGO_BIN_EXE_duckchess"))
+        .current_dir(third())
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+}
+
+/// The third set's lenient mistakes: each witness is outside the strict format, the
+/// judge reads it, and `stress --messy` finds the program within a few thousand cases.
+#[test]
+#[ignore = "slow (the third set's lenient programs, in four languages): the full tier runs it"]
+fn the_third_sets_lenient_mistakes_are_found_by_messy_stress_only() {
+    use duckchess::show::format::{validate, DEFAULT_MAX_Q};
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("held-out-lenient-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a folder for the programs");
+    for name in lenient() {
+        let witness =
+            fs::read(third().join("witness").join(format!("{name}.in"))).expect("its witness");
+        assert!(validate(&witness[..], DEFAULT_MAX_Q).is_err(), "{name}");
+        let mut out = Vec::new();
+        judge::run(&witness[..], &mut out).expect("the judge reads it");
+        let (file, _) = listed(&third())
+            .into_iter()
+            .find(|(_, s)| *s == name)
+            .expect("listed in bugs.tsv");
+        let program = dir.join(&name);
+        compile(&third(), &file, &name, &program);
+        let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+            .args([
+                "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
+            ])
+            .arg(&program)
+            .arg("--save")
+            .arg(dir.join(format!("{name}.in")))
             .stdin(Stdio::null())
             .output()
             .expect("stress runs");

@@ -1060,3 +1060,111 @@ fn a_solution_wrong_only_on_the_smallest_inputs_is_found_at_once() {
     }
     let _ = fs::remove_dir_all(&work);
 }
+
+#[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn a_count_sized_too_small_is_found_among_the_first_cases() {
+    // Right on every input but past a count: an answer buffer one byte short of the
+    // longest answer (it aborts on the byte that does not fit), and a program that stops
+    // after 999 invalid commands in a row. Cases 2 to 4 take the counts to their most.
+    let dir = common::planted(&["ANSWER_BUFFER", "INVALID_RUN"]);
+    let work = scratch("counts");
+    for (bug, found) in [
+        (
+            "ANSWER_BUFFER",
+            "found: RE in case 4 (mode counts, 1000 commands)",
+        ),
+        (
+            "INVALID_RUN",
+            "found: WA in case 2 (mode counts, 1000 commands)",
+        ),
+    ] {
+        let save = work.join(format!("{bug}.in"));
+        let out = stress(&[
+            "--cmd",
+            &dir.join(bug).to_string_lossy(),
+            "--seed",
+            "1",
+            "--cases",
+            "5",
+            "--time",
+            "5",
+            "--jobs",
+            "1",
+            "--save",
+            &save.to_string_lossy(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(stdout.starts_with(found), "{bug}: {stdout}");
+        // Nothing shorter shows it: the saved case has all 1000 commands.
+        let saved = fs::read_to_string(&save).expect("saved");
+        assert_eq!(commands(&saved).len(), 1000, "{bug}");
+    }
+    // The correct build passes them.
+    let correct = common::planted(&["correct"]).join("correct");
+    for k in 0..3 {
+        let cmds = duckchess::generate::extremes::numbered(k);
+        let lines: Vec<String> = cmds
+            .iter()
+            .map(|c| format!("{} {} {} {}", c[0], c[1], c[2], c[3]))
+            .collect();
+        let input = input_of(&lines);
+        assert_eq!(run_on(&correct, &input), judge(&input), "extreme {k}");
+    }
+    let _ = fs::remove_dir_all(&work);
+}
+
+#[test]
+fn messy_stress_finds_a_solution_wrong_only_on_each_lenient_layout() {
+    // Right (the judge answers) but on one layout the strict format does not allow,
+    // where its last line is lost: a strictly valid test set cannot show these, and
+    // `stress --messy` must.
+    let work = scratch("lenient");
+    let layouts = [
+        ("crlf", r#"grep -q "$(printf '\r')" "$in""#),
+        ("no-final-newline", r#"[ -n "$(tail -c 1 "$in")" ]"#),
+        ("leading-space", r#"grep -q '^ ' "$in""#),
+        ("trailing-space", r#"grep -q ' $' "$in""#),
+    ];
+    for (name, test) in layouts {
+        let cmd = script(
+            &work,
+            &format!("{name}.sh"),
+            &format!(
+                "in=$(mktemp)\ncat > \"$in\"\nif {test}; then\n  '{BIN}' judge < \"$in\" | head -n -1\n\
+                 else\n  '{BIN}' judge < \"$in\"\nfi\nrm -f \"$in\"\n"
+            ),
+        );
+        let out = stress(&[
+            "--cmd",
+            &cmd,
+            "--messy",
+            "--seed",
+            "1",
+            "--cases",
+            "400",
+            "--time",
+            "10",
+            "--jobs",
+            "2",
+            "--save",
+            &work.join(format!("{name}.in")).to_string_lossy(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert!(stdout.starts_with("found: WA in case "), "{name}: {stdout}");
+        // Without --messy the same program passes as many cases.
+        let strict = stress(&["--cmd", &cmd, "--seed", "1", "--cases", "40", "--jobs", "2"]);
+        assert_eq!(
+            strict.status.code(),
+            Some(0),
+            "{name}: {}",
+            text(&strict.stdout)
+        );
+    }
+    let _ = fs::remove_dir_all(&work);
+}

@@ -2,8 +2,9 @@
 //! dimension, in words.
 
 use super::capacity::{Scan, CROWD, LATE, LONG_RUN};
+use super::counts::Quantity;
 use super::geometry::shift_words;
-use super::geometry::vector_name;
+use super::geometry::{can_stand, vector_name};
 use super::layout::Layout;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
@@ -143,7 +144,13 @@ pub enum InputEdge {
     /// A legal move with one of its four numbers (`xs`, `ys`, `xt`, `yt`: 0 to 3) at 0
     /// (`false`) or at its largest (`true`).
     Number(u8, bool),
+    /// A command whose source and target are the same corner (0: `(0, 0)`, all zeros;
+    /// 1: `(0, 8)`; 2: `(9, 0)`; 3: `(9, 8)`, every number at its largest).
+    SameCorner(u8),
 }
+
+/// The corners of the board, in the order of [`InputEdge::SameCorner`].
+pub const CORNERS: [(i64, i64); 4] = [(0, 0), (0, 8), (9, 0), (9, 8)];
 
 impl InputEdge {
     /// Every edge.
@@ -158,6 +165,7 @@ impl InputEdge {
             out.push(InputEdge::Number(which, false));
             out.push(InputEdge::Number(which, true));
         }
+        out.extend((0..4).map(InputEdge::SameCorner));
         out
     }
 
@@ -178,6 +186,10 @@ impl InputEdge {
                     (true, _) => 8,
                 };
                 format!("a legal move with {name} = {value}")
+            }
+            InputEdge::SameCorner(c) => {
+                let (x, y) = CORNERS[c as usize];
+                format!("the command {x} {y} {x} {y}: a corner as its own source and target")
             }
         }
     }
@@ -273,6 +285,12 @@ pub enum Cell {
     Input(InputEdge),
     /// A load a solution must hold.
     Load(Load),
+    /// This kind's vector (an index into [`vectors`]), from this square where it leaves
+    /// the board (a car's: the last square of its line), wrapped by a board stored flat
+    /// so onto a square of the board: tried, and refused.
+    Wrap(PieceKind, u8, Square, Layout),
+    /// A count one input takes to this value or past it.
+    Count(Quantity, u32),
 }
 
 /// The dimensions of the model, in report order.
@@ -299,11 +317,15 @@ pub enum Dimension {
     InputEdges,
     /// What a solution must hold: crowded positions, captures, runs.
     Capacity,
+    /// Every move a flat board wraps, from every square, in every layout.
+    Wraps,
+    /// Every count a solution may keep, past each size it might pick, and at its most.
+    Counts,
 }
 
 impl Dimension {
     /// Every dimension.
-    pub const ALL: [Dimension; 10] = [
+    pub const ALL: [Dimension; 12] = [
         Dimension::Lines,
         Dimension::Endings,
         Dimension::Places,
@@ -314,6 +336,8 @@ impl Dimension {
         Dimension::Aliases,
         Dimension::InputEdges,
         Dimension::Capacity,
+        Dimension::Wraps,
+        Dimension::Counts,
     ];
 
     /// Its name in the report.
@@ -329,6 +353,8 @@ impl Dimension {
             Dimension::Aliases => "aliased squares",
             Dimension::InputEdges => "input edges",
             Dimension::Capacity => "capacity",
+            Dimension::Wraps => "wrapped moves",
+            Dimension::Counts => "counts",
         }
     }
 }
@@ -347,6 +373,8 @@ impl Cell {
             Cell::Alias(..) => Dimension::Aliases,
             Cell::Input(..) => Dimension::InputEdges,
             Cell::Load(..) => Dimension::Capacity,
+            Cell::Wrap(..) => Dimension::Wraps,
+            Cell::Count(..) => Dimension::Counts,
         }
     }
 
@@ -372,7 +400,15 @@ impl Cell {
             // After the end, the winner's pieces are the ones left beside the other
             // side's: red's, say.
             Cell::Invalid(Class::AfterEnd, kind, _) => Some((Color::Red, kind)),
-            Cell::Invalid(..) | Cell::Input(..) | Cell::Load(..) => None,
+            // A kind's wrap: the side whose piece of the kind stands on its square.
+            Cell::Wrap(kind, _, s, _) => {
+                let side = match can_stand(Color::Red, kind, s) {
+                    true => Color::Red,
+                    false => Color::Blue,
+                };
+                Some((side, kind))
+            }
+            Cell::Invalid(..) | Cell::Input(..) | Cell::Load(..) | Cell::Count(..) => None,
         }
     }
 
@@ -429,6 +465,12 @@ impl Cell {
             ),
             Cell::Input(edge) => edge.words(),
             Cell::Load(load) => load.words(),
+            Cell::Wrap(kind, v, s, layout) => format!(
+                "the {kind} on {s}, {} off the board, wrapped in {layout}: tried and refused",
+                vector_name(kind, v)
+            ),
+            Cell::Count(q, v) if v == q.most() => format!("{q}: {v}, the most"),
+            Cell::Count(q, v) => format!("{q}: {v}"),
         }
     }
 }

@@ -4,9 +4,11 @@
 
 use super::aliases;
 use super::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
-use super::cells::{Act, Cell, Class, InputEdge, Load, Onto};
+use super::cells::{Act, Cell, Class, InputEdge, Load, Onto, CORNERS};
+use super::counts;
 use super::geometry::{open, rule_move, shape};
 use super::refusals;
+use super::wraps;
 use crate::generate::case::Cmd;
 use crate::judge::board::Board;
 use crate::judge::game::Game;
@@ -99,6 +101,9 @@ impl Counter {
     /// Plays `cmd` on the judge and calls `hit` for every cell it reaches.
     pub fn play(&mut self, cmd: Cmd, mut hit: impl FnMut(Cell)) {
         let [xs, ys, xt, yt] = cmd;
+        if let Some(corner) = same_corner(cmd) {
+            hit(corner);
+        }
         let before = self.game.board().clone();
         let side = before.side_to_move();
         let squares = Square::new(xs, ys).zip(Square::new(xt, yt));
@@ -246,6 +251,9 @@ impl Counter {
         self.pending = later;
         if !before.is_over() {
             self.run.extend(refusals::refused(before, side, from, to));
+            for c in wraps::cells(before, side, from, to) {
+                hit(c);
+            }
         }
     }
 
@@ -263,8 +271,10 @@ impl Counter {
         let side = board.side_to_move();
         let (mut now, later) = self.classify(board, side, from, to);
         now.extend(later);
+        now.extend(same_corner(cmd));
         if !board.is_over() {
             now.extend(refusals::refused(board, side, from, to));
+            now.extend(wraps::cells(board, side, from, to));
         }
         now
     }
@@ -348,14 +358,24 @@ impl Counter {
     }
 }
 
-/// The cells of a whole input of `len` commands: no command, one, the official limit.
-pub fn input_cells(len: usize) -> Vec<Cell> {
-    match len {
+/// The cell of a command whose source and target are the same corner, if it is one.
+fn same_corner(cmd: Cmd) -> Option<Cell> {
+    let [xs, ys, xt, yt] = cmd;
+    let corner = CORNERS.iter().position(|&c| c == (xs, ys))?;
+    ((xs, ys) == (xt, yt)).then_some(Cell::Input(InputEdge::SameCorner(corner as u8)))
+}
+
+/// The cells of a whole input of `cmds`: no command, one, the official limit; and how far
+/// it takes each count.
+pub fn input_cells(cmds: &[Cmd]) -> Vec<Cell> {
+    let mut out = match cmds.len() {
         0 => vec![Cell::Input(InputEdge::NoCommand)],
         1 => vec![Cell::Input(InputEdge::OneCommand)],
         1000 => vec![Cell::Input(InputEdge::FullLimit)],
         _ => Vec::new(),
-    }
+    };
+    out.extend(counts::measure(cmds).cells());
+    out
 }
 
 #[cfg(test)]

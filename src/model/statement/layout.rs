@@ -13,16 +13,30 @@ pub enum Layout {
     RowsOf10,
     /// Column by column, 10 squares a column: `10y + x`.
     ColumnsOf10,
+    /// Row by row with two empty columns, as a mailbox with one border column on each
+    /// side stores it: `11x + y` (the border columns are the 10th and 11th). Leaps of up
+    /// to two columns stay in a row's border; a duck's three-column leap does not.
+    RowsOf11,
 }
 
 impl Layout {
-    /// Every layout.
+    /// The layouts a check is read in ([`super::aliases`]).
     pub const ALL: [Layout; 3] = [Layout::RowsOf9, Layout::RowsOf10, Layout::ColumnsOf10];
+
+    /// The layouts a move is wrapped in ([`super::wraps`]): those of a check, and the
+    /// mailbox a duck leaps out of.
+    pub const WRAPS: [Layout; 4] = [
+        Layout::RowsOf9,
+        Layout::RowsOf10,
+        Layout::ColumnsOf10,
+        Layout::RowsOf11,
+    ];
 
     /// How many indices the array has.
     pub fn indices(self) -> i64 {
         match self {
             Layout::RowsOf10 => 100,
+            Layout::RowsOf11 => 110,
             _ => 90,
         }
     }
@@ -33,6 +47,7 @@ impl Layout {
             Layout::RowsOf9 => 9 * x + y,
             Layout::RowsOf10 => 10 * x + y,
             Layout::ColumnsOf10 => 10 * y + x,
+            Layout::RowsOf11 => 11 * x + y,
         }
     }
 
@@ -46,6 +61,7 @@ impl Layout {
             Layout::RowsOf9 => Square::new(i / 9, i % 9),
             Layout::RowsOf10 => Square::new(i / 10, i % 10),
             Layout::ColumnsOf10 => Square::new(i % 10, i / 10),
+            Layout::RowsOf11 => Square::new(i / 11, i % 11),
         })
     }
 }
@@ -56,6 +72,7 @@ impl fmt::Display for Layout {
             Layout::RowsOf9 => "rows-of-9",
             Layout::RowsOf10 => "rows-of-10",
             Layout::ColumnsOf10 => "columns-of-10",
+            Layout::RowsOf11 => "rows-of-11",
         })
     }
 }

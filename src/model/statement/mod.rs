@@ -28,7 +28,11 @@
 //! - **input edges**: no command, one command, the largest input, a command whose
 //!   source is its target, each coordinate at its ends;
 //! - **capacity**: crowded positions (the last piece of each order of scanning moving,
-//!   or giving the only check), every piece taken, a long run of invalid commands.
+//!   or giving the only check), every piece taken, a long run of invalid commands;
+//! - **wraps**: each kind's vector from each square where it leaves the board, in each
+//!   way of storing the board flat, tried onto the square it wraps to (refused);
+//! - **counts**: each count a solution may keep (commands, bytes, moves, runs,
+//!   positions, pieces taken) past each size it might pick, and at its most.
 //!
 //! The move geometry here is the statement's table, written once more for the model, so
 //! that the model does not inherit a slip of the judge's table (a test holds the two
@@ -46,6 +50,8 @@
 //!   and through each blocking square.
 //! - [`aliases`]: the squares a board stored flat reads where a move leaves the board.
 //! - [`capacity`]: crowded positions and the order pieces are scanned in, long runs.
+//! - [`wraps`]: the moves a flat board wraps, from every square.
+//! - [`counts`]: the counts an input takes, and the most each can reach.
 //! - [`cells`]: the cells, their dimensions and words.
 //! - [`universe`]: every cell of the cross product, and which no valid input reaches.
 //! - [`counter`]: the cells a game reaches, command by command.
@@ -55,11 +61,13 @@ pub mod aliases;
 pub mod capacity;
 pub mod cells;
 pub mod counter;
+pub mod counts;
 pub mod geometry;
 pub mod layout;
 pub mod refusals;
 pub mod report;
 pub mod universe;
+pub mod wraps;
 
 pub use cells::{Act, Cell, Class, Dimension, InputEdge, Load, Onto};
 pub use counter::Counter;

@@ -4,6 +4,7 @@
 use super::capacity::{CROWD, RULES_BOUND};
 use super::cells::{Cell, Dimension, Onto};
 use super::counter::{input_cells, Counter};
+use super::counts::{self, Counts, Quantity, ANSWER_BOUND};
 use super::geometry::vector_name;
 use super::geometry::Shift;
 use super::universe::{cells, universe, why_unreachable};
@@ -21,6 +22,8 @@ pub struct Map {
     pub commands: usize,
     /// The most legal moves each side (red, blue) had when it moved, in any test.
     pub most_moves: [usize; 2],
+    /// How far the test that takes it furthest takes each count.
+    pub largest: Counts,
 }
 
 impl Default for Map {
@@ -37,6 +40,7 @@ impl Map {
             tests: 0,
             commands: 0,
             most_moves: [0; 2],
+            largest: Counts::default(),
         }
     }
 
@@ -60,9 +64,10 @@ impl Map {
         for &c in cmds {
             counter.play(c, &mut count);
         }
-        for cell in input_cells(cmds.len()) {
+        for cell in input_cells(cmds) {
             count(cell);
         }
+        self.largest = self.largest.max(counts::measure(cmds));
         for (most, side) in self.most_moves.iter_mut().zip(counter.most_moves()) {
             *most = (*most).max(side);
         }
@@ -120,6 +125,7 @@ impl Map {
             "  ",
             "    ",
         ));
+        out.push_str(&self.counts_text());
         if missing.is_empty() {
             out.push_str("every cell of the model is reached\n");
             return out;
@@ -129,6 +135,27 @@ impl Map {
             missing.len()
         ));
         out.push_str(&unreached(&missing));
+        out
+    }
+}
+
+impl Map {
+    /// The largest value one test gives each count, beside its most.
+    fn counts_text(&self) -> String {
+        let mut out =
+            String::from("  the largest counts in one test, of the most a valid input gives:\n");
+        for q in Quantity::ALL {
+            let bound = match q {
+                Quantity::AnswerBytes => format!(" (longest known; at most {ANSWER_BOUND})"),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "    {:<33} {:>5} of {}{bound}\n",
+                q.name(),
+                self.largest.get(q),
+                q.most()
+            ));
+        }
         out
     }
 }

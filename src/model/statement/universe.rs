@@ -3,10 +3,12 @@
 
 use super::aliases;
 use super::cells::{block_words, Act, Cell, Class, InputEdge, Load, Onto};
+use super::counts::Quantity;
 use super::geometry::shift_words;
 use super::geometry::{can_stand, shifts, stands, vector_name, vectors, Shift};
 use super::layout::Layout;
 use super::refusals::{self, named_blocks, own_shifts};
+use super::wraps;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::model::pieces;
 use std::collections::HashMap;
@@ -99,6 +101,10 @@ pub fn universe() -> &'static [Cell] {
         }
         out.extend(InputEdge::all().into_iter().map(Cell::Input));
         out.extend(Load::all().into_iter().map(Cell::Load));
+        wraps::universe(&mut out);
+        for q in Quantity::ALL {
+            out.extend(q.ladder().into_iter().map(|v| Cell::Count(q, v)));
+        }
         out
     })
 }
@@ -197,6 +203,7 @@ pub fn why_unreachable(cell: Cell) -> Option<String> {
             "no square the {side} {kind} can stand on has the square {} of it off the board where {layout} reads a square of the board",
             vector_name(kind, v)
         )),
+        Cell::Wrap(kind, v, s, layout) => wraps::why_unreachable(kind, v, s, layout),
         _ => None,
     }
 }
@@ -314,6 +321,7 @@ mod tests {
                                 Layout::RowsOf9 => 9 * x + y,
                                 Layout::RowsOf10 => 10 * x + y,
                                 Layout::ColumnsOf10 => 10 * y + x,
+                                Layout::RowsOf11 => 11 * x + y,
                             };
                             let lands = match layout {
                                 Layout::RowsOf10 => (0..100).contains(&index) && index % 10 < 9,
@@ -323,6 +331,11 @@ mod tests {
                             assert!(!off || !lands || !vec.blocks.is_empty(), "{c:?} {a}");
                         }
                     }
+                }
+                // The kind stands there on neither side, or the layout reads nothing.
+                Cell::Wrap(kind, v, s, layout) => {
+                    let stands_there = Color::ALL.into_iter().any(|side| can_stand(side, kind, s));
+                    assert!(!stands_there || wraps::landing(kind, v, s, layout).is_none());
                 }
                 _ => panic!("no proof for {c:?}"),
             }

@@ -11,8 +11,8 @@ use crate::judge::board::Board;
 use crate::judge::piece::{PieceKind, Square};
 use crate::judge::rules;
 use crate::model::statement::geometry::shifts;
-use crate::model::statement::refusals;
 use crate::model::statement::{self as model, Cell};
+use crate::model::statement::{refusals, wraps};
 
 /// Missions of each sort tried in one step, at most.
 const MISSIONS: usize = 16;
@@ -72,8 +72,8 @@ impl Search<'_> {
 
     /// The refusals the side to move can show in this position that the model still
     /// wants: each of its pieces tried by every displacement onto the board that reaches
-    /// a wanted cell of the refusals (one command a cell), and its source tried as its
-    /// target. Invalid all, they leave the position as it is, so they stand in one run.
+    /// a wanted cell of the refusals or of the wrapped moves (one command a cell), and
+    /// its source tried as its target. Invalid all, they leave the position as it is, so they stand in one run.
     pub(super) fn refusal_run(&self) -> Vec<Cmd> {
         let board = self.board();
         if board.is_over() {
@@ -92,7 +92,10 @@ impl Search<'_> {
                     continue;
                 }
                 let mut new = false;
-                for cell in refusals::refused(board, side, from, to) {
+                let cells = refusals::refused(board, side, from, to)
+                    .into_iter()
+                    .chain(wraps::cells(board, side, from, to));
+                for cell in cells {
                     if let Some(i) = cell.index().filter(|&i| hits[i] == 0 && !claimed[i]) {
                         claimed[i] = true;
                         new = true;

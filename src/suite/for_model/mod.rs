@@ -257,8 +257,19 @@ impl Search<'_> {
     /// order and then the map's; a staging that does not reach its cell is left out.
     fn stage_left(&mut self, left: &[u64], map_left: &[u64]) {
         let mut rng = Rng::new(self.rng.next_u64());
-        for &cell in crate::model::statement::cells() {
-            if !wanted(left, cell) || !wanted(self.hits, cell) {
+        // The wrapped moves by the square they leave from: a piece walked there serves
+        // every cell of its square.
+        let mut cells: Vec<Cell> = crate::model::statement::cells()
+            .iter()
+            .copied()
+            .filter(|&cell| wanted(left, cell))
+            .collect();
+        cells.sort_by_key(|c| match *c {
+            Cell::Wrap(kind, _, edge, _) => Some((edge, kind)),
+            _ => None,
+        });
+        for cell in cells {
+            if !wanted(self.hits, cell) {
                 continue;
             }
             let scenes = scenes::for_model(cell, self.board());

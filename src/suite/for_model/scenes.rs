@@ -8,7 +8,9 @@ use crate::generate::case::cmd_of;
 use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::model::statement::aliases::found_from;
+use crate::model::statement::layout::Layout;
 use crate::model::statement::refusals::shape_blocks;
+use crate::model::statement::wraps;
 use crate::model::statement::{self as model, Onto};
 use crate::model::table::{self, rows};
 
@@ -65,11 +67,33 @@ pub fn for_model(cell: model::Cell, board: &Board) -> Vec<Scene> {
         C::Line(side, kind, Some(taken), check) if taken != PieceKind::Captain => {
             captures(side, kind, taken, check)
         }
+        C::Wrap(kind, v, edge, layout) => wrapped(kind, v, edge, layout),
         C::Row(side, kind, v, x) => lone(side, kind, v, |s| s.x() == x),
         C::Column(side, kind, v, y) => lone(side, kind, v, |s| s.y() == y),
         _ => Vec::new(),
     };
     nearest(board, scenes)
+}
+
+/// Scenes of `kind`'s vector `v` wrapped in `layout` from `edge`: a piece of a side that
+/// stands there, the squares read on the way and the square it lands on empty, then the
+/// command onto that square, which the judge refuses.
+fn wrapped(kind: PieceKind, v: u8, edge: Square, layout: Layout) -> Vec<Scene> {
+    let Some((to, mut empty)) = wraps::landing(kind, v, edge, layout) else {
+        return Vec::new();
+    };
+    empty.push(to);
+    Color::ALL
+        .into_iter()
+        .filter(|&side| stand(side, kind).any(|s| s == edge))
+        .map(|side| Scene {
+            place: vec![(edge, Want::piece(side, kind))],
+            empty: empty.clone(),
+            mover: Some(side),
+            then: vec![cmd_of(edge, to)],
+            ..Scene::default()
+        })
+        .collect()
 }
 
 /// Scenes of `side`'s `kind` giving check alone by vector `v` from a square `from`
@@ -354,6 +378,35 @@ mod tests {
             };
             assert!(staged(for_map(cell, &start), reaches), "{cell:?}");
         }
+    }
+
+    /// Every move a flat board wraps is staged from the start: a piece of its kind
+    /// walked to the square it leaves from, the squares read emptied, then the command.
+    #[test]
+    fn every_wrapped_move_is_staged_from_the_start() {
+        let start = Board::start();
+        let mut failed = Vec::new();
+        for &cell in model::cells() {
+            if !matches!(cell, model::Cell::Wrap(..)) {
+                continue;
+            }
+            let reaches = |cmds: &[Cmd]| {
+                let mut counter = model::Counter::new();
+                let mut hit = false;
+                for &c in cmds {
+                    counter.play(c, |x| hit |= x == cell);
+                }
+                hit
+            };
+            if !staged(for_model(cell, &start), reaches) {
+                failed.push(cell.words());
+            }
+        }
+        assert!(
+            failed.is_empty(),
+            "{} not staged: {failed:#?}",
+            failed.len()
+        );
     }
 
     #[test]
