@@ -13,7 +13,7 @@ use crate::judge::board::Board;
 use crate::judge::piece::{Color, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::pieces;
-use crate::model::statement::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
+use crate::model::statement::capacity::{late, late_in_both, mobility, Scan, CROWD, LONG_RUN};
 use crate::model::statement::geometry::shifts;
 use crate::model::statement::refusals;
 use crate::model::statement::{Cell, Counter, Load, Onto};
@@ -231,6 +231,7 @@ impl Capacity<'_> {
                 Scan::ALL.iter().any(|&scan| {
                     s.wanted(Cell::Load(Load::Crowded(crowded, scan)))
                         || s.wanted(Cell::Load(Load::CrowdedCheck(crowded, scan)))
+                        || s.wanted(Cell::Load(Load::LateCheck(crowded, scan)))
                 })
             };
             let (mut top, mut stale) = (0, 0);
@@ -277,24 +278,48 @@ impl Capacity<'_> {
         }
     }
 
-    /// The orders of scanning whose cell of a check by `side`'s last piece in a crowded
-    /// position is still wanted.
-    fn check_scans(&self, side: Color) -> Vec<usize> {
-        (0..Scan::ALL.len())
-            .filter(|&i| self.wanted(Cell::Load(Load::CrowdedCheck(side, Scan::ALL[i]))))
-            .collect()
+    /// The orders of scanning whose cells of a check by `side`'s last piece (in a crowded
+    /// position; in a list of both sides' moves) are still wanted.
+    fn check_scans(&self, side: Color) -> (Vec<usize>, Vec<usize>) {
+        let wanted = |load: fn(Color, Scan) -> Load| -> Vec<usize> {
+            (0..Scan::ALL.len())
+                .filter(|&i| self.wanted(Cell::Load(load(side, Scan::ALL[i]))))
+                .collect()
+        };
+        (wanted(Load::CrowdedCheck), wanted(Load::LateCheck))
+    }
+
+    /// The pieces of `side` on `board` whose only check would reach a wanted cell of the
+    /// orders `scans` (crowded; in both sides' list).
+    fn late_pieces(
+        board: &Board,
+        side: Color,
+        id: impl Fn(Square) -> u8 + Copy,
+        scans: &(Vec<usize>, Vec<usize>),
+    ) -> Vec<Square> {
+        let mut out = Vec::new();
+        let crowded = late(board, side, id);
+        let both = late_in_both(board, side, id);
+        for &i in &scans.0 {
+            out.extend(crowded[i].iter().copied());
+        }
+        for &i in &scans.1 {
+            out.extend(both[i].iter().copied());
+        }
+        out
     }
 
     /// A move towards the only check by the piece `crowded` scans last in a crowded
-    /// position: one that makes it (by either side), or else, the other side to move, a
-    /// step of its captain towards a square that piece alone attacks.
+    /// position (or lists after the first of both sides' moves): one that makes it (by
+    /// either side), or else, the other side to move, a step of its captain towards a
+    /// square that piece alone attacks.
     fn crowded_check(&mut self, crowded: Color) -> Option<(Square, Square)> {
         let scans = self.check_scans(crowded);
-        if scans.is_empty() {
+        if scans.0.is_empty() && scans.1.is_empty() {
             return None;
         }
         let ids = self.ids;
-        let id = |s: Square| ids[s.bit() as usize];
+        let id = move |s: Square| ids[s.bit() as usize];
         let other = crowded.opponent();
         let makes = |b: &Board| -> bool {
             let (Some(theirs), Some(ours)) = (b.captain(other), b.captain(crowded)) else {
@@ -304,8 +329,7 @@ impl Capacity<'_> {
             if by.len() != 1 || !rules::attackers(b, ours, other).is_empty() {
                 return false;
             }
-            let late = late(b, crowded, id);
-            scans.iter().any(|&i| late[i].contains(&by[0]))
+            Self::late_pieces(b, crowded, id, &scans).contains(&by[0])
         };
         let all = self.moves();
         if let Some(&m) = all.iter().find(|&&(from, to)| makes(&self.after(from, to))) {
@@ -315,8 +339,7 @@ impl Capacity<'_> {
         if board.side_to_move() != other {
             return None;
         }
-        let late = late(&board, crowded, id);
-        let pieces = &late[scans[0]];
+        let pieces = Self::late_pieces(&board, crowded, id, &scans);
         let captain = board.captain(other)?;
         // The squares the piece alone attacks, empty.
         let goals: Vec<Square> = Square::all()

@@ -18,6 +18,10 @@ pub const CROWD: usize = 100;
 /// many in an order of scanning is lost from such a list.
 pub const LATE: usize = 80;
 
+/// Moves a list of both sides' moves still holds, at most: the other side's listed first,
+/// then this side's (16 pieces of 8 moves).
+pub const LATE_BOTH: usize = 128;
+
 /// Invalid commands in a row that make a long run: past any count kept in a byte.
 pub const LONG_RUN: usize = 256;
 
@@ -161,25 +165,52 @@ pub fn mobility(
 /// of scanning (each piece's moves together), when `side` has [`CROWD`] legal moves or
 /// more; `id` gives each square's starting number.
 pub fn late(board: &Board, side: Color, id: impl Fn(Square) -> u8) -> [Vec<Square>; 6] {
+    let total: usize = board
+        .pieces()
+        .filter(|(_, p)| p.color == side)
+        .map(|(s, _)| moves_of(board, s))
+        .sum();
+    if total < CROWD {
+        return Default::default();
+    }
+    after(board, side, id, 0, LATE)
+}
+
+/// The pieces of `side` whose legal moves all come after the first [`LATE_BOTH`] of a
+/// list of both sides' moves, the other side's first, in each order of scanning.
+pub fn late_in_both(board: &Board, side: Color, id: impl Fn(Square) -> u8) -> [Vec<Square>; 6] {
+    let theirs: usize = board
+        .pieces()
+        .filter(|(_, p)| p.color != side)
+        .map(|(s, _)| moves_of(board, s))
+        .sum();
+    after(board, side, id, theirs, LATE_BOTH)
+}
+
+/// The pieces of `side` whose legal moves, after `before` moves listed first, all come
+/// after the first `limit` in each order of scanning (each piece's moves together).
+fn after(
+    board: &Board,
+    side: Color,
+    id: impl Fn(Square) -> u8,
+    before: usize,
+    limit: usize,
+) -> [Vec<Square>; 6] {
     let mut pieces: Vec<(Square, u8, usize)> = board
         .pieces()
         .filter(|(_, p)| p.color == side)
         .map(|(s, _)| (s, id(s), moves_of(board, s)))
         .filter(|&(_, _, n)| n > 0)
         .collect();
-    let total: usize = pieces.iter().map(|p| p.2).sum();
     let mut out: [Vec<Square>; 6] = Default::default();
-    if total < CROWD {
-        return out;
-    }
     for (i, scan) in Scan::ALL.iter().enumerate() {
         pieces.sort_by_key(|&(s, id, _)| scan.key(s, id));
-        let mut before = 0;
+        let mut listed = before;
         for &(s, _, n) in &pieces {
-            if before >= LATE {
+            if listed >= limit {
                 out[i].push(s);
             }
-            before += n;
+            listed += n;
         }
     }
     out

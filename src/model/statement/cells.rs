@@ -1,7 +1,7 @@
 //! The cells of the statement's model: each one choice or combination of choices of a
 //! dimension, in words.
 
-use super::capacity::{Scan, CROWD, LATE, LONG_RUN};
+use super::capacity::{Scan, CROWD, LATE, LATE_BOTH, LONG_RUN};
 use super::counts::Quantity;
 use super::geometry::shift_words;
 use super::geometry::{can_stand, vector_name};
@@ -206,6 +206,11 @@ pub enum Load {
     /// [`LATE`] (a solution that lists the squares a side attacks in an array too short
     /// finds no check).
     CrowdedCheck(Color, Scan),
+    /// After a move, the only check on the board is by a piece of this side whose moves,
+    /// in a list of both sides' moves (the other side's first, each side's in this
+    /// order), all come after the first [`LATE_BOTH`] (a solution that lists every move
+    /// in one array too short to find check finds none).
+    LateCheck(Color, Scan),
     /// Every piece but the two captains taken in one game.
     AllTaken,
     /// [`LONG_RUN`] invalid commands in a row, then a legal move.
@@ -226,6 +231,11 @@ impl Load {
                 out.push(Load::CrowdedCheck(side, scan));
             }
         }
+        for side in Color::ALL {
+            for scan in Scan::ALL {
+                out.push(Load::LateCheck(side, scan));
+            }
+        }
         out.push(Load::AllTaken);
         out.push(Load::LongRun);
         out
@@ -238,6 +248,9 @@ impl Load {
             ),
             Load::CrowdedCheck(side, scan) => format!(
                 "with {CROWD} legal moves or more, {side}'s only check by a piece whose moves a scan {scan} lists after the first {LATE}"
+            ),
+            Load::LateCheck(side, scan) => format!(
+                "{side}'s only check by a piece whose moves a scan {scan} lists after the first {LATE_BOTH} of both sides', the other side's first"
             ),
             Load::AllTaken => "every piece but the captains taken in one game".into(),
             Load::LongRun => format!("{LONG_RUN} invalid commands in a row, then a move"),

@@ -3,7 +3,7 @@
 //! that the turn did not pass.
 
 use super::aliases;
-use super::capacity::{late, mobility, Scan, CROWD, LONG_RUN};
+use super::capacity::{late, late_in_both, mobility, Scan, CROWD, LONG_RUN};
 use super::cells::{Act, Cell, Class, InputEdge, Load, Onto, CORNERS};
 use super::counts;
 use super::geometry::{open, rule_move, shape};
@@ -204,16 +204,21 @@ impl Counter {
     }
 
     /// The only check on the board, by `a`: in a crowded position of its side, the orders
-    /// of scanning that list the checking piece's moves after the first [`LATE`].
+    /// of scanning that list the checking piece's moves after the first [`LATE`]; and
+    /// those that list them after the first [`super::capacity::LATE_BOTH`] of both sides'.
     fn crowded_check(&self, a: Attack, hit: &mut impl FnMut(Cell)) {
         let by_square = pieces::by_square();
         let side = a.piece.color;
-        let late = late(self.game.board(), side, |s| {
-            self.id(s).map_or(u8::MAX, |i| by_square[i as usize].id)
-        });
-        for (scan, late) in Scan::ALL.into_iter().zip(late) {
+        let id = |s: Square| self.id(s).map_or(u8::MAX, |i| by_square[i as usize].id);
+        let board = self.game.board();
+        for (scan, late) in Scan::ALL.into_iter().zip(late(board, side, id)) {
             if late.contains(&a.from) {
                 hit(Cell::Load(Load::CrowdedCheck(side, scan)));
+            }
+        }
+        for (scan, late) in Scan::ALL.into_iter().zip(late_in_both(board, side, id)) {
+            if late.contains(&a.from) {
+                hit(Cell::Load(Load::LateCheck(side, scan)));
             }
         }
     }

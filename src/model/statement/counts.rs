@@ -381,6 +381,26 @@ mod tests {
         }
     }
 
+    /// The longest line of the answer, as the setters' guide gives it: 32 bytes and a
+    /// newline (a red elephant never meets a blue one).
+    #[test]
+    fn the_longest_line_is_thirty_three_bytes() {
+        let longest = crate::model::statement::cells()
+            .iter()
+            .filter(|c| matches!(c, Cell::Line(..)))
+            .map(|c| c.words().len() + 1)
+            .max();
+        assert_eq!(longest, Some(33));
+        let line = Cell::Line(
+            Color::Blue,
+            PieceKind::Elephant,
+            Some(PieceKind::Soldier),
+            true,
+        );
+        assert_eq!(line.words(), "blue elephant;red soldier;yes;no");
+        assert!(line.index().is_some());
+    }
+
     #[test]
     fn each_ladder_ends_at_its_most() {
         assert_eq!(

@@ -1,6 +1,8 @@
 //! Missions for the cells that need a piece far from where play takes it: a refusal by
 //! a displacement that fits the board only from a corner or an edge (a piece routed to
-//! where the displacement lands on an empty square, then tried), and an aliased square
+//! where the displacement lands on an empty square, then tried), a move a flat board
+//! wraps (a piece routed to the square its vector leaves the board from, then tried
+//! onto the square the wrap lands on), and an aliased square
 //! (a piece routed to where its vector leaves the board, and the other captain walked
 //! to the square a flat board reads there).
 
@@ -12,7 +14,7 @@ use crate::judge::piece::{PieceKind, Square};
 use crate::model::statement::aliases::found_from;
 use crate::model::statement::geometry::shifts;
 use crate::model::statement::layout::Layout;
-use crate::model::statement::refusals;
+use crate::model::statement::{refusals, wraps};
 use crate::model::statement::{vectors, Cell, Onto};
 
 /// Moves a routed piece makes, at most (a captain, twice as many).
@@ -21,6 +23,25 @@ const DEPTH: usize = 6;
 const CAPTAIN_WALK: usize = 14;
 /// Missions of each sort tried in one step, at most.
 const TRIED: usize = 8;
+
+/// The moves a flat board wraps that `hits` still wants of `kind`: the square each
+/// leaves the board from (a car on it), its vector and its layout.
+fn wanted_wraps(hits: &[u64], kind: PieceKind) -> Vec<(Square, u8, Layout)> {
+    let mut out = Vec::new();
+    for v in 0..vectors(kind).len() as u8 {
+        for s in Square::all() {
+            if wraps::leaves(kind, v, s) != Some(s) {
+                continue;
+            }
+            for layout in Layout::WRAPS {
+                if wanted(hits, Cell::Wrap(kind, v, s, layout)) {
+                    out.push((s, v, layout));
+                }
+            }
+        }
+    }
+    out
+}
 
 impl Search<'_> {
     /// Routes for the refusals still wanted of the side to move: a piece of the kind
@@ -41,7 +62,25 @@ impl Search<'_> {
             } else {
                 DEPTH
             };
+            let wraps = wanted_wraps(hits, p.kind);
+            // A move a flat board wraps from `s`, still wanted: its target not the
+            // side's own, the squares it reads empty (but the piece's own square, which
+            // it leaves).
+            let wrap_here = |b: &Board, s: Square| -> Option<(i8, i8)> {
+                wraps
+                    .iter()
+                    .filter(|w| w.0 == s)
+                    .find_map(|&(_, v, layout)| {
+                        let (to, empty) = wraps::landing(p.kind, v, s, layout)?;
+                        let own = b.piece_at(to).is_some_and(|q| q.color == side);
+                        let clear = empty.iter().all(|&e| e == at || b.is_empty(e));
+                        (!own && clear).then(|| to.delta_from(s))
+                    })
+            };
             let wanted_here = |b: &Board, s: Square| -> Option<(i8, i8)> {
+                if let Some(d) = wrap_here(b, s) {
+                    return Some(d);
+                }
                 shifts().find(|&d| {
                     let Some(t) = s.offset(d) else { return false };
                     let cell = match refusals::shape_blocks(p.kind, d) {
