@@ -39,7 +39,22 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// Every mode, in the order the help lists them (and `stress` draws them).
+    /// The modes `stress` draws from when none is chosen: all but [`Mode::Counts`],
+    /// whose three inputs are its cases 2 to 4.
+    pub const MIXED: [Mode; 10] = [
+        Mode::Decisive,
+        Mode::Captains,
+        Mode::Attacks,
+        Mode::Invalid,
+        Mode::Blocked,
+        Mode::Official,
+        Mode::Legal,
+        Mode::Endgame,
+        Mode::Check,
+        Mode::Big,
+    ];
+
+    /// Every mode, in the order the help lists them.
     pub const ALL: [Mode; 11] = [
         Mode::Decisive,
         Mode::Captains,

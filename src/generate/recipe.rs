@@ -41,12 +41,15 @@ pub struct Recipe {
     pub max_q: u64,
     /// Also what SPEC section 5 allows beyond the official constraints.
     pub messy: bool,
+    /// Cases 2 to 4 are the inputs that take the counts a solution keeps to their most
+    /// (`stress`'s, unless a mode is chosen).
+    pub counts: bool,
 }
 
 /// Case `index` of `recipe`, and the mode it was made in.
 pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
     let counts = (2..2 + extremes::NUMBERED).contains(&index);
-    if counts && recipe.mode.is_none_or(|m| m == Mode::Counts) {
+    if counts && recipe.counts && recipe.mode.is_none_or(|m| m == Mode::Counts) {
         let mut cmds = extremes::numbered(index - 2);
         cmds.truncate(recipe.max_q as usize);
         return (Case::of(&cmds), Mode::Counts);
@@ -55,7 +58,7 @@ pub fn case(recipe: &Recipe, index: u64) -> (Case, Mode) {
     rng.next_u64();
     let mode = recipe
         .mode
-        .unwrap_or_else(|| Mode::ALL[rng.index(Mode::ALL.len())]);
+        .unwrap_or_else(|| Mode::MIXED[rng.index(Mode::MIXED.len())]);
     let q = length(&mut rng, index, recipe.max_q);
     let mut case = if mode.steers() {
         Writer::new(&mut rng, recipe.messy).play(mode, q)
@@ -129,6 +132,7 @@ mod tests {
             mode,
             max_q: 1000,
             messy: false,
+            counts: true,
         }
     }
 

@@ -505,6 +505,7 @@ mod tests {
             mode: Some(Mode::Endgame),
             max_q: 1000,
             messy: false,
+            counts: false,
         };
         recipe::case(&recipe, 5000).0
     }

@@ -92,7 +92,7 @@ const COVER_TRIES: u64 = 8;
 /// Cells left, at most, for a file for the model to open by staging them all.
 const STAGE_FIRST: usize = 400;
 /// Seeds the last file for the model is written again from while cells are left.
-const LAST_TRIES: u64 = 6;
+const LAST_TRIES: u64 = 10;
 
 /// How often the files reach each cell of the statement's model.
 fn model_hits(files: &[SuiteFile]) -> Vec<u64> {
@@ -323,7 +323,7 @@ fn cells_left(hits: &[u64], map_hits: &[u64]) -> usize {
 /// When the suite is full and cells are left, the last file for the model is written
 /// again: first opening with the cells no file before it reaches staged one after the
 /// other (those it reached itself included), then from [`LAST_TRIES`] - 1 other seeds,
-/// thinned; the one that leaves the fewest cells is kept (the file as it was, unless
+/// thinned and crowded in turn; the one that leaves the fewest cells is kept (the file as it was, unless
 /// one leaves fewer). `before` holds the model's and the map's hits of the files
 /// before it. `ender` ended the file: each try keeps it when the file was `needed` for
 /// that end, and else is ended by the mover of a model cell left, in turn (by `ender`
@@ -350,9 +350,11 @@ fn last_again(
         };
         let (mut tried, mut tried_map) = (before.clone(), map_before.clone());
         let seed = salt(plan.seed, 5000 + 100 * attempt);
-        // The first try stages the cells left; the others search, thinned.
+        // The first try stages the cells left; the others search, thinned and crowded
+        // in turn (a cell after the end wants pieces left on the board).
         let opening = match attempt {
             0 => Opening::Staged(&before, &map_before),
+            a if a % 2 == 0 => Opening::Crowded,
             _ => Opening::Thinned,
         };
         let cmds = model_game(&mut tried, &mut tried_map, ender, seed, plan.jobs, opening);

@@ -25,7 +25,7 @@ const CROWD_PLIES: usize = 500;
 /// climb lets it take soldiers in its way too.
 const STALL: usize = 8;
 /// Seeds the file is made from, at most, the best kept (one attempt takes about 0.1 s).
-const ATTEMPTS: u64 = 48;
+const ATTEMPTS: u64 = 96;
 /// Plies the massacre may take, at most.
 const MASSACRE_PLIES: usize = 400;
 /// Pieces on the board, at most, while cars are brought to far captures.
@@ -321,7 +321,7 @@ impl Capacity<'_> {
         let ids = self.ids;
         let id = move |s: Square| ids[s.bit() as usize];
         let other = crowded.opponent();
-        let makes = |b: &Board| -> bool {
+        let makes = |b: &Board, scans: &(Vec<usize>, Vec<usize>)| -> bool {
             let (Some(theirs), Some(ours)) = (b.captain(other), b.captain(crowded)) else {
                 return false;
             };
@@ -329,11 +329,18 @@ impl Capacity<'_> {
             if by.len() != 1 || !rules::attackers(b, ours, other).is_empty() {
                 return false;
             }
-            Self::late_pieces(b, crowded, id, &scans).contains(&by[0])
+            Self::late_pieces(b, crowded, id, scans).contains(&by[0])
         };
         let all = self.moves();
-        if let Some(&m) = all.iter().find(|&&(from, to)| makes(&self.after(from, to))) {
-            return Some(m);
+        // The checks of a crowded side first: a list of both sides' moves is long sooner.
+        let crowded_only = (scans.0.clone(), Vec::new());
+        for wanted in [&crowded_only, &scans] {
+            let made = all
+                .iter()
+                .find(|&&(from, to)| makes(&self.after(from, to), wanted));
+            if let Some(&m) = made {
+                return Some(m);
+            }
         }
         let board = self.board().clone();
         if board.side_to_move() != other {

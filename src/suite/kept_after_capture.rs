@@ -626,6 +626,7 @@ pub(crate) mod tests {
             mode: None,
             max_q: 300,
             messy: false,
+            counts: false,
         };
         let mut seen = [0u32; 32];
         for index in 0..400 {

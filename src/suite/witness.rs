@@ -88,6 +88,7 @@ pub fn find(mistake: Mistake, effort: Effort) -> Option<(Case, u64)> {
         mode: None,
         max_q: 1000,
         messy: false,
+        counts: false,
     };
     let budget = Budget { deadline: None };
     let found = search::first(

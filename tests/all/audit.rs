@@ -551,6 +551,7 @@ fn end_probes() -> Vec<Vec<[i64; 4]>> {
         mode: Some(duckchess::generate::mode::Mode::Decisive),
         max_q: 80,
         messy: false,
+        counts: false,
     };
     for index in 0..40_000 {
         let cmds = recipe::case(&recipe, index).0.cmds();
@@ -602,6 +603,7 @@ fn unlisted_candidates_answer_as_recorded_and_listed_ones_all_differ() {
             mode: None,
             max_q: 120,
             messy: false,
+            counts: false,
         };
         corpus.push(recipe::case(&recipe, index).0.cmds());
     }

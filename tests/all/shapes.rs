@@ -88,6 +88,7 @@ fn the_piece_array_solution_answers_as_the_judge() {
         mode: None,
         max_q: 1000,
         messy: false,
+        counts: false,
     };
     for index in 0..300 {
         let (case, mode) = recipe::case(&recipe, index);

@@ -288,6 +288,7 @@ mod tests {
                 mode: None,
                 max_q: 1000,
                 messy: index % 5 == 0,
+                counts: false,
             };
             let (case, mode) = recipe::case(&recipe, index * 7);
             let cmds = case.cmds();

@@ -233,6 +233,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
                 mode,
                 max_q,
                 messy,
+                counts: true,
             },
             cases,
             budget: Budget { deadline },
@@ -639,6 +640,8 @@ fn smaller_phase(
                 ),
                 max_q,
                 messy: s.recipe.messy,
+                // Smaller failures from short games: no count at its most.
+                counts: false,
             };
             Some(recipe::case(&recipe, i).0)
         }

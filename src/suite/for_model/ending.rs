@@ -7,7 +7,7 @@ use super::super::kept_after_capture::route;
 use super::{map_wanted, wanted, with, Search, AFTER_END, END_BUDGET};
 use crate::generate::case::{cmd_of, Cmd};
 use crate::judge::board::Board;
-use crate::judge::piece::{Color, PieceKind, Square};
+use crate::judge::piece::{Color, Piece, PieceKind, Square};
 use crate::judge::rules;
 use crate::model::statement::{self as model, Cell};
 use crate::model::table;
@@ -42,6 +42,7 @@ impl Search<'_> {
                     None
                 };
                 let c = c.or_else(|| self.neighbour(&board, side));
+                let c = c.or_else(|| self.in_reach(&board, side));
                 let c = c.or_else(|| self.quiet(&board, &[]));
                 let c = c.or_else(|| {
                     let all: Vec<Cmd> = rules::legal_moves(&board)
@@ -121,6 +122,46 @@ impl Search<'_> {
             .min_by_key(|p| p.len())?;
         // A route steps onto empty squares only.
         Some(cmd_of(path[0], path[1]))
+    }
+
+    /// While the cell of a kind's move onto the other side's piece after the end is
+    /// wanted (but the captain's, [`Self::neighbour`]'s): a step of a loser's piece of
+    /// that kind towards a square from which its rule reaches a winner's piece, onto
+    /// empty squares. `None` when one stands so already or none can come.
+    fn in_reach(&mut self, board: &Board, winner: Color) -> Option<Cmd> {
+        use model::{Class, Onto};
+        let loser = winner.opponent();
+        let reaches = |b: &Board, s: Square| {
+            b.pieces()
+                .any(|(q, r)| r.color == winner && model::rule_move(b, s, q).is_some())
+        };
+        let kinds = PieceKind::ALL.into_iter().filter(|&k| {
+            k != PieceKind::Captain
+                && wanted(self.hits, Cell::Invalid(Class::AfterEnd, k, Onto::Enemy))
+        });
+        for kind in kinds {
+            let mine: Vec<(Square, Piece)> = board
+                .pieces()
+                .filter(|(_, p)| p.color == loser && p.kind == kind)
+                .collect();
+            if mine.iter().any(|&(at, _)| reaches(board, at)) {
+                continue;
+            }
+            let path = mine
+                .into_iter()
+                .filter_map(|(at, p)| {
+                    route(board, at, NEIGHBOUR, |b, s| {
+                        let mut there = with(b, s, p);
+                        there.put(at, None);
+                        reaches(&there, s)
+                    })
+                })
+                .min_by_key(|p| p.len());
+            if let Some(path) = path {
+                return Some(cmd_of(path[0], path[1]));
+            }
+        }
+        None
     }
 
     /// While the map's cell of the winner attacking (0, 0) at the end is wanted and none
