@@ -379,7 +379,8 @@ pub fn input_cells(cmds: &[Cmd]) -> Vec<Cell> {
         1000 => vec![Cell::Input(InputEdge::FullLimit)],
         _ => Vec::new(),
     };
-    out.extend(counts::measure(cmds).cells());
+    let reached = counts::measure(cmds).reached();
+    out.extend(reached.into_iter().map(|(q, v)| Cell::Count(q, v)));
     out
 }
 

@@ -397,4 +397,80 @@ mod tests {
             28
         );
     }
+
+    /// Every reachable wrap is a command the judge refuses, from some square the kind
+    /// stands on, with its reads empty: a board with the piece, the two captains out of
+    /// the way and nothing else shows it.
+    #[test]
+    fn every_reachable_wrap_is_refused_and_counted_on_a_bare_board() {
+        let mut reachable = 0;
+        for &cell in cells() {
+            let Cell::Wrap(kind, v, edge, layout) = cell else {
+                continue;
+            };
+            reachable += 1;
+            assert!(why_unreachable(cell).is_none());
+            let side = if can_stand(Color::Red, kind, edge) {
+                Color::Red
+            } else {
+                Color::Blue
+            };
+            let (to, _) = wraps::landing(kind, v, edge, layout).expect("a landing");
+            let mut board = Board::empty();
+            // Captains where no read of this cell goes: two squares found by trying.
+            let spare: Vec<Square> = Square::all()
+                .filter(|&s| s != edge && s != to)
+                .filter(|&s| {
+                    wraps::landing(kind, v, edge, layout).is_some_and(|(_, e)| !e.contains(&s))
+                })
+                .collect();
+            if kind != PieceKind::Captain {
+                board.put(
+                    spare[0],
+                    Some(crate::judge::piece::Piece::new(side, PieceKind::Captain)),
+                );
+            }
+            board.put(
+                spare[spare.len() - 1],
+                Some(crate::judge::piece::Piece::new(
+                    side.opponent(),
+                    PieceKind::Captain,
+                )),
+            );
+            board.put(edge, Some(crate::judge::piece::Piece::new(side, kind)));
+            board.set_side_to_move(side);
+            let game = Game::from_board(board.clone());
+            let c = [edge.x(), edge.y(), to.x(), to.y()].map(i64::from);
+            assert!(game.validate(c[0], c[1], c[2], c[3]).is_err(), "{cell:?}");
+            assert!(
+                wraps::cells(&board, side, edge, to).contains(&cell),
+                "{cell:?}"
+            );
+        }
+        // The count the guide gives (docs/test-data-internals.md).
+        assert_eq!(reachable, WRAP_CELLS);
+    }
+
+    /// The reachable cells of the dimension.
+    const WRAP_CELLS: usize = 943;
+
+    /// The longest line of the answer, as the setters' guide gives it: 32 bytes and a
+    /// newline (a red elephant never meets a blue one).
+    #[test]
+    fn the_longest_line_is_thirty_three_bytes() {
+        let longest = crate::model::statement::cells()
+            .iter()
+            .filter(|c| matches!(c, Cell::Line(..)))
+            .map(|c| c.words().len() + 1)
+            .max();
+        assert_eq!(longest, Some(33));
+        let line = Cell::Line(
+            Color::Blue,
+            PieceKind::Elephant,
+            Some(PieceKind::Soldier),
+            true,
+        );
+        assert_eq!(line.words(), "blue elephant;red soldier;yes;no");
+        assert!(line.index().is_some());
+    }
 }
