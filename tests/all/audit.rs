@@ -705,10 +705,13 @@ fn the_suite_is_valid_small_and_the_same_for_the_same_seed() {
     let dir = default_suite();
     let names = common::suite_names(dir);
     let inputs: Vec<&String> = names.iter().filter(|n| n.ends_with(".in")).collect();
-    // Three files against the catalogue, the capacity file, one for each ending of the
-    // model they leave (11 at least), and the inputs of no command and of one last: at
-    // most 20 in all.
-    assert!((17..=20).contains(&inputs.len()), "{names:?}");
+    // Three files against the catalogue, the capacity file, the three for the counts,
+    // one for each ending of the model they leave (11 at least), and the inputs of no
+    // command and of one last: at most 24 in all.
+    assert!(
+        (20..=duckchess::suite::plan::DEFAULT_TOTAL).contains(&inputs.len()),
+        "{names:?}"
+    );
     let n = inputs.len();
     for (i, name) in inputs.iter().enumerate() {
         assert_eq!(**name, format!("{}.in", i + 1));

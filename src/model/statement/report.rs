@@ -146,7 +146,7 @@ impl Map {
             String::from("  the largest counts in one test, of the most a valid input gives:\n");
         for q in Quantity::ALL {
             let bound = match q {
-                Quantity::AnswerBytes => format!(" (longest known; at most {ANSWER_BOUND})"),
+                Quantity::AnswerBytes => format!(" (known; at most {ANSWER_BOUND})"),
                 _ => String::new(),
             };
             out.push_str(&format!(
