@@ -51,8 +51,9 @@ pub fn invalid_run() -> Vec<Cmd> {
     out
 }
 
-/// A key of a position: every piece's mask and the side to move.
-fn key(board: &Board) -> ([u128; 14], bool) {
+/// A key of a position: every piece's mask and the side to move (two positions are the
+/// same when their keys are).
+pub fn key(board: &Board) -> ([u128; 14], bool) {
     let mut masks = [0u128; 14];
     for side in Color::ALL {
         for kind in PieceKind::ALL {

@@ -8,10 +8,8 @@
 //! it, proved in the tests below.
 
 use crate::generate::case::Cmd;
-use crate::generate::extremes::FIRST_CHECK;
-use crate::judge::board::Board;
+use crate::generate::extremes::{key, FIRST_CHECK};
 use crate::judge::game::Game;
-use crate::judge::piece::{Color, PieceKind};
 use crate::judge::run::line_bytes;
 use std::collections::HashSet;
 use std::fmt;
@@ -164,17 +162,6 @@ impl Counts {
     }
 }
 
-/// A key of a position: every piece's mask and the side to move.
-fn key(board: &Board) -> ([u128; 14], bool) {
-    let mut masks = [0u128; 14];
-    for side in Color::ALL {
-        for kind in PieceKind::ALL {
-            masks[side.index() * 7 + kind.index()] = board.mask(side, kind);
-        }
-    }
-    (masks, board.side_to_move() == Color::Red)
-}
-
 /// The bytes of `n` written in decimal.
 fn digits(n: i64) -> u32 {
     let sign = u32::from(n < 0);
@@ -232,6 +219,7 @@ mod tests {
     use super::*;
     use crate::generate::case::cmd_of;
     use crate::generate::extremes::{invalid_run, longest_answer, quiet_game};
+    use crate::judge::piece::{Color, PieceKind};
     use crate::judge::rules;
     use crate::model::statement::geometry::stands;
 
