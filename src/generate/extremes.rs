@@ -9,7 +9,9 @@
 //!   from the earliest command that can give it ([`FIRST_CHECK`]) to the last;
 //! - [`longest_answer`]: 1000 legal moves whose answer is as long as we know how to make
 //!   it: check on almost every line, pieces walked to where the other side's elephants
-//!   take them, and a captain taken by the last command.
+//!   take them, and a captain taken by the last command;
+//! - [`every_piece_taken`]: a game in which every piece but the captains is taken, then
+//!   a captain, and invalid commands after the end.
 //!
 //! The model's counts (`model::statement::counts`) prove what each reaches is the most.
 
@@ -273,17 +275,79 @@ pub fn longest_answer() -> Vec<Cmd> {
 }
 
 /// The inputs of this module by number, taken round: [`invalid_run`], [`quiet_game`],
-/// [`longest_answer`].
+/// [`longest_answer`], [`every_piece_taken`].
 pub fn numbered(k: u64) -> Vec<Cmd> {
-    match k % 3 {
+    match k % NUMBERED {
         0 => invalid_run(),
         1 => quiet_game(),
-        _ => longest_answer(),
+        2 => longest_answer(),
+        _ => every_piece_taken(),
     }
 }
 
 /// How many inputs [`numbered`] takes round.
-pub const NUMBERED: u64 = 3;
+pub const NUMBERED: u64 = 4;
+
+/// `Q` commands from the start in which every piece but the captains is taken, then a
+/// captain: each side takes a piece when it can (never a captain while other pieces
+/// stand), else steps the piece nearest to an enemy piece towards it, else any move; the
+/// game ends with a captain taken, and invalid commands follow.
+pub fn every_piece_taken() -> Vec<Cmd> {
+    static GAME: OnceLock<Vec<Cmd>> = OnceLock::new();
+    GAME.get_or_init(|| {
+        let mut game = Game::new();
+        let mut cmds = Vec::new();
+        let mut rng = Rng::new(0x6D61_7373_6163_7265); // "massacre"
+        while cmds.len() < Q && !game.board().is_over() {
+            let board = game.board().clone();
+            let others = board.pieces().count() > 2;
+            let moves = rules::legal_moves(&board);
+            let takes = |m: &&Move| {
+                board
+                    .piece_at(m.to)
+                    .is_some_and(|p| p.kind != PieceKind::Captain || !others)
+            };
+            let chosen = moves
+                .iter()
+                .filter(takes)
+                .max_by_key(|m| board.piece_at(m.to).map(|p| p.kind != PieceKind::Captain))
+                .copied()
+                .or_else(|| nearer(&board, &moves, &mut rng));
+            let Some(m) = chosen else { break };
+            let c = cmd_of(m.from, m.to);
+            game.play(c[0], c[1], c[2], c[3]).expect("legal");
+            cmds.push(c);
+        }
+        while cmds.len() < Q {
+            cmds.push([0, 0, 0, 0]);
+        }
+        cmds
+    })
+    .clone()
+}
+
+/// A move that takes nothing and brings a piece of the side to move (its captain too: an
+/// elephant takes no elephant) nearest to an enemy piece but the captain (ties drawn by
+/// `rng`).
+fn nearer(board: &Board, moves: &[Move], rng: &mut Rng) -> Option<Move> {
+    let side = board.side_to_move();
+    let apart = |s: Square| {
+        board
+            .pieces()
+            .filter(|(_, p)| p.color != side && p.kind != PieceKind::Captain)
+            .map(|(t, _)| t.x().abs_diff(s.x()) + t.y().abs_diff(s.y()))
+            .min()
+            .unwrap_or(0)
+    };
+    let quiet: Vec<&Move> = moves.iter().filter(|m| board.is_empty(m.to)).collect();
+    let best = quiet.iter().map(|m| apart(m.to)).min()?;
+    let closest: Vec<Move> = quiet
+        .into_iter()
+        .filter(|m| apart(m.to) == best)
+        .copied()
+        .collect();
+    rng.pick(&closest)
+}
 
 #[cfg(test)]
 mod tests {

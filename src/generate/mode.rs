@@ -40,7 +40,7 @@ pub enum Mode {
 
 impl Mode {
     /// The modes `stress` draws from when none is chosen: all but [`Mode::Counts`], the
-    /// last, whose three inputs are its cases 2 to 4.
+    /// last, whose four inputs are its cases 2 to 5.
     pub const MIXED: &'static [Mode] = Mode::ALL.split_at(Mode::ALL.len() - 1).0;
 
     /// Every mode, in the order the help lists them.
@@ -104,8 +104,8 @@ macro_rules! modes_help {
   big       a game that never ends, about half legal moves (throughput)
   counts    an input that takes counts a solution keeps to their most, by seed:
             1000 invalid commands in a row; 1000 moves taking nothing, each to a
-            new position, check from the 4th on; the longest answer known
-            (commands past 1000 are `0 0 0 0`, always invalid)
+            new position, check from the 4th on; the longest answer known; every
+            piece taken (commands past 1000 are `0 0 0 0`, always invalid)
 "
     };
 }

@@ -17,10 +17,10 @@
 //! Lengths are mixed, short ones first: the first failure found is usually short. The
 //! first two cases are the smallest inputs there are, no command and one command (a
 //! solution that reads `Q` commands before it looks, or prints something for none,
-//! fails there first); the next three, in every mode but one chosen, are the inputs
+//! fails there first); the next four, in every mode but one chosen, are the inputs
 //! that take the counts a solution keeps to their most ([`extremes`]: 1000 invalid
-//! commands in a row, 1000 moves without a capture, the longest answer), where an
-//! array, a buffer or a counter sized too small fails.
+//! commands in a row, 1000 moves without a capture, the longest answer, every piece
+//! taken), where an array, a buffer or a counter sized too small fails.
 
 use crate::generate;
 use crate::generate::case::{Case, Cmd, Layout};
@@ -41,7 +41,7 @@ pub struct Recipe {
     pub max_q: u64,
     /// Also what SPEC section 5 allows beyond the official constraints.
     pub messy: bool,
-    /// Cases 2 to 4 are the inputs that take the counts a solution keeps to their most
+    /// Cases 2 to 5 are the inputs that take the counts a solution keeps to their most
     /// (`stress`'s, unless a mode is chosen).
     pub counts: bool,
 }
@@ -144,7 +144,7 @@ mod tests {
                 assert_eq!(case(&r, 0).0.len(), 0, "{mode:?}");
                 assert_eq!(case(&r, 1).0.len(), 1, "{mode:?}");
                 assert!(case(&r, 2).0.len() >= 2, "{mode:?}");
-                assert!(case(&r, 5).0.len() >= 2, "{mode:?}");
+                assert!(case(&r, 6).0.len() >= 2, "{mode:?}");
             }
         }
     }
@@ -155,7 +155,7 @@ mod tests {
             let r = recipe(9, None);
             assert_eq!(case(&r, index), case(&r, index));
         }
-        assert_ne!(case(&recipe(1, None), 5).0, case(&recipe(2, None), 5).0);
+        assert_ne!(case(&recipe(1, None), 6).0, case(&recipe(2, None), 6).0);
     }
 
     #[test]
@@ -177,14 +177,14 @@ mod tests {
     #[test]
     fn short_cases_come_first_and_lengths_respect_the_maximum() {
         let r = recipe(4, None);
-        // After the smallest inputs, the three that take the counts to their most.
-        for i in 2..5 {
+        // After the smallest inputs, the four that take the counts to their most.
+        for i in 2..2 + extremes::NUMBERED {
             assert_eq!(
                 case(&r, i),
                 (Case::of(&extremes::numbered(i - 2)), Mode::Counts)
             );
         }
-        assert!((5..16).all(|i| case(&r, i).0.len() <= 8));
+        assert!((6..16).all(|i| case(&r, i).0.len() <= 8));
         let long = (0..4000)
             .map(|i| case(&Recipe { max_q: 300, ..r }, i).0.len())
             .max();

@@ -1066,7 +1066,7 @@ fn a_solution_wrong_only_on_the_smallest_inputs_is_found_at_once() {
 fn a_count_sized_too_small_is_found_among_the_first_cases() {
     // Right on every input but past a count: an answer buffer one byte short of the
     // longest answer (it aborts on the byte that does not fit), and a program that stops
-    // after 999 invalid commands in a row. Cases 2 to 4 take the counts to their most.
+    // after 999 invalid commands in a row. Cases 2 to 5 take the counts to their most.
     let dir = common::planted(&["ANSWER_BUFFER", "INVALID_RUN"]);
     let work = scratch("counts");
     for (bug, found) in [
@@ -1103,7 +1103,7 @@ fn a_count_sized_too_small_is_found_among_the_first_cases() {
     }
     // The correct build passes them.
     let correct = common::planted(&["correct"]).join("correct");
-    for k in 0..3 {
+    for k in 0..duckchess::generate::extremes::NUMBERED {
         let cmds = duckchess::generate::extremes::numbered(k);
         let lines: Vec<String> = cmds
             .iter()

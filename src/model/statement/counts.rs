@@ -218,7 +218,7 @@ pub fn measure(cmds: &[Cmd]) -> Counts {
 mod tests {
     use super::*;
     use crate::generate::case::cmd_of;
-    use crate::generate::extremes::{invalid_run, longest_answer, quiet_game};
+    use crate::generate::extremes::{every_piece_taken, invalid_run, longest_answer, quiet_game};
     use crate::judge::piece::{Color, PieceKind};
     use crate::judge::rules;
     use crate::model::statement::geometry::stands;
@@ -335,7 +335,7 @@ mod tests {
     }
 
     /// Each count's most is reached: the inputs of [`crate::generate::extremes`] take
-    /// them there (the pieces taken, by the suite's capacity file; its test).
+    /// them there.
     #[test]
     fn the_extreme_inputs_reach_each_most() {
         let run = measure(&invalid_run());
@@ -358,8 +358,10 @@ mod tests {
         }
         let longest = measure(&longest_answer());
         assert_eq!(longest.get(Quantity::AnswerBytes), LONGEST_ANSWER);
+        let taken = measure(&every_piece_taken());
+        assert_eq!(taken.get(Quantity::Taken), Quantity::Taken.most());
         // None passes its most: the counts no input takes further.
-        for counts in [run, quiet, longest] {
+        for counts in [run, quiet, longest, taken] {
             for q in Quantity::ALL {
                 if q != Quantity::AnswerBytes {
                     assert!(counts.get(q) <= q.most(), "{q}");
