@@ -322,7 +322,8 @@ fn the_third_set_is_what_its_readme_says() {
 }
 
 /// The third set's lenient mistakes: each witness is outside the strict format, the
-/// judge reads it, and `stress --messy` finds the program within a few thousand cases.
+/// judge reads it, and `stress --messy` finds the program within a few thousand cases
+/// (a wrong answer, a crash or a hang).
 #[test]
 #[ignore = "slow (the third set's lenient programs, in four languages): the full tier runs it"]
 fn the_third_sets_lenient_mistakes_are_found_by_messy_stress_only() {
@@ -354,7 +355,8 @@ fn the_third_sets_lenient_mistakes_are_found_by_messy_stress_only() {
             .expect("stress runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
-        assert!(stdout.starts_with("found: WA in case "), "{name}: {stdout}");
+        // A wrong answer, or a crash or a hang on the input it misreads.
+        assert!(stdout.starts_with("found: "), "{name}: {stdout}");
     }
     let _ = fs::remove_dir_all(&dir);
 }
