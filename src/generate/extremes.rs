@@ -83,35 +83,34 @@ fn continuations(game: &Game, end: bool) -> Vec<(Move, Moved, Game)> {
     out
 }
 
+/// An opening: its commands, the bytes of its answer, and whether it takes nothing.
+type Opening = (Vec<Cmd>, usize, bool);
+
 /// The openings of [`FIRST_CHECK`] legal moves whose last answer says check, in the
-/// judge's order of moves: each with its commands and the bytes of its answer.
-fn openings(quiet: bool) -> Vec<(Vec<Cmd>, usize)> {
-    fn walk(
-        game: &Game,
-        left: usize,
-        quiet: bool,
-        path: &mut Vec<(Cmd, usize)>,
-        out: &mut Vec<(Vec<Cmd>, usize)>,
-    ) {
+/// judge's order of moves, walked once for both inputs that start with one.
+fn openings() -> &'static [Opening] {
+    fn walk(game: &Game, left: usize, path: &mut Vec<(Cmd, usize, bool)>, out: &mut Vec<Opening>) {
         for (m, moved, next) in continuations(game, false) {
-            if quiet && moved.captured.is_some() {
-                continue;
-            }
-            path.push((cmd_of(m.from, m.to), line_bytes(&Ok(moved))));
+            let quiet = moved.captured.is_none();
+            path.push((cmd_of(m.from, m.to), line_bytes(&Ok(moved)), quiet));
             if left == 1 {
                 if moved.check {
                     let bytes = path.iter().map(|p| p.1).sum();
-                    out.push((path.iter().map(|p| p.0).collect(), bytes));
+                    let quiet = path.iter().all(|p| p.2);
+                    out.push((path.iter().map(|p| p.0).collect(), bytes, quiet));
                 }
             } else {
-                walk(&next, left - 1, quiet, path, out);
+                walk(&next, left - 1, path, out);
             }
             path.pop();
         }
     }
-    let mut out = Vec::new();
-    walk(&Game::new(), FIRST_CHECK, quiet, &mut Vec::new(), &mut out);
-    out
+    static ALL: OnceLock<Vec<Opening>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        walk(&Game::new(), FIRST_CHECK, &mut Vec::new(), &mut out);
+        out
+    })
 }
 
 /// `Q` legal moves from the start that take nothing, each to a position the game has not
@@ -119,9 +118,10 @@ fn openings(quiet: bool) -> Vec<(Vec<Cmd>, usize)> {
 pub fn quiet_game() -> Vec<Cmd> {
     static GAME: OnceLock<Vec<Cmd>> = OnceLock::new();
     GAME.get_or_init(|| {
-        let (opening, _) = openings(true)
-            .into_iter()
-            .next()
+        let opening = openings()
+            .iter()
+            .find(|o| o.2)
+            .map(|o| o.0.clone())
             .expect("a quiet opening gives check");
         let mut game = Game::new();
         let mut seen = HashSet::from([key(game.board())]);
@@ -238,9 +238,10 @@ fn promise(board: &Board, left: usize) -> f64 {
 pub fn longest_answer() -> Vec<Cmd> {
     static GAME: OnceLock<Vec<Cmd>> = OnceLock::new();
     GAME.get_or_init(|| {
-        let (opening, _) = openings(false)
-            .into_iter()
+        let opening = openings()
+            .iter()
             .max_by_key(|o| o.1)
+            .map(|o| o.0.clone())
             .expect("an opening gives check");
         let mut game = Game::new();
         for c in &opening {
