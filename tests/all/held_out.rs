@@ -266,6 +266,29 @@ fn what_only_a_lenient_input_shows_is_outside_the_strict_format() {
     }
 }
 
+/// The planted mistake `name` of `set` built into `dir` and searched for by `stress
+/// --messy` (seed 1, 3000 cases at most): its exit status and what it printed.
+fn messy_stress(set: &Path, name: &str, dir: &Path) -> (Option<i32>, String) {
+    let (file, _) = listed(set)
+        .into_iter()
+        .find(|(_, s)| s == name)
+        .expect("listed in bugs.tsv");
+    let program = dir.join(name);
+    compile(set, &file, name, &program);
+    let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
+        .args([
+            "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
+        ])
+        .arg(&program)
+        .arg("--save")
+        .arg(dir.join(format!("{name}.in")))
+        .stdin(Stdio::null())
+        .output()
+        .expect("stress runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code(), stdout)
+}
+
 /// What only an input outside the strict format shows, `stress --messy` finds: each
 /// such mistake, within a few thousand cases.
 #[test]
@@ -278,24 +301,8 @@ fn stress_with_messy_inputs_finds_what_the_suite_cannot_show() {
         .join(format!("held-out-messy-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("a folder for the programs");
     for (name, _) in OUTSIDE_THE_FORMAT {
-        let (file, switch) = listed(&second())
-            .into_iter()
-            .find(|(_, s)| s == name)
-            .expect("listed in bugs.tsv");
-        let program = dir.join(&switch);
-        compile(&second(), &file, &switch, &program);
-        let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .args([
-                "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
-            ])
-            .arg(&program)
-            .arg("--save")
-            .arg(dir.join(format!("{switch}.in")))
-            .stdin(Stdio::null())
-            .output()
-            .expect("stress runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        let (status, stdout) = messy_stress(&second(), name, &dir);
+        assert_eq!(status, Some(1), "{name}: {stdout}");
         assert!(stdout.starts_with("found: WA in case "), "{name}: {stdout}");
     }
     let _ = fs::remove_dir_all(&dir);
@@ -337,24 +344,8 @@ fn the_third_sets_lenient_mistakes_are_found_by_messy_stress_only() {
         assert!(validate(&witness[..], DEFAULT_MAX_Q).is_err(), "{name}");
         let mut out = Vec::new();
         judge::run(&witness[..], &mut out).expect("the judge reads it");
-        let (file, _) = listed(&third())
-            .into_iter()
-            .find(|(_, s)| *s == name)
-            .expect("listed in bugs.tsv");
-        let program = dir.join(&name);
-        compile(&third(), &file, &name, &program);
-        let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
-            .args([
-                "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
-            ])
-            .arg(&program)
-            .arg("--save")
-            .arg(dir.join(format!("{name}.in")))
-            .stdin(Stdio::null())
-            .output()
-            .expect("stress runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        let (status, stdout) = messy_stress(&third(), &name, &dir);
+        assert_eq!(status, Some(1), "{name}: {stdout}");
         // A wrong answer, or a crash or a hang on the input it misreads.
         assert!(stdout.starts_with("found: "), "{name}: {stdout}");
     }
