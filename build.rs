@@ -1,12 +1,14 @@
 //! Looks for what some tests need and the repository does not hold (the contest's
 //! official cases, g++, a C compiler, curl, unzip, GNU time, Debian's rustc 1.63, a
 //! control group with the memory controller, or with the pids controller, that this
-//! process may make), and for each one missing sets a cfg (`lacks_official`,
-//! `lacks_gxx`, `lacks_cc`, `lacks_curl`, `lacks_unzip`, `lacks_gnu_time`,
-//! `lacks_old_rustc`, `lacks_cgroup`, `lacks_pids_cgroup`) that marks the tests needing
-//! it `#[ignore]` with the reason: `cargo test` then reports them as not run, never as
-//! passed. Under CI (`CI` set) none is set: every test runs, and one that cannot fails.
-//! The program itself uses none of these cfgs.
+//! process may make, Kattis problemtools' `verifyproblem` and `p2d`, which
+//! `scripts/judge-tools.sh` installs), and for each one missing sets a cfg
+//! (`lacks_official`, `lacks_gxx`, `lacks_cc`, `lacks_curl`, `lacks_unzip`,
+//! `lacks_gnu_time`, `lacks_old_rustc`, `lacks_cgroup`, `lacks_pids_cgroup`,
+//! `lacks_judge_tools`) that marks the tests needing it `#[ignore]` with the reason:
+//! `cargo test` then reports them as not run, never as passed. Under CI (`CI` set) none
+//! is set: every test runs, and one that cannot fails. The program itself uses none of
+//! these cfgs.
 //!
 //! Cargo runs this again when one of the things found changes, when `PATH` changes, or
 //! when this file is touched: after installing a tool or fetching the cases,
@@ -45,11 +47,22 @@ fn main() {
     let curl = on_path("curl");
     let unzip = on_path("unzip");
     let fixed = |path: &str| Some(PathBuf::from(path)).filter(|p| p.is_file());
+    let verifyproblem = on_path("verifyproblem");
+    let p2d = on_path("p2d");
     let gnu_time = fixed("/usr/bin/time");
     let old_rustc = fixed("/usr/bin/rustc");
-    for found in [&gxx, &cc, &curl, &unzip, &gnu_time, &old_rustc]
-        .into_iter()
-        .flatten()
+    for found in [
+        &gxx,
+        &cc,
+        &curl,
+        &unzip,
+        &gnu_time,
+        &old_rustc,
+        &verifyproblem,
+        &p2d,
+    ]
+    .into_iter()
+    .flatten()
     {
         println!("cargo:rerun-if-changed={}", found.display());
     }
@@ -64,6 +77,10 @@ fn main() {
         ("lacks_old_rustc", old_rustc.is_none()),
         ("lacks_cgroup", !cgroup_works("memory")),
         ("lacks_pids_cgroup", !cgroup_works("pids")),
+        (
+            "lacks_judge_tools",
+            verifyproblem.is_none() || p2d.is_none(),
+        ),
     ];
     for (name, missing) in lacks {
         println!("cargo:rustc-check-cfg=cfg({name})");

@@ -105,7 +105,7 @@ pub fn parse(spec: &Spec, args: &[OsString]) -> Result<Parsed, String> {
                     },
                 };
                 // A second value would silently replace the first: say so instead.
-                if let Some(first) = parsed.value(opt.name) {
+                if let Some(first) = parsed.value(opt.name).filter(|_| !opt.repeats) {
                     return Err(format!(
                         "{name} given twice ({first:?} and {value:?}): give it once"
                     ));
@@ -162,6 +162,15 @@ impl Parsed {
     /// Whether the option `name` (e.g. `--ascii`, or a valued one) was given.
     pub fn flag(&self, name: &str) -> bool {
         self.options.iter().any(|(n, _)| *n == name)
+    }
+
+    /// Every value of an option given more than once, in order.
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        self.options
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .filter_map(|(_, v)| v.as_deref())
+            .collect()
     }
 
     /// The value of `name VALUE`, if given.

@@ -13,6 +13,8 @@ pub struct Opt {
     pub value: Option<&'static str>,
     /// What it does: one paragraph, filled to the help's width under the option.
     pub help: &'static str,
+    /// Whether it may be given more than once, each value kept (`--wrong A --wrong B`).
+    pub repeats: bool,
 }
 
 impl Opt {
@@ -23,6 +25,7 @@ impl Opt {
             short: None,
             value: None,
             help,
+            repeats: false,
         }
     }
 
@@ -33,6 +36,15 @@ impl Opt {
             short: None,
             value: Some(placeholder),
             help,
+            repeats: false,
+        }
+    }
+
+    /// The same option, taken more than once (each value kept).
+    pub const fn repeated(self) -> Opt {
+        Opt {
+            repeats: true,
+            ..self
         }
     }
 

@@ -1,24 +1,37 @@
 //! `duckchess export`: a test set packaged the way an online judge takes it. The cases
 //! are read as `test` and `audit` pair them, each input checked by the strict format and
-//! each answer by the judge ([`cases`]); then laid out for the judge chosen ([`layout`]:
-//! Luogu, HydroOJ, UOJ or Polygon, with their configuration files and, for UOJ and
-//! Polygon, a testlib validator and checker in C++) and written as one zip archive
-//! ([`zip`]), whole or not at all, never over a file that is not one of ours
-//! ([`target`]).
+//! each answer by the judge ([`cases`]); the solutions the user names are tried on every
+//! case ([`trial`]); then all is laid out for the judge chosen ([`layout`]: Luogu,
+//! HydroOJ, UOJ, Polygon or the ICPC problem package, with their configuration files,
+//! validators, checkers and solutions) and written as one zip archive ([`zip`]), whole
+//! or not at all, never over a file that is not one of ours ([`target`]).
 //!
 //! - [`zip`]: the zip format, written by hand: stored entries, their CRC-32, the
 //!   central directory and the end record.
 //! - [`cases`]: the test set read and checked.
-//! - [`layout`]: what each judge takes: file names, configuration, the C++ programs.
+//! - [`solutions`]: the programs a package carries: the C++ reference solution, the
+//!   judge as one Rust file ([`bundle`]), and the user's, each with its language and
+//!   the verdict it should get.
+//! - [`trial`]: each named solution built and run on every case, its verdicts in a
+//!   table.
+//! - [`package`]: what a package is made of, and the C++ validators and checker.
+//! - [`layout`]: what each judge takes, file by file; [`polygon`] writes Polygon's
+//!   package and [`icpc`] the ICPC problem package.
 //! - [`target`]: the archive written in place of nothing, an empty file, or an archive
 //!   of ours.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::harness`].
 
+pub mod bundle;
 pub mod cases;
+pub mod icpc;
 pub mod layout;
+pub mod package;
+pub mod polygon;
+pub mod solutions;
 pub mod target;
+pub mod trial;
 pub mod zip;
 
 use std::fmt;
@@ -33,13 +46,23 @@ pub enum Judge {
     Hydro,
     /// UOJ: `problem.conf`, the files it names, the checker and the validator.
     Uoj,
-    /// Codeforces Polygon: `tests/NN` and `tests/NN.a`, the validator and the checker.
+    /// Codeforces Polygon: a full package, `problem.xml` with the tests, the checker, the
+    /// validator with its tests, and the solutions with their tags.
     Polygon,
+    /// The ICPC problem package that DOMjudge and Kattis take: `problem.yaml`,
+    /// `data/sample`, `data/secret`, the input validator and the submissions.
+    Icpc,
 }
 
 impl Judge {
     /// Every judge, in the order the help lists them.
-    pub const ALL: [Judge; 4] = [Judge::Luogu, Judge::Hydro, Judge::Uoj, Judge::Polygon];
+    pub const ALL: [Judge; 5] = [
+        Judge::Luogu,
+        Judge::Hydro,
+        Judge::Uoj,
+        Judge::Polygon,
+        Judge::Icpc,
+    ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -48,6 +71,7 @@ impl Judge {
             Judge::Hydro => "hydro",
             Judge::Uoj => "uoj",
             Judge::Polygon => "polygon",
+            Judge::Icpc => "icpc",
         }
     }
 
@@ -58,6 +82,7 @@ impl Judge {
             Judge::Hydro => "HydroOJ",
             Judge::Uoj => "UOJ",
             Judge::Polygon => "Polygon",
+            Judge::Icpc => "the ICPC problem package (DOMjudge, Kattis)",
         }
     }
 }
@@ -97,10 +122,33 @@ impl FromStr for Judge {
     }
 }
 
-/// The limits every package states: the statement's, 1 second and 128 MiB a case.
-pub const TIME_SECONDS: u64 = 1;
-/// The memory limit, in MiB.
-pub const MEMORY_MB: u64 = 128;
+/// The limits a package states for each case: by default the statement's, 1 second
+/// and 128 MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The time limit, in whole seconds (UOJ and Kattis take no fraction).
+    pub seconds: u64,
+    /// The memory limit, in MiB.
+    pub memory_mb: u64,
+}
+
+impl Limits {
+    /// The statement's limits.
+    pub const STATEMENT: Limits = Limits {
+        seconds: 1,
+        memory_mb: 128,
+    };
+    /// The most seconds `--time` takes.
+    pub const MAX_SECONDS: u64 = 60;
+    /// The least and the most MiB `--memory` takes.
+    pub const MEMORY_RANGE: (u64, u64) = (16, 4096);
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::STATEMENT
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -115,7 +163,7 @@ mod tests {
         let e = "codeforces".parse::<Judge>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown judge \"codeforces\" (one of luogu, hydro, uoj, polygon)"
+            "unknown judge \"codeforces\" (one of luogu, hydro, uoj, polygon, icpc)"
         );
     }
 }

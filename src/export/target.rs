@@ -5,8 +5,11 @@
 
 use super::cases::{self, Case, CasesError};
 use super::layout;
+use super::package::Package;
+use super::solutions::{with_reference, Solution, SolutionError};
+use super::trial::{try_all, Trial, TrialError};
 use super::zip::{comment_of, Zip, ZipError, TAIL};
-use super::Judge;
+use super::{Judge, Limits};
 use crate::sys::file;
 use std::fmt;
 use std::fs;
@@ -21,6 +24,12 @@ pub const MARK: &str = "duckchess export";
 pub enum ExportError {
     /// The test set cannot be packaged.
     Cases(CasesError),
+    /// A named solution cannot be packaged.
+    Solution(SolutionError),
+    /// The named solutions could not be tried.
+    Trial(TrialError),
+    /// A named solution did not get what it should: every trial, for the table.
+    Verdicts(Vec<Trial>),
     /// The archive would go past what the zip format holds.
     Zip(ZipError),
     /// The target is a file that no export wrote.
@@ -42,6 +51,20 @@ impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::Cases(e) => write!(f, "{e}"),
+            ExportError::Solution(e) => write!(f, "{e}"),
+            ExportError::Trial(e) => write!(f, "{e}"),
+            ExportError::Verdicts(trials) => {
+                let wrong: Vec<&str> = trials
+                    .iter()
+                    .filter(|t| !t.as_expected())
+                    .map(|t| t.name.as_str())
+                    .collect();
+                write!(
+                    f,
+                    "{} did not get the verdict expected (see the table): nothing written",
+                    wrong.join(", ")
+                )
+            }
             ExportError::Zip(e) => write!(f, "{e}"),
             ExportError::Foreign(p) => write!(
                 f,
@@ -64,35 +87,74 @@ pub struct Exported {
     pub cases: Vec<Case>,
     /// The files of the archive, in order: names and sizes.
     pub files: Vec<(String, usize)>,
+    /// What each named solution did.
+    pub trials: Vec<Trial>,
     /// The archive's size in bytes.
     pub bytes: usize,
 }
 
+/// What a package holds besides its cases.
+#[derive(Debug, Default)]
+pub struct Contents {
+    /// The limits of each case.
+    pub limits: Limits,
+    /// The solutions the user named (tried on every case before anything is written).
+    pub named: Vec<Solution>,
+    /// testlib.h, for Polygon's `files/`.
+    pub testlib: Option<Vec<u8>>,
+}
+
 /// Packages the cases under `paths` for `judge` as the zip archive `out`.
-pub fn write(paths: &[String], judge: Judge, out: &Path) -> Result<Exported, ExportError> {
+pub fn write(
+    paths: &[String],
+    judge: Judge,
+    contents: Contents,
+    out: &Path,
+) -> Result<Exported, ExportError> {
     check(out)?;
     let cases = cases::read(paths).map_err(ExportError::Cases)?;
-    let bytes = archive(judge, &cases)?;
+    let trials = try_all(&contents.named, &cases, contents.limits).map_err(ExportError::Trial)?;
+    if trials.iter().any(|t| !t.as_expected()) {
+        return Err(ExportError::Verdicts(trials));
+    }
+    let solutions = solutions(contents.named)?;
+    let package = Package {
+        cases: &cases,
+        limits: contents.limits,
+        solutions: &solutions,
+        testlib: contents.testlib.as_deref(),
+    };
+    let bytes = archive(judge, &package)?;
     file::remove_leftovers(out);
     file::write_whole(out, &bytes).map_err(|e| ExportError::Io(out.to_path_buf(), e))?;
-    let files = layout::files(judge, &cases)
+    let files = layout::files(judge, &package)
         .into_iter()
         .map(|(name, data)| (name, data.len()))
         .collect();
     Ok(Exported {
         cases,
         files,
+        trials,
         bytes: bytes.len(),
     })
 }
 
-/// The archive of `cases` for `judge`, with its comment.
-pub fn archive(judge: Judge, cases: &[Case]) -> Result<Vec<u8>, ExportError> {
+/// Every solution a package carries: the reference, the judge as one Rust file, and
+/// those named.
+pub fn solutions(named: Vec<Solution>) -> Result<Vec<Solution>, ExportError> {
+    let mut all = with_reference(named).map_err(ExportError::Solution)?;
+    let judge = Solution::rust_judge().map_err(ExportError::Solution)?;
+    all.insert(1, judge);
+    Ok(all)
+}
+
+/// The archive of `package` for `judge`, with its comment.
+pub fn archive(judge: Judge, package: &Package) -> Result<Vec<u8>, ExportError> {
     let mut zip = Zip::new();
-    for (name, data) in layout::files(judge, cases) {
+    for (name, data) in layout::files(judge, package) {
         zip.add(&name, &data).map_err(ExportError::Zip)?;
     }
-    let comment = format!("{MARK} --for {judge}: {} cases", cases.len());
+    let comment = format!("{MARK} --for {judge}: {} cases", package.cases.len());
     zip.finish(&comment).map_err(ExportError::Zip)
 }
 
@@ -155,7 +217,13 @@ mod tests {
         assert!(check(&path).is_ok(), "missing");
         fs::write(&path, b"").unwrap();
         assert!(check(&path).is_ok(), "empty");
-        fs::write(&path, archive(Judge::Luogu, &[]).unwrap()).unwrap();
+        let package = Package {
+            cases: &[],
+            limits: Limits::STATEMENT,
+            solutions: &[],
+            testlib: None,
+        };
+        fs::write(&path, archive(Judge::Luogu, &package).unwrap()).unwrap();
         assert!(check(&path).is_ok(), "ours");
         // Another archive, and a file that merely ends like one of ours.
         fs::write(&path, Zip::new().finish("someone else's").unwrap()).unwrap();

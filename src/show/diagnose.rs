@@ -51,7 +51,8 @@ impl CaseVerdict {
         )
     }
 
-    fn word(&self) -> &'static str {
+    /// The verdict's short word: `AC`, `WA`, `RE`, `TLE`, `MLE`.
+    pub fn word(&self) -> &'static str {
         match self {
             CaseVerdict::Accepted | CaseVerdict::AcceptedWhitespace(_) => "AC",
             CaseVerdict::WrongAnswer(_) => "WA",

@@ -7,7 +7,7 @@
 use crate::common;
 use crate::official;
 
-use duckchess::commands::bundle::bundle;
+use duckchess::export::bundle::bundle;
 use duckchess::generate::{self, mode::Mode};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The judges, as `--for` names them.
-const JUDGES: [&str; 4] = ["luogu", "hydro", "uoj", "polygon"];
+const JUDGES: [&str; 5] = ["luogu", "hydro", "uoj", "polygon", "icpc"];
 
 /// The CRC-32 of the zip format, bit by bit (the library computes it from a table).
 fn crc32(bytes: &[u8]) -> u32 {
@@ -42,8 +42,8 @@ fn crc32(bytes: &[u8]) -> u32 {
 
 /// A zip archive as read back: its files in the central directory's order, and its
 /// comment.
-struct Archive {
-    files: Vec<(String, Vec<u8>)>,
+pub(crate) struct Archive {
+    pub(crate) files: Vec<(String, Vec<u8>)>,
     comment: String,
 }
 
@@ -74,7 +74,7 @@ fn le(bytes: &[u8], at: usize, width: usize) -> usize {
 /// at the very end, the central directory where it says and of the size it says, each
 /// local header agreeing with its directory entry, each CRC and size, the entries
 /// back to back up to the directory.
-fn read_zip(bytes: &[u8]) -> Archive {
+pub(crate) fn read_zip(bytes: &[u8]) -> Archive {
     let end = (0..=bytes.len() - 22)
         .rev()
         .find(|&at| {
@@ -139,7 +139,7 @@ fn the_reader_knows_the_crc_and_refuses_a_bad_one() {
     let out = dir.join("a.zip");
     assert!(export(&dir, "luogu", &out).status.success());
     let mut bytes = fs::read(&out).unwrap();
-    assert_eq!(read_zip(&bytes).files.len(), 2);
+    assert_eq!(read_zip(&bytes).files.len(), 3);
     // One byte of the first file's data changed: its CRC no longer holds.
     let data = 30 + "1.in".len();
     bytes[data] ^= 1;
@@ -172,23 +172,55 @@ fn export(dir: &Path, judge: &str, out: &Path) -> Output {
     common::run_command(cmd, b"")
 }
 
-/// The names a judge gives case `i` (from 1): input and answer.
-fn case_names(judge: &str, i: usize) -> (String, String) {
+/// The names a judge gives case `i` (from 1) of `n`: input and answer.
+fn case_names(judge: &str, i: usize, n: usize) -> (String, String) {
     match judge {
         "luogu" | "hydro" => (format!("{i}.in"), format!("{i}.out")),
         "uoj" => (format!("duckchess{i}.in"), format!("duckchess{i}.ans")),
         "polygon" => (format!("tests/{i:02}"), format!("tests/{i:02}.a")),
+        "icpc" => {
+            let width = n.to_string().len().max(2);
+            (
+                format!("data/secret/{i:0width$}.in"),
+                format!("data/secret/{i:0width$}.ans"),
+            )
+        }
         other => panic!("no judge {other}"),
     }
 }
 
-/// The files besides the cases each judge takes.
+/// The files besides the cases that each judge's package must hold.
 fn extras(judge: &str) -> &'static [&'static str] {
     match judge {
-        "luogu" => &[],
+        "luogu" => &["config.yml"],
         "hydro" => &["config.yaml"],
-        "uoj" => &["problem.conf", "chk.cpp", "val.cpp"],
-        _ => &["validator.cpp", "checker.cpp"],
+        "uoj" => &["problem.conf", "chk.cpp", "val.cpp", "std.cpp"],
+        "polygon" => &[
+            "problem.xml",
+            "check.cpp",
+            "files/check.cpp",
+            "files/val.cpp",
+            "solutions/reference.cpp",
+            "solutions/duckchess.rs",
+        ],
+        _ => &[
+            "problem.yaml",
+            "domjudge-problem.ini",
+            "data/sample/01.in",
+            "data/sample/01.ans",
+            "input_validators/validate.cpp",
+            "submissions/accepted/reference.cpp",
+            "submissions/accepted/duckchess.rs",
+        ],
+    }
+}
+
+/// The folders where a judge's package holds more files than [`extras`] names: the
+/// tests of Polygon's checker and validator.
+fn extra_folders(judge: &str) -> &'static [&'static str] {
+    match judge {
+        "polygon" => &["files/tests/checker-tests/", "files/tests/validator-tests/"],
+        _ => &[],
     }
 }
 
@@ -198,7 +230,7 @@ fn extras(judge: &str) -> &'static [&'static str] {
 fn check_package(archive: &Archive, judge: &str, dir: &Path, n: usize) {
     let mut expected: Vec<String> = extras(judge).iter().map(|s| s.to_string()).collect();
     for i in 1..=n {
-        let (input, answer) = case_names(judge, i);
+        let (input, answer) = case_names(judge, i, n);
         assert_eq!(
             archive.get(&input),
             fs::read(dir.join(format!("{i}.in"))).unwrap(),
@@ -211,7 +243,11 @@ fn check_package(archive: &Archive, judge: &str, dir: &Path, n: usize) {
         );
         expected.extend([input, answer]);
     }
-    let mut names = archive.names();
+    let mut names: Vec<&str> = archive
+        .names()
+        .into_iter()
+        .filter(|n| !extra_folders(judge).iter().any(|f| n.starts_with(f)))
+        .collect();
     names.sort_unstable();
     expected.sort_unstable();
     assert_eq!(names, expected, "{judge}: the files");
@@ -223,10 +259,214 @@ fn check_package(archive: &Archive, judge: &str, dir: &Path, n: usize) {
         archive.comment
     );
     match judge {
+        "luogu" => check_luogu(archive, n),
         "hydro" => check_hydro(archive, n),
-        "uoj" => check_uoj(archive, n),
-        _ => {}
+        "uoj" => {
+            if let Err(e) = uoj_sync(archive) {
+                panic!("UOJ's data sync refuses the archive: {e}");
+            }
+            check_uoj(archive, n);
+        }
+        "polygon" => check_polygon(archive, n),
+        _ => check_icpc(archive),
     }
+}
+
+/// Luogu's `config.yml`: each input's time (ms), memory (KiB) and score, the scores
+/// adding up to 100.
+fn check_luogu(archive: &Archive, n: usize) {
+    let text = String::from_utf8(archive.get("config.yml").to_vec()).unwrap();
+    let mut current = None;
+    let mut seen = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if let Some(name) = line.strip_suffix(':') {
+            current = Some(name.to_string());
+            continue;
+        }
+        let (key, value) = line.trim().split_once(": ").expect("key: value");
+        let name = current.clone().expect("a key under a file");
+        let value: u64 = value.parse().unwrap();
+        seen.entry(name)
+            .or_insert_with(BTreeMap::new)
+            .insert(key.to_string(), value);
+    }
+    assert_eq!(seen.len(), n, "{text}");
+    let mut total = 0;
+    for i in 1..=n {
+        let fields = &seen[&format!("{i}.in")];
+        assert_eq!(fields["timeLimit"], 1000);
+        assert_eq!(fields["memoryLimit"], 128 * 1024);
+        assert_eq!(fields["subtaskId"], 0);
+        total += fields["score"];
+    }
+    assert_eq!(total, 100);
+}
+
+/// Polygon's `problem.xml`: the testset lists every test, with the limits and the
+/// paths' patterns; every file it names is in the archive.
+fn check_polygon(archive: &Archive, n: usize) {
+    let xml = String::from_utf8(archive.get("problem.xml").to_vec()).unwrap();
+    for part in [
+        format!("<test-count>{n}</test-count>"),
+        "<time-limit>1000</time-limit>".to_string(),
+        format!("<memory-limit>{}</memory-limit>", 128 << 20),
+        "<input-path-pattern>tests/%02d</input-path-pattern>".to_string(),
+        "<answer-path-pattern>tests/%02d.a</answer-path-pattern>".to_string(),
+        "<solution tag=\"main\">".to_string(),
+    ] {
+        assert!(xml.contains(&part), "{part} in\n{xml}");
+    }
+    assert_eq!(xml.matches("<test method=\"manual\"/>").count(), n);
+    for path in xml
+        .split("path=\"")
+        .skip(1)
+        .map(|p| &p[..p.find('"').unwrap()])
+    {
+        assert!(archive.names().contains(&path), "{path} is in the archive");
+    }
+    // Each test of the validator and of the checker has its files.
+    let valid = xml.matches("<test verdict=\"valid\"/>").count();
+    let invalid = xml.matches("<test verdict=\"invalid\"/>").count();
+    for i in 1..=valid + invalid {
+        archive.get(&format!("files/tests/validator-tests/{i:02}"));
+    }
+    let checks = xml.matches("<test verdict=\"ok\"/>").count()
+        + xml.matches("<test verdict=\"wrong-answer\"/>").count();
+    for i in 1..=checks {
+        for ext in ["", ".o", ".a"] {
+            archive.get(&format!("files/tests/checker-tests/{i:02}{ext}"));
+        }
+    }
+    assert!(valid >= 2 && invalid >= 10 && checks >= 10, "{xml}");
+}
+
+/// The ICPC package: the memory limit and the default output validator in
+/// `problem.yaml`, DOMjudge's time limit, the statement's sample with its answer.
+fn check_icpc(archive: &Archive) {
+    let yaml = String::from_utf8(archive.get("problem.yaml").to_vec()).unwrap();
+    for line in [
+        "validation: default",
+        "  memory: 128",
+        "license: educational",
+    ] {
+        assert!(yaml.lines().any(|l| l == line), "{line} in\n{yaml}");
+    }
+    let ini = String::from_utf8(archive.get("domjudge-problem.ini").to_vec()).unwrap();
+    assert!(ini.lines().any(|l| l == "timelimit = 1"), "{ini}");
+    let sample =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in")).unwrap();
+    assert_eq!(
+        archive.get("data/sample/01.in"),
+        [&sample[..], b"\n"].concat()
+    );
+    let answer =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.out")).unwrap();
+    assert_eq!(archive.get("data/sample/01.ans"), answer);
+}
+
+/// The checks UOJ's data sync makes on an archive before it takes it (read from
+/// UniversalOJ/UOJ-System's `uoj-data-lib.php` and vfleaking/uoj's
+/// `UOJProblemDataSynchronizer.php`), for a problem that allows hacks and uses the
+/// built-in judger: `problem.conf` parsed as UOJ parses it (keys and values split by
+/// spaces, `\n` and `\r` only, no key twice), `use_builtin_judger on`, `n_tests` a
+/// positive number in UOJ's form and each of its inputs and outputs a file at the
+/// archive's root (names from `input_pre`, `input_suf`, `output_pre`, `output_suf`,
+/// whose defaults are `input`, `output` and `txt`), a built-in checker of a valid name
+/// or `chk.cpp`, `n_ex_tests` present with its files, `std.cpp` and `val.cpp` (the
+/// message "找不到本题的 std" otherwise), `n_sample_tests` at most `n_ex_tests`; and,
+/// though the sync does not check them, the limits given and `point_score_N` for every
+/// case, adding up to 100 (the judger's default is 100/n rounded down). Every file is
+/// text that UOJ's formatter leaves as it is.
+fn uoj_sync(archive: &Archive) -> Result<(), String> {
+    let names = archive.names();
+    if let Some(folder) = names.iter().find(|n| n.contains('/')) {
+        return Err(format!("{folder} is not at the archive's root"));
+    }
+    let text = String::from_utf8(archive.get("problem.conf").to_vec())
+        .map_err(|_| "problem.conf is not UTF-8".to_string())?;
+    let mut tokens = text.split([' ', '\n', '\r']).filter(|t| !t.is_empty());
+    let mut conf = BTreeMap::new();
+    while let Some(key) = tokens.next() {
+        let value = tokens.next().ok_or(format!("{key} has no value"))?;
+        if conf.insert(key, value).is_some() {
+            return Err(format!("syntax error: duplicate keys ({key})"));
+        }
+    }
+    let number = |key: &str| -> Result<u64, String> {
+        let value = conf.get(key).ok_or(format!("{key} is missing"))?;
+        let form = value == &"0"
+            || (value.len() <= 9
+                && !value.starts_with('0')
+                && value.bytes().all(|b| b.is_ascii_digit()));
+        match form {
+            true => Ok(value.parse().unwrap()),
+            false => Err(format!("{key} must be a non-negative integer")),
+        }
+    };
+    if conf.get("use_builtin_judger") != Some(&"on") {
+        return Err("use_builtin_judger must be on.".into());
+    }
+    let n = number("n_tests")?;
+    if n == 0 {
+        return Err("n_tests must be a positive integer".into());
+    }
+    let part = |key: &str, default: &'static str| *conf.get(key).unwrap_or(&default);
+    let name = |pre: &str, default: &'static str, suf: &str, i: u64| {
+        format!("{}{i}.{}", part(pre, default), part(suf, "txt"))
+    };
+    let need = |file: &str| match names.contains(&file) {
+        true => Ok(()),
+        false => Err(format!("file {file} not found")),
+    };
+    for i in 1..=n {
+        need(&name("input_pre", "input", "input_suf", i))?;
+        need(&name("output_pre", "output", "output_suf", i))?;
+    }
+    match conf.get("use_builtin_checker") {
+        Some(checker)
+            if checker.len() <= 20
+                && checker
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_') => {}
+        Some(checker) => return Err(format!("{checker} is not a valid checker")),
+        None => need("chk.cpp")?,
+    }
+    let ex = number("n_ex_tests")?;
+    for i in 1..=ex {
+        need(&format!(
+            "ex_{}",
+            name("input_pre", "input", "input_suf", i)
+        ))?;
+        need(&format!(
+            "ex_{}",
+            name("output_pre", "output", "output_suf", i)
+        ))?;
+    }
+    need("std.cpp").map_err(|_| "找不到本题的 std".to_string())?;
+    need("val.cpp").map_err(|_| "找不到本题的 val".to_string())?;
+    if number("n_sample_tests")? > ex {
+        return Err("n_sample_tests can't be greater than n_ex_tests".into());
+    }
+    number("time_limit")?;
+    number("memory_limit")?;
+    let mut total = 0;
+    for i in 1..=n {
+        total += number(&format!("point_score_{i}"))?;
+    }
+    if total != 100 {
+        return Err(format!("the points add up to {total}, not 100"));
+    }
+    for (file, bytes) in &archive.files {
+        let formatted = bytes
+            .windows(2)
+            .any(|w| w[1] == b'\n' && (w[0] == b' ' || w[0] == b'\r'))
+            || bytes.contains(&0xff)
+            || bytes.last().is_some_and(|&b| b != b'\n');
+        if formatted {
+            return Err(format!("UOJ's formatter would change {file}"));
+        }
+    }
+    Ok(())
 }
 
 /// HydroOJ's `config.yaml`: the limits, and one subtask a case, with each case's
@@ -251,7 +491,10 @@ fn check_hydro(archive: &Archive, n: usize) {
     for (i, (input, output)) in inputs.iter().zip(&outputs).enumerate() {
         assert_eq!(
             (input, output),
-            (&case_names("hydro", i + 1).0, &case_names("hydro", i + 1).1)
+            (
+                &case_names("hydro", i + 1, n).0,
+                &case_names("hydro", i + 1, n).1
+            )
         );
     }
 }
@@ -295,21 +538,27 @@ fn every_judge_takes_the_cases_byte_for_byte() {
         let run = export(&dir, judge, &out);
         assert!(run.status.success(), "{judge}: {}", common::stderr(&run));
         let size = fs::metadata(&out).unwrap().len();
-        let files = 22 + extras(judge).len();
+        let archive = read_zip(&fs::read(&out).unwrap());
+        let files = archive.names().len();
         let title = match judge {
             "luogu" => "Luogu",
             "hydro" => "HydroOJ",
             "uoj" => "UOJ",
-            _ => "Polygon",
+            "polygon" => "Polygon",
+            _ => "the ICPC problem package (DOMjudge, Kattis)",
         };
-        assert_eq!(
-            common::stdout(&run),
-            format!(
-                "wrote {} for {title}: 11 cases, {files} files in {size} bytes\n",
-                out.display()
-            )
+        let mut said = format!(
+            "wrote {} for {title}: 11 cases, {files} files in {size} bytes\n",
+            out.display()
         );
-        check_package(&read_zip(&fs::read(&out).unwrap()), judge, &dir, 11);
+        if judge == "polygon" {
+            said.push_str(
+                "files/testlib.h is not in it: Polygon provides its own; for a converter, \
+                 add it with --testlib (scripts/fetch-testlib.sh fetches it)\n",
+            );
+        }
+        assert_eq!(common::stdout(&run), said);
+        check_package(&archive, judge, &dir, 11);
     }
 }
 
@@ -456,7 +705,7 @@ fn the_command_line_is_checked() {
         (&["export", "--for", "luogu"][..], "missing -o FILE"),
         (
             &["export", "--for", "codeforces", "-o", "x.zip"][..],
-            "--for: unknown judge \"codeforces\" (one of luogu, hydro, uoj, polygon)",
+            "--for: unknown judge \"codeforces\" (one of luogu, hydro, uoj, polygon, icpc)",
         ),
     ] {
         let run = common::run(args, b"");
@@ -503,7 +752,7 @@ fn unzip_finds_every_archive_sound() {
 }
 
 /// The default suite, written once for the tests that need it.
-fn default_suite() -> &'static Path {
+pub(crate) fn default_suite() -> &'static Path {
     static SUITE: OnceLock<PathBuf> = OnceLock::new();
     SUITE.get_or_init(|| {
         let dir = common::scratch("export", "suite");
@@ -557,21 +806,24 @@ fn testlib_programs(archive: &Archive) -> (PathBuf, PathBuf) {
         "cannot run here: testlib.h could not be fetched: {}",
         common::stderr(&fetched)
     );
-    let children: Vec<_> = ["validator", "checker"]
-        .into_iter()
-        .map(|name| {
-            let source = dir.join(format!("{name}.cpp"));
-            fs::write(&source, archive.get(&format!("{name}.cpp"))).unwrap();
-            let program = dir.join(name);
-            let child = Command::new("g++")
-                .arg("-o")
-                .arg(&program)
-                .arg(&source)
-                .spawn()
-                .expect("cannot run here: g++ is not installed (apt-get install g++)");
-            (child, program)
-        })
-        .collect();
+    let children: Vec<_> = [
+        ("validator", "files/val.cpp"),
+        ("checker", "files/check.cpp"),
+    ]
+    .into_iter()
+    .map(|(name, path)| {
+        let source = dir.join(format!("{name}.cpp"));
+        fs::write(&source, archive.get(path)).unwrap();
+        let program = dir.join(name);
+        let child = Command::new("g++")
+            .arg("-o")
+            .arg(&program)
+            .arg(&source)
+            .spawn()
+            .expect("cannot run here: g++ is not installed (apt-get install g++)");
+        (child, program)
+    })
+    .collect();
     let mut programs = children.into_iter().map(|(mut child, program)| {
         assert!(
             child.wait().unwrap().success(),
@@ -796,4 +1048,352 @@ fn without_testlib_the_fetch_script_refuses_a_wrong_copy_and_says_why() {
     assert!(err.contains("testlib.h has SHA-256"), "{err}");
     assert!(!dir.join("got.h").exists(), "nothing written");
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// `duckchess export` with more arguments after the judge and the archive.
+fn export_with(dir: &Path, judge: &str, out: &Path, more: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_duckchess"));
+    cmd.args(["export", "--for", judge, "-o"])
+        .arg(out)
+        .args(more)
+        .arg(dir);
+    common::run_command(cmd, b"")
+}
+
+#[test]
+fn uoj_takes_the_archive_for_any_number_of_cases() {
+    for n in [1, 7, 100] {
+        let dir = test_set(&format!("uoj-{n}"), n);
+        let out = dir.with_file_name("uoj.zip");
+        let run = export_with(&dir, "uoj", &out, &["--time", "2", "--memory", "256"]);
+        assert!(run.status.success(), "{}", common::stderr(&run));
+        let archive = read_zip(&fs::read(&out).unwrap());
+        assert_eq!(uoj_sync(&archive), Ok(()), "{n} cases");
+        let conf = String::from_utf8(archive.get("problem.conf").to_vec()).unwrap();
+        assert!(
+            conf.contains("\ntime_limit 2\nmemory_limit 256\n"),
+            "{conf}"
+        );
+        assert_eq!(
+            archive.get("std.cpp"),
+            include_bytes!("../../src/export/reference.cpp")
+        );
+    }
+    // The checks refuse what UOJ refuses: no std, points that do not add up, a key
+    // twice, a case's file missing.
+    let dir = test_set("uoj-broken", 3);
+    let out = dir.with_file_name("uoj.zip");
+    assert!(export(&dir, "uoj", &out).status.success());
+    let archive = read_zip(&fs::read(&out).unwrap());
+    let broken = |edit: &dyn Fn(&mut Archive)| {
+        let mut copy = Archive {
+            files: archive.files.clone(),
+            comment: archive.comment.clone(),
+        };
+        edit(&mut copy);
+        uoj_sync(&copy).unwrap_err()
+    };
+    let conf = |a: &mut Archive, edit: &dyn Fn(&str) -> String| {
+        let at = a.names().iter().position(|n| *n == "problem.conf").unwrap();
+        a.files[at].1 = edit(&String::from_utf8_lossy(&a.files[at].1)).into_bytes();
+    };
+    let without = |name: &'static str| move |a: &mut Archive| a.files.retain(|(n, _)| n != name);
+    type Edit<'a> = &'a dyn Fn(&mut Archive);
+    let table: [(Edit, &str); 5] = [
+        (&without("std.cpp"), "找不到本题的 std"),
+        (
+            &|a| conf(a, &|t| t.replace("point_score_1 34", "point_score_1 33")),
+            "the points add up to 99, not 100",
+        ),
+        (
+            &|a| conf(a, &|t| format!("{t}n_tests 3\n")),
+            "syntax error: duplicate keys (n_tests)",
+        ),
+        (&without("duckchess3.ans"), "file duckchess3.ans not found"),
+        (
+            &|a| conf(a, &|t| t.replace("n_tests 3", "n_tests 03")),
+            "n_tests must be a non-negative integer",
+        ),
+    ];
+    for (edit, message) in table {
+        assert_eq!(broken(edit), message);
+    }
+}
+
+#[test]
+fn the_limits_given_are_every_judges_limits() {
+    let dir = test_set("limits", 2);
+    for judge in JUDGES {
+        let out = dir.with_file_name(format!("{judge}.zip"));
+        let run = export_with(&dir, judge, &out, &["--time", "3", "--memory", "512"]);
+        assert!(run.status.success(), "{}", common::stderr(&run));
+        let archive = read_zip(&fs::read(&out).unwrap());
+        let (file, parts): (&str, &[&str]) = match judge {
+            "luogu" => (
+                "config.yml",
+                &["  timeLimit: 3000\n", "  memoryLimit: 524288\n"],
+            ),
+            "hydro" => ("config.yaml", &["\ntime: 3s\n", "\nmemory: 512m\n"]),
+            "uoj" => (
+                "problem.conf",
+                &["\ntime_limit 3\n", "\nmemory_limit 512\n"],
+            ),
+            "polygon" => (
+                "problem.xml",
+                &[
+                    "<time-limit>3000</time-limit>",
+                    "<memory-limit>536870912</memory-limit>",
+                ],
+            ),
+            _ => ("problem.yaml", &["\n  memory: 512\n"]),
+        };
+        let text = String::from_utf8(archive.get(file).to_vec()).unwrap();
+        for part in parts {
+            assert!(text.contains(part), "{judge}: {part:?} in\n{text}");
+        }
+        if judge == "icpc" {
+            let ini = archive.get("domjudge-problem.ini");
+            assert!(String::from_utf8_lossy(ini).contains("timelimit = 3\n"));
+        }
+    }
+    for (args, message) in [
+        (
+            &["--time", "0"][..],
+            "--time: 0 is below the smallest allowed, 1",
+        ),
+        (
+            &["--time", "61"][..],
+            "--time: 61 is above the largest allowed, 60",
+        ),
+        (&["--time", "1.5"][..], "--time: "),
+        (
+            &["--memory", "8"][..],
+            "--memory: 8 is below the smallest allowed, 16",
+        ),
+    ] {
+        let run = export_with(&dir, "luogu", &dir.with_file_name("x.zip"), args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(
+            common::stderr(&run).starts_with(&format!("duckchess: export: {message}")),
+            "{}",
+            common::stderr(&run)
+        );
+    }
+}
+
+/// A wrong program of the first held-out set, `program` (`board.cpp`) with the mistake
+/// `bug` planted, written to `dir` under `name`.
+pub(crate) fn planted(dir: &Path, program: &str, bug: &str, name: &str) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/independent")
+        .join(program);
+    let text = format!("#define {bug} 1\n{}", fs::read_to_string(source).unwrap());
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn named_solutions_are_tried_on_every_case_first() {
+    let dir = test_set("named", 6);
+    let scratch = dir.parent().unwrap().to_path_buf();
+    let caught = planted(&scratch, "board.cpp", "BOARD_CAR_NAME", "car_name.cpp");
+    let reference = scratch.join("mine.cpp");
+    fs::write(&reference, include_str!("../../src/export/reference.cpp")).unwrap();
+    let out = scratch.join("p.zip");
+    let path = |p: &Path| p.display().to_string();
+    let run = export_with(
+        &dir,
+        "polygon",
+        &out,
+        &["--wrong", &path(&caught), "--accepted", &path(&reference)],
+    );
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    let said = common::stdout(&run);
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(lines[0].starts_with("solution "), "{said}");
+    assert!(
+        lines[1].starts_with("mine.cpp ") && lines[1].ends_with(" ok"),
+        "{said}"
+    );
+    assert!(lines[1].contains(" AC on all 6 "), "{said}");
+    assert!(
+        lines[2].starts_with("car_name.cpp ") && lines[2].ends_with(" ok"),
+        "{said}"
+    );
+    assert!(lines[2].contains(" WA on "), "{said}");
+    let archive = read_zip(&fs::read(&out).unwrap());
+    let xml = String::from_utf8(archive.get("problem.xml").to_vec()).unwrap();
+    assert!(xml.contains(
+        "<solution tag=\"wrong-answer\">\n                <source path=\"solutions/car_name.cpp\" type=\"cpp.g++17\"/>"
+    ), "{xml}");
+    assert!(xml.contains("<source path=\"solutions/mine.cpp\""), "{xml}");
+    assert_eq!(
+        archive.get("solutions/car_name.cpp"),
+        fs::read(&caught).unwrap()
+    );
+    fs::remove_file(&out).unwrap();
+
+    // A wrong program the data misses: the table says so, and nothing is written. An
+    // input where no car moves misses the car's name.
+    let quiet = scratch.join("quiet");
+    fs::create_dir_all(&quiet).unwrap();
+    fs::write(quiet.join("1.in"), "2\n3 0 4 0\n6 0 5 0\n").unwrap();
+    let run = export_with(
+        &quiet.join("1.in"),
+        "icpc",
+        &out,
+        &["--wrong", &path(&caught)],
+    );
+    assert_eq!(run.status.code(), Some(4), "{}", common::stderr(&run));
+    assert!(
+        common::stdout(&run).contains("AC on all 1"),
+        "{}",
+        common::stdout(&run)
+    );
+    assert!(common::stdout(&run)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .ends_with("NOT CAUGHT: the data passes this wrong solution"));
+    assert_eq!(
+        common::stderr(&run),
+        "duckchess: export: car_name.cpp did not get the verdict expected (see the table): \
+         nothing written\n"
+    );
+    assert!(!out.exists());
+    // A correct program named as wrong, a wrong one as accepted: the same.
+    let run = export_with(&dir, "icpc", &out, &["--accepted", &path(&caught)]);
+    assert_eq!(run.status.code(), Some(4));
+    assert!(common::stdout(&run).contains("UNEXPECTED"));
+    // A source that does not build, one of no known language, a name a package cannot
+    // hold, two of one name.
+    let broken = scratch.join("broken.cpp");
+    fs::write(&broken, "int main( {\n").unwrap();
+    let run = export_with(&dir, "icpc", &out, &["--wrong", &path(&broken)]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        common::stderr(&run)
+            .starts_with("duckchess: export: broken.cpp does not build: exit status 1: "),
+        "{}",
+        common::stderr(&run)
+    );
+    let java = scratch.join("Main.java");
+    fs::write(&java, "class Main {}\n").unwrap();
+    let run = export_with(&dir, "icpc", &out, &["--wrong", &path(&java)]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(common::stderr(&run).contains("not a source file of a language"));
+    let run = export_with(
+        &dir,
+        "icpc",
+        &out,
+        &["--wrong", &path(&caught), "--wrong", &path(&caught)],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        common::stderr(&run),
+        "duckchess: export: two solutions are named car_name.cpp: rename one\n"
+    );
+    assert!(!out.exists());
+}
+
+/// The ICPC package's input validator, plain C++: built with g++ and run on an input,
+/// whether it accepts it (exit status 42; 43 refuses, anything else fails the test).
+#[cfg(not(lacks_gxx))]
+fn icpc_validator() -> impl Fn(&[u8]) -> bool {
+    let dir = common::scratch("export", "icpc-validator");
+    let source = dir.join("validate.cpp");
+    fs::write(
+        &source,
+        include_str!("../../src/export/input_validator.cpp"),
+    )
+    .unwrap();
+    let program = dir.join("validate");
+    let built = Command::new("g++")
+        .args(["-O2", "-std=c++17", "-Wall", "-Wextra", "-o"])
+        .arg(&program)
+        .arg(&source)
+        .output()
+        .expect("g++ runs");
+    assert!(
+        built.status.success() && built.stderr.is_empty(),
+        "{}",
+        common::stderr(&built)
+    );
+    move |input: &[u8]| {
+        let path = dir.join("input");
+        fs::write(&path, input).unwrap();
+        let run = Command::new(&program)
+            .stdin(fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        match run.status.code() {
+            Some(42) => true,
+            Some(43) => false,
+            other => panic!("the validator ended with {other:?}"),
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    lacks_gxx,
+    ignore = "needs g++ (none was found when the tests were built)"
+)]
+fn the_icpc_validator_refuses_what_validate_refuses() {
+    #[cfg(not(lacks_gxx))]
+    {
+        use duckchess::export::polygon::VALIDATOR_TESTS;
+        use duckchess::show::format::{validate, DEFAULT_MAX_Q};
+        let accepts = icpc_validator();
+        let mut inputs: Vec<Vec<u8>> = VALIDATOR_TESTS.iter().map(|(i, _)| i.to_vec()).collect();
+        let dir = test_set("icpc-inputs", 12);
+        for i in 1..=12 {
+            let input = fs::read(dir.join(format!("{i}.in"))).unwrap();
+            // As problemtools changes a valid input: spaces and newlines doubled, zeros
+            // before numbers, junk at the end.
+            let text = String::from_utf8(input.clone()).unwrap();
+            inputs.push(text.replacen(' ', "  ", 1).into_bytes());
+            inputs.push(text.replacen('\n', "\n ", 1).into_bytes());
+            inputs.push(text.replacen('\n', "\n\n", 1).into_bytes());
+            inputs.push(format!("0{text}").into_bytes());
+            inputs.push(format!("{text}junk").into_bytes());
+            inputs.push(input);
+        }
+        inputs.push(
+            b"1000\n"
+                .iter()
+                .chain(&b"9 8 9 8\n".repeat(1000))
+                .copied()
+                .collect(),
+        );
+        inputs.push(
+            b"1001\n"
+                .iter()
+                .chain(&b"0 0 0 0\n".repeat(1001))
+                .copied()
+                .collect(),
+        );
+        inputs.push(b"99999999999999999999\n".to_vec());
+        let mut valid = 0;
+        for input in &inputs {
+            let ours = validate(&input[..], DEFAULT_MAX_Q).is_ok();
+            valid += usize::from(ours);
+            assert_eq!(
+                accepts(input),
+                ours,
+                "the ICPC validator and validate disagree on {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        assert!(
+            valid >= 15 && inputs.len() - valid >= 70,
+            "{valid} of {}",
+            inputs.len()
+        );
+    }
 }

@@ -28,6 +28,7 @@ mod export;
 mod files;
 mod fit_cli;
 mod held_out;
+mod judge_tools;
 mod levels;
 mod match_cli;
 mod memory_cli;
