@@ -155,7 +155,12 @@ pub fn try_all(
 fn build(solution: &Solution, folder: &Path) -> Result<Vec<String>, TrialError> {
     let source = folder.join(&solution.name);
     fs::write(&source, &solution.source).map_err(TrialError::Io)?;
-    let binary = folder.join("solution");
+    // MinGW's g++ adds `.exe` to a name without it; the name says it already.
+    let binary = folder.join(if cfg!(windows) {
+        "solution.exe"
+    } else {
+        "solution"
+    });
     let (source, binary) = (
         source.to_string_lossy().into_owned(),
         binary.to_string_lossy().into_owned(),

@@ -1304,9 +1304,10 @@ fn cpu_seconds_at_exit(pid: u32) -> Option<f64> {
 /// Every seed's default suite (seeds 1..=`SUITE_SEEDS`, default 20), as `gen --suite`
 /// writes it: at most 20 files, valid inputs within the statement's limits (the file of
 /// no command among them), every catalogued mistake killed, every reachable cell of the
-/// statement's model and of the move table's map reached, every wrong program held out from the suite's making killed
-/// (`held_out`), in at most 60 s on two cores (120 s of processor time). The full tier
-/// runs it: twenty suites.
+/// statement's model and of the move table's map reached, every wrong program held out
+/// from the suite's making killed (`held_out`), the C++ reference that `export`
+/// packages agreeing with the judge on every file (`reference`), in at most 60 s on two
+/// cores (120 s of processor time). The full tier runs it: twenty suites.
 #[test]
 #[ignore = "slow (about 14 min: twenty whole suites): the full tier runs it"]
 fn every_seed_kills_the_catalogue_and_reaches_the_model() {
@@ -1336,6 +1337,11 @@ fn every_seed_kills_the_catalogue_and_reaches_the_model() {
             };
             let q = validate(&input[..], DEFAULT_MAX_Q).expect("a valid input");
             assert!(q <= 1000, "seed {seed}: Q = {q}");
+            // The C++ reference that export packages answers as the judge does.
+            #[cfg(not(lacks_gxx))]
+            if let Some(difference) = crate::reference::differs(&input) {
+                panic!("seed {seed}, file {k}: {difference}");
+            }
             files.push(commands(&String::from_utf8_lossy(&input)));
         }
         let mut count = vec![0usize; Mistake::all().len()];

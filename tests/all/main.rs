@@ -36,6 +36,7 @@ mod no_threads;
 mod notation;
 mod os_args;
 mod perft;
+mod reference;
 mod rules;
 mod samples;
 mod scanner;
