@@ -8,7 +8,9 @@
 # usage: scripts/judge-tools.sh VENV BIN
 #
 # VENV is made (or reused when it already holds the pinned versions); BIN gets links to
-# `verifyproblem` and `p2d` alone, to put on PATH without the environment's python.
+# `verifyproblem` and `p2d` alone, to put on PATH without the environment's python, and
+# to the testlib.h that p2d carries (DOMjudge's variant of testlib), which the tests
+# build the Polygon package's checker and validator against.
 set -euo pipefail
 venv=${1:?usage: scripts/judge-tools.sh VENV BIN}
 bin=${2:?usage: scripts/judge-tools.sh VENV BIN}
@@ -23,5 +25,8 @@ fi
 mkdir -p -- "$bin"
 ln -sf -- "$venv/bin/verifyproblem" "$bin/verifyproblem"
 ln -sf -- "$venv/bin/p2d" "$bin/p2d"
+testlib=$(echo "$venv"/lib/python3*/site-packages/p2d/testlib/testlib.h)
+[ -f "$testlib" ] || { echo "judge-tools.sh: p2d carries no testlib.h" >&2; exit 1; }
+ln -sf -- "$testlib" "$bin/testlib.h"
 "$bin/verifyproblem" --version >/dev/null
 "$bin/p2d" --version

@@ -133,7 +133,10 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             None => None,
             Some(path) => match cli::read_small_file(path, TESTLIB_LIMIT) {
                 Ok(bytes) => Some(bytes),
-                Err(e) => return Ok(cli::fail("export", &format!("--testlib: {e}"))),
+                Err(e) => {
+                    let message = format!("--testlib: cannot read {path}: {e}");
+                    return Ok(cli::fail("export", &message));
+                }
             },
         };
         let contents = Contents {

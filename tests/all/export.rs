@@ -1397,3 +1397,35 @@ fn the_icpc_validator_refuses_what_validate_refuses() {
         );
     }
 }
+
+#[test]
+fn a_testlib_given_goes_into_polygons_files() {
+    let dir = test_set("testlib", 1);
+    let header = dir.with_file_name("testlib.h");
+    fs::write(&header, "// a stand-in for testlib.h\n").unwrap();
+    let out = dir.with_file_name("p.zip");
+    let given = header.display().to_string();
+    let run = export_with(&dir, "polygon", &out, &["--testlib", &given]);
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert!(!common::stdout(&run).contains("testlib.h is not in it"));
+    let archive = read_zip(&fs::read(&out).unwrap());
+    assert_eq!(archive.get("files/testlib.h"), fs::read(&header).unwrap());
+    let xml = String::from_utf8(archive.get("problem.xml").to_vec()).unwrap();
+    assert!(xml.contains("<file path=\"files/testlib.h\" type=\"h.g++\"/>"));
+    // UOJ brings its own: the archive holds none.
+    let run = export_with(&dir, "uoj", &out, &["--testlib", &given]);
+    assert!(run.status.success());
+    let archive = read_zip(&fs::read(&out).unwrap());
+    assert!(!archive.names().iter().any(|n| n.contains("testlib")));
+    // A file that is not there stops export before anything is read.
+    let missing = dir.with_file_name("none.h").display().to_string();
+    let run = export_with(&dir, "polygon", &out, &["--testlib", &missing]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        common::stderr(&run).starts_with(&format!(
+            "duckchess: export: --testlib: cannot read {missing}"
+        )),
+        "{}",
+        common::stderr(&run)
+    );
+}
