@@ -133,10 +133,34 @@ fn keeper(dir: &Path, case: &Case) -> Result<Aside, String> {
             target.display()
         )
     };
+    if let Some(link) = linked_folder(dir, &target) {
+        return Err(format!(
+            "not keeping the output of {} in {}: {} is a symbolic link, which a kept \
+             output does not follow",
+            case.name,
+            target.display(),
+            link.display()
+        ));
+    }
     if let Some(folder) = target.parent() {
         fs::create_dir_all(folder).map_err(cannot)?;
     }
-    Aside::create(&target).map_err(cannot)
+    // A link at the kept file's own name is replaced, never written through.
+    Aside::replacing(&target).map_err(cannot)
+}
+
+/// The first folder between `dir` (which the user named, and may be a link) and
+/// `target` that is a symbolic link, if any.
+fn linked_folder(dir: &Path, target: &Path) -> Option<PathBuf> {
+    let inside = target.parent()?.strip_prefix(dir).ok()?;
+    let mut folder = dir.to_path_buf();
+    for part in inside.components() {
+        folder.push(part);
+        if fs::symlink_metadata(&folder).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Some(folder);
+        }
+    }
+    None
 }
 
 /// Runs one case; `Err` when the program cannot be started, a file cannot be read, or

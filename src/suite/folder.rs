@@ -1,8 +1,12 @@
 //! The suite on disk: `gen --suite DIR` writes each file of [`super::build`] as `N.in`
 //! with the judge's `N.ans`, and `suite.txt`, which says how it was made, what each file
 //! kills and reaches, and which mistakes only one file kills. An existing DIR may hold
-//! only what a suite writes, which is replaced whole (written aside, then renamed into
-//! place); anything else is refused.
+//! only what a suite writes, with the suite's record (`suite.txt`): it is replaced whole
+//! (written aside, then renamed into place); anything else is refused, a folder of
+//! hand-made `N.in` and `N.ans` too. One run at a time writes a DIR: a second waits for
+//! nothing and refuses (a lock beside DIR, which the system lets go when a run ends,
+//! however it ends); and the old suite is never lost: a run stopped between its two
+//! renames leaves it hidden beside DIR, and the next run puts it back first.
 
 use super::build::suite;
 use super::plan::{Plan, SuiteFile};
@@ -25,6 +29,10 @@ pub enum SuiteError {
     Foreign(PathBuf),
     /// DIR exists and is not a directory.
     NotADirectory(PathBuf),
+    /// DIR holds a suite's files but not its record, `suite.txt`: made by hand.
+    NotASuite(PathBuf),
+    /// Another run is writing DIR.
+    Busy(PathBuf),
     /// Reading or writing failed.
     Io(PathBuf, io::Error),
 }
@@ -39,6 +47,18 @@ impl fmt::Display for SuiteError {
                 p.display()
             ),
             SuiteError::NotADirectory(p) => write!(f, "{} is not a directory", p.display()),
+            SuiteError::NotASuite(p) => write!(
+                f,
+                "{} holds files but no suite.txt: only a folder that gen --suite wrote is \
+                 replaced; give an empty or a new one",
+                p.display()
+            ),
+            SuiteError::Busy(p) => write!(
+                f,
+                "another gen --suite is writing {}: wait for it to end, or give another \
+                 folder",
+                p.display()
+            ),
             SuiteError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -56,6 +76,8 @@ impl SuiteError {
         match self {
             SuiteError::Foreign(p) => SuiteError::Foreign(moved(p)),
             SuiteError::NotADirectory(p) => SuiteError::NotADirectory(moved(p)),
+            SuiteError::NotASuite(p) => SuiteError::NotASuite(moved(p)),
+            SuiteError::Busy(p) => SuiteError::Busy(moved(p)),
             SuiteError::Io(p, e) => SuiteError::Io(moved(p), e),
         }
     }
@@ -75,8 +97,9 @@ fn written_by_the_suite(name: &str) -> bool {
     })
 }
 
-/// Checks that `dir` may take a suite: it is missing, or a directory that holds only
-/// files a suite writes (an earlier suite, replaced whole). Says whether it exists.
+/// Checks that `dir` may take a suite: it is missing, empty, or a directory that holds
+/// only files a suite writes, `suite.txt` among them (an earlier suite, replaced
+/// whole). Says whether it exists.
 fn check(dir: &Path) -> Result<bool, SuiteError> {
     let io = |p: &Path, e: io::Error| SuiteError::Io(p.to_path_buf(), e);
     match fs::metadata(dir) {
@@ -91,14 +114,90 @@ fn check(dir: &Path) -> Result<bool, SuiteError> {
         .collect::<Result<_, _>>()
         .map_err(|e| io(dir, e))?;
     entries.sort();
-    for path in entries {
+    let recorded = entries
+        .iter()
+        .any(|p| p.file_name() == Some("suite.txt".as_ref()));
+    for path in &entries {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+        let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
         if !is_file || !written_by_the_suite(name) {
-            return Err(SuiteError::Foreign(path));
+            return Err(SuiteError::Foreign(path.clone()));
         }
     }
+    if !entries.is_empty() && !recorded {
+        return Err(SuiteError::NotASuite(dir.to_path_buf()));
+    }
     Ok(true)
+}
+
+/// The lock of a run writing a DIR: the file `.NAME.suite-lock` beside it, locked for
+/// as long as the run holds it (the system lets it go when the process ends, however it
+/// ends), removed when the run is done.
+struct Lock {
+    path: PathBuf,
+    _file: fs::File,
+}
+
+impl Lock {
+    /// Takes the lock of `dir` (whose last component is named in `named`), or says that
+    /// another run holds it.
+    fn take(named: &Path) -> Result<Lock, SuiteError> {
+        let mut name = std::ffi::OsString::from(".");
+        name.push(named.file_name().unwrap_or_default());
+        name.push(".suite-lock");
+        let path = named.with_file_name(name);
+        let io = |e: io::Error| SuiteError::Io(path.clone(), e);
+        if let Some(parent) = named.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(parent).map_err(io)?;
+        }
+        // A run that ends removes the file while it holds it: the lock taken must be
+        // on the file the name still names, else it is taken again.
+        for _ in 0..100 {
+            let file = fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .map_err(io)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(SuiteError::Busy(named.to_path_buf()))
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io(e)),
+            }
+            if same_file(&file, &path) {
+                return Ok(Lock { path, _file: file });
+            }
+        }
+        Err(io(io::Error::other("the lock file keeps changing")))
+    }
+}
+
+/// Whether the open `file` is the file `path` names now.
+fn same_file(file: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Removed while still held (the file is closed after this), so that no run
+        // takes a lock on a file about to go. Windows keeps a file that is open.
+        #[cfg(unix)]
+        let _ = fs::remove_file(&self.path);
+    }
 }
 
 /// The hidden folders a run works in beside `dir`: `.NAME.PID.suite-new` (the new
@@ -148,7 +247,8 @@ fn remove_suite_folder(folder: &Path) {
 }
 
 /// Removes what a run stopped by a signal (or a crash) left beside `dir`: its hidden
-/// folders (see [`Aside`]), whatever process wrote them.
+/// folders (see [`Aside`]), whatever process wrote them (no other is running: the
+/// caller holds the lock), except an old suite where `dir` is missing, which is put back.
 fn remove_leftovers(dir: &Path) {
     let Some(name) = dir.file_name().and_then(|n| n.to_str()) else {
         return;
@@ -166,12 +266,21 @@ fn remove_leftovers(dir: &Path) {
         let Some(rest) = entry_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
             continue;
         };
-        let Some(pid) = rest.strip_suffix(NEW).or_else(|| rest.strip_suffix(OLD)) else {
-            continue;
+        let (pid, old) = match (rest.strip_suffix(NEW), rest.strip_suffix(OLD)) {
+            (Some(pid), _) => (pid, false),
+            (_, Some(pid)) => (pid, true),
+            _ => continue,
         };
-        if pid.bytes().all(|b| b.is_ascii_digit()) && entry.file_type().is_ok_and(|t| t.is_dir()) {
-            remove_suite_folder(&entry.path());
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || !entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            continue;
         }
+        // An old suite set aside by a run stopped before the new one took its place:
+        // it goes back, unless a suite is there again.
+        if old && fs::symlink_metadata(dir).is_err() && fs::rename(entry.path(), dir).is_ok() {
+            continue;
+        }
+        remove_suite_folder(&entry.path());
     }
 }
 
@@ -304,7 +413,9 @@ pub fn write(dir: &Path, plan: &Plan) -> Result<Written, SuiteError> {
         None => fs::canonicalize(dir).map_err(|e| SuiteError::Io(dir.to_path_buf(), e))?,
     };
     check(dir)?;
+    let _lock = Lock::take(&dir_named)?;
     remove_leftovers(&dir_named);
+    check(dir)?;
     let files = suite(plan);
     let mut kills: Vec<(Mistake, usize)> = plan.mistakes.iter().map(|&m| (m, 0)).collect();
     for f in &files {

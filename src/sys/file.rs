@@ -85,6 +85,21 @@ impl Aside {
         Aside::beside(&target, existing)
     }
 
+    /// Starts writing `path` aside without following a symbolic link there: a link is
+    /// replaced by the file, never written through (a kept output or a saved case in a
+    /// shared folder lands where its name says, not where a link someone else made
+    /// points). What is neither a link nor a regular file is refused.
+    pub fn replacing(path: &Path) -> io::Result<Aside> {
+        let existing = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => None,
+            Ok(meta) if meta.is_file() => Some(meta.permissions()),
+            Ok(_) => return Err(io::Error::other("it is not a regular file")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        Aside::beside(path, existing)
+    }
+
     /// Writing aside of `target`, a regular file or none, whose permissions (of the
     /// file it replaces) are `existing`.
     fn beside(target: &Path, existing: Option<fs::Permissions>) -> io::Result<Aside> {
@@ -145,6 +160,14 @@ impl Drop for Aside {
     }
 }
 
+/// Writes `bytes` to `path` whole or not at all, without following a symbolic link
+/// there ([`Aside::replacing`]).
+pub fn write_whole_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut aside = Aside::replacing(path)?;
+    aside.write_all(bytes)?;
+    aside.commit()
+}
+
 /// Appends `bytes` (whole lines of a record) to `file`, opened for appending: all of
 /// them or, when the write fails (a full disk), none, the file being cut back to
 /// where it ended.
@@ -167,7 +190,7 @@ fn create_beside(target: &Path) -> io::Result<(PathBuf, File)> {
     loop {
         let n = COUNT.fetch_add(1, Ordering::Relaxed);
         let mut temporary = std::ffi::OsString::from(".");
-        temporary.push(name);
+        temporary.push(stem_of(name));
         temporary.push(format!(".{}-{n}.tmp", std::process::id()));
         let temporary = folder.join(temporary);
         match OpenOptions::new()
@@ -183,13 +206,36 @@ fn create_beside(target: &Path) -> io::Result<(PathBuf, File)> {
     }
 }
 
+/// The most bytes of a file name that a temporary name keeps: names are at most 255
+/// bytes on the usual file systems, and the temporary name adds a dot before and at
+/// most 36 bytes after (`.PID-N.tmp`).
+const STEM_BYTES: usize = 255 - 37;
+
+/// The part of the file name `name` that its temporary name keeps: all of it, or its
+/// first [`STEM_BYTES`] bytes (cut at a character) when the whole would not fit where
+/// `name` fits.
+fn stem_of(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    let text = name.to_string_lossy();
+    if name.len() <= STEM_BYTES {
+        return name.to_os_string();
+    }
+    let mut cut = STEM_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text[..cut].into()
+}
+
 /// Removes the temporary files that runs writing `target` with [`write_whole`] left
 /// beside it when they were stopped between writing and renaming (`.NAME.PID-N.tmp`;
 /// those of this process excepted). Returns how many went. A run that writes the same
 /// file at the same moment loses its temporary file and fails its rename with an
 /// error, leaving `target` as it was.
 pub fn remove_leftovers(target: &Path) -> usize {
-    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+    let Some(name) = target.file_name().map(stem_of) else {
+        return 0;
+    };
+    let Some(name) = name.to_str() else {
         return 0;
     };
     let folder = match target.parent() {
@@ -289,6 +335,54 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn a_name_near_the_limit_is_written_and_its_leftovers_found() {
+        let dir = folder("long");
+        for len in [200, 218, 219, 249, 255] {
+            let name = format!("{}.out", "n".repeat(len - 4));
+            let path = dir.join(&name);
+            write_whole(&path, b"kept\n").unwrap();
+            assert_eq!(fs::read(&path).unwrap(), b"kept\n", "{len}");
+            let mut aside = Aside::replacing(&path).unwrap();
+            aside.write_all(b"again\n").unwrap();
+            aside.commit().unwrap();
+            assert_eq!(fs::read(&path).unwrap(), b"again\n", "{len}");
+            // A leftover of another run, named as this one names its own.
+            let (left, _) = create_beside(&path).unwrap();
+            let other = left.to_string_lossy().replace(
+                &format!(".{}-", std::process::id()),
+                &format!(".{}-", u32::MAX),
+            );
+            fs::rename(&left, &other).unwrap();
+            assert_eq!(remove_leftovers(&path), 1, "{len}");
+            fs::remove_file(&path).unwrap();
+        }
+        assert_eq!(names(&dir), Vec::<String>::new());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn replacing_a_link_writes_no_file_it_points_to() {
+        let dir = folder("link");
+        let answer = dir.join("1.ans");
+        fs::write(&answer, b"the answer\n").unwrap();
+        let link = dir.join("2.out");
+        std::os::unix::fs::symlink("1.ans", &link).unwrap();
+        write_whole_replacing(&link, b"an output\n").unwrap();
+        assert_eq!(fs::read(&answer).unwrap(), b"the answer\n");
+        assert!(!fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&link).unwrap(), b"an output\n");
+        // A link to a folder, or to nothing, is replaced the same way.
+        std::os::unix::fs::symlink(&dir, dir.join("3.out")).unwrap();
+        write_whole_replacing(&dir.join("3.out"), b"x").unwrap();
+        assert!(fs::metadata(dir.join("3.out")).unwrap().is_file());
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

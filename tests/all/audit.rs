@@ -811,6 +811,34 @@ fn the_suite_replaces_only_its_own_files() {
 }
 
 #[test]
+fn a_folder_of_hand_made_cases_is_not_taken_for_a_suite() {
+    let dir = scratch("hand-made");
+    let suite = dir.join("s");
+    fs::create_dir_all(&suite).expect("mkdir");
+    // Named as a suite's files, but without its record: someone's own data.
+    for name in ["1.in", "1.ans", "7.in", "7.ans"] {
+        fs::write(suite.join(name), format!("{name} by hand\n")).expect("write");
+    }
+    let out = run_in(&dir, &["gen", "--suite", "s", "--files", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "duckchess: gen: s holds files but no suite.txt: only a folder that gen --suite \
+         wrote is replaced; give an empty or a new one\n"
+    );
+    assert_eq!(
+        fs::read_to_string(suite.join("7.ans")).expect("as it was"),
+        "7.ans by hand\n"
+    );
+    assert_eq!(
+        common::names_in(&dir),
+        ["s"],
+        "no lock or work left beside it"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_wrong_answer_file_is_named_with_its_line() {
     let dir = scratch("wrong");
     let input = "3\n0 0 1 0\n9 0 8 0\n0 1 2 2\n";

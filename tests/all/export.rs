@@ -1429,3 +1429,16 @@ fn a_testlib_given_goes_into_polygons_files() {
         common::stderr(&run)
     );
 }
+
+#[test]
+fn an_archive_name_near_the_systems_limit_is_written() {
+    let dir = test_set("long-name", 1);
+    // 255 bytes is the limit of a name on the usual file systems.
+    let out = dir.with_file_name(format!("{}.zip", "a".repeat(251)));
+    let run = export(&dir, "luogu", &out);
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    assert_eq!(read_zip(&fs::read(&out).unwrap()).names().len(), 3);
+    let mut names = common::names_in(dir.parent().unwrap());
+    names.retain(|n| n != "set");
+    assert_eq!(names.len(), 1, "nothing left beside it: {names:?}");
+}

@@ -898,6 +898,76 @@ fn keep_writes_each_output_whole_and_never_over_an_answer() {
 }
 
 #[test]
+fn keep_writes_an_output_whose_name_is_near_the_systems_limit() {
+    let dir = common::sample_folder("test", "keep-long");
+    // The kept output's name, NAME.out, is 250 bytes: legal, its temporary name too.
+    let stem = "c".repeat(246);
+    fs::copy(dir.join("case.in"), dir.join(format!("{stem}.in"))).unwrap();
+    fs::write(dir.join(format!("{stem}.ans")), SAMPLE_OUT).unwrap();
+    let got = dir.join("got");
+    let case = s(&dir.join(format!("{stem}.in")));
+    let out = test(&[&case, "--keep", &s(&got)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    let folder = got.join(dir.strip_prefix("/").unwrap_or(&dir));
+    assert_eq!(common::names_in(&folder), [format!("{stem}.out")]);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A kept output lands where its name says: a link at that name (to an answer of
+/// another case) is replaced, never written through, and a folder inside the keep
+/// folder that is a link is not followed.
+#[cfg(unix)]
+#[test]
+fn keep_follows_no_link_it_did_not_make() {
+    use std::os::unix::fs::symlink;
+    let dir = common::sample_folder("test", "keep-links");
+    for folder in ["data", "other", "got/other"] {
+        fs::create_dir_all(dir.join(folder)).unwrap();
+    }
+    fs::copy(dir.join("case.in"), dir.join("data/1.in")).unwrap();
+    fs::write(dir.join("data/1.ans"), SAMPLE_OUT).unwrap();
+    fs::copy(dir.join("case.in"), dir.join("other/2.in")).unwrap();
+    symlink("../../data/1.ans", dir.join("got/other/2.out")).unwrap();
+    let cmd = wrong_in_line(&dir, 3, "nonsense");
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("test")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("the binary runs")
+    };
+    let out = run(&["other/2.in", "--cmd", &cmd, "--keep", "got"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        fs::read_to_string(dir.join("data/1.ans")).unwrap(),
+        SAMPLE_OUT,
+        "the answer is as it was"
+    );
+    let kept = dir.join("got/other/2.out");
+    assert!(!fs::symlink_metadata(&kept)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read_to_string(&kept).unwrap().contains("nonsense"));
+    // The case's folder inside the keep folder is a link to the data: not followed.
+    fs::remove_dir_all(dir.join("got/other")).unwrap();
+    symlink("../data", dir.join("got/other")).unwrap();
+    let out = run(&["other/2.in", "--cmd", &cmd, "--keep", "got"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(
+            "duckchess: test: not keeping the output of other/2 in got/other/2.out: \
+             got/other is a symbolic link, which a kept output does not follow"
+        ),
+        "{err}"
+    );
+    assert_eq!(common::names_in(&dir.join("data")), ["1.ans", "1.in"]);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_runtime_error_shows_its_status_and_the_end_of_its_stderr() {
     let dir = common::sample_folder("test", "re-tail");
     let case = s(&dir.join("case.in"));

@@ -690,7 +690,9 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     let input = case.to_bytes();
     // What was saved, in words; the error, if a file could not be written; whether the
     // input was.
-    let write = |path: &str, bytes: &[u8]| file::write_whole(Path::new(path), bytes);
+    // A link at a saved file's name is replaced, never written through: the folder may
+    // be shared.
+    let write = |path: &str, bytes: &[u8]| file::write_whole_replacing(Path::new(path), bytes);
     let (saved, unsaved, input_saved) = match write(&s.save, &input) {
         Err(e) => (
             format!(
