@@ -229,6 +229,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             elapsed,
             peak,
             kept_note,
+            held_note,
         } = match run_case(case, options) {
             Ok(r) => r,
             Err(e) => {
@@ -252,6 +253,12 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
         let mut text = report(&case.name, &outcome, elapsed, peak, color);
         if case.beyond_format && !outcome.passed() {
             text.push_str(&help::filled(BEYOND_FORMAT, "    note: ", "          "));
+        }
+        if let Some(note) = held_note {
+            // Under the verdict line, as a wrong answer's details are.
+            for line in note.lines() {
+                text.push_str(&format!("  {line}\n"));
+            }
         }
         let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         // Said after the case's report, which it belongs to.

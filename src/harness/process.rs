@@ -520,6 +520,41 @@ enum End {
     MemoryOut,
 }
 
+/// The most bytes read, without waiting, from the pipes of a program past its grace:
+/// what it and its children wrote before the grace ended fits in the pipes' buffers.
+const DRAIN: usize = 1 << 20;
+
+/// Reads what is already in `pipes`, never waiting, until they are empty or end,
+/// [`DRAIN`] bytes came, or `sink` needs no more (then `true`).
+fn drain(
+    pipes: &mut Pipes,
+    sink: &mut dyn Sink,
+    stderr: &mut ErrorTail,
+    written: &mut io::Result<()>,
+) -> io::Result<bool> {
+    let mut read = 0;
+    while read < DRAIN && pipes.outputs_open() {
+        match pipes.next(Duration::ZERO)? {
+            Event::Data(Stream::Stdout, bytes) => {
+                read += bytes.len();
+                if written.is_ok() {
+                    *written = sink.write_all(bytes);
+                }
+                if sink.settled() {
+                    return Ok(true);
+                }
+            }
+            Event::Data(Stream::Stderr, bytes) => {
+                read += bytes.len();
+                stderr.push(bytes);
+            }
+            Event::End(_) => {}
+            Event::Idle => break,
+        }
+    }
+    Ok(false)
+}
+
 /// Runs `argv` with `input` on its standard input and its standard output going to
 /// `sink` as it comes (nothing of it is kept here), killing it (and its process group)
 /// after `timeout` or once its memory is over `memory` bytes; `stderr_to` says what
@@ -529,8 +564,9 @@ enum End {
 /// One thread does it all, never waiting past the time limit: it writes the input as
 /// the program takes it, reads the outputs as they come ([`Pipes`]), and looks for the
 /// program's exit at least every [`TICK`]. The run ends at the first of: the program
-/// has exited and its outputs have ended; the grace period after its exit or its last output since (or the time
-/// limit) has passed and something it left running still holds an output open; the
+/// has exited and its outputs have ended; the grace period after its exit (or the time
+/// limit) has passed and something it left running still holds an output open (what
+/// the pipes hold then is read without waiting, [`DRAIN`] bytes at most); the
 /// sink needs no more; the time limit; a memory sample over the limit (taken as output
 /// comes and every tick, see [`crate::sys::memory::Meter`]). Whatever is still running
 /// then is killed ([`contain::Contained::end`]), and nothing waits on a pipe a stray
@@ -575,7 +611,6 @@ pub fn run_program_with(
     let mut stderr = ErrorTail::default();
     let mut written = Ok(());
     let mut pause = Duration::from_micros(20);
-    let mut last_data = start;
     // Whether the last wait ended with nothing read: a tick, or news of the program's end.
     let mut idle = false;
     let end: io::Result<End> = loop {
@@ -603,13 +638,24 @@ pub fn run_program_with(
         if run.over() {
             break Ok(End::MemoryOut);
         }
+        // The grace counts from the exit as we saw it, and output read since does not
+        // restart it: what a program left running cannot hold the run open.
         let until = match exited {
             None => deadline,
-            Some((_, at)) => (at.max(last_data) + GRACE).min(deadline),
+            Some((_, at)) => (at + GRACE).min(deadline),
         };
         match exited {
             Some(_) if !pipes.outputs_open() => break Ok(End::Exited),
-            Some(_) if now >= until => break Ok(End::HeldOpen),
+            Some(_) if now >= until => {
+                // What is already in the pipes came within the grace (a loaded machine
+                // may read it late): it is read, without waiting and within a bound.
+                match drain(&mut pipes, sink, &mut stderr, &mut written) {
+                    Ok(true) => break Ok(End::Settled),
+                    Ok(false) if !pipes.outputs_open() => break Ok(End::Exited),
+                    Ok(false) => break Ok(End::HeldOpen),
+                    Err(e) => break Err(e),
+                }
+            }
             None if now >= deadline => break Ok(End::TimedOut),
             _ => {}
         }
@@ -629,11 +675,6 @@ pub fn run_program_with(
         };
         let data = matches!(event, Event::Data(..));
         idle = matches!(event, Event::Idle);
-        if data {
-            // The grace counts from the last output read: a loaded machine that reads
-            // late what an exited program wrote is not something left running.
-            last_data = Instant::now();
-        }
         match event {
             Event::Data(Stream::Stdout, bytes) => {
                 if written.is_ok() {

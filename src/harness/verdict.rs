@@ -50,6 +50,10 @@ pub struct CaseRun {
     pub peak: Option<Peak>,
     /// What became of the kept output when it could not be kept: a sentence.
     pub kept_note: Option<String>,
+    /// For a case that passed on what came within the grace after the program's exit,
+    /// something it left running holding its output open: the note that says so (a
+    /// wrong answer's report says it itself).
+    pub held_note: Option<String>,
 }
 
 /// Where the output goes while a case runs: to the comparison, and on request to the
@@ -241,7 +245,9 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
     }
     let elapsed = run.elapsed();
     let peak = run.peak();
+    let held = run.cut() == Some(Rest::HeldOpen);
     let mut verdict = judge_run(run, &compared, &case.input, options.exact, options.ascii);
+    let held_note = (held && verdict.passed()).then(|| cut_note(Rest::HeldOpen, &compared));
     if let (CaseVerdict::WrongAnswer(details), Some(diff)) = (&mut verdict, diff) {
         details.push_str(&diff.finish().render());
     }
@@ -250,6 +256,7 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
         elapsed,
         peak,
         kept_note,
+        held_note,
     })
 }
 

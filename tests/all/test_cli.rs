@@ -740,32 +740,40 @@ fn exact_treats_a_flood_of_blank_lines_as_a_flood_of_text() {
     }
 }
 
-/// The grace after a program's exit counts from the last output read, not from the
-/// exit: what arrives steadily is read to its end (here the answer, a line every
-/// 100 ms from a child left running, 1.8 s in all), where a grace counted from the
-/// exit cut it after half a second as "kept its output open". A machine too loaded to
-/// read an exited program's output at once is the same case.
+/// The grace after a program's exit counts from the exit, and output read since does
+/// not restart it: a child left running that writes a blank line every 0.3 s cannot
+/// hold the run open (the answer came before the exit: AC, with the note that says what
+/// was cut), and an answer that trickles in from a child, a line every 100 ms, is
+/// judged on what came within the grace, as a judge that ends the program's group at
+/// its exit would.
 #[cfg(unix)]
 #[test]
-fn the_grace_counts_from_the_last_output_read() {
+fn the_grace_after_the_exit_is_held_however_the_output_trickles() {
     let answer = format!("{}/samples/statement.out", env!("CARGO_MANIFEST_DIR"));
     let input = format!("{}/samples/statement.in", env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("duckchess-grace-{}", std::process::id()));
     fs::create_dir_all(&dir).expect("a folder");
-    let script = dir.join("grace.sh");
-    fs::write(
-        &script,
-        format!(
-            "(while IFS= read -r l; do printf '%s\\n' \"$l\"; sleep 0.1; done < '{answer}') &\n\
-             exit 0\n"
-        ),
-    )
-    .expect("write");
-    let cmd = format!("sh '{}'", script.display());
-    let out = test(&[&input, "--cmd", &cmd, "--timeout", "5"]);
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.starts_with("AC "), "{stdout}");
+    let blank = format!("cat '{answer}'\n(while :; do echo; sleep 0.3; done) &\nexit 0\n");
+    let trickle = format!(
+        "(while IFS= read -r l; do printf '%s\\n' \"$l\"; sleep 0.1; done < '{answer}') &\n\
+         exit 0\n"
+    );
+    for (body, verdict) in [(blank, "AC "), (trickle, "WA ")] {
+        let script = dir.join("grace.sh");
+        fs::write(&script, body).expect("write");
+        let cmd = format!("sh '{}'", script.display());
+        let start = Instant::now();
+        let out = test(&[&input, "--cmd", &cmd, "--timeout", "8"]);
+        let took = start.elapsed();
+        let stdout = text(&out.stdout);
+        assert!(stdout.starts_with(verdict), "{stdout}");
+        assert!(
+            stdout
+                .contains("note:     the program exited, but something it left running kept its\n"),
+            "{stdout}"
+        );
+        assert!(took < Duration::from_secs(3), "took {took:?}: {stdout}");
+    }
     let _ = fs::remove_dir_all(&dir);
 }
 
