@@ -9,14 +9,19 @@
 //! protocol error; its input is queued and written as it reads (so an engine that stops
 //! reading cannot block us). Every wait has a deadline that no amount of output
 //! extends: the handshake's `uciok` and each `readyok` within [`HANDSHAKE`], a
-//! `bestmove` within the time the caller gives. The engine runs in a process group of
-//! its own, ended (TERM, then KILL after [`GRACE`]) when the client is dropped or the
-//! program is interrupted, so nothing it started outlives the match.
+//! `bestmove` within the time the caller gives. The engine runs as a program under test
+//! does ([`crate::sys::contain`]): in a process group of its own, on Linux in a control
+//! group of its own and under a supervisor that is the subreaper of its processes
+//! alone, so that a daemon it starts in a session of its own is its still. Dropped, the
+//! client says `quit`, waits [`GRACE`] for the engine to end, then kills every process
+//! of it that is left; an interrupt ends them too, so nothing it started outlives the
+//! match.
 
+use crate::sys::contain::{self, Contained};
 use crate::sys::lines::Lines;
 use crate::sys::pipes::{Event, Pipes, Refused, Stream};
-use crate::sys::{group, program};
-use std::process::{Child, Command, Stdio};
+use crate::sys::program;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer `uci` with `uciok`, or `isready` with
@@ -25,8 +30,11 @@ pub const HANDSHAKE: Duration = Duration::from_secs(5);
 /// The longest line an engine may print, its end included: a longer one is a protocol
 /// error (a `pv` of a hundred moves takes under 1,000 bytes).
 pub const MAX_LINE: usize = 1 << 16;
-/// How long an engine has to end after `quit`, and again after TERM, before KILL.
+/// How long an engine has to end after `quit` before all of it is killed.
 pub const GRACE: Duration = Duration::from_millis(500);
+/// The memory an engine's processes may hold before the control group's limit: no
+/// limit in practice (an engine's hash is its own affair), but a group all the same.
+const ENGINE_MEMORY: u64 = 1 << 40;
 /// Bytes queued for an engine that does not read them yet (256 lines of 4 KiB); past
 /// that it is stuck.
 const WRITE_AHEAD: usize = 1 << 20;
@@ -37,7 +45,8 @@ pub struct Client {
     pub name: String,
     /// The options the engine offered, by name.
     pub options: Vec<String>,
-    child: Child,
+    /// The engine's processes.
+    run: Contained,
     /// The engine's input and output.
     pipes: Pipes,
     /// The line being read.
@@ -47,11 +56,6 @@ pub struct Client {
     at: usize,
     /// Whether the engine's output has ended.
     ended: bool,
-    /// Keeps the group known to the interrupt handler while the engine runs.
-    _tracked: group::Tracked,
-    /// Our ends of the engine's pipes, as the system names them (see
-    /// [`group::pipe_names`]).
-    pipe_names: Vec<String>,
 }
 
 /// The most options kept from the handshake, and the longest name kept of each: enough
@@ -150,36 +154,36 @@ impl Client {
             engine: command.to_string(),
             fault,
         };
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or_else(|| fail(Fault::NoCommand))?;
-        let mut spawn = Command::new(program::locate(program));
-        spawn
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        group::isolate(&mut spawn);
-        let (mut child, tracked) = group::spawn_tracked_gentle(&mut spawn)
+        let argv: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+        let Some(program) = argv.first() else {
+            return Err(fail(Fault::NoCommand));
+        };
+        let make = || {
+            let mut spawn = Command::new(program::locate(program));
+            spawn
+                .args(&argv[1..])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null());
+            spawn
+        };
+        let mut run = contain::start(&argv, &make, ENGINE_MEMORY)
             .map_err(|e| fail(Fault::Start(e.to_string())))?;
+        let child = run.child_mut();
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            group::terminate_group(&mut child, GRACE, &[]);
+            run.end(&[], false);
             return Err(fail(Fault::Start("no pipes".into())));
         };
         let pipes = Pipes::queued(stdin, Some(stdout), None, WRITE_AHEAD);
-        // Named now, while they are surely ours: at the end, what still holds them from
-        // outside the engine's group (a helper it started with setsid) is ended too.
-        let pipe_names = group::pipe_names(&pipes.fds());
         let mut client = Client {
             name: clipped(command, MAX_NAME),
             options: Vec::new(),
-            child,
+            run,
             pipes,
             lines: Lines::new(),
             unread: Vec::new(),
             at: 0,
             ended: false,
-            _tracked: tracked,
-            pipe_names,
         };
         client.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -324,8 +328,9 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        // A polite engine ends at once on 'quit'; then its group is ended, which also
-        // ends anything it started and left behind, or the engine itself if it lingers.
+        // A polite engine ends at once on 'quit'; then every process of it is ended:
+        // anything it started and left behind, in any session, or the engine itself if
+        // it lingers.
         let _ = self.send("quit");
         let deadline = Instant::now() + GRACE;
         while Instant::now() < deadline {
@@ -333,13 +338,14 @@ impl Drop for Client {
             if self.pipes.unsent() == 0 {
                 self.pipes.close_input();
             }
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if !matches!(self.run.exited(), Ok(None)) {
                 break;
             }
             // What it prints meanwhile is read and dropped, so it is not stuck on a
             // full pipe.
             let _ = self.pipes.next(Duration::from_millis(5));
         }
-        group::terminate_group(&mut self.child, GRACE, &self.pipe_names);
+        let fds = self.pipes.fds();
+        self.run.end(&fds, false);
     }
 }

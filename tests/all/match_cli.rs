@@ -292,6 +292,28 @@ fn a_helper_that_leaves_the_group_holding_the_output_is_ended_too() {
 
 #[test]
 #[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
+fn a_daemon_an_opponent_starts_in_a_session_of_its_own_is_ended_too() {
+    common::needs_setsid();
+    let dir = scratch("daemon");
+    let pids = dir.join("pids");
+    // A daemon as a daemon is started: a session of its own, its streams elsewhere,
+    // its parent gone at once. It holds none of the engine's pipes and is in none of
+    // its groups: only the engine's supervisor, its subreaper, or its control group
+    // find it.
+    let body = format!(
+        "( setsid sh -c 'echo $$ >> \"{p}\"; exec sleep 61' </dev/null >/dev/null 2>&1 & )\n{}",
+        engine_loop("echo 'bestmove z9z9'"),
+        p = pids.display()
+    );
+    let stub = script(&dir, "daemon.sh", &body);
+    one_opening_against(&stub);
+    let left = wait_for_pids(&pids, 1).expect("the stand-in started its daemon");
+    assert_all_ended(&left, "daemons of the opponent after the match");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[cfg_attr(not(target_os = "linux"), ignore = "Linux only")]
 fn an_interrupted_match_ends_the_engines_and_their_children() {
     let dir = scratch("interrupt");
     let pids = dir.join("pids");
