@@ -18,7 +18,7 @@ use crate::commands::runs::{
 use crate::commands::samples::{Sample, LENIENT, SAMPLES};
 use crate::harness::cases::{collect, Case, CollectError, Reference};
 use crate::harness::process::{split_command, Feed, Runner};
-use crate::harness::verdict::{run_case, CaseRun, Options};
+use crate::harness::verdict::{run_case, CaseRun, Options, OUTPUT_LIMIT_MB};
 use crate::show::diagnose::report;
 use crate::show::explain;
 use std::io::{self, Write};
@@ -60,7 +60,7 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--diff] [--keep DIR] [--ascii]",
+        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--diff] [--keep DIR] [--output-limit MB] [--ascii]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
@@ -155,12 +155,20 @@ is said on stderr, and the exit status is 1.",
             "DIR",
             "keep each case's output as DIR/NAME.out (never over a case's answer)",
         ),
+        Opt::valued(
+            "--output-limit",
+            "MB",
+            "the most output a case may write: past it the program is stopped and judged OLE, and no more is kept (default 64, UOJ's)",
+        ),
         ASCII_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
     exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error,\n             \
            128+N ended by signal N (Ctrl-C: 130), after ending the program under test",
 };
+
+/// The largest `--output-limit`, in MiB.
+const MAX_OUTPUT_LIMIT_MB: u64 = 1 << 20;
 
 /// The `test` subcommand; returns the exit status.
 pub fn cli(args: &[std::ffi::OsString]) -> u8 {
@@ -182,6 +190,10 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             ascii: parsed.flag("--ascii"),
             diff: parsed.flag("--diff"),
             keep: parsed.value("--keep").map(PathBuf::from),
+            output_limit: parsed
+                .int("--output-limit", 1, MAX_OUTPUT_LIMIT_MB)?
+                .unwrap_or(OUTPUT_LIMIT_MB)
+                << 20,
         };
         let no_path = parsed.operands()?.is_empty();
         let builtin = parsed.flag("--samples") || (no_path && !Path::new(DEFAULT_PATH).is_dir());

@@ -228,6 +228,7 @@ fn trial(
         ascii: false,
         diff: false,
         keep: None,
+        output_limit: crate::export::layout::UOJ_OUTPUT_MB << 20,
     };
     let mut verdicts = Vec::with_capacity(cases.len());
     let mut slowest = Duration::ZERO;

@@ -37,7 +37,14 @@ pub struct Options {
     pub diff: bool,
     /// The folder where each case's output is kept ([`kept_path`]).
     pub keep: Option<PathBuf>,
+    /// The most bytes of output a case may write: past it the program is stopped and
+    /// judged `OLE`, as a judge does, and no more is kept.
+    pub output_limit: u64,
 }
+
+/// The output limit of `test` unless told otherwise: UOJ's usual one, in MiB (an
+/// answer of this problem is at most 24 KB).
+pub const OUTPUT_LIMIT_MB: u64 = 64;
 
 /// One case run and judged.
 #[derive(Debug)]
@@ -63,10 +70,26 @@ struct Tee<E: Read> {
     diff: Option<LineDiff<Box<dyn Read + Send>>>,
     kept: Option<Aside>,
     kept_error: Option<io::Error>,
+    /// The bytes of output taken so far, and the most taken.
+    taken: u64,
+    limit: u64,
+    /// Whether the output went past the limit.
+    over: bool,
 }
 
 impl<E: Read> Write for Tee<E> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        // Past the limit nothing more is compared or kept: the run stops there.
+        let room = self.limit.saturating_sub(self.taken);
+        if bytes.len() as u64 > room {
+            self.over = true;
+        }
+        let all = bytes.len();
+        let bytes = &bytes[..all.min(room as usize)];
+        self.taken += bytes.len() as u64;
+        if bytes.is_empty() {
+            return Ok(all);
+        }
         let n = self.comparator.write(bytes)?;
         if let Some(diff) = &mut self.diff {
             diff.write_all(&bytes[..n])?;
@@ -78,7 +101,7 @@ impl<E: Read> Write for Tee<E> {
                 self.kept = None;
             }
         }
-        Ok(n)
+        Ok(if self.over { all } else { n })
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -88,7 +111,7 @@ impl<E: Read> Write for Tee<E> {
 
 impl<E: Read> Sink for Tee<E> {
     fn settled(&self) -> bool {
-        self.comparator.settled()
+        self.comparator.settled() || self.over
     }
 }
 
@@ -196,6 +219,9 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
         diff,
         kept,
         kept_error: None,
+        taken: 0,
+        limit: options.output_limit,
+        over: false,
     };
     let run = process::run(&options.runner, &case.input, &mut tee).map_err(|e| {
         match &options.runner {
@@ -208,6 +234,8 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
         diff,
         kept,
         kept_error,
+        over,
+        ..
     } = tee;
     let compared = comparator.finish();
     if let Some(e) = &compared.expected_error {
@@ -246,7 +274,11 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
     let elapsed = run.elapsed();
     let peak = run.peak();
     let held = run.cut() == Some(Rest::HeldOpen);
+    let over_time_or_memory = matches!(run, Run::TimedOut { .. } | Run::MemoryOut { .. });
     let mut verdict = judge_run(run, &compared, &case.input, options.exact, options.ascii);
+    if over && !over_time_or_memory {
+        verdict = CaseVerdict::OutputLimit(options.output_limit);
+    }
     let held_note = (held && verdict.passed()).then(|| cut_note(Rest::HeldOpen, &compared));
     if let (CaseVerdict::WrongAnswer(details), Some(diff)) = (&mut verdict, diff) {
         details.push_str(&diff.finish().render());

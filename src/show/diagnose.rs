@@ -40,6 +40,9 @@ pub enum CaseVerdict {
         /// Whether it was killed for it.
         killed: bool,
     },
+    /// Its output went over this limit (in bytes): it was stopped there, as a judge
+    /// stops it.
+    OutputLimit(u64),
 }
 
 impl CaseVerdict {
@@ -59,6 +62,7 @@ impl CaseVerdict {
             CaseVerdict::RuntimeError(..) => "RE",
             CaseVerdict::TimeLimit(_) => "TLE",
             CaseVerdict::MemoryLimit { .. } => "MLE",
+            CaseVerdict::OutputLimit(_) => "OLE",
         }
     }
 
@@ -68,7 +72,8 @@ impl CaseVerdict {
             CaseVerdict::WrongAnswer(_) => "31;1",
             CaseVerdict::RuntimeError(..)
             | CaseVerdict::TimeLimit(_)
-            | CaseVerdict::MemoryLimit { .. } => "33;1",
+            | CaseVerdict::MemoryLimit { .. }
+            | CaseVerdict::OutputLimit(_) => "33;1",
         }
     }
 }
@@ -358,6 +363,12 @@ pub fn report(
             } else {
                 out.push_str(&format!("  over the {limit} MB limit\n"));
             }
+        }
+        CaseVerdict::OutputLimit(limit) => {
+            let limit = limit / memory::MIB;
+            out.push_str(&format!(
+                "  output over the {limit} MB limit: stopped there\n"
+            ));
         }
     }
     out

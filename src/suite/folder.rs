@@ -550,6 +550,7 @@ mod tests {
         let _ = fs::remove_dir_all(&base);
         fs::create_dir_all(base.join("real")).unwrap();
         fs::write(base.join("real/1.in"), "old").unwrap();
+        fs::write(base.join("real/suite.txt"), "an old suite's record").unwrap();
         std::os::unix::fs::symlink("real", base.join("link")).unwrap();
         // A link to a link, and one whose folder does not exist yet.
         std::os::unix::fs::symlink("link", base.join("link2")).unwrap();

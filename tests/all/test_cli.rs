@@ -716,7 +716,8 @@ fn a_short_wrong_output_shows_the_programs_stderr() {
 
 /// With `--exact`, endless blank lines after the answer are a wrong answer as soon as
 /// the flood is plain, as endless text is; the online judge's comparison, to which blank
-/// lines at the end are nothing, waits for the program to end (here: the time limit).
+/// lines at the end are nothing, reads on to the output limit (here 8 MB): `OLE`, as a
+/// judge says.
 #[cfg(unix)]
 #[test]
 fn exact_treats_a_flood_of_blank_lines_as_a_flood_of_text() {
@@ -726,10 +727,11 @@ fn exact_treats_a_flood_of_blank_lines_as_a_flood_of_text() {
         ("yes ''", true, "WA "),
         ("yes abc", true, "WA "),
         ("yes abc", false, "WA "),
-        ("yes ''", false, "TLE "),
+        ("yes ''", false, "OLE "),
     ] {
         let cmd = format!("sh -c \"cat '{answer}'; {flood}\"");
-        let mut args = vec![input.as_str(), "--cmd", &cmd, "--timeout", "1"];
+        let mut args = vec![input.as_str(), "--cmd", &cmd, "--timeout", "5"];
+        args.extend(["--output-limit", "8"]);
         if exact {
             args.push("--exact");
         }
@@ -902,6 +904,52 @@ fn keep_writes_each_output_whole_and_never_over_an_answer() {
         fs::read_to_string(dir.join("case.out")).expect("the answer"),
         SAMPLE_OUT
     );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_output_past_the_limit_is_stopped_judged_ole_and_kept_no_further() {
+    let dir = common::sample_folder("test", "output-limit");
+    let got = dir.join("got");
+    let case = s(&dir.join("case.in"));
+    // The right answer, then 3 MB of blank lines, which the comparison would ignore.
+    let cmd = script(
+        &dir,
+        "blank.sh",
+        &format!(
+            "cat '{}'\nyes '' | head -c 3000000\n",
+            dir.join("case.out").display()
+        ),
+    );
+    let out = test(&[
+        &case,
+        "--cmd",
+        &cmd,
+        "--output-limit",
+        "1",
+        "--keep",
+        &s(&got),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_verdict(lines[0], "OLE", &s(&dir.join("case")));
+    assert!(
+        lines[0].ends_with("  output over the 1 MB limit: stopped there"),
+        "{stdout}"
+    );
+    let kept = got
+        .join(dir.strip_prefix("/").unwrap_or(&dir))
+        .join("case.out");
+    assert_eq!(
+        fs::metadata(&kept).unwrap().len(),
+        1 << 20,
+        "kept up to the limit"
+    );
+    // Within the limit it is the answer with blank lines at the end: AC.
+    let out = test(&[&case, "--cmd", &cmd, "--output-limit", "4"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).starts_with("AC "));
     let _ = fs::remove_dir_all(&dir);
 }
 
