@@ -207,7 +207,8 @@ fn a_closed_stdout_does_not_turn_a_failure_into_success() {
 fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
     let dir = common::sample_folder("diag", "huge");
     // 4 million legal moves back and forth: 32 MB of input, 68 MB of output (above the
-    // old 64 MiB cap), no answer file (the built-in judge answers as it goes).
+    // old 64 MiB cap, and the default output limit: raised here), no answer file (the
+    // built-in judge answers as it goes).
     let n = 4_000_000;
     let moves = ["0 0 1 0\n", "9 0 8 0\n", "1 0 0 0\n", "8 0 9 0\n"];
     let mut input = format!("{n}\n").into_bytes();
@@ -219,6 +220,7 @@ fn a_huge_output_is_compared_as_it_streams_in_flat_memory() {
     drop(input);
     let mut child = Command::new(BIN)
         .args(["test", "huge.in", "--cmd", BIN, "--timeout", "60"])
+        .args(["--output-limit", "128"])
         .current_dir(&dir)
         .stdout(Stdio::piped())
         .spawn()
