@@ -606,6 +606,7 @@ pub fn run_program_with(
     // What holds these pipes is this run's: a sweep after another run leaves it alone.
     let run_pipes = group::RunPipes::new(group::pipe_names(&pipes.fds()));
     let deadline = start + timeout;
+    run.stop_sampling_by(deadline);
     let mut exited: Option<(ExitStatus, Instant)> = None;
     let mut checked: Option<Instant> = None;
     let mut stderr = ErrorTail::default();
@@ -638,6 +639,9 @@ pub fn run_program_with(
         if run.over() {
             break Ok(End::MemoryOut);
         }
+        // A sample may have taken a while (many processes, each busy): the clock is read
+        // again, so that the time limit is kept to whatever the sample cost.
+        let now = Instant::now();
         // The grace counts from the exit as we saw it, and output read since does not
         // restart it: what a program left running cannot hold the run open.
         let until = match exited {

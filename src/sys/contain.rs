@@ -149,6 +149,12 @@ impl Contained {
         self.meter.counting()
     }
 
+    /// Says when the run's time is up: a memory sample stops walking the processes
+    /// there ([`Meter::stop_by`]).
+    pub fn stop_sampling_by(&mut self, deadline: std::time::Instant) {
+        self.meter.stop_by(deadline);
+    }
+
     /// Takes a memory sample unless one was taken a moment ago.
     pub fn sample_now(&mut self) {
         #[cfg(target_os = "linux")]

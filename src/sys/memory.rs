@@ -119,6 +119,9 @@ pub struct Meter {
     /// The system's figure at the end, when it is only a bound.
     bound: Option<u64>,
     last: Option<Instant>,
+    /// The run's time limit: a sample that walks the processes stops there, so that a
+    /// run of many busy processes cannot make it late.
+    stop_by: Option<Instant>,
     counting: Counting,
     #[cfg(target_os = "linux")]
     source: Source,
@@ -140,6 +143,7 @@ impl Meter {
             measured: false,
             bound: None,
             last: None,
+            stop_by: None,
             counting,
             #[cfg(target_os = "linux")]
             source,
@@ -184,6 +188,11 @@ impl Meter {
         }
     }
 
+    /// Says when the run's time is up: a sample walking the processes stops there.
+    pub fn stop_by(&mut self, deadline: Instant) {
+        self.stop_by = Some(deadline);
+    }
+
     /// Takes a sample unless one was taken within the last [`EVERY`]. Not while the
     /// program is being loaded, just after its start: a sample then sees a page or two.
     pub fn sample_now(&mut self) {
@@ -199,7 +208,7 @@ impl Meter {
         {
             let bytes = match &self.source {
                 Source::Group(group) => group.peak(),
-                Source::Tree { root, program } => linux::tree(*root, *program),
+                Source::Tree { root, program } => linux::tree(*root, *program, self.stop_by),
             };
             if let Some(bytes) = bytes {
                 self.note(bytes);
@@ -248,9 +257,10 @@ impl Meter {
     }
 
     /// Takes the figure the system gave when the program was reaped (see [`wait`]),
-    /// and a last sample (the control group's peak is exact; the figure then adds
+    /// and a last sample (whole, whatever the time) (the control group's peak is exact; the figure then adds
     /// nothing).
     pub fn reaped(&mut self, max_rss: Option<u64>) {
+        self.stop_by = None;
         self.sample();
         #[cfg(target_os = "linux")]
         if matches!(self.source, Source::Group(_)) {
@@ -310,6 +320,7 @@ mod unix {
 mod linux {
     use crate::sys::supervisor;
     use std::fs;
+    use std::time::Instant;
 
     /// A field of `/proc/PID/status` or `smaps_rollup` in bytes (`VmRSS:\t  1234 kB`).
     pub fn field(text: &str, name: &str) -> Option<u64> {
@@ -366,16 +377,20 @@ mod linux {
     /// the supervisor `root` but those on their way out by the end of the look, summed, or the program's own
     /// high-water mark where that is more. `None` when nothing is resident (the program caught between its start
     /// and its first page, or every process gone).
-    pub fn tree(root: i32, program: Option<i32>) -> Option<u64> {
+    pub fn tree(root: i32, program: Option<i32>, stop_by: Option<Instant>) -> Option<u64> {
         if root <= 0 {
             return None;
         }
+        // Past the run's time limit the sample ends with what it has read: the run is
+        // over, and is ended before it is counted again.
+        let in_time = || stop_by.is_none_or(|t| Instant::now() < t);
         let own_peak = program
             .and_then(|p| fs::read_to_string(format!("/proc/{p}/status")).ok())
             .and_then(|status| field(&status, "VmHWM:"))
             .unwrap_or(0);
-        let figures: Vec<(i32, u64)> = supervisor::descendants(root)
+        let figures: Vec<(i32, u64)> = supervisor::descendants_by(root, stop_by)
             .into_iter()
+            .take_while(|_| in_time())
             .filter_map(|p| Some((p, proportional(p)?)))
             .collect();
         // Looked at after all were read: one that began to exit meanwhile may have

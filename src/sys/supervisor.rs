@@ -481,9 +481,17 @@ impl Supervisor {
 /// `/proc/PID/task/*/children`: all of them, however many (a cap would let a program
 /// hide a process behind enough others).
 pub fn descendants(root: i32) -> Vec<i32> {
+    descendants_by(root, None)
+}
+
+/// [`descendants`], the walk ending at `stop_by` with what it found by then.
+pub fn descendants_by(root: i32, stop_by: Option<std::time::Instant>) -> Vec<i32> {
     let mut all = Vec::new();
     let mut todo = vec![root];
     while let Some(pid) = todo.pop() {
+        if stop_by.is_some_and(|t| std::time::Instant::now() >= t) {
+            break;
+        }
         let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
