@@ -714,8 +714,17 @@ pub fn run_program_with(
     group::sweep_orphans();
     let end = end?;
     written?;
+    // A run seen to end past its limit went over it, whatever kept the runner from
+    // seeing so in time (a runner stopped by a signal, a machine that did not run it):
+    // the wall clock is the judge's.
+    let late = elapsed > timeout;
     Ok(match (end, exited) {
         (End::TimedOut, _) => Run::TimedOut {
+            elapsed,
+            limit: timeout,
+            peak,
+        },
+        (End::Exited | End::HeldOpen | End::Settled, _) if late => Run::TimedOut {
             elapsed,
             limit: timeout,
             peak,

@@ -481,6 +481,35 @@ fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A program may stop its runner (they run as the same user): stopped for 2 s under a
+/// 1 s limit, the runner sees the exit only when it runs again, and the run, which
+/// ended past its limit by the wall clock, is `TLE`, not an `AC` of 2 s.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_that_stops_its_runner_is_judged_by_the_wall_clock() {
+    let dir = common::sample_folder("test", "stop-runner");
+    // The runner is the parent of the program's parent (the run's supervisor).
+    let cmd = script(
+        &dir,
+        "stop.sh",
+        &format!(
+            "runner=$(awk '{{print $4}}' /proc/$PPID/stat)\n\
+             (sleep 2; kill -CONT $runner) </dev/null >/dev/null 2>&1 &\n\
+             kill -STOP $runner\n\
+             cat '{}'\n",
+            dir.join("case.out").display()
+        ),
+    );
+    let start = Instant::now();
+    let out = test(&[&s(&dir.join("case.in")), "--cmd", &cmd, "--timeout", "1"]);
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_verdict(stdout.lines().next().unwrap_or(""), "TLE", &s(&dir.join("case")));
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Without a control group the runner counts a run's processes itself, walking each
 /// one's memory; hundreds of busy ones made each walk long, and the run ended seconds
 /// past its limit (2.6 s for a 1 s run of 400). A walk now stops at the limit and the
