@@ -402,7 +402,7 @@ impl RunGroup {
 
     /// The processes in the group and in any group below it (a runner among them may
     /// have made some).
-    fn procs(&self) -> Vec<i32> {
+    pub fn procs(&self) -> Vec<i32> {
         let mut all = Vec::new();
         let mut todo = vec![self.dirs[0].clone()];
         while let Some(dir) = todo.pop() {

@@ -109,7 +109,10 @@ fn start_supervised(
         ENTERED.store(true, Ordering::Relaxed);
     }
     let source = match &group {
-        Some(g) => memory::Source::Group(Arc::clone(g)),
+        Some(g) => memory::Source::Group {
+            group: Arc::clone(g),
+            root: i32::try_from(child.id()).unwrap_or(0),
+        },
         None => memory::Source::Tree {
             root: i32::try_from(child.id()).unwrap_or(0),
             program: None,

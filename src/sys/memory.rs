@@ -98,8 +98,15 @@ impl Peak {
 #[cfg(target_os = "linux")]
 #[derive(Debug)]
 pub enum Source {
-    /// The run's control group.
-    Group(std::sync::Arc<super::cgroup::RunGroup>),
+    /// The run's control group, and the run's supervisor (`root`): a process of the
+    /// run that left the group (it may write itself into a group above it, where it
+    /// has the right) is still the supervisor's descendant, and is counted by its PSS.
+    Group {
+        /// The group.
+        group: std::sync::Arc<super::cgroup::RunGroup>,
+        /// The supervisor.
+        root: i32,
+    },
     /// The processes descended from the run's supervisor (`root`), and the program's
     /// own high-water mark once its pid is known.
     Tree {
@@ -173,7 +180,7 @@ impl Meter {
     #[cfg(target_os = "linux")]
     pub fn start(source: Source, limit: u64) -> Meter {
         let counting = match source {
-            Source::Group(_) => Counting::ControlGroup,
+            Source::Group { .. } => Counting::ControlGroup,
             Source::Tree { .. } => Counting::ProcessTree,
         };
         Meter::new(limit, counting, source)
@@ -207,7 +214,10 @@ impl Meter {
         #[cfg(target_os = "linux")]
         {
             let bytes = match &self.source {
-                Source::Group(group) => group.peak(),
+                Source::Group { group, root } => {
+                    let outside = linux::outside(group, *root, self.stop_by);
+                    group.peak().map(|bytes| bytes + outside)
+                }
                 Source::Tree { root, program } => linux::tree(*root, *program, self.stop_by),
             };
             if let Some(bytes) = bytes {
@@ -263,7 +273,7 @@ impl Meter {
         self.stop_by = None;
         self.sample();
         #[cfg(target_os = "linux")]
-        if matches!(self.source, Source::Group(_)) {
+        if matches!(self.source, Source::Group { .. }) {
             return;
         }
         let Some(bytes) = max_rss else { return };
@@ -351,6 +361,29 @@ mod linux {
             &fs::read_to_string(format!("/proc/{pid}/status")).ok()?,
             "VmRSS:",
         )
+    }
+
+    /// The proportional memory of the processes descended from the supervisor `root`
+    /// that are not in `group` (nor below it): what a process that left the run's group
+    /// holds, which the group's figure no longer counts. 0 when every one is inside.
+    pub fn outside(
+        group: &crate::sys::cgroup::RunGroup,
+        root: i32,
+        stop_by: Option<Instant>,
+    ) -> u64 {
+        if root <= 0 {
+            return 0;
+        }
+        let descendants = supervisor::descendants_by(root, stop_by);
+        if descendants.is_empty() {
+            return 0;
+        }
+        let inside = group.procs();
+        descendants
+            .into_iter()
+            .filter(|p| !inside.contains(p) && !exiting(*p))
+            .filter_map(proportional)
+            .sum()
     }
 
     /// Whether `pid` is on its way out (`PF_EXITING` in the flags of `/proc/PID/stat`):

@@ -678,6 +678,57 @@ fn a_memfd_and_a_file_in_dev_shm_count_in_the_control_group() {
     assert!(mb < 128.0, "{line}");
 }
 
+/// A program that writes itself into the group above its run's (as root, or where a
+/// user may write there) leaves the group and the kernel's cap with it; it is still the
+/// run's supervisor's descendant, and is counted by its PSS besides the group: 400 MB
+/// past a 128 MB limit is MLE, not an AC of the group's few hundred KB.
+#[test]
+#[cfg_attr(
+    lacks_cc,
+    ignore = "needs a C compiler (none was found when the tests were built)"
+)]
+#[cfg_attr(
+    lacks_cgroup,
+    ignore = "needs a control group with the memory controller (none could be made when the tests were built)"
+)]
+fn a_program_that_leaves_its_control_group_is_counted_all_the_same() {
+    let dir = common::sample_folder("mem", "escape");
+    let hog = hog(&dir);
+    let own = common::own_cgroups();
+    let Some((_, memory)) = own
+        .iter()
+        .find(|(names, _)| names.split(',').any(|n| n == "memory"))
+    else {
+        panic!("cannot run here: no cgroup v1 memory hierarchy (this test writes into one)");
+    };
+    // The run's group is below this process's: its parent is this process's group.
+    let script = dir.join("escape.sh");
+    fs::write(
+        &script,
+        format!(
+            "echo 0 > '{}/cgroup.procs' || exit 9\nexec '{}' 400 '{}'\n",
+            memory.display(),
+            hog.display(),
+            dir.join("done").display()
+        ),
+    )
+    .expect("write");
+    let cmd = format!("sh '{}'", script.display());
+    let out = duckchess(&[
+        "test",
+        &s(&dir.join("case.in")),
+        "--cmd",
+        &cmd,
+        "--memory",
+        "128",
+    ]);
+    let stdout = text(&out.stdout);
+    let line = stdout.lines().next().unwrap_or("");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_mle(line, 128);
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// The processes under `root` in state Z (zombies not reaped), from `/proc`.
 #[cfg(target_os = "linux")]
 fn zombies_under(root: u32) -> usize {

@@ -505,8 +505,15 @@ fn a_program_that_stops_its_runner_is_judged_by_the_wall_clock() {
     let took = start.elapsed();
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_verdict(stdout.lines().next().unwrap_or(""), "TLE", &s(&dir.join("case")));
-    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+    assert_verdict(
+        stdout.lines().next().unwrap_or(""),
+        "TLE",
+        &s(&dir.join("case")),
+    );
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(5),
+        "took {took:?}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
