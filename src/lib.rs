@@ -46,6 +46,7 @@ pub mod judge;
 pub mod lab;
 pub mod model;
 pub mod play;
+pub mod sandbox;
 pub mod show;
 pub mod shrink;
 pub mod suite;

@@ -7,7 +7,7 @@
 //! too; the engine's, the lab's, the server's and the CQOI solver's subcommands are thin
 //! over their rooms. Nothing below this floor uses it.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::sandbox`], [`crate::show`],
 //! [`crate::generate`], [`crate::harness`], [`crate::shrink`], [`crate::catalogue`], [`crate::model`], [`crate::suite`],
 //! [`crate::export`], [`crate::engine`], [`crate::play`], [`crate::lab`], [`crate::web`], [`crate::chase`].
 

@@ -3,7 +3,7 @@
 //! compared with the answer.
 
 use crate::cli::{Opt, Parsed};
-use crate::sys::memory;
+use crate::sandbox::memory;
 
 /// The default memory limit in MB (mebibytes, as judges count): the statement's.
 pub const DEFAULT_MEMORY: u64 = 128;

@@ -9,7 +9,8 @@
 //! - [`verdict`]: one case run and judged: AC, WA, RE or TLE.
 //! - [`cover`]: which tests of a set are needed to show all it shows, found greedily.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`].
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::sandbox`],
+//! [`crate::show`].
 
 pub mod cases;
 pub mod cover;

@@ -2,19 +2,20 @@
 //! on stdin, its output streamed to a sink as it comes (no size cap, no copy kept), and a
 //! wall-clock time limit after which every process of the run is killed (its process
 //! group, on Linux its control group and everything under the run's supervisor, and
-//! whatever still holds its pipes: [`crate::sys::contain`]). Its peak memory is measured
-//! as it runs ([`crate::sys::memory`]), and it is killed the same way once that is over
+//! whatever still holds its pipes: [`crate::sandbox::contain`]). Its peak memory is measured
+//! as it runs ([`crate::sandbox::memory`]), and it is killed the same way once that is over
 //! its memory limit. No run waits past its time limit, and a run stops
 //! early once its sink has seen enough (an output already known to be wrong). Also the
 //! built-in judge's answer as a stream, the reference for a case without an answer file.
 //! `test` and `stress` both run programs this way.
 
 use crate::judge;
+use crate::sandbox::contain;
+use crate::sandbox::group;
+use crate::sandbox::memory::{Counting, Peak};
 use crate::show::compare::Comparator;
-use crate::sys::contain;
-use crate::sys::memory::{Counting, Peak};
 use crate::sys::pipes::{Event, Input, Pipes, Stream};
-use crate::sys::{group, program};
+use crate::sys::program;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -568,7 +569,7 @@ fn drain(
 /// limit) has passed and something it left running still holds an output open (what
 /// the pipes hold then is read without waiting, [`DRAIN`] bytes at most); the
 /// sink needs no more; the time limit; a memory sample over the limit (taken as output
-/// comes and every tick, see [`crate::sys::memory::Meter`]). Whatever is still running
+/// comes and every tick, see [`crate::sandbox::memory::Meter`]). Whatever is still running
 /// then is killed ([`contain::Contained::end`]), and nothing waits on a pipe a stray
 /// process holds; on Linux every process the run's supervisor did not outlive, handed
 /// to us as their subreaper, is ended too ([`group::sweep_orphans`]).

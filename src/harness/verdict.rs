@@ -7,11 +7,11 @@
 use crate::cli;
 use crate::harness::cases::{is_answer, kept_path, Case, Reference};
 use crate::harness::process::{self, builtin_answer, ErrorTail, Feed, Rest, Run, Runner, Sink};
+use crate::sandbox::memory::Peak;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::{self, CaseVerdict, Kind};
 use crate::show::diff::LineDiff;
 use crate::sys::file::{self, Aside};
-use crate::sys::memory::Peak;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

@@ -11,8 +11,8 @@
 //! The terminal board is drawn by [`crate::show`]; the engines `match` runs live in
 //! process groups of [`crate::sys`], on its pipes.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
-//! [`crate::engine`].
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::sandbox`],
+//! [`crate::show`], [`crate::engine`].
 
 pub mod arena;
 pub mod level;

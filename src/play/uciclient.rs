@@ -10,14 +10,14 @@
 //! reading cannot block us). Every wait has a deadline that no amount of output
 //! extends: the handshake's `uciok` and each `readyok` within [`HANDSHAKE`], a
 //! `bestmove` within the time the caller gives. The engine runs as a program under test
-//! does ([`crate::sys::contain`]): in a process group of its own, on Linux in a control
+//! does ([`crate::sandbox::contain`]): in a process group of its own, on Linux in a control
 //! group of its own and under a supervisor that is the subreaper of its processes
 //! alone, so that a daemon it starts in a session of its own is its still. Dropped, the
 //! client says `quit`, waits [`GRACE`] for the engine to end, then kills every process
 //! of it that is left; an interrupt ends them too, so nothing it started outlives the
 //! match.
 
-use crate::sys::contain::{self, Contained};
+use crate::sandbox::contain::{self, Contained};
 use crate::sys::lines::Lines;
 use crate::sys::pipes::{Event, Pipes, Refused, Stream};
 use crate::sys::program;

@@ -9,11 +9,11 @@ use crate::judge::board::Board;
 use crate::judge::game::Game;
 use crate::judge::scan::Cmd;
 use crate::judge::{self, Expected, JudgeError, Scanner};
+use crate::sandbox::memory::{self, Peak};
 use crate::show::compare::{Compared, Difference, Line};
 use crate::show::differs;
 use crate::show::explain;
 use crate::show::render::{self, Marks};
-use crate::sys::memory::{self, Peak};
 use std::io::{self, Read};
 use std::time::Duration;
 

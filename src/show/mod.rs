@@ -15,7 +15,7 @@
 //! - [`diagnose`]: a verdict in words, and a wrong answer explained in terms of the
 //!   game, with the boards around the command.
 //!
-//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`].
+//! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::sandbox`].
 
 pub mod compare;
 pub mod diagnose;

@@ -5,10 +5,10 @@
 use crate::generate::case::Case;
 use crate::harness::process::{self, Feed, Run, Stderr};
 use crate::harness::verdict;
+use crate::sandbox::group;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::Kind;
 use crate::shrink::search::{Tester, Trial};
-use crate::sys::group;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -15,7 +15,7 @@
 //! memory on a stack of its own until it is executed (`clone(2)` with `CLONE_VM` and
 //! `CLONE_VFORK`): a copy of the runner's memory is made once per run, for the
 //! supervisor, not twice. It is found in `PATH` and executed as `execvp(3)` would
-//! ([`super::program::search`]; a file the system cannot execute is run by `/bin/sh`).
+//! ([`crate::sys::program::search`]; a file the system cannot execute is run by `/bin/sh`).
 //!
 //! It tells the runner over its pipe that the program runs (or why it could not: it
 //! could not enter the group, or be executed), and when the program ends its wait
@@ -29,8 +29,8 @@
 //! may find taken.
 
 use super::cgroup::Entry;
-use super::os::{self, Interest, Ready};
-use super::program;
+use crate::sys::os::{self, Interest, Ready};
+use crate::sys::program;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::fs;
 use std::io::{self, PipeReader, PipeWriter, Read};

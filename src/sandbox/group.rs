@@ -35,7 +35,7 @@
 
 #[cfg(unix)]
 mod unix {
-    use crate::sys::interrupt::{self, MAX};
+    use crate::sandbox::interrupt::{self, MAX};
     use std::io;
     use std::os::raw::c_long;
     use std::process::{Child, Command};
@@ -160,7 +160,7 @@ mod unix {
         kill_running();
         // Every process of the runs in progress, in their control groups.
         #[cfg(target_os = "linux")]
-        crate::sys::cgroup::end_all_in_handler();
+        crate::sandbox::cgroup::end_all_in_handler();
         #[cfg(target_os = "linux")]
         if ADOPTING.load(Ordering::SeqCst) {
             adopted::end_all_in_handler();
@@ -179,7 +179,7 @@ mod unix {
 
     /// From now on an interrupt or termination signal writes `head`, the count (see
     /// [`count_for_signal_note`]) and `tail` as one line on standard error before the
-    /// process ends (see [`crate::sys::interrupt`]).
+    /// process ends (see [`crate::sandbox::interrupt`]).
     pub fn set_signal_note(head: &str, tail: &str) {
         install();
         interrupt::set(head, tail);
@@ -377,7 +377,7 @@ mod unix {
     }
 
     /// What [`kill_all`] does for a program that has exited and was reaped outside
-    /// `std` (by [`crate::sys::memory::wait`]): its group and what holds one of `pipes`
+    /// `std` (by [`crate::sandbox::memory::wait`]): its group and what holds one of `pipes`
     /// are killed, never its pid, which may name another process by now.
     pub fn kill_reaped(child: &mut Child, pipes: &[i32]) {
         kill_around(child, None, pipes);
@@ -807,7 +807,7 @@ mod unix {
                 len += 1;
             }
             let mut digits = [0u8; 20];
-            for &b in crate::sys::interrupt::decimal(own.max(0) as u64, &mut digits) {
+            for &b in crate::sandbox::interrupt::decimal(own.max(0) as u64, &mut digits) {
                 path[len] = b;
                 len += 1;
             }

@@ -15,7 +15,7 @@
 //! its very first instructions could have that one escape, which no solution under test
 //! does.
 
-use crate::sys::interrupt::{self, MAX};
+use super::interrupt::{self, MAX};
 use std::ffi::c_void;
 use std::io;
 use std::os::windows::io::AsRawHandle;
@@ -447,7 +447,7 @@ impl RunPipes {
 
 /// From now on Ctrl-C, Ctrl-Break or the console closing writes `head`, the count (see
 /// [`count_for_signal_note`]) and `tail` as one line on standard error before the
-/// process ends (see [`crate::sys::interrupt`]).
+/// process ends (see [`crate::sandbox::interrupt`]).
 pub fn set_signal_note(head: &str, tail: &str) {
     install();
     interrupt::set(head, tail);

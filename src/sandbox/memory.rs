@@ -328,7 +328,7 @@ mod unix {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use crate::sys::supervisor;
+    use crate::sandbox::supervisor;
     use std::fs;
     use std::time::Instant;
 
@@ -367,7 +367,7 @@ mod linux {
     /// that are not in `group` (nor below it): what a process that left the run's group
     /// holds, which the group's figure no longer counts. 0 when every one is inside.
     pub fn outside(
-        group: &crate::sys::cgroup::RunGroup,
+        group: &crate::sandbox::cgroup::RunGroup,
         root: i32,
         stop_by: Option<Instant>,
     ) -> u64 {

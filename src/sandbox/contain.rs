@@ -137,7 +137,7 @@ impl Contained {
     }
 
     /// A descriptor that has news while the program's end is not known yet: a wait for
-    /// the program's pipes may wake on it too ([`super::pipes::Pipes::wake_on`]). On
+    /// the program's pipes may wake on it too ([`crate::sys::pipes::Pipes::wake_on`]). On
     /// Linux, the supervisor's pipe; `None` elsewhere.
     pub fn news(&self) -> Option<i32> {
         #[cfg(target_os = "linux")]
