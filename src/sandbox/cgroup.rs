@@ -42,22 +42,7 @@ pub const NO_GROUP: &str = "DUCKCHESS_NO_CGROUP";
 /// How long ending a group may wait for its processes to go.
 const END_TIME: Duration = Duration::from_secs(2);
 
-unsafe extern "C" {
-    fn kill(pid: i32, signal: i32) -> i32;
-    fn open(path: *const u8, flags: i32, ...) -> i32;
-    fn read(fd: i32, buf: *mut u8, count: usize) -> isize;
-    fn write(fd: i32, buf: *const u8, count: usize) -> isize;
-    fn close(fd: i32) -> i32;
-    fn rmdir(path: *const u8) -> i32;
-    fn nanosleep(request: *const Timespec, remaining: *mut Timespec) -> i32;
-}
-
-/// `struct timespec`: two `long`s on Linux.
-#[repr(C)]
-struct Timespec {
-    tv_sec: std::ffi::c_long,
-    tv_nsec: std::ffi::c_long,
-}
+use super::calls::{close, kill, nanosleep, open, read, rmdir, write, Timespec};
 
 /// `open(2)` flags: the same on every Linux architecture but `O_CLOEXEC`, which SPARC
 /// numbers otherwise.

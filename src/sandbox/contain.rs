@@ -275,10 +275,8 @@ impl Contained {
     /// then waits a moment for the supervisor to end by itself, and reaps it.
     #[cfg(target_os = "linux")]
     fn end_tree(&mut self) {
+        use super::calls::kill;
         const SIGKILL: i32 = 9;
-        unsafe extern "C" {
-            fn kill(pid: i32, signal: i32) -> i32;
-        }
         let root = i32::try_from(self.child.id()).unwrap_or(0);
         let deadline = Instant::now() + Duration::from_secs(2);
         while root > 0 && Instant::now() < deadline {

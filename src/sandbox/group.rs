@@ -37,29 +37,12 @@
 mod unix {
     use crate::sandbox::interrupt::{self, MAX};
     use std::io;
-    use std::os::raw::c_long;
     use std::process::{Child, Command};
     use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Mutex, Once, RwLock};
     use std::time::{Duration, Instant};
 
-    /// `struct timespec` as `nanosleep(2)` takes it (`time_t` and `long` are both
-    /// `long` wide on the Unix targets Rust supports with std).
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: c_long,
-        tv_nsec: c_long,
-    }
-
-    unsafe extern "C" {
-        fn kill(pid: i32, signal: i32) -> i32;
-        fn signal(signum: i32, handler: usize) -> usize;
-        fn nanosleep(request: *const Timespec, remaining: *mut Timespec) -> i32;
-        fn _exit(status: i32) -> !;
-        fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
-        fn getpid() -> i32;
-        fn write(fd: i32, buf: *const u8, count: usize) -> isize;
-    }
+    use crate::sandbox::calls::{_exit, getpid, kill, nanosleep, signal, waitpid, write, Timespec};
 
     /// `waitpid(2)`'s "do not wait" option, the same on every Unix.
     const WNOHANG: i32 = 1;
@@ -632,12 +615,7 @@ mod unix {
         /// `prctl(2)`'s option that makes the caller a subreaper.
         const PR_SET_CHILD_SUBREAPER: i32 = 36;
 
-        unsafe extern "C" {
-            fn prctl(option: i32, ...) -> i32;
-            fn open(path: *const u8, flags: i32, ...) -> i32;
-            fn read(fd: i32, buf: *mut u8, count: usize) -> isize;
-            fn close(fd: i32) -> i32;
-        }
+        use crate::sandbox::calls::{close, open, prctl, read};
 
         /// Makes this process a subreaper; whether the system agreed.
         pub fn become_subreaper() -> bool {

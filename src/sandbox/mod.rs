@@ -36,6 +36,8 @@
 //!
 //! May use: [`crate::sys`].
 
+#[cfg(unix)]
+pub mod calls;
 #[cfg(target_os = "linux")]
 pub mod cgroup;
 pub mod contain;

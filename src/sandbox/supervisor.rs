@@ -40,26 +40,9 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::time::Duration;
 
-unsafe extern "C" {
-    fn clone(
-        f: extern "C" fn(*mut c_void) -> c_int,
-        stack: *mut c_void,
-        flags: c_int,
-        arg: *mut c_void,
-        ...
-    ) -> c_int;
-    fn execve(path: *const c_char, argv: *const *const c_char, envp: *const *const c_char)
-        -> c_int;
-    static environ: *const *const c_char;
-    fn prctl(option: i32, ...) -> i32;
-    fn signal(signum: i32, handler: usize) -> usize;
-    fn write(fd: i32, buf: *const u8, count: usize) -> isize;
-    fn close(fd: i32) -> i32;
-    fn getppid() -> i32;
-    fn getpid() -> i32;
-    fn syscall(number: std::ffi::c_long, ...) -> std::ffi::c_long;
-    fn _exit(status: i32) -> !;
-}
+use super::calls::{
+    _exit, clone, close, environ, execve, getpid, getppid, prctl, signal, syscall, write,
+};
 
 // Numbers that are the same on every Linux architecture.
 const PR_SET_PDEATHSIG: i32 = 1;

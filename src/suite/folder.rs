@@ -197,6 +197,8 @@ impl Drop for Lock {
         // takes a lock on a file about to go. Windows keeps a file that is open.
         #[cfg(unix)]
         let _ = fs::remove_file(&self.path);
+        #[cfg(not(unix))]
+        let _ = &self.path;
     }
 }
 
