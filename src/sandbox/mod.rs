@@ -26,13 +26,15 @@
 //! - **It ends whole** ([`contain::Contained::end`]): every process of the run is
 //!   killed and reaped, in its group, its control group, or as a descendant of the
 //!   supervisor; an interrupt of ours ends every run in progress first ([`interrupt`]).
+//! - **The runner's end ends the run**: a program running as the runner's user can
+//!   signal it; stopping it gains the program nothing (the wall clock above), and
+//!   killing it closes a pipe the supervisor watches, which then kills every process of
+//!   the run, a daemon in a session of its own too (Linux). The run's control group is
+//!   removed by the next runner.
 //!
-//! What is not guaranteed: a program running as the runner's user can signal the
-//! runner (stopping it gains it nothing, killing it ends the supervisor and the program
-//! with it, `PR_SET_PDEATHSIG`, but what the program left running in a session of its
-//! own lives on until a later run sweeps it); a program running as root can do anything
-//! root can. Other Unix systems have neither supervisor nor control group: only the
-//! process group is killed.
+//! What is not guaranteed: a program running as root can do anything root can (the
+//! memory it holds outside its group is still counted). Other Unix systems have neither
+//! supervisor nor control group: only the process group is killed.
 //!
 //! May use: [`crate::sys`].
 

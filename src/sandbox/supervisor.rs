@@ -21,8 +21,12 @@
 //! could not enter the group, or be executed), and when the program ends its wait
 //! status and its peak resident memory (`wait4(2)`'s `ru_maxrss`), as fixed-size
 //! records (written whole: a pipe does not split a write of fewer than `PIPE_BUF`
-//! bytes). It dies with the thread that started it, and the program with it
-//! (`PR_SET_PDEATHSIG`): a runner killed outright leaves no supervisor waiting.
+//! bytes). It also holds the read end of a pipe whose other end only the runner holds:
+//! when the runner ends, however it ends (a program may kill it: they run as one user),
+//! the pipe closes, and the supervisor kills every process of the run (its children,
+//! then what they leave it, until none is left) and ends. The program dies with the
+//! supervisor (`PR_SET_PDEATHSIG`). Its wait is `poll(2)` on that pipe and on a pipe
+//! of its own that its `SIGCHLD` handler writes to, so a child's end is seen at once.
 //!
 //! Between the fork and the exec only async-signal-safe calls are made, on memory
 //! prepared before the fork: the runner has other threads, whose locks a forked child
@@ -41,8 +45,10 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::calls::{
-    _exit, clone, close, environ, execve, getpid, getppid, prctl, signal, syscall, write,
+    _exit, clone, close, environ, execve, getpid, getppid, open, pipe2, poll, prctl, read, signal,
+    syscall, write, PollFd,
 };
+use std::sync::atomic::{AtomicI32, Ordering};
 
 // Numbers that are the same on every Linux architecture.
 const PR_SET_PDEATHSIG: i32 = 1;
@@ -76,6 +82,38 @@ const ENOEXEC: i32 = 8;
 /// The program's stack until it is executed.
 const STACK: usize = 64 << 10;
 
+/// `SIGPIPE`, ignored by the supervisor: a record written once the runner has gone must
+/// not end it before it has ended the run.
+const SIGPIPE: i32 = 13;
+/// `SIG_IGN`.
+const SIG_IGN: usize = 1;
+/// `waitpid(2)`'s "do not wait".
+const WNOHANG: i32 = 1;
+/// `poll(2)`'s events: something to read; the other end closed; an error.
+const POLLIN: i16 = 1;
+/// `open(2)`'s flags.
+const O_RDONLY: i32 = 0;
+/// `O_CLOEXEC` and `O_NONBLOCK`, which a few architectures number otherwise.
+#[cfg(not(any(
+    target_arch = "mips",
+    target_arch = "mips64",
+    target_arch = "sparc",
+    target_arch = "sparc64",
+    target_arch = "powerpc64"
+)))]
+const PIPE_FLAGS: c_int = 0o2_000_000 | 0o4_000;
+#[cfg(any(target_arch = "mips", target_arch = "mips64"))]
+const PIPE_FLAGS: c_int = 0o2_000_000 | 0x80;
+#[cfg(any(target_arch = "sparc", target_arch = "sparc64"))]
+const PIPE_FLAGS: c_int = 0x40_0000 | 0x4000;
+#[cfg(target_arch = "powerpc64")]
+const PIPE_FLAGS: c_int = 0o2_000_000 | 0o4_000;
+
+/// The write end of the supervisor's own pipe, which its `SIGCHLD` handler writes a
+/// byte into: a child's end wakes the wait of the main loop, with no race between a
+/// look and the wait.
+static WAKE: AtomicI32 = AtomicI32::new(-1);
+
 /// The records of the pipe: three numbers each.
 const STARTED: i64 = 1;
 const EXITED: i64 = 2;
@@ -89,6 +127,12 @@ pub struct Supervisor {
     status: PipeReader,
     /// The supervisor's end, in the runner until the start (see [`Supervisor::started`]).
     writer: Option<PipeWriter>,
+    /// The runner's end of the pipe that tells the supervisor the runner has gone: held
+    /// for the run's life; when the runner ends, however it ends, the supervisor sees
+    /// it closed and ends every process of the run.
+    _alive: PipeWriter,
+    /// The supervisor's end of it, in the runner until the start.
+    watch: Option<PipeReader>,
     /// A record read in part.
     partial: Vec<u8>,
     program: Option<i32>,
@@ -157,6 +201,8 @@ impl Exec {
 /// What the supervisor hands its program's process: read only, in memory they share.
 struct Launch {
     fd: i32,
+    /// The supervisor's end of the pipe that closes when the runner ends.
+    watch: i32,
     entry: Entry,
     exec: Exec,
     /// The supervisor's pid.
@@ -171,8 +217,10 @@ pub fn prepare(command: &mut Command, argv: &[String], entry: Entry) -> io::Resu
     let exec = Exec::new(argv)?;
     let (status, writer) = io::pipe()?;
     let fd = writer.as_raw_fd();
+    let (watch, alive) = io::pipe()?;
     let mut launch = Launch {
         fd,
+        watch: watch.as_raw_fd(),
         entry,
         exec,
         parent: 0,
@@ -186,6 +234,8 @@ pub fn prepare(command: &mut Command, argv: &[String], entry: Entry) -> io::Resu
     Ok(Supervisor {
         status,
         writer: Some(writer),
+        _alive: alive,
+        watch: Some(watch),
         partial: Vec::new(),
         program: None,
         exit: None,
@@ -219,7 +269,7 @@ fn supervise(launch: &mut Launch, stack: &mut [u8]) -> io::Result<()> {
         for signum in [SIGHUP, SIGINT, SIGTERM] {
             signal(signum, SIG_DFL);
         }
-        prctl(PR_SET_PDEATHSIG, SIGKILL as std::ffi::c_ulong);
+        signal(SIGPIPE, SIG_IGN);
         prctl(PR_SET_CHILD_SUBREAPER, 1 as std::ffi::c_ulong);
         launch.parent = getpid();
     }
@@ -242,19 +292,136 @@ fn supervise(launch: &mut Launch, stack: &mut [u8]) -> io::Result<()> {
     }
     let fd = launch.fd;
     record(fd, [STARTED, i64::from(program), 0]);
-    close_all_but(fd);
-    // Until no child is left: the run is over.
-    while let Ok(Some(reaped)) = os::reap(-1, WALL) {
-        if reaped.pid == program {
-            let rss = reaped
-                .max_rss
-                .map_or(-1, |b| i64::try_from(b).unwrap_or(i64::MAX));
-            record(fd, [EXITED, i64::from(reaped.status), rss]);
+    close_all_but(&[fd, launch.watch]);
+    let mut wake = [-1 as c_int; 2];
+    // SAFETY: pipe2(2) writes two descriptors into the array given; signal(2) installs
+    // a handler that only writes one byte (async-signal-safe).
+    unsafe {
+        if pipe2(wake.as_mut_ptr(), PIPE_FLAGS) == 0 {
+            WAKE.store(wake[1], Ordering::SeqCst);
+        }
+        signal(SIGCHLD, on_child as extern "C" fn(c_int) as usize);
+    }
+    // Until no child is left: the run is over. Or until the runner has gone: then the
+    // run ends here, every process of it.
+    loop {
+        loop {
+            match os::reap(-1, WALL | WNOHANG) {
+                Ok(Some(reaped)) if reaped.pid == program => {
+                    let rss = reaped
+                        .max_rss
+                        .map_or(-1, |b| i64::try_from(b).unwrap_or(i64::MAX));
+                    record(fd, [EXITED, i64::from(reaped.status), rss]);
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                // SAFETY: _exit(2) ends this process at once, as a child that was never
+                // executed must (no destructors or atexit handlers of the runner's copy).
+                Err(_) => unsafe { _exit(0) },
+            }
+        }
+        if runner_gone(launch.watch, wake[0]) {
+            end_every_process();
+            // SAFETY: as above.
+            unsafe { _exit(0) }
         }
     }
-    // SAFETY: _exit(2) ends this process at once, as a child that was never executed
-    // must (no destructors or atexit handlers of the runner's copy).
-    unsafe { _exit(0) }
+}
+
+/// The supervisor's `SIGCHLD` handler: a byte into its own pipe, which wakes its wait.
+extern "C" fn on_child(_: c_int) {
+    let fd = WAKE.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: write(2) is async-signal-safe; a full pipe (a wake already waiting)
+        // refuses the byte, which changes nothing.
+        unsafe {
+            write(fd, [1u8].as_ptr(), 1);
+        }
+    }
+}
+
+/// Waits until a child has ended (a byte on `wake`) or the runner has gone (`watch`
+/// closed); says whether the runner has. Only async-signal-safe calls.
+fn runner_gone(watch: i32, wake: i32) -> bool {
+    let mut fds = [
+        PollFd {
+            fd: watch,
+            events: POLLIN,
+            revents: 0,
+        },
+        PollFd {
+            fd: wake,
+            events: POLLIN,
+            revents: 0,
+        },
+    ];
+    // Without the wake pipe, a look every 10 ms.
+    let (count, timeout) = if wake >= 0 { (2, -1) } else { (1, 10) };
+    // SAFETY: poll(2) on an array of ours of `count` entries.
+    unsafe {
+        poll(fds.as_mut_ptr(), count, timeout);
+    }
+    if fds[0].revents != 0 {
+        return true;
+    }
+    let mut drained = [0u8; 64];
+    // SAFETY: read(2) into a buffer of ours, on a descriptor that does not block.
+    while wake >= 0 && unsafe { read(wake, drained.as_mut_ptr(), drained.len()) } > 0 {}
+    false
+}
+
+/// Ends every process of the run: the supervisor's children are killed, and what they
+/// leave comes to it as their subreaper and is killed in turn, until none is left.
+/// Only async-signal-safe calls (the supervisor was forked from a runner with threads).
+fn end_every_process() {
+    let path = b"/proc/thread-self/children\0";
+    let mut buffer = [0u8; 8192];
+    for _ in 0..10_000 {
+        // SAFETY: open(2), read(2) and close(2) on a NUL-terminated path and a buffer
+        // of ours; kill(2) on pids the kernel lists as this process's children.
+        let listed = unsafe {
+            let file = open(path.as_ptr(), O_RDONLY | PIPE_FLAGS & 0o2_000_000);
+            if file < 0 {
+                0
+            } else {
+                let n = read(file, buffer.as_mut_ptr(), buffer.len());
+                close(file);
+                n.max(0) as usize
+            }
+        };
+        let mut killed = 0;
+        for word in buffer[..listed].split(|b| *b == b' ' || *b == b'\n') {
+            let pid = word.iter().try_fold(0i32, |n, &d| {
+                d.is_ascii_digit().then(|| n * 10 + i32::from(d - b'0'))
+            });
+            if let Some(pid) = pid.filter(|&p| p > 0) {
+                // SAFETY: as above.
+                unsafe {
+                    super::calls::kill(pid, SIGKILL);
+                }
+                killed += 1;
+            }
+        }
+        // The killed are reaped; with none left the run is over.
+        loop {
+            match os::reap(-1, WALL | WNOHANG) {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(_) => return,
+            }
+        }
+        if killed == 0 {
+            // Children not listed yet (handed over a moment ago): a moment.
+            let pause = super::calls::Timespec {
+                tv_sec: 0,
+                tv_nsec: 1_000_000,
+            };
+            // SAFETY: nanosleep(2) on a value of ours.
+            unsafe {
+                super::calls::nanosleep(&pause, std::ptr::null_mut());
+            }
+        }
+    }
 }
 
 /// The program's process until it is executed, in the supervisor's memory: it goes
@@ -294,10 +461,18 @@ extern "C" fn run_program(arg: *mut c_void) -> c_int {
     fail(NO_EXEC, io::Error::last_os_error())
 }
 
-/// Closes every descriptor but `keep`: the supervisor holds none of the program's
-/// pipes (whose ends the runner waits on) nor any other run's. Safe between fork and
-/// exec.
-fn close_all_but(keep: i32) {
+/// Closes every descriptor but those of `keep`: the supervisor holds none of the
+/// program's pipes (whose ends the runner waits on) nor any other run's. Safe between
+/// fork and exec.
+fn close_all_but(keep: &[i32]) {
+    let mut sorted = [keep[0], keep.get(1).copied().unwrap_or(keep[0])];
+    sorted.sort_unstable();
+    let [low, high] = sorted;
+    close_except(low, high);
+}
+
+/// Closes every descriptor but `low` and `high` (`low <= high`; they may be one).
+fn close_except(low: i32, high: i32) {
     // `close_range(2)` (Linux 5.9), the same number on these architectures.
     #[cfg(any(
         target_arch = "x86_64",
@@ -313,16 +488,17 @@ fn close_all_but(keep: i32) {
         const CLOSE_RANGE: std::ffi::c_long = 436;
         // SAFETY: close_range(2) takes plain integers; closing descriptors is all it
         // does.
-        let closed = unsafe {
-            (keep == 0 || syscall(CLOSE_RANGE, 0u32, (keep - 1) as u32, 0u32) == 0)
-                && syscall(CLOSE_RANGE, (keep + 1) as u32, u32::MAX, 0u32) == 0
+        let range = |from: i32, to: i32| {
+            // SAFETY: as above.
+            from > to || unsafe { syscall(CLOSE_RANGE, from as u32, to as u32, 0u32) == 0 }
         };
+        let closed = range(0, low - 1) && range(low + 1, high - 1) && range(high + 1, i32::MAX);
         if closed {
             return;
         }
     }
     let most = os::descriptor_limit().map_or(1 << 16, |n| n.min(1 << 20) as i32);
-    for fd in (0..most).filter(|&fd| fd != keep) {
+    for fd in (0..most).filter(|&fd| fd != low && fd != high) {
         // SAFETY: close(2) on a number that may name no descriptor: EBADF then.
         unsafe {
             close(fd);
@@ -334,6 +510,7 @@ impl Supervisor {
     /// After the start: the runner closes the supervisor's end of the pipe.
     pub fn started(&mut self) {
         self.writer = None;
+        self.watch = None;
     }
 
     /// The runner's end of the pipe: readable when the supervisor says something, or

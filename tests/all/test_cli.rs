@@ -517,6 +517,51 @@ fn a_program_that_stops_its_runner_is_judged_by_the_wall_clock() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A program may kill its runner (they run as the same user). The run's supervisor
+/// sees the runner gone and ends every process of the run, a daemon the program started
+/// in a session of its own too, at once rather than when some later run sweeps it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_that_kills_its_runner_takes_its_daemon_down_with_it() {
+    common::needs_setsid();
+    let dir = common::sample_folder("test", "kill-runner");
+    let pid = dir.join("daemon.pid");
+    for group in [true, false] {
+        let _ = fs::remove_file(&pid);
+        let cmd = script(
+            &dir,
+            "kill.sh",
+            &format!(
+                "( setsid sh -c 'echo $$ > \"{}\"; exec sleep 60' </dev/null >/dev/null 2>&1 & )\n\
+                 while [ ! -s '{}' ]; do sleep 0.01; done\n\
+                 kill -KILL $(awk '{{print $4}}' /proc/$PPID/stat)\n\
+                 sleep 60\n",
+                pid.display(),
+                pid.display()
+            ),
+        );
+        let mut command = Command::new(BIN);
+        command.args([
+            "test",
+            &s(&dir.join("case.in")),
+            "--cmd",
+            &cmd,
+            "--timeout",
+            "30",
+        ]);
+        if !group {
+            command.env("DUCKCHESS_NO_CGROUP", "1");
+        }
+        let out = command.output().expect("the binary runs");
+        assert_eq!(out.status.code(), None, "killed: {}", text(&out.stdout));
+        assert!(
+            gone(&pid),
+            "the daemon outlived its runner (group: {group})"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Without a control group the runner counts a run's processes itself, walking each
 /// one's memory; hundreds of busy ones made each walk long, and the run ended seconds
 /// past its limit (2.6 s for a 1 s run of 400). A walk now stops at the limit and the
