@@ -15,17 +15,6 @@ pub struct Timespec {
     pub tv_nsec: c_long,
 }
 
-/// `struct pollfd`.
-#[repr(C)]
-pub struct PollFd {
-    /// The descriptor.
-    pub fd: c_int,
-    /// What to wait for.
-    pub events: std::ffi::c_short,
-    /// What came.
-    pub revents: std::ffi::c_short,
-}
-
 unsafe extern "C" {
     /// `kill(2)`.
     pub fn kill(pid: i32, signal: i32) -> i32;
@@ -52,8 +41,7 @@ unsafe extern "C" {
     /// `pipe2(2)` (Linux).
     #[cfg(target_os = "linux")]
     pub fn pipe2(fds: *mut c_int, flags: c_int) -> c_int;
-    /// `poll(2)` on `count` entries.
-    pub fn poll(fds: *mut PollFd, count: std::ffi::c_ulong, timeout_ms: c_int) -> c_int;
+
     /// `rmdir(2)`, on a NUL-terminated path.
     pub fn rmdir(path: *const u8) -> i32;
     /// `prctl(2)` (Linux).

@@ -110,14 +110,6 @@ unsafe extern "system" {
         handler: Option<unsafe extern "system" fn(u32) -> i32>,
         add: i32,
     ) -> i32;
-    fn GetStdHandle(which: u32) -> Handle;
-    fn WriteFile(
-        file: Handle,
-        buffer: *const u8,
-        len: u32,
-        written: *mut u32,
-        overlapped: *mut c_void,
-    ) -> i32;
     fn TerminateProcess(process: Handle, code: u32) -> i32;
     fn Sleep(ms: u32);
 }
@@ -144,8 +136,6 @@ const CTRL_BREAK: u32 = 1;
 /// The exit statuses, those of the Unix build: 128 + SIGINT, 128 + SIGHUP.
 const INTERRUPTED: u32 = 130;
 const HUNG_UP: u32 = 129;
-/// `STD_ERROR_HANDLE`, as `GetStdHandle` takes it.
-const STD_ERROR: u32 = -12i32 as u32;
 
 /// The exit status an `event` of the console ends the run with.
 pub fn status_of(event: u32) -> u32 {
@@ -173,18 +163,7 @@ unsafe extern "system" fn on_control(event: u32) -> i32 {
     }
     end_all_jobs();
     if let Some(len) = note {
-        let mut written = 0u32;
-        // SAFETY: the buffer lives on our stack, `written` is a local; a failed or short
-        // write has nowhere to be reported.
-        unsafe {
-            WriteFile(
-                GetStdHandle(STD_ERROR),
-                line.as_ptr(),
-                len as u32,
-                &mut written,
-                std::ptr::null_mut(),
-            );
-        }
+        crate::sys::os::write_stderr_raw(&line[..len]);
     }
     // SAFETY: ends this process at once, as _exit(2) does on Unix; the jobs' handles
     // close with it, which ends whatever they still hold.

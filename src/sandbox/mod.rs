@@ -36,6 +36,9 @@
 //! memory it holds outside its group is still counted). Other Unix systems have neither
 //! supervisor nor control group: only the process group is killed.
 //!
+//! The system calls the sandbox makes are declared once, in `calls` (Unix); Windows'
+//! are in [`job`].
+//!
 //! May use: [`crate::sys`].
 
 #[cfg(unix)]

@@ -45,8 +45,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::calls::{
-    _exit, clone, close, environ, execve, getpid, getppid, open, pipe2, poll, prctl, read, signal,
-    syscall, write, PollFd,
+    _exit, clone, close, environ, execve, getpid, getppid, open, pipe2, prctl, read, signal,
+    syscall, write,
 };
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -89,8 +89,6 @@ const SIGPIPE: i32 = 13;
 const SIG_IGN: usize = 1;
 /// `waitpid(2)`'s "do not wait".
 const WNOHANG: i32 = 1;
-/// `poll(2)`'s events: something to read; the other end closed; an error.
-const POLLIN: i16 = 1;
 /// `open(2)`'s flags.
 const O_RDONLY: i32 = 0;
 /// `O_CLOEXEC` and `O_NONBLOCK`, which a few architectures number otherwise.
@@ -343,25 +341,10 @@ extern "C" fn on_child(_: c_int) {
 /// Waits until a child has ended (a byte on `wake`) or the runner has gone (`watch`
 /// closed); says whether the runner has. Only async-signal-safe calls.
 fn runner_gone(watch: i32, wake: i32) -> bool {
-    let mut fds = [
-        PollFd {
-            fd: watch,
-            events: POLLIN,
-            revents: 0,
-        },
-        PollFd {
-            fd: wake,
-            events: POLLIN,
-            revents: 0,
-        },
-    ];
     // Without the wake pipe, a look every 10 ms.
-    let (count, timeout) = if wake >= 0 { (2, -1) } else { (1, 10) };
-    // SAFETY: poll(2) on an array of ours of `count` entries.
-    unsafe {
-        poll(fds.as_mut_ptr(), count, timeout);
-    }
-    if fds[0].revents != 0 {
+    let timeout = if wake >= 0 { -1 } else { 10 };
+    let (gone, _) = os::two_ready(watch, wake, timeout);
+    if gone {
         return true;
     }
     let mut drained = [0u8; 64];

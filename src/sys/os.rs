@@ -116,6 +116,21 @@ mod unix {
         fn getpgrp() -> i32;
     }
 
+    pub fn two_ready(a: i32, b: i32, timeout_ms: i32) -> (bool, bool) {
+        let look = |fd| PollFd {
+            fd,
+            events: POLLIN,
+            revents: 0,
+        };
+        let mut fds = [look(a), look(b)];
+        // SAFETY: poll(2) on an array of ours of two entries; a negative descriptor is
+        // skipped by the system.
+        unsafe {
+            poll(fds.as_mut_ptr(), 2, timeout_ms);
+        }
+        (fds[0].revents != 0, fds[1].revents != 0)
+    }
+
     pub fn in_foreground() -> bool {
         // SAFETY: both take and return plain integers and touch no memory of ours;
         // tcgetpgrp fails with -1 (never a process group) on a bad descriptor.
@@ -216,6 +231,13 @@ mod unix {
     }
 }
 
+/// Writes `bytes` to standard error with no allocation and no lock, for a console
+/// control handler (Windows).
+#[cfg(windows)]
+pub fn write_stderr_raw(bytes: &[u8]) {
+    windows::write_stderr_raw(bytes);
+}
+
 /// Waits until one of `watches` is ready or `timeout` passes (`None`: no timeout), and
 /// sets each one's `got`. Returns how many are ready (0 on a timeout or a signal).
 pub fn wait(watches: &mut [Interest], timeout: Option<Duration>) -> io::Result<usize> {
@@ -252,6 +274,22 @@ pub struct Reaped {
 /// `wait4(2)`'s "do not wait" option, the same on every Unix.
 #[cfg(unix)]
 pub const WNOHANG: i32 = 1;
+
+/// Waits at most `timeout_ms` (-1: for ever) until `a` or `b` has something to read or
+/// is closed (a negative one is not watched); says which. No allocation: safe in a
+/// forked child and in a signal handler (Unix; elsewhere neither is, after the time).
+pub fn two_ready(a: i32, b: i32, timeout_ms: i32) -> (bool, bool) {
+    #[cfg(unix)]
+    {
+        unix::two_ready(a, b, timeout_ms)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        std::thread::sleep(Duration::from_millis(timeout_ms.max(0) as u64));
+        (false, false)
+    }
+}
 
 /// Reaps the child `pid` (-1: any child) with `wait4(2)` and `options` (such as
 /// [`WNOHANG`]), again when a signal interrupts it: `None` when nothing was ready to be
@@ -415,6 +453,30 @@ mod windows {
         fn GetStdHandle(which: u32) -> *mut c_void;
         fn GetConsoleMode(console: *mut c_void, mode: *mut u32) -> i32;
         fn SetConsoleMode(console: *mut c_void, mode: u32) -> i32;
+        fn WriteFile(
+            file: *mut c_void,
+            buffer: *const u8,
+            len: u32,
+            written: *mut u32,
+            overlapped: *mut c_void,
+        ) -> i32;
+    }
+
+    /// Writes `bytes` to standard error with no allocation and no lock: safe in a
+    /// console control handler. A failed or short write has nowhere to be reported.
+    pub fn write_stderr_raw(bytes: &[u8]) {
+        let mut written = 0u32;
+        // SAFETY: the buffer is the caller's, `written` a local; the handle is the
+        // process's own standard error (or null, which the call refuses).
+        unsafe {
+            WriteFile(
+                GetStdHandle(STDERR),
+                bytes.as_ptr(),
+                bytes.len().min(u32::MAX as usize) as u32,
+                &mut written,
+                std::ptr::null_mut(),
+            );
+        }
     }
 
     /// Whether standard input is a pipe.
