@@ -567,6 +567,28 @@ impl Entry {
         }
         Ok(())
     }
+
+    /// Removes the group's folders, once every process of it has ended (a runner that
+    /// was killed leaves them to its supervisor). Only system calls on memory prepared
+    /// beforehand and a buffer on the stack: safe in a forked child.
+    pub fn remove(&self) {
+        let mut folder = [0u8; 4096];
+        for path in &self.0 {
+            let bytes = path.as_bytes();
+            let Some(cut) = bytes.iter().rposition(|&b| b == b'/') else {
+                continue;
+            };
+            if cut + 1 > folder.len() {
+                continue;
+            }
+            folder[..cut].copy_from_slice(&bytes[..cut]);
+            folder[cut] = 0;
+            // SAFETY: rmdir(2) on a NUL-terminated path in a buffer of ours.
+            unsafe {
+                rmdir(folder.as_ptr());
+            }
+        }
+    }
 }
 
 /// The interrupt handler's view of the groups of the runs in progress: their numbers

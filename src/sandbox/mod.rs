@@ -29,8 +29,8 @@
 //! - **The runner's end ends the run**: a program running as the runner's user can
 //!   signal it; stopping it gains the program nothing (the wall clock above), and
 //!   killing it closes a pipe the supervisor watches, which then kills every process of
-//!   the run, a daemon in a session of its own too (Linux). The run's control group is
-//!   removed by the next runner.
+//!   the run, a daemon in a session of its own too, and removes its control group
+//!   (Linux).
 //!
 //! What is not guaranteed: a program running as root can do anything root can (the
 //! memory it holds outside its group is still counted). Other Unix systems have neither

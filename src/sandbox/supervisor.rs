@@ -24,7 +24,8 @@
 //! bytes). It also holds the read end of a pipe whose other end only the runner holds:
 //! when the runner ends, however it ends (a program may kill it: they run as one user),
 //! the pipe closes, and the supervisor kills every process of the run (its children,
-//! then what they leave it, until none is left) and ends. The program dies with the
+//! then what they leave it, until none is left), removes the run's control group, and
+//! ends. The program dies with the
 //! supervisor (`PR_SET_PDEATHSIG`). Its wait is `poll(2)` on that pipe and on a pipe
 //! of its own that its `SIGCHLD` handler writes to, so a child's end is seen at once.
 //!
@@ -320,6 +321,7 @@ fn supervise(launch: &mut Launch, stack: &mut [u8]) -> io::Result<()> {
         }
         if runner_gone(launch.watch, wake[0]) {
             end_every_process();
+            launch.entry.remove();
             // SAFETY: as above.
             unsafe { _exit(0) }
         }

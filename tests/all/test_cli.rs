@@ -526,6 +526,12 @@ fn a_program_that_kills_its_runner_takes_its_daemon_down_with_it() {
     common::needs_setsid();
     let dir = common::sample_folder("test", "kill-runner");
     let pid = dir.join("daemon.pid");
+    // The ordinary user writes the daemon's pid here too.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
+    // As root with a control group, and as an ordinary user without one.
     for group in [true, false] {
         let _ = fs::remove_file(&pid);
         let cmd = script(
@@ -540,7 +546,11 @@ fn a_program_that_kills_its_runner_takes_its_daemon_down_with_it() {
                 pid.display()
             ),
         );
-        let mut command = Command::new(BIN);
+        let mut command = if group {
+            Command::new(BIN)
+        } else {
+            common::as_ordinary_user()
+        };
         command.args([
             "test",
             &s(&dir.join("case.in")),
@@ -549,14 +559,37 @@ fn a_program_that_kills_its_runner_takes_its_daemon_down_with_it() {
             "--timeout",
             "30",
         ]);
-        if !group {
-            command.env("DUCKCHESS_NO_CGROUP", "1");
-        }
         let out = command.output().expect("the binary runs");
         assert_eq!(out.status.code(), None, "killed: {}", text(&out.stdout));
         assert!(
             gone(&pid),
             "the daemon outlived its runner (group: {group})"
+        );
+        // And the supervisor removed the run's control group: none is left of a runner
+        // that is gone.
+        let left = || {
+            common::own_cgroups()
+                .iter()
+                .flat_map(|(_, dir)| fs::read_dir(dir).into_iter().flatten().flatten())
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let pid = name
+                        .strip_prefix("duckchess-")?
+                        .split('-')
+                        .next()?
+                        .to_string();
+                    (!Path::new(&format!("/proc/{pid}")).exists()).then_some(name)
+                })
+                .collect::<Vec<_>>()
+        };
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !left().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            left(),
+            Vec::<String>::new(),
+            "groups of a runner that is gone"
         );
     }
     let _ = fs::remove_dir_all(&dir);
@@ -578,21 +611,8 @@ fn hundreds_of_busy_processes_without_a_group_cannot_make_the_run_late() {
         "spin.sh",
         "i=0\nwhile [ $i -lt 400 ]; do (while :; do :; done) & i=$((i+1)); done\nwait\n",
     );
-    // As an ordinary user where this runs as root (`setpriv` to `nobody`, who may make
-    // no control group); else with groups turned off.
-    let root = fs::read_to_string("/proc/self/status")
-        .is_ok_and(|t| t.lines().any(|l| l.starts_with("Uid:\t0\t")));
-    let setpriv = Path::new("/usr/bin/setpriv").is_file();
-    let mut command = if root && setpriv {
-        let mut c = Command::new("/usr/bin/setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
-        c
-    } else {
-        eprintln!("note: not root, or no setpriv: the run is without a group, as this user");
-        let mut c = Command::new(BIN);
-        c.env("DUCKCHESS_NO_CGROUP", "1");
-        c
-    };
+    // As an ordinary user, with no control group.
+    let mut command = common::as_ordinary_user();
     command.args([
         "test",
         &s(&dir.join("case.in")),

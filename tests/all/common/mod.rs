@@ -476,3 +476,28 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// A command for the binary run as an ordinary user where the tests run as root
+/// (`setpriv` to `nobody`, who may make no control group, and signals only its own
+/// processes); else run as it is with control groups turned off
+/// (`DUCKCHESS_NO_CGROUP`), which is as near as this user comes. Says which on stderr.
+pub fn as_ordinary_user() -> Command {
+    let root = std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|t| t.lines().any(|l| l.starts_with("Uid:\t0\t")));
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if root && setpriv.is_file() {
+        let mut c = Command::new(setpriv);
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            env!("CARGO_BIN_EXE_duckchess"),
+        ]);
+        c
+    } else {
+        eprintln!("note: not root, or no setpriv: run as this user, without control groups");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_duckchess"));
+        c.env("DUCKCHESS_NO_CGROUP", "1");
+        c
+    }
+}
