@@ -309,6 +309,29 @@ fn a_daemon_an_opponent_starts_in_a_session_of_its_own_is_ended_too() {
     one_opening_against(&stub);
     let left = wait_for_pids(&pids, 1).expect("the stand-in started its daemon");
     assert_all_ended(&left, "daemons of the opponent after the match");
+    // The same as an ordinary user, with no control group: the supervisor finds it.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
+    fs::remove_file(&pids).expect("the pids of the first match");
+    let out = common::as_ordinary_user()
+        .args(["match", "--opponent", &stub])
+        .args(["--openings", "1", "--movetime", "20"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("match runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let left = wait_for_pids(&pids, 1).expect("the stand-in started its daemon");
+    assert_all_ended(
+        &left,
+        "daemons of the opponent after an ordinary user's match",
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 

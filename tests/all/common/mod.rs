@@ -485,7 +485,16 @@ pub fn as_ordinary_user() -> Command {
     let root = std::fs::read_to_string("/proc/self/status")
         .is_ok_and(|t| t.lines().any(|l| l.starts_with("Uid:\t0\t")));
     let setpriv = Path::new("/usr/bin/setpriv");
-    if root && setpriv.is_file() {
+    let drop = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    // `nobody` must reach the binary (a clone under a folder only root may enter, say).
+    let reachable = || {
+        Command::new(setpriv)
+            .args(drop)
+            .args([env!("CARGO_BIN_EXE_duckchess"), "--help"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if root && setpriv.is_file() && reachable() {
         let mut c = Command::new(setpriv);
         c.args([
             "--reuid=65534",
@@ -495,7 +504,10 @@ pub fn as_ordinary_user() -> Command {
         ]);
         c
     } else {
-        eprintln!("note: not root, or no setpriv: run as this user, without control groups");
+        eprintln!(
+            "note: not root, no setpriv, or nobody cannot reach the binary: run as this \
+             user, without control groups"
+        );
         let mut c = Command::new(env!("CARGO_BIN_EXE_duckchess"));
         c.env("DUCKCHESS_NO_CGROUP", "1");
         c
