@@ -523,8 +523,13 @@ fn remove_tree(dir: &Path) {
         remove_tree(&sub);
     }
     let deadline = Instant::now() + END_TIME;
-    // A process killed a moment ago may still be leaving the group.
-    while fs::remove_dir(dir).is_err() && dir.exists() && Instant::now() < deadline {
+    // A process killed a moment ago may still be leaving the group; a group this user
+    // may not remove (another user's runner left it) is left at once.
+    while let Err(e) = fs::remove_dir(dir) {
+        let refused = e.kind() == io::ErrorKind::PermissionDenied;
+        if refused || !dir.exists() || Instant::now() >= deadline {
+            break;
+        }
         std::thread::sleep(Duration::from_micros(500));
     }
 }
