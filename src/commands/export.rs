@@ -45,8 +45,8 @@ which the judges provide; Polygon's package lists it in files/ when --testlib
 gives a copy.
 
 Each SOURCE (.cpp, .c, .rs or .py) is built and run on every case first, as
-the judge would: a correct one must pass every case and a wrong one must fail
-one, and a table shows what each got. A wrong solution that passes every case
+the judge would: a correct one must pass every case and a wrong one must get WA
+on the first case it fails, and a table shows what each got. A wrong solution that passes every case
 means the data misses it: nothing is written.
 
 FILE is written aside and renamed into place, so it is whole or absent. It may
@@ -72,8 +72,8 @@ file makes export refuse, touching nothing.",
         Opt::valued(
             "--wrong",
             "SOURCE",
-            "a wrong solution: must fail a case; packaged where the judge keeps \
-             solutions (polygon, icpc); may be given again",
+            "a wrong solution: must get WA on the first case it fails; packaged \
+             where the judge keeps solutions (polygon, icpc); may be given again",
         )
         .repeated(),
         Opt::valued(

@@ -2,8 +2,10 @@
 //! Polygon's invocations and `verifyproblem`'s submission run do: each is built in a
 //! folder of its own (the compiler under the same supervision and clock as any program
 //! we run), run on each case under the package's limits, and judged as `test` judges.
-//! A correct one must pass every case and a wrong one must fail one: a wrong solution
-//! that passes them all says the data does not catch it, and is reported, never hidden.
+//! A correct one must pass every case and a wrong one must give a wrong answer on the
+//! first case it fails (not a crash or a timeout, which the judges' tools would call
+//! by those names): a wrong solution that passes them all says the data does not catch
+//! it, and is reported, never hidden.
 
 use super::cases::Case;
 use super::solutions::{Role, Solution};
@@ -52,7 +54,8 @@ impl Trial {
     }
 
     /// Whether it got what it should: a correct solution every AC, a wrong one a
-    /// wrong answer somewhere.
+    /// wrong answer on the first case it fails (as `verifyproblem` judges a
+    /// `wrong_answer` submission: its verdict is its first failure's).
     pub fn as_expected(&self) -> bool {
         match self.role {
             Role::Main | Role::Accepted => self.verdict() == "AC",

@@ -725,7 +725,8 @@ pub fn run_program_with(
             limit: timeout,
             peak,
         },
-        (End::Exited | End::HeldOpen | End::Settled, _) if late => Run::TimedOut {
+        // An output that settled the verdict by the limit is judged on it.
+        (End::Exited | End::HeldOpen, _) if late => Run::TimedOut {
             elapsed,
             limit: timeout,
             peak,

@@ -378,10 +378,13 @@ mod linux {
         if descendants.is_empty() {
             return 0;
         }
-        let inside = group.procs();
+        let mut inside = group.procs();
+        inside.sort_unstable();
+        let in_time = || stop_by.is_none_or(|t| Instant::now() < t);
         descendants
             .into_iter()
-            .filter(|p| !inside.contains(p) && !exiting(*p))
+            .take_while(|_| in_time())
+            .filter(|p| inside.binary_search(p).is_err() && !exiting(*p))
             .filter_map(proportional)
             .sum()
     }

@@ -365,7 +365,7 @@ fn end_every_process() {
         // SAFETY: open(2), read(2) and close(2) on a NUL-terminated path and a buffer
         // of ours; kill(2) on pids the kernel lists as this process's children.
         let listed = unsafe {
-            let file = open(path.as_ptr(), O_RDONLY | PIPE_FLAGS & 0o2_000_000);
+            let file = open(path.as_ptr(), O_RDONLY);
             if file < 0 {
                 0
             } else {
@@ -374,10 +374,21 @@ fn end_every_process() {
                 n.max(0) as usize
             }
         };
+        // A full buffer may end inside a pid: the last word waits for the next round,
+        // lest a cut pid name some other process.
+        let listed = if listed == buffer.len() {
+            buffer[..listed]
+                .iter()
+                .rposition(|b| *b == b' ' || *b == b'\n')
+                .unwrap_or(0)
+        } else {
+            listed
+        };
         let mut killed = 0;
         for word in buffer[..listed].split(|b| *b == b' ' || *b == b'\n') {
             let pid = word.iter().try_fold(0i32, |n, &d| {
-                d.is_ascii_digit().then(|| n * 10 + i32::from(d - b'0'))
+                let digit = d.is_ascii_digit().then(|| i32::from(d - b'0'))?;
+                n.checked_mul(10)?.checked_add(digit)
             });
             if let Some(pid) = pid.filter(|&p| p > 0) {
                 // SAFETY: as above.
