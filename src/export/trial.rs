@@ -11,7 +11,7 @@ use super::cases::Case;
 use super::solutions::{Role, Solution};
 use super::Limits;
 use crate::harness::cases::{Case as RunCase, Reference};
-use crate::harness::process::{self, Feed, Run, Runner, Sink};
+use crate::harness::process::{self, Feed, Run, Runner, Sink, Stderr};
 use crate::harness::verdict::{run_case, Options};
 use std::fmt;
 use std::fs;
@@ -169,26 +169,21 @@ fn build(solution: &Solution, folder: &Path) -> Result<Vec<String>, TrialError> 
         binary.to_string_lossy().into_owned(),
     );
     if let Some(words) = solution.language.build(&source, &binary) {
-        let runner = Runner::Program {
-            argv: words,
-            timeout: BUILD_TIME,
-            memory: BUILD_MEMORY,
-        };
-        let run = process::run(&runner, &Feed::Bytes(Arc::from(&[][..])), &mut Discard)
-            .map_err(|e| TrialError::Start(process::cannot_run(runner_words(&runner), &e)))?;
+        let nothing = Feed::Bytes(Arc::from(&[][..]));
+        let run = process::run_program_with(
+            &words,
+            &nothing,
+            BUILD_TIME,
+            BUILD_MEMORY,
+            &mut Discard,
+            Stderr::Keep,
+        )
+        .map_err(|e| TrialError::Start(process::cannot_run(&words, &e)))?;
         if let Some(why) = build_failure(&run) {
             return Err(TrialError::Build(solution.name.clone(), why));
         }
     }
     Ok(solution.language.run(&source, &binary))
-}
-
-/// The words of a program runner.
-fn runner_words(runner: &Runner) -> &[String] {
-    match runner {
-        Runner::Program { argv, .. } => argv,
-        Runner::Builtin => &[],
-    }
 }
 
 /// Why a build failed, with the compiler's last lines; `None` when it succeeded.

@@ -24,10 +24,6 @@
 //! adopted processes that hold the pipes of a run still in progress (they are that
 //! run's, and go when it ends).
 //!
-//! A UCI engine that `match` plays is ended more politely ([`terminate_group`], and
-//! [`spawn_tracked_gentle`] for an interrupt): TERM first, so that it can clean up, then
-//! KILL for whatever is left after a short grace.
-//!
 //! On Windows a job object stands for the group ([`super::job`]); Unix and Windows are
 //! the systems the runners support. Elsewhere (WebAssembly in a browser, where the rules
 //! and the engine run but no program can be started) starting a program fails as `std`
@@ -57,10 +53,6 @@ mod unix {
     /// atomics, because the signal handler may touch nothing else.
     const SLOTS: usize = 1024;
     static RUNNING: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
-    /// Whether the group in the same slot of [`RUNNING`] gets TERM and a grace first.
-    static GENTLE: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
-    /// How long the signal handler waits for gentle groups to end after TERM.
-    const SIGNAL_GRACE_MS: u32 = 300;
     /// Programs started but not yet in [`RUNNING`]: a signal that comes between the two
     /// waits for them.
     static STARTING: AtomicUsize = AtomicUsize::new(0);
@@ -86,54 +78,13 @@ mod unix {
         }
     }
 
-    /// Whether any process is left in the group `pid` leads.
-    fn group_alive(pid: i32) -> bool {
-        // SAFETY: kill(2) with signal 0 only checks; plain integers, async-signal-safe.
-        unsafe { kill(-pid, 0) == 0 }
-    }
-
-    /// Sends TERM to the gentle groups in the table and waits a short grace (polling)
-    /// for them to end; the caller kills whatever is left.
-    fn terminate_gentle() {
-        let mut waiting = false;
-        for (slot, gentle) in RUNNING.iter().zip(&GENTLE) {
-            let pid = slot.load(Ordering::SeqCst);
-            if pid > 0 && gentle.load(Ordering::SeqCst) {
-                waiting = true;
-                // SAFETY: kill(2) is async-signal-safe and takes plain integers.
-                unsafe {
-                    kill(-pid, SIGTERM);
-                }
-            }
-        }
-        let tick = Timespec {
-            tv_sec: 0,
-            tv_nsec: 10_000_000,
-        };
-        let mut waited = 0;
-        while waiting && waited < SIGNAL_GRACE_MS {
-            // SAFETY: nanosleep(2) is async-signal-safe; the request lives on our stack
-            // and no remainder is asked for.
-            unsafe {
-                nanosleep(&tick, std::ptr::null_mut());
-            }
-            waited += 10;
-            waiting = RUNNING.iter().zip(&GENTLE).any(|(slot, gentle)| {
-                let pid = slot.load(Ordering::SeqCst);
-                pid > 0 && gentle.load(Ordering::SeqCst) && group_alive(pid)
-            });
-        }
-    }
-
-    /// The signal handler: kill every running group (gentle ones after TERM and a short
-    /// grace), and those being started, then end as the signal would. The note is
+    /// The signal handler: kill every running group, and those being started, then end as the signal would. The note is
     /// taken first: the run as it stood at the signal, not as the programs killed
     /// meanwhile leave it (another thread could take one for a failure).
     extern "C" fn on_signal(signum: i32) {
         ENDING.store(true, Ordering::SeqCst);
         let mut line = [0u8; MAX];
         let note = interrupt::render(&mut line);
-        terminate_gentle();
         kill_running();
         let mut spins = 0;
         while STARTING.load(Ordering::SeqCst) > 0 && spins < STARTING_SPINS {
@@ -190,22 +141,12 @@ mod unix {
     /// Starts `command` (see [`isolate`]) and tracks its group: from before the start
     /// on, an interrupt or termination signal to us ends it too, whenever it comes.
     pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
-        spawn(command, false)
-    }
-
-    /// As [`spawn_tracked`], but an interrupt ends the group with TERM first, then KILL
-    /// after a short grace (a UCI engine, which may have children or state to end).
-    pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
-        spawn(command, true)
-    }
-
-    fn spawn(command: &mut Command, gentle: bool) -> io::Result<(Child, Tracked)> {
         install();
         // No sweep looks while a child is between its fork and its exec.
         let _starting = STARTS.read().unwrap_or_else(|e| e.into_inner());
         interrupt::announce_start(&STARTING, &ENDING);
         let started = command.spawn();
-        let tracked = started.as_ref().ok().map(|c| Tracked::new(c, gentle));
+        let tracked = started.as_ref().ok().map(Tracked::new);
         STARTING.fetch_sub(1, Ordering::SeqCst);
         started.map(|child| {
             let tracked = tracked.unwrap_or(Tracked { slot: None, pid: 0 });
@@ -230,9 +171,8 @@ mod unix {
     /// Makes this process (Linux) the subreaper of what it starts, once: a process
     /// whose parent ends is handed to us rather than to init, so that
     /// [`sweep_orphans`] can end it whatever its session, group or descriptors. Every
-    /// child of a process that sweeps must be started through [`spawn_tracked`] (or
-    /// [`spawn_tracked_gentle`]): any other child of ours would be taken for an
-    /// orphan. Elsewhere it does nothing.
+    /// child of a process that sweeps must be started through [`spawn_tracked`]: any
+    /// other child of ours would be taken for an orphan. Elsewhere it does nothing.
     pub fn adopt_orphans() {
         #[cfg(target_os = "linux")]
         {
@@ -417,47 +357,6 @@ mod unix {
         }
     }
 
-    /// Ends the program's whole group politely and reaps the program: TERM to the
-    /// group, then KILL to whatever is left of it after `grace`; then, on Linux, kills
-    /// what still holds one of the pipes `pipes` (see [`pipe_names`]) from outside the
-    /// group, such as a helper the program started with `setsid`. Returns at once when
-    /// the group is already empty and nothing holds the pipes.
-    pub fn terminate_group(child: &mut Child, grace: Duration, pipes: &[String]) {
-        let Ok(pid) = i32::try_from(child.id()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return;
-        };
-        // The program itself, once ended, is reaped first: a zombie still counts as a
-        // member of its group.
-        let _ = child.try_wait();
-        if group_alive(pid) {
-            // SAFETY: as in `kill_all`; the group outlives its leader while it has a
-            // member, so its id names no other group meanwhile.
-            unsafe {
-                kill(-pid, SIGTERM);
-            }
-            let deadline = Instant::now() + grace;
-            loop {
-                let _ = child.try_wait();
-                if !group_alive(pid) {
-                    break;
-                }
-                if Instant::now() >= deadline {
-                    // SAFETY: as above.
-                    unsafe {
-                        kill(-pid, SIGKILL);
-                    }
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        kill_strays(None, Some(pid), pipes, &mut Vec::new());
-    }
-
     /// How many times [`kill_all`] looks again for processes holding the pipes.
     const ROUNDS: usize = 4;
 
@@ -568,20 +467,15 @@ mod unix {
     }
 
     impl Tracked {
-        /// Tracks `child`'s group, `gentle` or not (untracked by the signal handler if
-        /// the table is full).
-        fn new(child: &Child, gentle: bool) -> Tracked {
+        /// Tracks `child`'s group (untracked by the signal handler if the table is
+        /// full).
+        fn new(child: &Child) -> Tracked {
             install();
             let pid = i32::try_from(child.id()).unwrap_or(0);
             let slot = RUNNING.iter().position(|s| {
                 s.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
                     .is_ok()
             });
-            // A slot is published before its mode: a signal in between treats a gentle
-            // group harshly, never the other way round.
-            if let Some(i) = slot {
-                GENTLE[i].store(gentle, Ordering::SeqCst);
-            }
             STARTED.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
             Tracked { slot, pid }
         }
@@ -590,7 +484,6 @@ mod unix {
     impl Drop for Tracked {
         fn drop(&mut self) {
             if let Some(slot) = self.slot {
-                GENTLE[slot].store(false, Ordering::SeqCst);
                 RUNNING[slot].store(0, Ordering::SeqCst);
             }
             if self.pid > 0 {
@@ -854,22 +747,19 @@ mod unix {
 #[cfg(unix)]
 pub use unix::{
     adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
-    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
-    Tracked,
+    set_signal_note, spawn_tracked, sweep_orphans, RunPipes, Tracked,
 };
 
 #[cfg(windows)]
 pub use super::job::{
     adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
-    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
-    Tracked,
+    set_signal_note, spawn_tracked, sweep_orphans, RunPipes, Tracked,
 };
 
 #[cfg(not(any(unix, windows)))]
 mod elsewhere {
     use std::io;
     use std::process::{Child, Command};
-    use std::time::Duration;
 
     /// Nothing is tracked where no program starts.
     pub struct Tracked;
@@ -877,11 +767,6 @@ mod elsewhere {
     /// Starts `command` as `std` does here (which fails where programs cannot start).
     pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
         command.spawn().map(|child| (child, Tracked))
-    }
-
-    /// As [`spawn_tracked`].
-    pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
-        spawn_tracked(command)
     }
 
     /// No groups here.
@@ -899,12 +784,6 @@ mod elsewhere {
 
     /// No group to end.
     pub fn end_group(_: &Child) {}
-
-    /// Ends the program and reaps it.
-    pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
 
     /// No pipes to name.
     pub fn pipe_names(_fds: &[i32]) -> Vec<String> {
@@ -939,6 +818,5 @@ mod elsewhere {
 #[cfg(not(any(unix, windows)))]
 pub use elsewhere::{
     adopt_orphans, count_for_signal_note, end_group, isolate, kill_all, kill_reaped, pipe_names,
-    set_signal_note, spawn_tracked, spawn_tracked_gentle, sweep_orphans, terminate_group, RunPipes,
-    Tracked,
+    set_signal_note, spawn_tracked, sweep_orphans, RunPipes, Tracked,
 };

@@ -22,7 +22,6 @@ use std::os::windows::io::AsRawHandle;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
-use std::time::Duration;
 
 type Handle = *mut c_void;
 
@@ -367,12 +366,6 @@ pub fn spawn_tracked(command: &mut Command) -> io::Result<(Child, Tracked)> {
     Ok((started?, Tracked { job }))
 }
 
-/// As [`spawn_tracked`]: Windows has no polite request to end that a console program
-/// without a window would see, so an engine is ended as any program is.
-pub fn spawn_tracked_gentle(command: &mut Command) -> io::Result<(Child, Tracked)> {
-    spawn_tracked(command)
-}
-
 /// Nothing to do: the job is made at the start.
 pub fn isolate(_: &mut Command) {}
 
@@ -392,13 +385,6 @@ pub fn kill_reaped(child: &mut Child, _pipes: &[i32]) {
 /// Ends what is left in the program's job after it ended by itself.
 pub fn end_group(child: &Child) {
     end_job(child);
-}
-
-/// Ends the program and its job, and reaps it.
-pub fn terminate_group(child: &mut Child, _grace: Duration, _pipes: &[String]) {
-    end_job(child);
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// No names to give: a job holds all a program started.

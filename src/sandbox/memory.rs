@@ -380,13 +380,17 @@ mod linux {
         }
         let mut inside = group.procs();
         inside.sort_unstable();
-        let in_time = || stop_by.is_none_or(|t| Instant::now() < t);
         descendants
             .into_iter()
-            .take_while(|_| in_time())
+            .take_while(|_| in_time(stop_by))
             .filter(|p| inside.binary_search(p).is_err() && !exiting(*p))
             .filter_map(proportional)
             .sum()
+    }
+
+    /// Whether the run's time, `stop_by`, is not up yet.
+    fn in_time(stop_by: Option<Instant>) -> bool {
+        stop_by.is_none_or(|t| Instant::now() < t)
     }
 
     /// Whether `pid` is on its way out (`PF_EXITING` in the flags of `/proc/PID/stat`):
@@ -419,14 +423,13 @@ mod linux {
         }
         // Past the run's time limit the sample ends with what it has read: the run is
         // over, and is ended before it is counted again.
-        let in_time = || stop_by.is_none_or(|t| Instant::now() < t);
         let own_peak = program
             .and_then(|p| fs::read_to_string(format!("/proc/{p}/status")).ok())
             .and_then(|status| field(&status, "VmHWM:"))
             .unwrap_or(0);
         let figures: Vec<(i32, u64)> = supervisor::descendants_by(root, stop_by)
             .into_iter()
-            .take_while(|_| in_time())
+            .take_while(|_| in_time(stop_by))
             .filter_map(|p| Some((p, proportional(p)?)))
             .collect();
         // Looked at after all were read: one that began to exit meanwhile may have

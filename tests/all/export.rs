@@ -1313,17 +1313,7 @@ fn icpc_validator() -> impl Fn(&[u8]) -> bool {
     )
     .unwrap();
     let program = dir.join("validate");
-    let built = Command::new("g++")
-        .args(["-O2", "-std=c++17", "-Wall", "-Wextra", "-o"])
-        .arg(&program)
-        .arg(&source)
-        .output()
-        .expect("g++ runs");
-    assert!(
-        built.status.success() && built.stderr.is_empty(),
-        "{}",
-        common::stderr(&built)
-    );
+    common::gxx_strict(&source, &program);
     move |input: &[u8]| {
         let path = dir.join("input");
         fs::write(&path, input).unwrap();

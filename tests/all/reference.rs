@@ -10,7 +10,6 @@ use crate::common;
 use crate::official;
 use duckchess::generate::{self, mode::Mode};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// The reference, built once with every warning the issue asks for.
@@ -22,18 +21,7 @@ pub fn built() -> &'static Path {
         let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/export/reference.cpp");
         // Written aside and moved in whole: another test binary may be running it.
         let part = dir.join(format!("reference.part{}", std::process::id()));
-        let run = Command::new("g++")
-            .args(["-O2", "-std=c++17", "-Wall", "-Wextra", "-o"])
-            .arg(&part)
-            .arg(&source)
-            .output()
-            .expect("cannot run here: g++ is not installed (apt-get install g++)");
-        assert!(run.status.success(), "g++: {}", common::stderr(&run));
-        assert!(
-            run.stderr.is_empty(),
-            "the reference builds without a warning: {}",
-            common::stderr(&run)
-        );
+        common::gxx_strict(&source, &part);
         let program = dir.join("reference");
         std::fs::rename(&part, &program).unwrap();
         program

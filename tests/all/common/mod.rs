@@ -513,3 +513,26 @@ pub fn as_ordinary_user() -> Command {
         c
     }
 }
+
+/// Builds the C++ file `source` into `program` as the judges' packages promise it
+/// builds: `g++ -O2 -std=c++17 -Wall -Wextra`, with no warning at all.
+pub fn gxx_strict(source: &Path, program: &Path) {
+    let run = Command::new("g++")
+        .args(["-O2", "-std=c++17", "-Wall", "-Wextra", "-o"])
+        .arg(program)
+        .arg(source)
+        .output()
+        .expect("cannot run here: g++ is not installed (apt-get install g++)");
+    assert!(
+        run.status.success(),
+        "g++ {}: {}",
+        source.display(),
+        stderr(&run)
+    );
+    assert!(
+        run.stderr.is_empty(),
+        "{} builds without a warning: {}",
+        source.display(),
+        stderr(&run)
+    );
+}
