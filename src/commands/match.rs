@@ -25,9 +25,11 @@ counted) or a side with no move is a draw.
 
 Engines are not trusted: 'uciok' and each 'readyok' must come within 5 s, and a
 'bestmove' within the time given (plus 1 s with --movetime), however much else
-the engine prints; a line over 64 KiB is a protocol error. Each engine runs in
-a process group of its own, ended when the match ends or is interrupted (TERM,
-then KILL after 0.5 s), so nothing an engine started outlives the match.
+the engine prints; a line over 64 KiB is a protocol error. Each engine runs as
+'test' runs a program: in a process group of its own, on Linux under a
+supervisor (and in a control group where one can be made). When the match ends
+it gets 'quit' and 0.5 s, then every process of it is killed, as on an
+interrupt, so nothing an engine started outlives the match.
 
 With --jobs J, J games are played side by side, each by engines of its own, and
 their lines are written in the order of the games; give each game as many cores
