@@ -90,18 +90,8 @@ fn prepare() -> Result<Windows, String> {
         wine,
     };
     fs::create_dir_all(&w.programs).expect("a folder for the programs");
-    // The prefix is made on the first start (some seconds); the server then stays up
-    // for two minutes after its last client.
-    let boot = run_to_files(w.command(Path::new("wineboot")), b"");
-    assert!(boot.status.success(), "wineboot: {}", text(&boot.stderr));
-    let server = w.wine.with_file_name("wineserver");
-    let _ = Command::new(server)
-        .arg("-p120")
-        .env("WINEPREFIX", &w.prefix)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    w.boot();
+    let _ = w.server(&["-p120"]);
     let solution = root.join("tests/fixtures/stress/solution.cpp");
     let stall = root.join("tests/fixtures/windows/stall.cpp");
     for (name, source, define) in [
@@ -122,6 +112,61 @@ fn prepare() -> Result<Windows, String> {
 }
 
 impl Windows {
+    /// Makes the prefix (some seconds on the first start). A first start that Wine
+    /// leaves half made (seen on a loaded machine: `kernel32.dll` not found, status
+    /// c0000135) is not one to build on: its server is ended, the prefix removed and
+    /// the start tried again, three times in all, before the test fails with what Wine
+    /// said each time and the room left on the disk.
+    fn boot(&self) {
+        const TRIES: usize = 3;
+        let mut said = Vec::new();
+        for attempt in 1..=TRIES {
+            let mut command = self.command(Path::new("wineboot"));
+            // Errors only, to say why a start failed.
+            command.env("WINEDEBUG", "err+all");
+            let boot = run_to_files(command, b"");
+            let works = boot.status.success() && self.answers();
+            if works {
+                if attempt > 1 {
+                    eprintln!("note: Wine's prefix was made at try {attempt}: {said:?}");
+                }
+                return;
+            }
+            said.push(format!(
+                "try {attempt}: {}: {}",
+                boot.status,
+                text(&boot.stderr)
+            ));
+            let _ = self.server(&["-k"]);
+            let _ = fs::remove_dir_all(&self.prefix);
+        }
+        let room = Command::new("df")
+            .arg("-h")
+            .arg(self.prefix.parent().expect("the prefix is in a folder"))
+            .output()
+            .map(|o| text(&o.stdout))
+            .unwrap_or_default();
+        panic!("wineboot failed {TRIES} times: {said:#?}\nroom on the disk:\n{room}");
+    }
+
+    /// Whether a Windows program starts in the prefix: `cmd /c exit 7` exits 7.
+    fn answers(&self) -> bool {
+        let mut command = self.command(Path::new("cmd"));
+        command.args(["/c", "exit 7"]);
+        run_to_files(command, b"").status.code() == Some(7)
+    }
+
+    /// Runs the prefix's `wineserver` with `args` and waits for it.
+    fn server(&self, args: &[&str]) -> std::io::Result<std::process::ExitStatus> {
+        Command::new(self.wine.with_file_name("wineserver"))
+            .args(args)
+            .env("WINEPREFIX", &self.prefix)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+    }
+
     /// `program` started by Wine, quietly, in the tests' prefix.
     fn command(&self, program: &Path) -> Command {
         let mut command = Command::new(&self.wine);
