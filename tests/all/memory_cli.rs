@@ -502,7 +502,9 @@ fn hostile(dir: &Path) -> PathBuf {
 }
 
 /// The two ways a run's memory is counted on Linux: its control group, and, where none
-/// can be made (forced here), its supervisor's process tree.
+/// can be made, its supervisor's process tree. `Tree` runs the binary as an ordinary
+/// user where the tests run as root (who may make no group: [`common::as_ordinary_user`]),
+/// else with groups turned off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Way {
     Group,
@@ -520,15 +522,18 @@ impl Way {
 
     /// The binary with `args`, counting memory this way.
     fn command(self, args: &[&str]) -> Command {
-        let mut command = Command::new(BIN);
+        let mut command = match self {
+            Way::Group => {
+                let mut c = Command::new(BIN);
+                c.env_remove("DUCKCHESS_NO_CGROUP");
+                c
+            }
+            Way::Tree => common::as_ordinary_user(),
+        };
         command
             .args(args)
             .current_dir(std::env::temp_dir())
             .env_remove("NO_COLOR");
-        match self {
-            Way::Group => command.env_remove("DUCKCHESS_NO_CGROUP"),
-            Way::Tree => command.env("DUCKCHESS_NO_CGROUP", "1"),
-        };
         command
     }
 }

@@ -550,6 +550,38 @@ fn an_interrupt_ends_the_programs_under_test_too() {
     let _ = fs::remove_dir_all(&work);
 }
 
+/// The budget holds against a program that starts hundreds of busy processes, as an
+/// ordinary user, who has no control group (each memory sample then walks every
+/// process): 3 s of stress and one 1 s run under way end within 5 s (they took 6.9 s
+/// for a 5 s budget when a sample could outlast the limit).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "slow (300 busy processes for some seconds): the full tier runs it"]
+fn the_time_budget_holds_against_hundreds_of_busy_processes_as_an_ordinary_user() {
+    let work = common::sample_folder("stress", "spinners");
+    let spin = script(
+        &work,
+        "spin.sh",
+        "i=0\nwhile [ $i -lt 300 ]; do (while :; do :; done) & i=$((i+1)); done\nwait\n",
+    );
+    let save = work.join("spin.in");
+    let start = Instant::now();
+    let out = common::as_ordinary_user()
+        .args(["stress", "--cmd", &spin, "--time", "3", "--timeout", "1"])
+        .args(["--jobs", "1", "--save", &save.to_string_lossy()])
+        .current_dir(&work)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let took = start.elapsed();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("found: TLE in case 0 "), "{stdout}");
+    assert!(took < Duration::from_secs(5), "took {took:?}: {stdout}");
+    let _ = fs::remove_dir_all(&work);
+}
+
 #[test]
 fn the_time_budget_holds_however_slow_the_program() {
     let work = scratch("budget");

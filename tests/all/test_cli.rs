@@ -481,9 +481,20 @@ fn a_child_that_leaves_the_group_cannot_stretch_the_time_limit() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// The binary as the tests run it (with a control group where this user can make one),
+/// or, with `ordinary`, as an ordinary user ([`common::as_ordinary_user`]).
+fn runner(ordinary: bool) -> Command {
+    if ordinary {
+        common::as_ordinary_user()
+    } else {
+        Command::new(BIN)
+    }
+}
+
 /// A program may stop its runner (they run as the same user): stopped for 2 s under a
 /// 1 s limit, the runner sees the exit only when it runs again, and the run, which
-/// ended past its limit by the wall clock, is `TLE`, not an `AC` of 2 s.
+/// ended past its limit by the wall clock, is `TLE`, not an `AC` of 2 s. As the tests
+/// run, and as an ordinary user.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_program_that_stops_its_runner_is_judged_by_the_wall_clock() {
@@ -500,20 +511,91 @@ fn a_program_that_stops_its_runner_is_judged_by_the_wall_clock() {
             dir.join("case.out").display()
         ),
     );
-    let start = Instant::now();
-    let out = test(&[&s(&dir.join("case.in")), "--cmd", &cmd, "--timeout", "1"]);
-    let took = start.elapsed();
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_verdict(
-        stdout.lines().next().unwrap_or(""),
-        "TLE",
-        &s(&dir.join("case")),
+    for ordinary in [false, true] {
+        let start = Instant::now();
+        let out = runner(ordinary)
+            .args([
+                "test",
+                &s(&dir.join("case.in")),
+                "--cmd",
+                &cmd,
+                "--timeout",
+                "1",
+            ])
+            .output()
+            .expect("the binary runs");
+        let took = start.elapsed();
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "ordinary: {ordinary}: {stdout}");
+        assert_verdict(
+            stdout.lines().next().unwrap_or(""),
+            "TLE",
+            &s(&dir.join("case")),
+        );
+        assert!(
+            took >= Duration::from_secs(2) && took < Duration::from_secs(5),
+            "ordinary: {ordinary}: took {took:?}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A program that forks without end, each child gone at once, under a 1 s limit: the
+/// run ends within its limit and a second however fast the processes come and go (it
+/// took two minutes when each memory sample chased the new ones), and none is left. As
+/// the tests run, and as an ordinary user, who has no control group.
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "slow (two runs of a fork loop): the full tier runs it"]
+fn a_fork_loop_cannot_make_the_run_late() {
+    let dir = common::sample_folder("test", "fork-loop");
+    let marker = common::marker(41);
+    // The loop's own name carries the marker too.
+    let cmd = script(
+        &dir,
+        &format!("forks-{marker}.sh"),
+        &format!("while :; do sh -c ': {marker}' & done\n"),
     );
-    assert!(
-        took >= Duration::from_secs(2) && took < Duration::from_secs(5),
-        "took {took:?}"
-    );
+    for ordinary in [false, true] {
+        let start = Instant::now();
+        let out = runner(ordinary)
+            .args([
+                "test",
+                &s(&dir.join("case.in")),
+                "--cmd",
+                &cmd,
+                "--timeout",
+                "1",
+            ])
+            .output()
+            .expect("the binary runs");
+        let took = start.elapsed();
+        let stdout = text(&out.stdout);
+        assert_verdict(
+            stdout.lines().next().unwrap_or(""),
+            "TLE",
+            &s(&dir.join("case")),
+        );
+        let reported: u64 = stdout
+            .split("  ")
+            .find_map(|w| w.strip_suffix(" ms")?.parse().ok())
+            .expect("a time");
+        assert!(
+            reported <= 2000,
+            "ordinary: {ordinary}: reported {reported} ms: {stdout}"
+        );
+        assert!(
+            took < Duration::from_secs(4),
+            "ordinary: {ordinary}: took {took:?}"
+        );
+        let left = common::processes_with(&marker);
+        common::end_processes(&left);
+        assert_eq!(
+            left,
+            Vec::<u32>::new(),
+            "ordinary: {ordinary}: processes left"
+        );
+    }
     let _ = fs::remove_dir_all(&dir);
 }
 

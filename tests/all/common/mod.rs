@@ -371,8 +371,15 @@ pub fn scratch(tag: &str, name: &str) -> std::path::PathBuf {
 }
 
 /// A fresh scratch folder holding the statement's sample as `case.in` and `case.out`.
+/// Anyone may write in it: a program run as an ordinary user ([`as_ordinary_user`])
+/// leaves its files there too.
 pub fn sample_folder(tag: &str, name: &str) -> std::path::PathBuf {
     let dir = scratch(tag, name);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
     std::fs::write(
         dir.join("case.in"),
         include_str!("../../../samples/statement.in"),
