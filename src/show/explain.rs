@@ -191,10 +191,7 @@ pub fn no_check(board: &Board) -> (Vec<String>, Vec<Square>) {
         }
     }
     if let (Some(red), Some(blue)) = (board.captain(Color::Red), board.captain(Color::Blue)) {
-        let facing = red.y() == blue.y()
-            && (red.x().min(blue.x()) + 1..red.x().max(blue.x()))
-                .all(|x| Square::new(x as i64, red.y() as i64).is_some_and(|s| board.is_empty(s)));
-        if facing && red.x().abs_diff(blue.x()) > 1 {
+        if captains_face(board) && red.x().abs_diff(blue.x()) > 1 {
             out.push(format!(
                 "the captains face each other on column {}, but a captain moves one step: \
                  there is no flying-captain rule",
@@ -206,6 +203,17 @@ pub fn no_check(board: &Board) -> (Vec<String>, Vec<Square>) {
         out.push("no check: no piece of either side can reach the other captain".to_string());
     }
     (out, marks)
+}
+
+/// Whether the two captains stand on one column with nothing between them (which is
+/// no check: there is no flying-captain rule).
+pub fn captains_face(board: &Board) -> bool {
+    let (Some(red), Some(blue)) = (board.captain(Color::Red), board.captain(Color::Blue)) else {
+        return false;
+    };
+    red.y() == blue.y()
+        && (red.x().min(blue.x()) + 1..red.x().max(blue.x()))
+            .all(|x| Square::new(x as i64, red.y() as i64).is_some_and(|s| board.is_empty(s)))
 }
 
 fn join_and(items: &[String]) -> String {

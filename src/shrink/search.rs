@@ -9,6 +9,7 @@
 
 use crate::generate::case::Case;
 use crate::show::diagnose::Kind;
+use crate::show::fault::Fault;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread;
@@ -24,6 +25,8 @@ pub struct Trial {
     pub line: Option<u64>,
     /// Wall-clock time of the run.
     pub elapsed: Duration,
+    /// For a failure, its kind, where the tester tells it ([`Fault`]).
+    pub fault: Option<Fault>,
 }
 
 impl Trial {
@@ -38,13 +41,30 @@ impl Trial {
             },
             line: line.map(|l| l as u64),
             elapsed: Duration::ZERO,
+            fault: None,
         }
     }
 
-    /// Whether this trial fails the way `like` did: the same verdict (for a wrong answer,
-    /// any disagreement).
+    /// Whether this trial fails the way `like` did: the same verdict, and the same kind
+    /// of failure where `like` has one (without one, any disagreement is a wrong answer
+    /// like another).
     pub fn fails_like(&self, like: &Trial) -> bool {
-        self.kind != Kind::Accepted && self.kind == like.kind
+        self.kind != Kind::Accepted
+            && self.kind == like.kind
+            && match (like.fault, self.fault) {
+                (None, _) => true,
+                (Some(like), Some(this)) => like.same_kind(&this),
+                (Some(_), None) => false,
+            }
+    }
+
+    /// This trial with no kind of failure: what fails like it is any failure of its
+    /// verdict.
+    pub fn loosely(self) -> Trial {
+        Trial {
+            fault: None,
+            ..self
+        }
     }
 }
 

@@ -402,6 +402,7 @@ mod tests {
                 },
                 line: c.difference.map(|d| d.line),
                 elapsed: Duration::ZERO,
+                fault: None,
             })
         }
 

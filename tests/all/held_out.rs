@@ -277,7 +277,7 @@ fn messy_stress(set: &Path, name: &str, dir: &Path) -> (Option<i32>, String) {
     compile(set, &file, name, &program);
     let out = Command::new(env!("CARGO_BIN_EXE_duckchess"))
         .args([
-            "stress", "--messy", "--seed", "1", "--cases", "3000", "--cmd",
+            "stress", "--messy", "--first", "--seed", "1", "--cases", "3000", "--cmd",
         ])
         .arg(&program)
         .arg("--save")

@@ -14,7 +14,12 @@
 //!   [`crate::shrink::smaller`]: new failures from short games of the same mode, each
 //!   shrunk, the smallest kept), and the case kept run again (the same [`rerun`]);
 //! - the report ([`finish`]): the case saved with the judge's answer, and explained
-//!   exactly as `test` explains a wrong answer ([`crate::show::diagnose`]).
+//!   exactly as `test` explains a wrong answer ([`crate::show::diagnose`]);
+//! - unless `--first`, the search for failures of other kinds ([`look_on`]): the
+//!   search goes on from the case after the last failure for one whose kind
+//!   ([`crate::show::fault`]) is not yet reported, and each found is settled as the
+//!   first was (confirmed, shrunk while it fails that way, saved); the reports are
+//!   printed smallest case first ([`print_reports`]).
 
 pub mod oracle;
 
@@ -32,6 +37,7 @@ use crate::harness::verdict;
 use crate::sandbox::group;
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
+use crate::show::fault::Fault;
 use crate::shrink::search::{self, Budget, Trial};
 use crate::shrink::shrinker::{Shrinker, Shrunk};
 use crate::shrink::smaller::{smaller, Effort, Smaller};
@@ -75,7 +81,7 @@ pub const SPEC: Spec = Spec {
     name: "stress",
     summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--messy] [--exact | --ignore-whitespace] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--first] [--messy] [--exact | --ignore-whitespace] [--ascii]",
     ],
     about: concat!(
         "\
@@ -106,6 +112,17 @@ are shrunk the same way (at most as many cases again as the search and the
 shrinking took; as many again from modes where pieces meet, for a case still
 over 12 commands) and the smallest is kept; the result says both sizes. Ctrl-C
 ends the run with a line on stderr: the cases tried and the seed.
+
+Every kind of failure: after the first, the search goes on for failures of
+another kind (another verdict; for a WA, another answer of the line wrong, or
+the same answer under another rule or piece: a check missed, a check that is
+not there with the horse's way blocked, a blocked car move answered as a move).
+Each is confirmed, shrunk while it fails that way, and saved (the first found
+at PATH, the next at PATH with .2 before .in, and so on); the reports come
+smallest case first. The search stops after 1000 cases in a row (or four times
+as many as the first failure took) bring no new kind, or when the budget ends.
+A failure of a kind already reported is not reported again; a run reports at
+most 5 kinds. --first stops at the first failure.
 
 Cases stay within the official constraints (Q <= 1000, coordinates in 0..=9 and
 0..=8, one space between numbers, one command a line, a final newline): a
@@ -161,6 +178,10 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
             "time limit per case (decimals allowed; default 1)",
         ),
         Opt::flag(
+            "--first",
+            "stop at the first failure: no search for failures of other kinds",
+        ),
+        Opt::flag(
             "--messy",
             "also input beyond the official constraints: any whitespace, CRLF, blank lines, no final newline, coordinates off the board",
         ),
@@ -184,6 +205,8 @@ struct Settings {
     save: String,
     ascii: bool,
     started: Instant,
+    /// Stop at the first failure (`--first`), rather than look on for other kinds.
+    first: bool,
 }
 
 /// The `stress` subcommand; returns the exit status.
@@ -242,6 +265,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             save: parsed.path("--save")?.unwrap_or("stress.in").to_string(),
             ascii: parsed.flag("--ascii"),
             started,
+            first: parsed.flag("--first"),
         };
         let memory = runs::memory_limit(parsed)?;
         let oracle = Oracle::new(argv, timeout, memory, parsed.flag("--exact"));
@@ -321,6 +345,10 @@ struct Hunt {
     failure: Option<Failure>,
     /// The cases and commands tried, the time and the seed, in words.
     tried: String,
+    /// The cases tried.
+    tested: u64,
+    /// The time it took, in seconds.
+    seconds: f64,
 }
 
 /// A case run again: how many runs there were and how many failed like the first, with
@@ -351,23 +379,63 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         &format!("{fresh}duckchess: stress: interrupted; cases tried: "),
         &format!("; no failure found yet; seed {seed} (--seed {seed} tries the same cases)"),
     );
-    let hunt = search_phase(s, oracle, &progress);
+    let hunt = search_phase(s, oracle, &progress, 0, s.cases, &[]);
     if let Some(why) = oracle.broken() {
         return cli::fail("stress", &why);
     }
-    let Some(failure) = hunt.failure else {
+    let Some(mut failure) = hunt.failure else {
         let mut out = io::stdout().lock();
         let written = writeln!(out, "no failure found: {}", hunt.tried).and_then(|()| out.flush());
         return cli::output_status("stress", written);
     };
-    let mut lines = vec![format!(
+    if s.first {
+        // Shrunk to any failure of its verdict, as a run that stops here always was.
+        failure.judged.trial = failure.judged.trial.loosely();
+    }
+    let found = format!(
         "found: {} in case {} (mode {}, {}) after {}",
         failure.judged.trial.kind.word(),
         failure.index,
         failure.mode,
         cli::plural(failure.case.len() as u64, "command"),
         hunt.tried
-    )];
+    );
+    let mut done = vec![settle(s, oracle, &progress, fresh, failure, found, 1)];
+    if s.first {
+        return print_reports(&done, None);
+    }
+    let more = look_on(s, oracle, &progress, fresh, &mut done);
+    print_reports(&done, Some(&more))
+}
+
+/// A failure confirmed, shrunk and saved, with its report.
+struct Settled {
+    /// Its kind, when it has one.
+    fault: Option<Fault>,
+    /// Its index in the seed's sequence of cases.
+    index: u64,
+    /// The case kept.
+    case_len: usize,
+    /// Where it was saved.
+    path: String,
+    /// The report, ready to print.
+    text: String,
+    /// A file that could not be written: the error.
+    unsaved: Option<String>,
+}
+
+/// Confirms `failure`, shrinks it, saves it as the `nth` failure of the run and writes
+/// its report, `found` first.
+fn settle(
+    s: &Settings,
+    oracle: &Oracle,
+    progress: &Progress,
+    fresh: &str,
+    failure: Failure,
+    found: String,
+    nth: usize,
+) -> Settled {
+    let seed = s.recipe.seed;
     group::set_signal_note(
         &format!("{fresh}duckchess: stress: interrupted while shrinking; cases tried: "),
         &format!(
@@ -376,38 +444,241 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
             failure.index
         ),
     );
+    let (fault, index) = (failure.judged.trial.fault, failure.index);
     let report = match confirm_phase(s, oracle, failure) {
-        Ok(failure) => shrink_phase(s, oracle, &progress, failure),
+        Ok(failure) => shrink_phase(s, oracle, progress, failure),
         Err(report) => *report,
     };
-    lines.push(report.line);
-    finish(s, oracle, &lines, &report.case, report.judged)
+    let path = numbered(&s.save, nth);
+    let case_len = report.case.len();
+    let (text, unsaved) = finish(
+        s,
+        oracle,
+        &path,
+        &[found, report.line],
+        &report.case,
+        report.judged,
+    );
+    Settled {
+        fault,
+        index,
+        case_len,
+        path,
+        text,
+        unsaved,
+    }
 }
 
-/// The search: cases from the recipe, run in parallel until the first failure or the
-/// end of the budget.
-fn search_phase(s: &Settings, oracle: &Oracle, progress: &Progress) -> Hunt {
+/// Where the `nth` failure of a run is saved: `PATH` for the first, then `PATH` with
+/// `.N` before its `.in` (`stress.2.in`), or after it when it has none.
+fn numbered(save: &str, nth: usize) -> String {
+    match (nth, save.strip_suffix(".in")) {
+        (1, _) => save.to_string(),
+        (n, Some(stem)) => format!("{stem}.{n}.in"),
+        (n, None) => format!("{save}.{n}"),
+    }
+}
+
+/// How the search for other kinds of failure ended.
+struct LookedOn {
+    /// Cases run past the last failure found.
+    cases: u64,
+    /// The time the search for others took, in seconds.
+    seconds: f64,
+    /// Why it stopped, when the budget stopped it (else [`patience`] cases in a row
+    /// brought no new kind).
+    stopped: Option<&'static str>,
+}
+
+/// After the first failure: the search goes on from the case after the last failure
+/// found, for a failure of a kind not yet reported, each settled as the first was,
+/// until [`patience`] cases in a row bring none or the budget ends.
+fn look_on(
+    s: &Settings,
+    oracle: &Oracle,
+    progress: &Progress,
+    fresh: &str,
+    done: &mut Vec<Settled>,
+) -> LookedOn {
+    let started = Instant::now();
+    let patience = patience(done[0].index);
+    let mut start = done[0].index + 1;
+    loop {
+        let seen: Vec<Fault> = done.iter().filter_map(|d| d.fault).collect();
+        let saved: Vec<String> = done
+            .iter()
+            .map(|d| format!("{} ({})", d.path, fault_words(d.fault)))
+            .collect();
+        group::set_signal_note(
+            &format!(
+                "{fresh}duckchess: stress: interrupted while looking for other kinds of \
+                 failure; cases tried: "
+            ),
+            &format!("; saved: {}", saved.join(", ")),
+        );
+        let budget_left = s.cases.map_or(u64::MAX, |n| n.saturating_sub(start));
+        let count = patience.min(budget_left);
+        let stopped = |cases| LookedOn {
+            cases,
+            seconds: started.elapsed().as_secs_f64(),
+            stopped: if s.budget.spent() {
+                Some("--time ran out")
+            } else if count < patience {
+                Some("--cases ran out")
+            } else {
+                None
+            },
+        };
+        if done.len() >= MOST_KINDS {
+            return LookedOn {
+                cases: 0,
+                seconds: started.elapsed().as_secs_f64(),
+                stopped: Some(MANY_KINDS),
+            };
+        }
+        if count == 0 || s.budget.spent() || oracle.broken().is_some() {
+            return stopped(0);
+        }
+        let hunt = search_phase(s, oracle, progress, start, Some(count), &seen);
+        let Some(failure) = hunt.failure else {
+            return stopped(hunt.tested);
+        };
+        let index = failure.index;
+        let found = format!(
+            "found another kind: {} in case {} (mode {}, {}) after {} more cases ({:.1} s): {}",
+            failure.judged.trial.kind.word(),
+            index,
+            failure.mode,
+            cli::plural(failure.case.len() as u64, "command"),
+            hunt.tested,
+            hunt.seconds,
+            failure
+                .judged
+                .trial
+                .fault
+                .and_then(|f| f.what())
+                .unwrap_or_else(|| "another verdict".to_string()),
+        );
+        let nth = done.len() + 1;
+        done.push(settle(s, oracle, progress, fresh, failure, found, nth));
+        start = index + 1;
+    }
+}
+
+/// How many cases in a row may bring no new kind of failure before the search for
+/// others stops: four times the cases the first took, at least [`LOOK_ON`].
+fn patience(first_index: u64) -> u64 {
+    (first_index + 1).saturating_mul(4).max(LOOK_ON)
+}
+
+/// The least number of cases the search for other kinds of failure runs past the last
+/// one found.
+pub const LOOK_ON: u64 = 1000;
+
+/// The most kinds of failure one run reports: a program that fails in more ways most
+/// likely misreads its input or writes its output wrongly, which the first reports
+/// show; more would bury them.
+pub const MOST_KINDS: usize = 5;
+
+/// Why the search for other kinds stops at [`MOST_KINDS`].
+const MANY_KINDS: &str = "stopped at 5 kinds: a program failing in so many ways most likely \
+                          misreads its input or writes its output wrongly; mend these first";
+
+fn fault_words(fault: Option<Fault>) -> String {
+    fault.map_or_else(|| "a failure".to_string(), |f| f.words())
+}
+
+/// Prints the reports, the smallest case first, with a summary when there are several;
+/// returns 1 (or the status of a failed write or save).
+fn print_reports(done: &[Settled], more: Option<&LookedOn>) -> u8 {
+    let mut order: Vec<&Settled> = done.iter().collect();
+    order.sort_by_key(|d| d.case_len);
+    let mut text = String::new();
+    if order.len() > 1 {
+        text.push_str(&format!(
+            "found {} kinds of failure, the smallest case first:\n",
+            order.len()
+        ));
+        for (i, d) in order.iter().enumerate() {
+            text.push_str(&format!(
+                "  {}. {}: {} in {}\n",
+                i + 1,
+                fault_words(d.fault),
+                cli::plural(d.case_len as u64, "command"),
+                d.path
+            ));
+        }
+    }
+    for (i, d) in order.iter().enumerate() {
+        if order.len() > 1 {
+            text.push_str(&format!("\nfailure {} of {}:\n", i + 1, order.len()));
+        }
+        text.push_str(&d.text);
+    }
+    if let Some(more) = more {
+        let after = if order.len() > 1 { "\n" } else { "" };
+        if more.stopped == Some(MANY_KINDS) {
+            text.push_str(&format!("{after}{MANY_KINDS}\n"));
+        } else {
+            let why = more.stopped.map_or(String::new(), |w| format!("; {w}"));
+            text.push_str(&format!(
+                "{after}no other kind of failure in the {} after the last one found ({:.1} \
+                 s{why})\n",
+                cli::plural(more.cases, "case"),
+                more.seconds,
+            ));
+        }
+    }
+    let mut out = io::stdout().lock();
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    let status = cli::output_status("stress", written);
+    if let Some(error) = done.iter().find_map(|d| d.unsaved.as_ref()) {
+        return cli::fail("stress", error);
+    }
+    match status {
+        EXIT_OK => EXIT_FAILURE,
+        status => status,
+    }
+}
+
+/// The search: cases from the recipe from number `start` on (at most `count` of them),
+/// run in parallel until the first failure of a kind not in `seen` or the end of the
+/// budget.
+fn search_phase(
+    s: &Settings,
+    oracle: &Oracle,
+    progress: &Progress,
+    start: u64,
+    count: Option<u64>,
+    seen: &[Fault],
+) -> Hunt {
     let commands = AtomicU64::new(0);
+    let searching = Instant::now();
     let mut show = |tested: u64| {
         let secs = s.started.elapsed().as_secs_f64();
         progress.show(&format!(
-            "{tested} cases, {:.0}/s, {secs:.1} s",
-            tested as f64 / secs.max(1e-9)
+            "{} cases, {:.0}/s, {secs:.1} s",
+            start + tested,
+            tested as f64 / searching.elapsed().as_secs_f64().max(1e-9)
         ));
     };
     let ledger = Mutex::new(Ledger::default());
     let found = search::first(
         s.jobs,
-        s.cases.unwrap_or(u64::MAX),
+        count.unwrap_or(u64::MAX),
         s.budget,
         |i| {
-            let (case, mode) = recipe::case(&s.recipe, i);
+            let (case, mode) = recipe::case(&s.recipe, start + i);
             commands.fetch_add(case.len() as u64, Ordering::Relaxed);
             // A program that cannot be started ends the search too.
             let Some(judged) = oracle.judged(&case, Stderr::Discard) else {
                 return Some(None);
             };
-            let failed = judged.trial.kind != Kind::Accepted;
+            let failed = judged.trial.kind != Kind::Accepted
+                && !judged
+                    .trial
+                    .fault
+                    .is_some_and(|f| seen.iter().any(|s| s.same_kind(&f)));
             if let Ok(mut l) = ledger.lock() {
                 l.done(i, case.len() as u64, failed);
             }
@@ -416,7 +687,7 @@ fn search_phase(s: &Settings, oracle: &Oracle, progress: &Progress) -> Hunt {
         Some(&mut show),
     );
     progress.clear();
-    let searched = s.started.elapsed();
+    let searched = searching.elapsed();
     // What a search on one job would have tried: for a failure, the cases up to it (more
     // jobs also run some past it), so the summary is the same for any --jobs.
     let through = |index| ledger.lock().ok().and_then(|l| l.through(index));
@@ -437,14 +708,19 @@ fn search_phase(s: &Settings, oracle: &Oracle, progress: &Progress) -> Hunt {
     );
     let failure = match found.first {
         Some((index, Some((case, mode, judged)))) => Some(Failure {
-            index,
+            index: start + index,
             case,
             mode,
             judged,
         }),
         _ => None,
     };
-    Hunt { failure, tried }
+    Hunt {
+        failure,
+        tried,
+        tested,
+        seconds: searched.as_secs_f64(),
+    }
 }
 
 /// Runs `case` up to `times` more times within the budget (its standard error kept, for
@@ -680,13 +956,21 @@ pub const LONG: usize = 12;
 /// attack), where a short random game of another mode may bring no two pieces close.
 const SMALLER_MODES: [Mode; 4] = [Mode::Attacks, Mode::Captains, Mode::Check, Mode::Blocked];
 
-/// Saves `case`, prints `lines`, the report of `judged` and the case; returns 1 (or the
-/// status of a failed write). A case that cannot be saved is not lost: the report and
-/// the case itself (however long) are printed all the same, then the error.
-fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: Judged) -> u8 {
-    let answer_path = match s.save.strip_suffix(".in") {
+/// Saves `case` at `path` (its answer beside it) and writes the report: `lines`, where
+/// it was saved, the report of `judged` and the case; with the error, when a file could
+/// not be written. A case that cannot be saved is not lost: the report then holds the
+/// case itself, however long.
+fn finish(
+    s: &Settings,
+    oracle: &Oracle,
+    path: &str,
+    lines: &[String],
+    case: &Case,
+    judged: Judged,
+) -> (String, Option<String>) {
+    let answer_path = match path.strip_suffix(".in") {
         Some(stem) => format!("{stem}.ans"),
-        None => format!("{}.ans", s.save),
+        None => format!("{path}.ans"),
     };
     let input = case.to_bytes();
     // What was saved, in words; the error, if a file could not be written; whether the
@@ -694,25 +978,21 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     // A link at a saved file's name is replaced, never written through: the folder may
     // be shared.
     let write = |path: &str, bytes: &[u8]| file::write_whole_replacing(Path::new(path), bytes);
-    let (saved, unsaved, input_saved) = match write(&s.save, &input) {
+    let (saved, unsaved, input_saved) = match write(path, &input) {
         Err(e) => (
-            format!(
-                "not saved: {} cannot be written (the error follows); the case is below",
-                s.save
-            ),
-            Some(format!("cannot write {}: {e}", s.save)),
+            format!("not saved: {path} cannot be written (the error follows); the case is below"),
+            Some(format!("cannot write {path}: {e}")),
             false,
         ),
         Ok(()) => match write(&answer_path, &case.answer()) {
             Err(e) => (
                 format!(
-                    "saved: {}; not saved: {answer_path} cannot be written (the error follows)",
-                    s.save
+                    "saved: {path}; not saved: {answer_path} cannot be written (the error follows)"
                 ),
                 Some(format!("cannot write {answer_path}: {e}")),
                 true,
             ),
-            Ok(()) => (format!("saved: {} and {answer_path}", s.save), None, true),
+            Ok(()) => (format!("saved: {path} and {answer_path}"), None, true),
         },
     };
     let elapsed = judged.run.elapsed();
@@ -732,7 +1012,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     text.push_str(&saved);
     text.push('\n');
     text.push_str(&diagnose::report(
-        &s.save,
+        path,
         &outcome,
         elapsed,
         peak,
@@ -740,7 +1020,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
     ));
     if case.len() <= PRINTED || !input_saved {
         if input_saved {
-            text.push_str(&format!("the case ({}):\n", s.save));
+            text.push_str(&format!("the case ({path}):\n"));
         } else {
             text.push_str("the case:\n");
         }
@@ -750,16 +1030,7 @@ fn finish(s: &Settings, oracle: &Oracle, lines: &[String], case: &Case, judged: 
             text.push('\n');
         }
     }
-    let mut out = io::stdout().lock();
-    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    let status = cli::output_status("stress", written);
-    if let Some(error) = unsaved {
-        return cli::fail("stress", &error);
-    }
-    match status {
-        EXIT_OK => EXIT_FAILURE,
-        status => status,
-    }
+    (text, unsaved)
 }
 
 #[cfg(test)]

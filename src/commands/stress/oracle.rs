@@ -8,6 +8,7 @@ use crate::harness::verdict;
 use crate::sandbox::group;
 use crate::show::compare::{Comparator, Compared};
 use crate::show::diagnose::Kind;
+use crate::show::fault::Fault;
 use crate::shrink::search::{Tester, Trial};
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -112,10 +113,16 @@ impl Oracle {
                     Kind::WrongAnswer => compared.difference.as_ref().map(|d| d.line),
                     _ => None,
                 };
+                let fault = match (kind, &compared.difference) {
+                    (Kind::WrongAnswer, Some(d)) => Some(Fault::of_wrong_answer(&case.cmds(), d)),
+                    // Any other verdict, or whitespace alone differing under `--exact`.
+                    _ => Fault::of_verdict(kind),
+                };
                 let trial = Trial {
                     kind,
                     line,
                     elapsed: run.elapsed(),
+                    fault,
                 };
                 Some(Judged {
                     trial,

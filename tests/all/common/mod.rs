@@ -260,8 +260,9 @@ pub fn compiled(source: &str, folder: &str, variants: &[&str]) -> std::path::Pat
                 let part = dir.join(format!("{name}.part{}", std::process::id()));
                 let mut cmd = Command::new("g++");
                 cmd.args(["-O2", "-o"]).arg(&part).arg(source);
+                // `A+B` plants both.
                 if name != "correct" {
-                    cmd.arg(format!("-DBUG_{name}"));
+                    cmd.args(name.split('+').map(|bug| format!("-DBUG_{bug}")));
                 }
                 Some((cmd.spawn().expect("g++ starts"), part, out))
             })
