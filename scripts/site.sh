@@ -3,8 +3,9 @@
 # built to WebAssembly (duckchess.wasm), so that any static host, or a folder served by
 # any web server, runs the rules, the engine and the judge in the browser.
 #
-#   scripts/site.sh DIR    writes into DIR (made if missing): index.html, app.js,
-#                          style.css, favicon.svg, worker.js, duckchess.wasm, and
+#   scripts/site.sh DIR    writes into DIR (made if missing): the page's files
+#                          (index.html, its modules app.js, board.js, ..., style.css,
+#                          favicon.svg, worker.js), duckchess.wasm, and
 #                          api.json, which tells the page that its workers answer
 #                          (where `duckchess serve` serves the page, it answers
 #                          api.json itself, and the page asks it instead)
@@ -81,9 +82,12 @@ put() {
 # The module first, the page last: a visitor during an update gets a page whose module
 # is already there.
 put "$TARGET_DIR/wasm32-unknown-unknown/release/duckchess.wasm" duckchess.wasm
-for file in worker.js app.js style.css favicon.svg index.html; do
-  put "src/web/page/$file" "$file"
+# Every file of the page (its modules, the worker's script, the style), index.html last.
+for path in src/web/page/*; do
+  file=$(basename "$path")
+  [ "$file" = index.html ] || put "$path" "$file"
 done
+put src/web/page/index.html index.html
 printf '{"api":"browser"}\n' >"$OUT/.api.json.part"
 mv "$OUT/.api.json.part" "$OUT/api.json"
 echo "site: $(cd "$OUT" && pwd) ($(wc -c <"$OUT/duckchess.wasm") bytes of WebAssembly)" >&2

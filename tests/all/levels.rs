@@ -159,10 +159,14 @@ fn people_meet_one_beatable_level_first_and_engines_the_full_one() {
         "duckchess: play: --level N sets the computer's strength: give it a side too"
     ));
     // The page starts at the same level.
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/page/app.js"))
-        .expect("the page's script");
-    let wanted = format!("const DEFAULT_LEVEL = '{}';", Level::DEFAULT.number());
-    assert!(page.contains(&wanted), "app.js should say {wanted}");
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/page/game.js"))
+            .expect("the page's module of the game");
+    let wanted = format!(
+        "export const DEFAULT_LEVEL = '{}';",
+        Level::DEFAULT.number()
+    );
+    assert!(page.contains(&wanted), "game.js should say {wanted}");
 }
 
 #[test]

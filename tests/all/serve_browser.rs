@@ -7,24 +7,27 @@
 //!   judge's line in the move list, try an invalid move, play to a capture, undo,
 //!   reload from the address, let the computer move, load a saved game, and replay a
 //!   judge input opened as a file, stepping through it.
-//! - The layout at 1280x800, 800x600 and 390x844: the board, the side to move and the
-//!   move controls on the screen without scrolling sideways, the panel beside or under
-//!   the board, the replay's current line with the board, and every colour pair of
-//!   the page at WCAG AA contrast.
+//! - The layout at 1920x1080, 1280x1024, 1280x800, 800x600 and 390x844: the board, the
+//!   side to move and the move controls on the screen without scrolling sideways, the
+//!   panel beside or under the board, the replay's current line with the board, every
+//!   colour pair of the page at WCAG AA contrast, and the use of the window: the labels'
+//!   and the graph's words on the screen, the graph as wide as the panel and drawn at
+//!   its size, board and panel across a wide window.
 //! - A whole move by keyboard, with what a screen reader is told on the way.
 //! - The analysis of a replay and of a game: the graph with its marks, a click on a
 //!   point and the arrow keys moving the board, the engine's evaluation bar and arrows,
 //!   a look at an earlier position of the game, a cancel, and a hint that is shown and
-//!   not played.
+//!   not played; neither the hint nor the engine's arrow hides the piece it moves.
 //! - The letters the page switches to by itself on a machine without a Chinese font
 //!   (the fonts hidden from Chromium by a fontconfig file), and the Chinese names
 //!   where the machine has such a font.
 //!
-//! In the full tier, which needs Chromium and chromedriver (`.ci/run` installs both;
-//! without them a test fails, saying so). It saves its screenshots (`serve.png`,
-//! `serve-replay.png`, `serve-1280x800.png`, `serve-800x600.png`, `serve-390x844.png`,
-//! `serve-engine.png`, `serve-analysis.png`) in `DUCKCHESS_SCREENSHOTS` (a folder; the test's temporary folder by default):
-//! `scripts/screenshot-serve.sh` makes `docs/` that way.
+//! - The guides' pictures (`docs/serve*.png`) drawn again in fixed windows with fixed
+//!   fonts and compared with those in `docs/`, pixel by pixel in the browser.
+//!
+//! In the full tier, which needs Chromium and chromedriver (`.ci/run` installs both,
+//! and the pictures' fonts; without them a test fails, saying so).
+//! `scripts/screenshot-serve.sh` draws the pictures into `docs/` with the pictures' test.
 
 use crate::browser::{self, browser_present, Browser, ENTER, ESCAPE, LEFT, RIGHT, TAB, UP};
 use crate::serve_common;
@@ -35,8 +38,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The page a scenario opens: where, the name its screenshots and files start with,
-/// and who answers its API.
+/// The page a scenario opens: where, the name its files start with, and who answers
+/// its API.
 pub struct Page<'a> {
     /// The page's address.
     pub url: &'a str,
@@ -75,13 +78,6 @@ impl<'a> Page<'a> {
     }
 }
 
-/// Where the screenshots go.
-fn shots() -> PathBuf {
-    std::env::var_os("DUCKCHESS_SCREENSHOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")))
-}
-
 /// Whether the machine has a font for the Chinese names, as fontconfig sees it.
 fn machine_has_cjk_font() -> bool {
     Command::new("fc-list")
@@ -117,8 +113,8 @@ fn fonts_without_cjk(dir: &Path, name: &str) -> PathBuf {
     path
 }
 
-/// The game of the screenshots: a few moves in, a capture made, the red horse to be
-/// selected.
+/// The game of the pictures and the layouts: a few moves in, a capture made, the red
+/// horse to be selected.
 const SHOWN_GAME: &str = "#moves=0122.9172.3444.6454.4454.6253";
 
 /// Opens the replay tab and the statement's sample in it, through the file picker (a
@@ -281,11 +277,6 @@ pub fn play_and_replay_in_a_browser_at(page: &Page) {
         "const s = document.getElementById('player-blue'); s.value = 'human'; s.dispatchEvent(new Event('change'));",
     );
 
-    // Select a piece so the screenshot shows the target marks.
-    browser.click_square(2, 2);
-    let shots = shots();
-    browser.screenshot(&shots.join(format!("{}.png", page.name)));
-
     // Load a saved game through the file picker.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let saved = dir.join(format!("{}-browser-{}.txt", page.name, std::process::id()));
@@ -328,7 +319,6 @@ pub fn play_and_replay_in_a_browser_at(page: &Page) {
         "red duck (6, 6) -> (9, 4), captures the blue captain; game over, red wins"
     );
     assert_eq!(browser.count(".piece"), 30);
-    browser.screenshot(&shots.join(format!("{}-replay.png", page.name)));
     browser.click("#replay-invalid button[data-index=\"15\"]");
     assert_eq!(browser.text("#replay-pos"), "command 15 of 18");
     assert_eq!(browser.text("#replay-line"), "Invalid command");
@@ -410,7 +400,7 @@ pub fn analysis_in_a_browser_at(page: &Page) {
         browser.eval_text(&format!("(() => {{ {LONG_GRAPH_CHECK} }})()")),
         "75 marks, 1.5px line"
     );
-    browser.script("renderAll();");
+    browser.script("duckchess.renderAll();");
     assert_eq!(browser.count("#graph .point"), 10);
     assert_eq!(browser.count("#graph.crowded"), 0);
 
@@ -451,10 +441,8 @@ pub fn analysis_in_a_browser_at(page: &Page) {
     assert!(browser.count("#board .arrow.next") >= 1);
     let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
     assert_eq!(contrast, "", "contrast with the analysis shown");
-    browser.click("#graph .point[data-index=\"8\"]");
-    // The screenshot: the page scrolled to the graph, the board beside it.
-    browser.script("document.getElementById('analysis-summary').scrollIntoView({ block: 'end' });");
-    browser.screenshot(&shots().join(format!("{}-analysis.png", page.name)));
+    let clear = browser.eval_text(&format!("(() => {{ {ARROWS_CLEAR_CHECK} }})()"));
+    assert_eq!(clear, "", "the engine's arrows");
 
     // The game tab: a game analysed, an earlier position looked at, then the game again.
     browser.click("#tab-game");
@@ -462,8 +450,11 @@ pub fn analysis_in_a_browser_at(page: &Page) {
     browser.until("document.body.dataset.ready === '1'");
     browser.idle();
     browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
-    assert!(browser.text("#evalbar-text").contains("; best: red "));
-    browser.screenshot(&shots().join(format!("{}-engine.png", page.name)));
+    let said = browser.text("#evalbar-text");
+    assert!(said.contains("; best: red "), "{said}");
+    assert!(said.ends_with(" in UCI)"), "{said}");
+    let clear = browser.eval_text(&format!("(() => {{ {ARROWS_CLEAR_CHECK} }})()"));
+    assert_eq!(clear, "", "the engine's arrows in the game");
     assert_eq!(browser.text("#analyse"), "Analyse the game");
     browser.click("#analyse");
     browser.until("document.body.dataset.analysing === '0' && document.querySelectorAll('#graph .point').length === 7");
@@ -513,7 +504,10 @@ pub fn analysis_in_a_browser_at(page: &Page) {
     browser.click("#hint");
     browser.idle();
     assert_eq!(browser.count("#board .arrow.hint"), 1);
+    assert_eq!(browser.count("#board .arrow.hint .ring"), 1);
     assert_eq!(browser.count("#board .arrow.best"), 0);
+    let clear = browser.eval_text(&format!("(() => {{ {ARROWS_CLEAR_CHECK} }})()"));
+    assert_eq!(clear, "", "the hint hides none of the piece it moves");
     let said = browser.text("#message");
     assert!(said.starts_with("hint: red "), "{said}");
     assert!(said.ends_with("(the computer's move at level 2)"), "{said}");
@@ -532,6 +526,34 @@ pub fn analysis_in_a_browser_at(page: &Page) {
     drop(browser);
 }
 
+/// Whether an arrow hides any of the piece it moves, as failures, one a line: every
+/// point of the piece's disc is hit-tested, and no part of its arrow (the shaft, the
+/// head, a hint's ring, the label) may be there. The hint and the engine's first move
+/// start from a piece on the board (the later moves of its line may start from a
+/// square that is empty until then).
+const ARROWS_CLEAR_CHECK: &str = r#"
+const failures = [];
+for (const a of document.querySelectorAll('#board .arrow.hint, #board .arrow.best')) {
+  const [x, y] = a.dataset.move.split(' ').map(Number);
+  const disc = document.querySelector(`#board .piece[data-x="${x}"][data-y="${y}"] .disc`);
+  if (!disc) {
+    failures.push(`no piece under the arrow ${a.dataset.move}`);
+    continue;
+  }
+  const r = disc.getBoundingClientRect();
+  const [cx, cy, radius] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2, r.width / 2];
+  let covered = 0;
+  for (let dy = -radius; dy <= radius; dy += 1.5) {
+    for (let dx = -radius; dx <= radius; dx += 1.5) {
+      if (dx * dx + dy * dy > radius * radius) continue;
+      if (document.elementsFromPoint(cx + dx, cy + dy).some((e) => e.closest('.arrow') === a)) covered++;
+    }
+  }
+  if (covered) failures.push(`${a.getAttribute('class')} ${a.dataset.move} covers ${covered} points of its piece`);
+}
+return failures.join('\n');
+"#;
+
 /// The graph drawn for a made-up game of 150 moves whose verdicts go round (best, good,
 /// inaccuracy, mistake, blunder, missed win): its marks and line width, or what is
 /// wrong with it.
@@ -543,7 +565,7 @@ const st = {
   reviews: Array.from({ length: 151 }, (_, k) => (k === 0 ? undefined
     : { verdict: verdicts[k % 6], piece: 'red horse', move: [0, 1, 2, 2] })),
 };
-drawGraph(st, 0);
+duckchess.drawGraph(st, 0);
 const g = document.getElementById('graph');
 const wrong = [];
 if (!g.classList.contains('crowded')) wrong.push('not drawn as crowded');
@@ -642,12 +664,13 @@ for (const cls of ['target', 'selected', 'tried', 'checked', 'highlight', 'curso
   for (const e of svg.querySelectorAll('.' + cls)) need(cls, stroke(e), paper, 3);
 }
 for (const l of svg.querySelectorAll('.grid line')) { need('grid line', stroke(l), paper, 3); break; }
-// The engine's arrows, as drawn (with their opacity) on the board.
+// The engine's arrows and a hint's ring, as drawn (with their opacity) on the board.
 for (const a of svg.querySelectorAll('.arrow')) {
   const alpha = parseFloat(getComputedStyle(a).opacity);
   const line = stroke(a.querySelector('line'));
   need(`arrow ${a.getAttribute('class')}`, over({ ...line, a: alpha }, paper), paper, 3);
-  need(`arrow label ${a.getAttribute('class')}`, fill(a.querySelector('text')), parse(getComputedStyle(a.querySelector('circle')).fill), 4.5);
+  for (const ring of a.querySelectorAll('.ring')) need(`ring ${a.getAttribute('class')}`, over({ ...stroke(ring), a: alpha }, paper), paper, 3);
+  need(`arrow label ${a.getAttribute('class')}`, fill(a.querySelector('text')), fill(a.querySelector('.badge')), 4.5);
 }
 // The analysis graph: its line, points, marks and words against its white ground.
 const graph = document.getElementById('graph');
@@ -681,6 +704,34 @@ for (const id of ARGS) inView(id);
 return problems.join('\n');
 "#;
 
+/// What the page makes of the window, measured from the DOM: the panel's width, the
+/// graph's width on the screen and its share of the panel's (less the panel's
+/// padding), the scale it is drawn at (its box's
+/// width over its drawing's), the smallest of its words on the screen, how much of the
+/// window's width the board and the panel span, and how much of its height the board
+/// takes.
+const USE_OF_THE_WINDOW: &str = r#"(() => {
+  const graph = document.getElementById('graph');
+  const panel = document.querySelector('aside');
+  const aside = panel.getBoundingClientRect();
+  const style = getComputedStyle(panel);
+  const inside = aside.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const table = document.getElementById('table').getBoundingClientRect();
+  const board = document.getElementById('board').getBoundingClientRect();
+  const graphScale = graph.clientWidth / graph.viewBox.baseVal.width;
+  const words = [...graph.querySelectorAll('.graph-label, .mark-label')]
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * graphScale);
+  return JSON.stringify({
+    panel: aside.width,
+    graph: graph.getBoundingClientRect().width,
+    graphInPanel: graph.getBoundingClientRect().width / inside,
+    graphScale,
+    graphWords: Math.min(...words),
+    across: (Math.max(aside.right, table.right) - Math.min(aside.left, table.left)) / innerWidth,
+    boardHeight: board.height / innerHeight,
+  });
+})()"#;
+
 #[test]
 #[ignore = "a browser (headless Chromium): the full tier runs it"]
 fn the_layout_follows_the_screen() {
@@ -698,7 +749,13 @@ pub fn the_layout_follows_the_screen_at(page: &Page) {
         fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"))
             .unwrap();
     let mut report = Vec::new();
-    for (width, height) in [(1280, 800), (800, 600), (390, 844)] {
+    for (width, height) in [
+        (1920, 1080),
+        (1280, 1024),
+        (1280, 800),
+        (800, 600),
+        (390, 844),
+    ] {
         let size = format!("{width}x{height}");
         browser.viewport(width, height);
         browser.open("about:blank");
@@ -748,9 +805,6 @@ pub fn the_layout_follows_the_screen_at(page: &Page) {
              document.getElementById('board').getBoundingClientRect().width / \
              document.getElementById('board').viewBox.baseVal.width)",
         );
-        report.push(format!(
-            "{size}: squares {square} px, buttons {button} px tall, labels {label} px"
-        ));
         assert!(
             label.parse::<i64>().unwrap_or(0) >= 12,
             "{size}: labels {label} px"
@@ -770,7 +824,51 @@ pub fn the_layout_follows_the_screen_at(page: &Page) {
         }
         let contrast = browser.eval_text(&format!("(() => {{ {CONTRAST_CHECK} }})()"));
         assert_eq!(contrast, "", "{size}: contrast");
-        browser.screenshot(&shots().join(format!("{}-{size}.png", page.name)));
+
+        // The panel and the graph use the window: the game analysed (quickly), then
+        // measured from the page.
+        browser.script(
+            "const s = document.getElementById('analysis-time'); s.value = '100'; s.dispatchEvent(new Event('change'));",
+        );
+        browser.click("#analyse");
+        browser.until("document.body.dataset.analysing === '0' && document.querySelectorAll('#graph .point').length === 7");
+        let used = Json::parse(browser.eval_text(USE_OF_THE_WINDOW).as_bytes()).unwrap();
+        let number = |key: &str| match used.get(key) {
+            Some(Json::Num(v)) => *v,
+            _ => -1.0,
+        };
+        report.push(format!(
+            "{size}: squares {square} px, buttons {button} px tall, edge labels {label} px; \
+             panel {:.0} px, graph {:.0} px wide ({:.0}% of the panel), drawn at {:.0}%, \
+             its words {:.1} px; board and panel across {:.0}% of the width, the board \
+             {:.0}% of the height",
+            number("panel"),
+            number("graph"),
+            100.0 * number("graphInPanel"),
+            100.0 * number("graphScale"),
+            number("graphWords"),
+            100.0 * number("across"),
+            100.0 * number("boardHeight"),
+        ));
+        assert!(number("graphWords") >= 11.0, "{size}: {used}");
+        assert!(
+            (0.98..=1.02).contains(&number("graphScale")),
+            "{size}: the graph is drawn at the size of its box: {used}"
+        );
+        assert!(
+            number("graphInPanel") >= 0.95,
+            "{size}: the graph spans the panel: {used}"
+        );
+        if width >= 1100 {
+            // A wide window: board and panel take its width, and the panel keeps room
+            // for its controls and the graph beside the board.
+            assert!(number("across") >= 0.9, "{size}: {used}");
+            assert!(number("panel") >= 440.0, "{size}: {used}");
+        }
+        // The button scrolled the page to it; at the top again, all is on the screen.
+        browser.script("window.scrollTo(0, 0);");
+        let problems = browser.eval_text(&format!("(() => {{ {check} }})()"));
+        assert_eq!(problems, "", "{size}: with the graph");
 
         // With the engine's evaluation bar under the board, the board leaves it room.
         let engine = "const c = document.getElementById('engine-view'); c.checked = !c.checked; \
@@ -838,19 +936,20 @@ fn players(browser: &Browser) -> String {
     )
 }
 
-/// Where the labels of the board's edges are, as failures, one a line: the judge's rows
-/// 0-9 on the left and columns 0-8 at the top, UCI's ranks 1-10 on the right and files
-/// a-i at the bottom, each in line with its row or column, flipped or not.
+/// Where the labels of the board's edges are, as failures, one a line: one numbering
+/// on every edge, the judge's: the rows 0-9 on the left and on the right, the columns
+/// 0-8 at the top and at the bottom, each in line with its row or column, flipped or
+/// not; UCI's names (files a-i, ranks 1-10) only in the labels' tooltips.
 const EDGES_CHECK: &str = r#"
 const hit = (x, y) => document.getElementById(`sq-${x}-${y}`).getBoundingClientRect();
 const mid = (r, axis) => axis === 'x' ? (r.left + r.right) / 2 : (r.top + r.bottom) / 2;
 const row = (x) => [...Array(9).keys()].map((y) => hit(x, y));
 const col = (y) => [...Array(10).keys()].map((x) => hit(x, y));
 const failures = [];
+// The label's own text (its title, for a pointer's hover, comes after it).
+const text = (t) => t.firstChild.nodeValue;
 const check = (cls, names, squares, beside, axis) => {
   const labels = [...document.querySelectorAll(`#board .labels text.${cls}`)];
-  // The label's own text (its title, for a pointer's hover, comes after it).
-  const text = (t) => t.firstChild.nodeValue;
   const shown = labels.map(text).join(' ');
   if (shown !== names.join(' ')) failures.push(`${cls}: ${shown}`);
   labels.forEach((t, i) => {
@@ -860,11 +959,19 @@ const check = (cls, names, squares, beside, axis) => {
     if (!beside(r, line)) failures.push(`${cls} ${text(t)} not on its edge`);
   });
 };
-const range = (n, from) => [...Array(n).keys()].map((i) => String(i + from));
-check('row', range(10, 0), row, (r, line) => line.every((s) => r.right <= s.left), 'y');
-check('rank', range(10, 1), row, (r, line) => line.every((s) => r.left >= s.right), 'y');
-check('col', range(9, 0), col, (r, line) => line.every((s) => r.bottom <= s.top), 'x');
-check('file', [...'abcdefghi'], col, (r, line) => line.every((s) => r.top >= s.bottom), 'x');
+const range = (n) => [...Array(n).keys()].map(String);
+check('row.left', range(10), row, (r, line) => line.every((s) => r.right <= s.left), 'y');
+check('row.right', range(10), row, (r, line) => line.every((s) => r.left >= s.right), 'y');
+check('col.top', range(9), col, (r, line) => line.every((s) => r.bottom <= s.top), 'x');
+check('col.bottom', range(9), col, (r, line) => line.every((s) => r.top >= s.bottom), 'x');
+const all = [...document.querySelectorAll('#board .labels text')];
+if (all.length !== 38) failures.push(`${all.length} labels on the edges`);
+for (const t of all) {
+  if (!/^[0-9]$/.test(text(t))) failures.push(`an edge says ${text(t)}`);
+}
+const titles = all.map((t) => t.querySelector('title').textContent);
+if (!titles.includes('row 9, as the judge numbers it (xs or xt); rank 10 in UCI')) failures.push(`titles: ${titles[9]}`);
+if (!titles.includes('column 1, as the judge numbers it (ys or yt); file b in UCI')) failures.push('no UCI file in the titles');
 return failures.join('\n');
 "#;
 
@@ -912,7 +1019,7 @@ pub fn the_computer_answers_the_first_move_at(page: &Page) {
     browser.click("#opponent-human");
     assert_eq!(players(&browser), "person: red human, blue human");
     assert_eq!(
-        browser.eval_text("String(ui.thinking)"),
+        browser.eval_text("String(duckchess.ui.thinking)"),
         "null",
         "the search stopped"
     );
@@ -941,8 +1048,14 @@ pub fn the_computer_answers_the_first_move_at(page: &Page) {
     browser.until("document.body.dataset.ready === '1'");
     assert_eq!(players(&browser), "computer: red human, blue ai");
     // The screen-reader words of the evaluation: a small score is "equal".
-    assert_eq!(browser.eval_text("evalWords({ cp: 12 })"), "equal");
-    assert_eq!(browser.eval_text("evalWords({ cp: -40 })"), "blue is ahead");
+    assert_eq!(
+        browser.eval_text("duckchess.evalWords({ cp: 12 })"),
+        "equal"
+    );
+    assert_eq!(
+        browser.eval_text("duckchess.evalWords({ cp: -40 })"),
+        "blue is ahead"
+    );
     page.check(&browser);
     drop(browser);
 
@@ -1141,4 +1254,388 @@ pub fn letters_by_themselves_without_a_chinese_font_at(page: &Page) {
     page.check(&browser);
     drop(browser);
     let _ = fs::remove_file(config);
+}
+
+/// The guides' pictures (`docs/`): each file, the window it is taken in, and what it
+/// shows. Wide enough for board and panel side by side, and the three sizes of
+/// `the_layout_follows_the_screen`'s table in the guide.
+const PICTURES: [(&str, i64, i64, Picture); 7] = [
+    ("serve.png", 1280, 1024, Picture::Game),
+    ("serve-replay.png", 1280, 1024, Picture::Replay),
+    ("serve-engine.png", 1280, 1024, Picture::Engine),
+    ("serve-analysis.png", 1280, 1024, Picture::Analysis),
+    ("serve-1280x800.png", 1280, 800, Picture::Game),
+    ("serve-800x600.png", 800, 600, Picture::Game),
+    ("serve-390x844.png", 390, 844, Picture::Game),
+];
+
+/// What a picture shows.
+#[derive(Clone, Copy, Debug)]
+enum Picture {
+    /// A game in progress against the computer, the red horse selected, its targets
+    /// marked.
+    Game,
+    /// The statement's sample replayed to command 17, the judge's output beside it.
+    Replay,
+    /// The game with the engine's evaluation bar and its line as arrows.
+    Engine,
+    /// The replay analysed: the graph, the verdicts in the list, the engine's view of
+    /// the blunder at command 16.
+    Analysis,
+}
+
+/// The share of a picture's pixels that may differ from the one in `docs/`: 1%.
+/// A pixel differs when no pixel within one pixel of its place in the other picture
+/// has its colour (each channel within 40 of 255), so that a glyph drawn a fraction of
+/// a pixel aside or with other anti-aliasing (another Chromium, another FreeType) does
+/// not count, and a word, a mark or a layout that changed does. Drawn again on the
+/// same machine, the pictures differ only where the engine's searches, bounded by
+/// time, end elsewhere (a verdict, the summary's words, the graph's line): at most
+/// 0.15% of their pixels; a picture one version of the page old (before the edges'
+/// labels and the opponent's row) differs in 2.6% to 10%.
+const PICTURE_TOLERANCE: f64 = 0.01;
+
+/// The fonts the pictures are drawn with, and only those: DejaVu Sans for the words,
+/// DejaVu Sans Mono for the code and the letters, WenQuanYi Micro Hei for the Chinese
+/// names (Debian's fonts-dejavu-core and fonts-wqy-microhei), whatever else the machine
+/// has, so that every machine draws the same pictures. Returns the fontconfig file that
+/// offers Chromium those alone.
+fn picture_fonts(dir: &Path) -> PathBuf {
+    let files = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    ];
+    let fonts = dir.join("fonts");
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(&fonts).unwrap();
+    for file in files {
+        let file = Path::new(file);
+        assert!(
+            file.is_file(),
+            "cannot run here: the pictures are drawn with {} (install fonts-dejavu-core and \
+             fonts-wqy-microhei; scripts/screenshot-serve.sh and .ci/run do)",
+            file.display()
+        );
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(file, fonts.join(file.file_name().unwrap())).unwrap();
+    }
+    let alias = |generic: &str, family: &str| {
+        format!(
+            "  <alias binding=\"same\"><family>{generic}</family>\
+             <prefer><family>{family}</family></prefer></alias>\n"
+        )
+    };
+    let text = format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"urn:fontconfig:fonts.dtd\">\n\
+         <fontconfig>\n  <dir>{}</dir>\n  <cachedir>{}</cachedir>\n{}{}{}{}</fontconfig>\n",
+        fonts.display(),
+        dir.join("cache").display(),
+        alias("system-ui", "DejaVu Sans"),
+        alias("sans-serif", "DejaVu Sans"),
+        alias("serif", "DejaVu Sans"),
+        alias("monospace", "DejaVu Sans Mono"),
+    );
+    let config = dir.join("fonts.conf");
+    fs::write(&config, text).unwrap();
+    config
+}
+
+/// Moves the pointer off the page's controls and takes the focus from them: nothing
+/// hovered or focused changes a picture.
+fn rest(browser: &Browser) {
+    let body = Json::obj([(
+        "actions",
+        Json::Arr(vec![Json::obj([
+            ("type", Json::str("pointer")),
+            ("id", Json::str("mouse")),
+            (
+                "actions",
+                Json::Arr(vec![Json::obj([
+                    ("type", Json::str("pointerMove")),
+                    ("x", Json::int(0)),
+                    ("y", Json::int(0)),
+                    ("duration", Json::int(0)),
+                ])]),
+            ),
+        ])]),
+    )]);
+    browser.call("POST", &browser.at("/actions"), Some(&body));
+    browser.script("if (document.activeElement) document.activeElement.blur();");
+}
+
+/// Takes the picture `what` of the page at `url` into `path`, in a window of
+/// `width` x `height`.
+fn take_picture(
+    browser: &Browser,
+    url: &str,
+    what: Picture,
+    (width, height): (i64, i64),
+    path: &Path,
+) {
+    browser.viewport(width, height);
+    // No scroll bars: a phone's fade out some time after a scroll, and they are the
+    // browser's, not the page's.
+    let hidden = Json::obj([
+        ("cmd", Json::str("Emulation.setScrollbarsHidden")),
+        ("params", Json::obj([("hidden", Json::Bool(true))])),
+    ]);
+    browser.call("POST", &browser.at("/goog/cdp/execute"), Some(&hidden));
+    browser.open("about:blank");
+    match what {
+        Picture::Game | Picture::Engine => {
+            browser.open(&format!("{url}{SHOWN_GAME}"));
+            browser.until("document.body.dataset.ready === '1'");
+            browser.idle();
+            if let Picture::Engine = what {
+                // A second a position: the engine's line the same from run to run.
+                browser.script(
+                    "const s = document.getElementById('analysis-time'); s.value = '1000'; \
+                     s.dispatchEvent(new Event('change'));",
+                );
+                browser.click("#engine-view");
+                browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
+            } else {
+                browser.click_square(2, 2);
+                assert_eq!(browser.squares(".target").len(), 4);
+            }
+        }
+        Picture::Replay | Picture::Analysis => {
+            browser.open(url);
+            browser.until("document.body.dataset.ready === '1'");
+            let sample = fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/statement.in"),
+            )
+            .unwrap();
+            browser.click("#tab-replay");
+            browser.script(&format!(
+                "document.getElementById('replay-text').value = {};",
+                Json::str(sample.as_str())
+            ));
+            browser.click("#replay-run");
+            browser.until("document.querySelectorAll('#replay-steps li').length === 18");
+            if let Picture::Analysis = what {
+                browser.script(
+                    "const s = document.getElementById('analysis-time'); s.value = '1000'; \
+                     s.dispatchEvent(new Event('change'));",
+                );
+                browser.click("#analyse");
+                browser.until(
+                    "document.body.dataset.analysing === '0' && \
+                     document.querySelectorAll('#graph .point').length === 10",
+                );
+                browser.click("#engine-view");
+                browser.click("#graph .point[data-index=\"8\"]");
+                browser.until("document.querySelectorAll('#board .arrow.best').length === 1");
+                // The page scrolled to the graph, the board beside it.
+                browser.script(
+                    "document.getElementById('analysis-summary').scrollIntoView({ block: 'end' });",
+                );
+            } else {
+                browser.script("document.getElementById('replay-goto').value = '17';");
+                browser.click("#replay-go");
+                assert_eq!(browser.text("#replay-line"), "red duck;blue captain;no;yes");
+            }
+        }
+    }
+    browser.idle();
+    rest(browser);
+    // Two frames: whatever the last step changed is drawn.
+    browser.script("window.drawn = false; requestAnimationFrame(() => requestAnimationFrame(() => { window.drawn = true; }));");
+    browser.until("window.drawn");
+    browser.screenshot(path);
+    // The next picture starts from the page's defaults, not from the choices made here
+    // (the engine's view, the analysis's time), which the page remembers.
+    browser.script("localStorage.clear();");
+}
+
+/// `bytes` in base64, for a `data:` address.
+fn base64_encode(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(DIGITS[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Compares two PNG pictures in the browser (a canvas decodes them): the share of
+/// `new`'s pixels that differ from `old`'s as [`PICTURE_TOLERANCE`] counts them, the
+/// share that differ at all, and a picture of where they differ (red on a faded
+/// `new`), as a `data:` address; or why they cannot be compared.
+const PICTURE_DIFF: &str = r#"
+window.compared = null;
+const load = (src) => new Promise((ok, fail) => {
+  const image = new Image();
+  image.onload = () => ok(image);
+  image.onerror = () => fail(new Error('not a picture'));
+  image.src = src;
+});
+const pixels = (image) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  context.drawImage(image, 0, 0);
+  return context.getImageData(0, 0, image.width, image.height).data;
+};
+Promise.all([load(arguments[0]), load(arguments[1])]).then(([a, b]) => {
+  if (a.width !== b.width || a.height !== b.height) {
+    window.compared = JSON.stringify({ error: `${a.width}x${a.height}, in docs/ ${b.width}x${b.height}` });
+    return;
+  }
+  const [w, h] = [a.width, a.height];
+  const p = pixels(a), q = pixels(b);
+  const near = (i, j) => Math.abs(p[i] - q[j]) <= 40 && Math.abs(p[i + 1] - q[j + 1]) <= 40 && Math.abs(p[i + 2] - q[j + 2]) <= 40;
+  const canvas = document.createElement('canvas');
+  canvas.width = w;
+  canvas.height = h;
+  const context = canvas.getContext('2d');
+  const out = context.createImageData(w, h);
+  let differ = 0, changed = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 4 * (y * w + x);
+      const same = p[i] === q[i] && p[i + 1] === q[i + 1] && p[i + 2] === q[i + 2];
+      let matched = same;
+      for (let dy = -1; dy <= 1 && !matched; dy++) {
+        for (let dx = -1; dx <= 1 && !matched; dx++) {
+          const [u, v] = [x + dx, y + dy];
+          if (u >= 0 && v >= 0 && u < w && v < h && near(i, 4 * (v * w + u))) matched = true;
+        }
+      }
+      if (!same) changed++;
+      if (!matched) differ++;
+      out.data[i] = matched ? 255 - (255 - p[i]) / 4 : 220;
+      out.data[i + 1] = matched ? 255 - (255 - p[i + 1]) / 4 : 0;
+      out.data[i + 2] = matched ? 255 - (255 - p[i + 2]) / 4 : 0;
+      out.data[i + 3] = 255;
+    }
+  }
+  context.putImageData(out, 0, 0);
+  window.compared = JSON.stringify({ differ: differ / (w * h), changed: changed / (w * h), where: canvas.toDataURL('image/png') });
+}, (e) => { window.compared = JSON.stringify({ error: String(e) }); });
+"#;
+
+/// The share of `new`'s pixels that differ from `old`'s (and the share that differ
+/// at all); where they differ is drawn into `diff`.
+fn compare_pictures(
+    browser: &Browser,
+    new: &Path,
+    old: &Path,
+    diff: &Path,
+) -> Result<(f64, f64), String> {
+    let url = |path: &Path| {
+        let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok::<Json, String>(Json::str(format!(
+            "data:image/png;base64,{}",
+            base64_encode(&bytes)
+        )))
+    };
+    browser.open("about:blank");
+    // The pictures go as the script's arguments.
+    let body = Json::obj([
+        ("script", Json::str(PICTURE_DIFF)),
+        ("args", Json::Arr(vec![url(new)?, url(old)?])),
+    ]);
+    browser.call("POST", &browser.at("/execute/sync"), Some(&body));
+    browser.until("window.compared !== null");
+    let compared = Json::parse(browser.eval_text("window.compared").as_bytes()).unwrap();
+    if let Some(error) = compared.get("error").and_then(Json::as_str) {
+        return Err(error.to_string());
+    }
+    let share = |key: &str| match compared.get(key) {
+        Some(Json::Num(v)) => *v,
+        _ => 1.0,
+    };
+    let picture = compared.get("where").and_then(Json::as_str).unwrap_or("");
+    let png = browser::base64(picture.trim_start_matches("data:image/png;base64,"));
+    fs::write(diff, png).unwrap();
+    Ok((share("differ"), share("changed")))
+}
+
+/// The guides' pictures are the page as it is: each is drawn again, on the served page
+/// in fixed windows with fixed fonts, and compared with the one in `docs/`; a picture
+/// that differs by more than [`PICTURE_TOLERANCE`] of its pixels fails, and the test's
+/// folder keeps the new picture and one of where it differs. With
+/// `DUCKCHESS_PICTURES=DIR` (`scripts/screenshot-serve.sh` gives `docs`) it writes the
+/// pictures there instead, and compares nothing.
+#[test]
+#[ignore = "a browser (headless Chromium) and the pictures' fonts: the full tier runs it"]
+fn the_guides_pictures_show_the_page() {
+    browser_present();
+    let started = std::time::Instant::now();
+    let tmp =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pictures-{}", std::process::id()));
+    let config = picture_fonts(&tmp.join("fontconfig"));
+    let update = std::env::var_os("DUCKCHESS_PICTURES").map(PathBuf::from);
+    let out = update.clone().unwrap_or_else(|| tmp.clone());
+    fs::create_dir_all(&out).unwrap();
+    let server = Server::start(&[]);
+    let browser = Browser::start_with(&[("FONTCONFIG_FILE", config.as_path())]);
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut report = Vec::new();
+    let mut wrong = Vec::new();
+    for (name, width, height, what) in PICTURES {
+        take_picture(
+            &browser,
+            &server.url,
+            what,
+            (width, height),
+            &out.join(name),
+        );
+    }
+    Page::served(&server.url).check(&browser);
+    for (name, ..) in PICTURES {
+        let path = out.join(name);
+        if update.is_some() {
+            report.push(format!("{name}: written"));
+            continue;
+        }
+        let diff = tmp.join(name.replace(".png", ".diff.png"));
+        match compare_pictures(&browser, &path, &docs.join(name), &diff) {
+            Ok((differ, changed)) => {
+                report.push(format!(
+                    "{name}: {:.3}% of its pixels differ ({:.3}% at all)",
+                    100.0 * differ,
+                    100.0 * changed
+                ));
+                if differ > PICTURE_TOLERANCE {
+                    wrong.push(format!(
+                        "docs/{name} differs from the page in {:.2}% of its pixels (new: {}, where: {})",
+                        100.0 * differ,
+                        path.display(),
+                        diff.display()
+                    ));
+                }
+            }
+            Err(why) => wrong.push(format!("docs/{name}: {why}")),
+        }
+    }
+    drop(browser);
+    let (status, _) = server.stop();
+    assert!(status.success());
+    println!(
+        "{}\nin {:.1} s",
+        report.join("\n"),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        wrong.is_empty(),
+        "{}\nscripts/screenshot-serve.sh draws them again",
+        wrong.join("\n")
+    );
+    let _ = fs::remove_dir_all(&tmp);
 }

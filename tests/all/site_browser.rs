@@ -252,7 +252,7 @@ fn replays_in_the_page(page: &Page, inputs: &[(String, String)]) {
 
         // The worker's answer itself, step by step the native one.
         browser.script(&format!(
-            "window.answer = null; local.send('/api/replay', {}).then(\
+            "window.answer = null; duckchess.local.send('/api/replay', {}).then(\
              (a) => {{ window.answer = JSON.stringify(a); }}, (e) => {{ window.answer = String(e); }});",
             js_string(text)
         ));
@@ -317,7 +317,7 @@ fn a_huge_request_takes_no_memory_in_static_files() {
         // The module itself, instantiated in the page.
         browser.script(
             "window.probe = null;\
-             wasmModule().then((module) => WebAssembly.instantiate(module, \
+             duckchess.wasmModule().then((module) => WebAssembly.instantiate(module, \
                { duckchess: { now_ms: () => performance.now() } })).then((x) => {\
                const e = x.exports;\
                const before = e.memory.buffer.byteLength;\
@@ -353,7 +353,7 @@ fn a_huge_request_takes_no_memory_in_static_files() {
         // Through the page's worker: the server's refusal, and the worker goes on.
         let over = Limits::SERVE.body + 1;
         browser.script(&format!(
-            "window.answer = null; local.send('/api/judge', 'x'.repeat({over})).then(\
+            "window.answer = null; duckchess.local.send('/api/judge', 'x'.repeat({over})).then(\
              (a) => {{ window.answer = 'answered'; }}, (e) => {{ window.answer = e.status + ' ' + e.message; }});"
         ));
         browser.until("window.answer !== null");
@@ -365,7 +365,7 @@ fn a_huge_request_takes_no_memory_in_static_files() {
             )
         );
         browser.script(
-            "window.answer = null; local.send('/api/judge', '1\\n0 0 1 0\\n').then(\
+            "window.answer = null; duckchess.local.send('/api/judge', '1\\n0 0 1 0\\n').then(\
              (a) => { window.answer = a.output; }, (e) => { window.answer = String(e); });",
         );
         browser.until("window.answer !== null");
@@ -381,7 +381,8 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         let browser = Browser::start();
         browser.open(page.url);
         browser.until("document.body.dataset.ready === '1'");
-        let worker = "local.lanes.moves ? String(!!local.lanes.moves.worker) : 'none'";
+        let worker =
+            "duckchess.local.lanes.moves ? String(!!duckchess.local.lanes.moves.worker) : 'none'";
         // Two people: the computer moves only when asked (Computer move).
         browser.click("#opponent-human");
 
@@ -392,19 +393,21 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
              document.getElementById('think').value = '5000';",
         );
         browser.click("#ai-now");
-        browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+        browser
+            .until("duckchess.local.lanes.moves && duckchess.local.lanes.moves.current !== null");
         std::thread::sleep(std::time::Duration::from_millis(500));
         assert_eq!(browser.eval_text(worker), "true");
         browser.click("#new");
-        browser.until("local.lanes.moves.worker === null");
+        browser.until("duckchess.local.lanes.moves.worker === null");
         browser.idle();
         assert_eq!(browser.count("#moves li"), 0);
         assert_eq!(browser.text("#message"), "");
         // The same for a hint.
         browser.click("#hint");
-        browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+        browser
+            .until("duckchess.local.lanes.moves && duckchess.local.lanes.moves.current !== null");
         browser.click("#new");
-        browser.until("local.lanes.moves.worker === null");
+        browser.until("duckchess.local.lanes.moves.worker === null");
         browser.idle();
         assert_eq!(browser.text("#message"), "");
 
@@ -418,7 +421,9 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         // A search that passes its deadline (made 1 ms here) is ended with the
         // reason at once, not asked again, and the next move starts a new worker,
         // which answers.
-        browser.script("window.realDeadline = deadline; deadline = () => 1;");
+        browser.script(
+            "window.realDeadline = duckchess.local.deadline; duckchess.local.deadline = () => 1;",
+        );
         let asked = std::time::Instant::now();
         browser.click("#ai-now");
         browser.until("document.getElementById('message').textContent !== ''");
@@ -430,7 +435,7 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
         let said = browser.eval_text("document.getElementById('message').textContent");
         assert!(said.contains("did not answer within 1 ms"), "{said}");
         assert_eq!(browser.eval_text(worker), "false");
-        browser.script("deadline = window.realDeadline;");
+        browser.script("duckchess.local.deadline = window.realDeadline;");
         browser.click("#ai-now");
         browser.until("document.querySelectorAll('#moves li').length === 2");
         assert_eq!(browser.eval_text(worker), "true");
@@ -440,11 +445,13 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
             "const s = document.getElementById('analysis-time'); s.value = '1000'; s.dispatchEvent(new Event('change'));",
         );
         browser.click("#analyse");
-        browser.until("local.lanes.analysis && local.lanes.analysis.current !== null");
+        browser.until(
+            "duckchess.local.lanes.analysis && duckchess.local.lanes.analysis.current !== null",
+        );
         browser.click("#analysis-cancel");
         browser.until("document.body.dataset.analysing === '0'");
         assert_eq!(
-            browser.eval_text("String(local.lanes.analysis.worker)"),
+            browser.eval_text("String(duckchess.local.lanes.analysis.worker)"),
             "null"
         );
 
@@ -454,7 +461,9 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
             browser.idle();
             browser.script("document.getElementById('think').value = '5000';");
             browser.click("#ai-now");
-            browser.until("local.lanes.moves && local.lanes.moves.current !== null");
+            browser.until(
+                "duckchess.local.lanes.moves && duckchess.local.lanes.moves.current !== null",
+            );
             if stop == "resign" {
                 browser.click("#resign");
             } else {
@@ -466,7 +475,7 @@ fn a_new_game_or_a_late_search_ends_the_worker() {
                     .until("document.getElementById('message').textContent.startsWith('loaded')");
                 let _ = fs::remove_file(saved);
             }
-            browser.until("local.lanes.moves.worker === null");
+            browser.until("duckchess.local.lanes.moves.worker === null");
             browser.idle();
         }
         page.check(&browser);
@@ -495,7 +504,7 @@ fn the_weaker_levels_play_the_native_moves() {
                 assert_eq!(native.status, 200);
                 let native = Json::parse(&native.body).unwrap();
                 browser.script(&format!(
-                    "window.answer = null; local.send('/api/ai', {}).then((a) => {{ window.answer = a; }});",
+                    "window.answer = null; duckchess.local.send('/api/ai', {}).then((a) => {{ window.answer = a; }});",
                     js_string(&body)
                 ));
                 browser.until("window.answer !== null");
