@@ -1291,7 +1291,7 @@ enum Picture {
 /// not count, and a word, a mark or a layout that changed does. Drawn again on the
 /// same machine, the pictures differ only where the engine's searches, bounded by
 /// time, end elsewhere (a verdict, the summary's words, the graph's line): at most
-/// 0.15% of their pixels; a picture one version of the page old (before the edges'
+/// 0.2% of their pixels; a picture one version of the page old (before the edges'
 /// labels and the opponent's row) differs in 2.6% to 10%.
 const PICTURE_TOLERANCE: f64 = 0.01;
 

@@ -8,7 +8,7 @@
 import { ui, sleep } from './shared.js';
 
 // One request: the answer, or an Error with the server's reason (and its status).
-export async function send(path, body, asText, signal) {
+async function send(path, body, asText, signal) {
   if ((await transport()) === 'browser') {
     return local.send(path, asText ? body : JSON.stringify(body), signal);
   }

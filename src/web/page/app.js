@@ -13,7 +13,7 @@ import { $, START, ui, game, replay, newSeed, remember, remembered, say } from '
 import { api, local, wasmModule } from './api.js';
 import { applyGeometry, applyLetters, cjkDrawable, draw, setStartPieces, wireBoard } from './board.js';
 import {
-  DEFAULT_LEVEL, DEFAULT_PLAYERS, computerMove, hint, load, loadGame, player, playable,
+  DEFAULT_LEVEL, DEFAULT_PLAYERS, computerMove, hint, load, loadGame, playable,
   playersChosen, readFile, readFragment, readPlayers, render, resign, saveGame, setGame,
   setPlayers, showThink, undo,
 } from './game.js';
@@ -179,6 +179,6 @@ async function main() {
 // A handle on the page's state and a few of its functions, for the browser's developer
 // tools and for the tests, which drive the page through WebDriver and cannot reach into
 // a module otherwise. The page itself never uses it.
-window.duckchess = { ui, game, local, wasmModule, player, renderAll, drawGraph, evalWords };
+window.duckchess = { ui, game, local, wasmModule, renderAll, drawGraph, evalWords };
 
 main().catch((e) => say(e.message, true));

@@ -18,7 +18,7 @@ export const DEFAULT_LEVEL = '3';
 // computer blue, so that a first move gets an answer.
 export const DEFAULT_PLAYERS = { red: 'human', blue: 'ai' };
 
-export function gameBody(extra) {
+function gameBody(extra) {
   const body = { moves: game.moves };
   if (game.start !== START) body.start = game.start;
   return Object.assign(body, extra || {});
@@ -26,7 +26,7 @@ export function gameBody(extra) {
 
 // ---- the address --------------------------------------------------------------------
 
-export function writeFragment() {
+function writeFragment() {
   const parts = [];
   if (game.moves.length) parts.push('moves=' + game.moves.map((m) => m.join('')).join('.'));
   if (game.start !== START) parts.push('start=' + encodeURIComponent(game.start));
@@ -172,7 +172,7 @@ export function playersChosen() {
   maybeComputer();
 }
 
-export function level() {
+function level() {
   return Number($('level').value);
 }
 
@@ -290,7 +290,7 @@ async function askComputer() {
 
 // A search no longer wanted (a new game, another loaded) is stopped: the server stops
 // a search whose client went, and the page ends the worker of its own.
-export function stopComputer() {
+function stopComputer() {
   if (ui.thinking) ui.thinking.abort();
   ui.thinking = null;
 }

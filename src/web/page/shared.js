@@ -3,10 +3,10 @@
 // in the browser's storage, and small helpers for the DOM and for words. It imports
 // nothing, so that any module may import it.
 
-export const SVG = 'http://www.w3.org/2000/svg';
+const SVG = 'http://www.w3.org/2000/svg';
 export const START = 'rhegkgehr/9/d7d/s1s1s1s1s/9/9/S1S1S1S1S/D7D/9/RHEGKGEHR r';
-export const CHINESE = { K: '王', G: '士', E: '象', H: '马', R: '车', D: '鸭', S: '兵' };
-export const NAMES = { K: 'captain', G: 'guard', E: 'elephant', H: 'horse', R: 'car', D: 'duck', S: 'soldier' };
+const CHINESE = { K: '王', G: '士', E: '象', H: '马', R: '车', D: '鸭', S: '兵' };
+const NAMES = { K: 'captain', G: 'guard', E: 'elephant', H: 'horse', R: 'car', D: 'duck', S: 'soldier' };
 // The engine's names of the columns 0-8 (UCI's files; its ranks are the rows plus one).
 const FILES = 'abcdefghi';
 
@@ -37,7 +37,7 @@ export function newSeed() {
 
 // The analysis of one tab's game: the game it is of, each position's analysis (the
 // server's eval, best move and line) and each move's verdict, by position number.
-export function newStore() {
+function newStore() {
   return {
     start: START, moves: [], positions: [], reviews: [], generation: 0,
     // cancel stops the loop; cancelled says so on the page (a person's cancel).
