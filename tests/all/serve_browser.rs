@@ -1364,6 +1364,10 @@ fn rest(browser: &Browser) {
     )]);
     browser.call("POST", &browser.at("/actions"), Some(&body));
     browser.script("if (document.activeElement) document.activeElement.blur();");
+    // The browser takes the hover from the last control clicked a moment later.
+    browser.until(
+        "![...document.querySelectorAll(':hover')].some((e) => e.matches('button, select, input, label, a'))",
+    );
 }
 
 /// Takes the picture `what` of the page at `url` into `path`, in a window of
