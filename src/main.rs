@@ -9,12 +9,13 @@ use std::process::ExitCode;
 type Entry = (&'static Spec, fn(&[OsString]) -> u8);
 
 /// Every subcommand, in the order the top-level help lists them.
-const SUBCOMMANDS: [Entry; 20] = [
+const SUBCOMMANDS: [Entry; 21] = [
     (&commands::judge::SPEC, commands::judge::cli),
     (&commands::gen::SPEC, commands::gen::cli),
     (&commands::validate::SPEC, commands::validate::cli),
     (&commands::test::SPEC, commands::test::cli),
     (&commands::stress::SPEC, commands::stress::cli),
+    (&commands::diagnose::SPEC, commands::diagnose::cli),
     (&commands::audit::SPEC, commands::audit::cli),
     (&commands::trace::SPEC, commands::trace::cli),
     (&commands::bundle::SPEC, commands::bundle::cli),
@@ -42,7 +43,7 @@ usage: duckchess [< FILE]              the judge on standard input
 
 const EXIT: &str = "0 success, 1 bad input or failure, 2 usage error,\n             \
                     3 invalid input (validate, audit),\n             \
-                    128+N ended by signal N (test, stress, match)";
+                    128+N ended by signal N (test, stress, diagnose, match)";
 
 fn find(name: &str) -> Option<&'static Entry> {
     SUBCOMMANDS.iter().find(|(spec, _)| spec.name == name)

@@ -16,6 +16,8 @@
 //! - [`mutant`]: the mutant judge that plays them.
 //! - [`kills`]: which test kills which mistake: every mistake played on every test.
 //! - [`for_suite`]: what the suite's searches may ask of the catalogue.
+//! - [`witnesses`]: a kept witness for every listed mistake.
+//! - [`likeness`]: which mistakes a program's answers on the witnesses look like.
 //!
 //! May use: [`crate::judge`], [`crate::cli`], [`crate::sys`], [`crate::show`],
 //! [`crate::generate`].
@@ -23,8 +25,10 @@
 pub mod for_suite;
 pub mod handwritten;
 pub mod kills;
+pub mod likeness;
 pub mod list;
 pub mod mutant;
 pub mod slips;
 pub mod solution_shapes;
 pub mod variants;
+pub mod witnesses;

@@ -16,6 +16,7 @@ pub mod arena;
 pub mod audit;
 pub mod bundle;
 pub mod chase;
+pub mod diagnose;
 pub mod export;
 pub mod fit;
 pub mod gen;

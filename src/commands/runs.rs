@@ -1,8 +1,9 @@
-//! The options of the subcommands that run a contestant's program on cases (`test` and
-//! `stress`), written once: the limits a judge sets (time, memory) and how an output is
-//! compared with the answer.
+//! The options of the subcommands that run a contestant's program on cases (`test`,
+//! `stress` and `diagnose`), written once: the program, the limits a judge sets (time,
+//! memory) and how an output is compared with the answer.
 
 use crate::cli::{Opt, Parsed};
+use crate::harness::process::split_command;
 use crate::sandbox::memory;
 
 /// The default memory limit in MB (mebibytes, as judges count): the statement's.
@@ -11,6 +12,25 @@ pub const DEFAULT_MEMORY: u64 = 128;
 pub const MAX_MEMORY: u64 = 65_536;
 /// The default time limit per case, in seconds: the statement's.
 pub const DEFAULT_TIMEOUT: f64 = 1.0;
+
+/// `--cmd`, required, as `stress` and `diagnose` take it.
+pub const CMD_OPT: Opt = Opt::valued(
+    "--cmd",
+    "'PROGRAM ARGS'",
+    if cfg!(windows) {
+        "required: the program under test, e.g. --cmd .\\a.exe"
+    } else {
+        "required: the program under test, e.g. --cmd ./a.out"
+    },
+);
+
+/// The required `--cmd` of a command line, split into words.
+pub fn program(parsed: &Parsed) -> Result<Vec<String>, String> {
+    let text = parsed
+        .value("--cmd")
+        .ok_or("--cmd 'PROGRAM ARGS' is required")?;
+    split_command(text).map_err(|e| format!("--cmd: {e}"))
+}
 
 /// `--memory`, as `test` and `stress` take it.
 pub const MEMORY_OPT: Opt = Opt::valued(

@@ -43,6 +43,10 @@ fn quick_run(sub: &str) -> (Vec<&'static str>, &'static [u8]) {
             ],
             b"",
         ),
+        "diagnose" => (
+            vec!["diagnose", "--cmd", env!("CARGO_BIN_EXE_duckchess")],
+            b"",
+        ),
         // The catalogue (some 100 KB, more than a pipe holds): an audit of a small
         // folder would end with status 1 for the mistakes it lets through.
         "audit" => (vec!["audit", "--list"], b""),

@@ -496,7 +496,7 @@ fn commands_and_their_output_are_read_from_blocks() {
 fn guide(sub: &str) -> &'static str {
     match sub {
         "judge" => "docs/rules.md",
-        "test" | "stress" | "trace" => "docs/contestants.md",
+        "test" | "stress" | "diagnose" | "trace" => "docs/contestants.md",
         "gen" | "validate" | "bundle" | "audit" | "export" => "docs/setters.md",
         "perft" | "play" | "analyze" | "arena" | "uci" | "match" => "docs/engine.md",
         "fit" | "selfplay" | "train" => "docs/engine-internals.md",

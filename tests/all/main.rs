@@ -19,6 +19,7 @@ mod check;
 mod cli_judge;
 mod cli_voice;
 mod dense;
+mod diagnose;
 mod differential;
 mod docs;
 mod endgame;

@@ -25,14 +25,14 @@ pub mod oracle;
 
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::commands::runs::{
-    self, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT, IGNORE_WHITESPACE_OPT,
-    MEMORY_OPT,
+    self, ASCII_OPT, CMD_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
+    IGNORE_WHITESPACE_OPT, MEMORY_OPT,
 };
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
 use crate::generate::mode::Mode;
 use crate::generate::recipe::{self, Recipe};
-use crate::harness::process::{split_command, Stderr};
+use crate::harness::process::Stderr;
 use crate::harness::verdict;
 use crate::sandbox::group;
 use crate::show::diagnose::{self, Kind};
@@ -136,15 +136,7 @@ modes (--mode; default all, mixed; 'duckchess gen' writes the same):
 A progress line goes to stderr on a terminal; stdout gets only the result."
     ),
     options: &[
-        Opt::valued(
-            "--cmd",
-            "'PROGRAM ARGS'",
-            if cfg!(windows) {
-                "required: the program under test, e.g. --cmd .\\a.exe"
-            } else {
-                "required: the program under test, e.g. --cmd ./a.out"
-            },
-        ),
+        CMD_OPT,
         Opt::valued(
             "--time",
             "SECONDS",
@@ -214,12 +206,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
     cli::run(&SPEC, args, |parsed| {
         parsed.no_operands()?;
         let started = Instant::now();
-        let argv = split_command(
-            parsed
-                .value("--cmd")
-                .ok_or("--cmd 'PROGRAM ARGS' is required")?,
-        )
-        .map_err(|e| format!("--cmd: {e}"))?;
+        let argv = runs::program(parsed)?;
         let timeout = parsed
             .seconds("--timeout", MAX_TIMEOUT)?
             .unwrap_or(Duration::from_secs_f64(DEFAULT_TIMEOUT));
