@@ -8,10 +8,12 @@
 
 use crate::catalogue::likeness::{self, Likeness, Probe, Seen};
 use crate::catalogue::witnesses;
+use crate::cli::json::Json;
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
-use crate::commands::runs::{self, CMD_OPT, DEFAULT_TIMEOUT, MEMORY_OPT};
+use crate::commands::runs::{self, CMD_OPT, DEFAULT_TIMEOUT, JSON_OPT, MEMORY_OPT};
 use crate::harness::process::{self, Feed, Run, Sink, Stderr};
 use crate::sandbox::group;
+use crate::show::record;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -31,7 +33,7 @@ const KEPT: usize = 64 * 1024;
 pub const SPEC: Spec = Spec {
     name: "diagnose",
     summary: "name the known mistakes your solution behaves like",
-    usage: &["--cmd 'PROGRAM ARGS' [--timeout SECONDS] [--memory MB] [--jobs J]"],
+    usage: &["--cmd 'PROGRAM ARGS' [--timeout SECONDS] [--memory MB] [--jobs J] [--json]"],
     about: "\
 Runs PROGRAM on the witness of every mistake of the catalogue ('duckchess audit
 --list' lists them: each witness is a small input on which that mistake answers
@@ -58,6 +60,7 @@ named mistake explains are counted: 'duckchess stress' finds and shrinks one.",
             "J",
             "witnesses run in parallel (default: the number of cores)",
         ),
+        JSON_OPT,
     ],
     conflicts: &[],
     exit: "0 every witness passed, 1 the program failed some (or an I/O error),\n             \
@@ -71,6 +74,7 @@ struct Settings {
     timeout: Duration,
     memory: u64,
     jobs: usize,
+    json: bool,
 }
 
 /// The `diagnose` subcommand; returns the exit status.
@@ -88,6 +92,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             timeout,
             memory: runs::memory_limit(parsed)?,
             jobs,
+            json: parsed.flag("--json"),
         };
         Ok(diagnose(&settings))
     })
@@ -124,7 +129,11 @@ fn diagnose(s: &Settings) -> u8 {
     };
     let ran = started.elapsed();
     let likeness = likeness::of(&probes, &seen, s.jobs);
-    let text = report(s, &probes, &likeness, ran, started.elapsed());
+    let text = if s.json {
+        json_report(&probes, &likeness)
+    } else {
+        report(s, &probes, &likeness, ran, started.elapsed())
+    };
     let mut out = io::stdout().lock();
     let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     match cli::output_status("diagnose", written) {
@@ -294,6 +303,52 @@ fn report(s: &Settings, probes: &[Probe], l: &Likeness, ran: Duration, total: Du
         ));
     }
     out
+}
+
+/// The report as JSON Lines: one object per mistake the program behaves like (those a
+/// reader needs first, then the alike), then the summary.
+fn json_report(probes: &[Probe], l: &Likeness) -> String {
+    let (named, alike) = likeness::distinct(&l.likes);
+    let mut text = String::new();
+    for (like, is_alike) in named
+        .iter()
+        .map(|x| (x, false))
+        .chain(alike.iter().map(|x| (x, true)))
+    {
+        let m = like.mistake;
+        let mut members = record::head("diagnose", "mistake");
+        members.extend([
+            ("name".to_string(), Json::str(m.name())),
+            (
+                "explains".to_string(),
+                Json::count(like.explains.len() as u64),
+            ),
+            ("failures".to_string(), Json::count(l.failed.len() as u64)),
+            ("alike".to_string(), Json::Bool(is_alike)),
+            ("what".to_string(), Json::str(m.sentence())),
+            ("rule".to_string(), Json::str(m.rule())),
+            (
+                "witness".to_string(),
+                Json::str(probes[like.smallest].input),
+            ),
+        ]);
+        text.push_str(&record::line(members));
+    }
+    let mut members = record::head("diagnose", "summary");
+    members.extend([
+        ("witnesses".to_string(), Json::count(probes.len() as u64)),
+        (
+            "mistakes".to_string(),
+            Json::count(crate::catalogue::list::Mistake::all().len() as u64),
+        ),
+        ("failed".to_string(), Json::count(l.failed.len() as u64)),
+        (
+            "unexplained".to_string(),
+            Json::count(l.unexplained.len() as u64),
+        ),
+    ]);
+    text.push_str(&record::line(members));
+    text
 }
 
 /// `text` as one shell word: quoted when it holds a space.

@@ -53,6 +53,11 @@ pub const ASCII_OPT: Opt = Opt::flag(
     "--ascii",
     "notation letters in board diagrams even on a terminal",
 );
+/// `--json`, as `test`, `stress` and `diagnose` take it.
+pub const JSON_OPT: Opt = Opt::flag(
+    "--json",
+    "results as JSON Lines, one object per line (schema duckchess.results/1, in the contestants' guide), for editors and scripts",
+);
 /// The two comparisons cannot both be asked for.
 pub const COMPARISON_CONFLICT: (&str, &str) = ("--exact", "--ignore-whitespace");
 

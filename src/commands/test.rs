@@ -10,17 +10,19 @@
 //! answer is explained in terms of the game by [`crate::show::diagnose`]. The samples
 //! are also built into the binary ([`crate::commands::samples`]).
 
+use crate::cli::json::Json;
 use crate::cli::{self, help, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::commands::runs::{
     self, ASCII_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT, IGNORE_WHITESPACE_OPT,
-    MEMORY_OPT,
+    JSON_OPT, MEMORY_OPT,
 };
 use crate::commands::samples::{Sample, LENIENT, SAMPLES};
-use crate::harness::cases::{collect, Case, CollectError, Reference};
+use crate::harness::cases::{collect, kept_path, Case, CollectError, Reference};
 use crate::harness::process::{split_command, Feed, Runner};
 use crate::harness::verdict::{run_case, CaseRun, Options, OUTPUT_LIMIT_MB};
 use crate::show::diagnose::report;
 use crate::show::explain;
+use crate::show::record;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -60,7 +62,7 @@ pub const SPEC: Spec = Spec {
     name: "test",
     summary: "run the judge or your own solution on cases and compare",
     usage: &[
-        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--diff] [--keep DIR] [--output-limit MB] [--ascii]",
+        "[PATH...] [--samples] [--lenient] [--cmd 'PROGRAM ARGS'] [--timeout SECONDS] [--memory MB] [--exact | --ignore-whitespace] [--diff] [--keep DIR] [--output-limit MB] [--ascii] [--json]",
     ],
     about: "\
 Each PATH is a directory or a file; every X.in is paired with X.out (or X.ans).
@@ -161,6 +163,7 @@ is said on stderr, and the exit status is 1.",
             "the most output a case may write: past it the program is stopped and judged OLE, and no more is kept (default 64, UOJ's)",
         ),
         ASCII_OPT,
+        JSON_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
     exit: "0 every case passed, 1 a case failed or an I/O error, 2 usage error,\n             \
@@ -222,13 +225,13 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
         if parsed.flag("--lenient") {
             cases.extend(builtin_cases(true));
         }
-        Ok(run_all(&cases, &options))
+        Ok(run_all(&cases, &options, parsed.flag("--json")))
     })
 }
 
 /// Runs every case, prints the reports and the closing line; returns the exit status.
 /// A closed stdout stops the printing, not the cases: a failure still means status 1.
-fn run_all(cases: &[Case], options: &Options) -> u8 {
+fn run_all(cases: &[Case], options: &Options, json: bool) -> u8 {
     let color = explain::stdout_color();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -242,6 +245,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             peak,
             kept_note,
             held_note,
+            difference,
         } = match run_case(case, options) {
             Ok(r) => r,
             Err(e) => {
@@ -262,7 +266,7 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             }
             continue;
         }
-        let mut text = report(&case.name, &outcome, elapsed, peak, color);
+        let mut text = report(&case.name, &outcome, elapsed, peak, color && !json);
         if case.beyond_format && !outcome.passed() {
             text.push_str(&help::filled(BEYOND_FORMAT, "    note: ", "          "));
         }
@@ -271,6 +275,31 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
             for line in note.lines() {
                 text.push_str(&format!("  {line}\n"));
             }
+        }
+        if json {
+            let mut members = record::head("test", "case");
+            members.push(("name".to_string(), Json::str(case.name.clone())));
+            let file = match &case.input {
+                Feed::File(p) => Json::str(p.display().to_string()),
+                Feed::Bytes(_) => Json::Null,
+            };
+            members.push(("file".to_string(), file));
+            members.extend(record::judged(
+                &outcome,
+                elapsed,
+                peak,
+                difference.as_ref(),
+                &text,
+            ));
+            let kept = options
+                .keep
+                .as_ref()
+                .filter(|_| kept_note.is_none())
+                .map_or(Json::Null, |dir| {
+                    Json::str(kept_path(dir, case).display().to_string())
+                });
+            members.push(("kept".to_string(), kept));
+            text = record::line(members);
         }
         let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         // Said after the case's report, which it belongs to.
@@ -286,7 +315,15 @@ fn run_all(cases: &[Case], options: &Options) -> u8 {
     let status = if closed {
         EXIT_OK
     } else {
-        let written = writeln!(out, "{passed} passed, {failed} failed").and_then(|()| out.flush());
+        let last = if json {
+            let mut members = record::head("test", "summary");
+            members.push(("passed".to_string(), Json::count(passed)));
+            members.push(("failed".to_string(), Json::count(failed)));
+            record::line(members)
+        } else {
+            format!("{passed} passed, {failed} failed\n")
+        };
+        let written = out.write_all(last.as_bytes()).and_then(|()| out.flush());
         cli::output_status("test", written)
     };
     if failed > 0 || unkept {

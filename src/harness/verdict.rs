@@ -9,7 +9,7 @@ use crate::harness::cases::{is_answer, kept_path, Case, Reference};
 use crate::harness::process::{self, builtin_answer, ErrorTail, Feed, Rest, Run, Runner, Sink};
 use crate::sandbox::memory::Peak;
 use crate::show::compare::{Comparator, Compared};
-use crate::show::diagnose::{self, CaseVerdict, Kind};
+use crate::show::diagnose::{self, CaseVerdict, Explained, Kind};
 use crate::show::diff::LineDiff;
 use crate::sys::file::{self, Aside};
 use std::fs::{self, File};
@@ -61,6 +61,8 @@ pub struct CaseRun {
     /// something it left running holding its output open: the note that says so (a
     /// wrong answer's report says it itself).
     pub held_note: Option<String>,
+    /// For a wrong answer, its first differing line as data (`--json`).
+    pub difference: Option<Explained>,
 }
 
 /// Where the output goes while a case runs: to the comparison, and on request to the
@@ -275,6 +277,7 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
     let peak = run.peak();
     let held = run.cut() == Some(Rest::HeldOpen);
     let over_time_or_memory = matches!(run, Run::TimedOut { .. } | Run::MemoryOut { .. });
+    let complete = run.cut().is_none();
     let mut verdict = judge_run(run, &compared, &case.input, options.exact, options.ascii);
     if over && !over_time_or_memory {
         verdict = CaseVerdict::OutputLimit(options.output_limit);
@@ -283,12 +286,22 @@ pub fn run_case(case: &Case, options: &Options) -> Result<CaseRun, String> {
     if let (CaseVerdict::WrongAnswer(details), Some(diff)) = (&mut verdict, diff) {
         details.push_str(&diff.finish().render());
     }
+    let difference = match (&verdict, &compared.difference) {
+        (CaseVerdict::WrongAnswer(_), Some(d)) => Some(diagnose::explained(
+            case.input.open(),
+            d,
+            &compared,
+            complete,
+        )),
+        _ => None,
+    };
     Ok(CaseRun {
         verdict,
         elapsed,
         peak,
         kept_note,
         held_note,
+        difference,
     })
 }
 

@@ -168,6 +168,64 @@ fn replay<R: Read>(input: io::Result<R>, upto: u64) -> Result<(Game, Read1), Str
     Err("the input has no commands".to_string())
 }
 
+/// A wrong answer's first differing line, as data (`--json`): what the text of
+/// [`wrong_answer`] says in its first lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Explained {
+    /// The output line, from 1.
+    pub line: u64,
+    /// The command behind it, when the input gets that far.
+    pub command: Option<Cmd>,
+    /// The input line the command starts on.
+    pub input_line: Option<u64>,
+    /// The answer's line (`None`: the answer ends before it).
+    pub expected: Option<String>,
+    /// The output's line (`None`: the output ends before it).
+    pub actual: Option<String>,
+    /// What differs, in words.
+    pub differs: String,
+    /// Why the judge answers as it does, when the input gets that far.
+    pub why: Option<String>,
+}
+
+/// The first differing line `d` of a wrong answer as data, replaying the input read
+/// from `input`; `complete` when the output was read to its end.
+pub fn explained<R: Read>(
+    input: io::Result<R>,
+    d: &Difference,
+    compared: &Compared,
+    complete: bool,
+) -> Explained {
+    let (expected, actual) = (d.expected.first(), d.actual.first());
+    let differs = differs::describe(
+        &d.expected,
+        &d.actual,
+        compared.expected_lines,
+        differs::Count {
+            lines: compared.actual_lines,
+            complete,
+        },
+    );
+    let mut out = Explained {
+        line: d.line + 1,
+        expected: expected.map(Line::lossy),
+        actual: actual.map(Line::lossy),
+        differs,
+        ..Explained::default()
+    };
+    if let Ok((mut game, read)) = replay(input, d.line + 1) {
+        out.command = Some(read.command);
+        out.input_line = Some(read.line);
+        let (verdict, why) = explain::play(&mut game, read.command);
+        out.why = Some(if verdict.is_ok() {
+            format!("valid: {why}")
+        } else {
+            why
+        });
+    }
+    out
+}
+
 /// The explanation of a wrong answer whose first difference is `d`, replaying the
 /// input read from `input`; `cut` says why the output was read only in part, if it was.
 pub fn wrong_answer<R: Read>(

@@ -14,6 +14,8 @@
 //!   (testlib style), and where it is not: `validate`, `audit` and the page's check.
 //! - [`diagnose`]: a verdict in words, and a wrong answer explained in terms of the
 //!   game, with the boards around the command.
+//! - [`record`]: a result as one JSON object (`--json` of `test`, `stress` and
+//!   `diagnose`), and its schema's version.
 //! - [`fault`]: the kind of a failure (the verdict; for a wrong answer the answer that
 //!   differs, the rule and the piece), to tell two failures of one program apart.
 //!
@@ -26,4 +28,5 @@ pub mod differs;
 pub mod explain;
 pub mod fault;
 pub mod format;
+pub mod record;
 pub mod render;

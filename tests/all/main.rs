@@ -38,6 +38,7 @@ mod notation;
 mod os_args;
 mod perft;
 mod reference;
+mod results_json;
 mod rules;
 mod samples;
 mod scanner;

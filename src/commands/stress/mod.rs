@@ -23,10 +23,11 @@
 
 pub mod oracle;
 
+use crate::cli::json::Json;
 use crate::cli::{self, Opt, Spec, EXIT_FAILURE, EXIT_OK};
 use crate::commands::runs::{
     self, ASCII_OPT, CMD_OPT, COMPARISON_CONFLICT, DEFAULT_TIMEOUT, EXACT_OPT,
-    IGNORE_WHITESPACE_OPT, MEMORY_OPT,
+    IGNORE_WHITESPACE_OPT, JSON_OPT, MEMORY_OPT,
 };
 use crate::generate::case::Case;
 use crate::generate::mode::modes_help;
@@ -38,6 +39,7 @@ use crate::sandbox::group;
 use crate::show::diagnose::{self, Kind};
 use crate::show::explain;
 use crate::show::fault::Fault;
+use crate::show::record;
 use crate::shrink::search::{self, Budget, Trial};
 use crate::shrink::shrinker::{Shrinker, Shrunk};
 use crate::shrink::smaller::{smaller, Effort, Smaller};
@@ -81,7 +83,7 @@ pub const SPEC: Spec = Spec {
     name: "stress",
     summary: "find a small input on which your solution fails, and say why",
     usage: &[
-        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--first] [--messy] [--exact | --ignore-whitespace] [--ascii]",
+        "--cmd 'PROGRAM ARGS' [--time SECONDS] [--cases N] [--q N] [--mode M] [--seed S] [--jobs J] [--save PATH] [--timeout SECONDS] [--memory MB] [--first] [--messy] [--exact | --ignore-whitespace] [--ascii] [--json]",
     ],
     about: concat!(
         "\
@@ -181,6 +183,7 @@ A progress line goes to stderr on a terminal; stdout gets only the result."
         EXACT_OPT,
         IGNORE_WHITESPACE_OPT,
         ASCII_OPT,
+        JSON_OPT,
     ],
     conflicts: &[COMPARISON_CONFLICT],
     exit: "0 no failure found within the budget, 1 a failing case found (a\n             \
@@ -199,6 +202,8 @@ struct Settings {
     started: Instant,
     /// Stop at the first failure (`--first`), rather than look on for other kinds.
     first: bool,
+    /// Results as JSON Lines (`--json`).
+    json: bool,
 }
 
 /// The `stress` subcommand; returns the exit status.
@@ -253,6 +258,7 @@ pub fn cli(args: &[std::ffi::OsString]) -> u8 {
             ascii: parsed.flag("--ascii"),
             started,
             first: parsed.flag("--first"),
+            json: parsed.flag("--json"),
         };
         let memory = runs::memory_limit(parsed)?;
         let oracle = Oracle::new(argv, timeout, memory, parsed.flag("--exact"));
@@ -371,8 +377,18 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
         return cli::fail("stress", &why);
     }
     let Some(mut failure) = hunt.failure else {
+        let text = if s.json {
+            let mut members = record::head("stress", "summary");
+            members.push(("failures".to_string(), Json::count(0)));
+            members.push(("seed".to_string(), Json::count(seed)));
+            members.push(("cases".to_string(), Json::count(hunt.tested)));
+            members.push(("tried".to_string(), Json::str(hunt.tried.clone())));
+            record::line(members)
+        } else {
+            format!("no failure found: {}\n", hunt.tried)
+        };
         let mut out = io::stdout().lock();
-        let written = writeln!(out, "no failure found: {}", hunt.tried).and_then(|()| out.flush());
+        let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
         return cli::output_status("stress", written);
     };
     if s.first {
@@ -389,10 +405,10 @@ fn stress(s: &Settings, oracle: &Oracle) -> u8 {
     );
     let mut done = vec![settle(s, oracle, &progress, fresh, failure, found, 1)];
     if s.first {
-        return print_reports(&done, None);
+        return print_reports(s, &done, None);
     }
     let more = look_on(s, oracle, &progress, fresh, &mut done);
-    print_reports(&done, Some(&more))
+    print_reports(s, &done, Some(&more))
 }
 
 /// A failure confirmed, shrunk and saved, with its report.
@@ -409,6 +425,8 @@ struct Settled {
     text: String,
     /// A file that could not be written: the error.
     unsaved: Option<String>,
+    /// The report as JSON members (`--json`).
+    record: Vec<(String, Json)>,
 }
 
 /// Confirms `failure`, shrinks it, saves it as the `nth` failure of the run and writes
@@ -438,14 +456,21 @@ fn settle(
     };
     let path = numbered(&s.save, nth);
     let case_len = report.case.len();
-    let (text, unsaved) = finish(
+    let (text, unsaved, mut members) = finish(
         s,
         oracle,
         &path,
-        &[found, report.line],
+        &[found.clone(), report.line.clone()],
         &report.case,
         report.judged,
     );
+    let mut record = record::head("stress", "failure");
+    record.push(("kind".to_string(), Json::str(fault_words(fault))));
+    record.push(("case_index".to_string(), Json::count(index)));
+    record.push(("commands".to_string(), Json::count(case_len as u64)));
+    record.push(("found".to_string(), Json::str(found)));
+    record.push(("shrunk".to_string(), Json::str(report.line)));
+    record.append(&mut members);
     Settled {
         fault,
         index,
@@ -453,6 +478,7 @@ fn settle(
         path,
         text,
         unsaved,
+        record,
     }
 }
 
@@ -577,9 +603,52 @@ fn fault_words(fault: Option<Fault>) -> String {
 
 /// Prints the reports, the smallest case first, with a summary when there are several;
 /// returns 1 (or the status of a failed write or save).
-fn print_reports(done: &[Settled], more: Option<&LookedOn>) -> u8 {
+fn print_reports(s: &Settings, done: &[Settled], more: Option<&LookedOn>) -> u8 {
     let mut order: Vec<&Settled> = done.iter().collect();
     order.sort_by_key(|d| d.case_len);
+    let text = if s.json {
+        json_reports(s, &order, more)
+    } else {
+        text_reports(&order, more)
+    };
+    let mut out = io::stdout().lock();
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    let status = cli::output_status("stress", written);
+    if let Some(error) = done.iter().find_map(|d| d.unsaved.as_ref()) {
+        return cli::fail("stress", error);
+    }
+    match status {
+        EXIT_OK => EXIT_FAILURE,
+        status => status,
+    }
+}
+
+/// The reports as JSON Lines: one object per failure, smallest case first, then the
+/// summary.
+fn json_reports(s: &Settings, order: &[&Settled], more: Option<&LookedOn>) -> String {
+    let mut text = String::new();
+    for d in order {
+        text.push_str(&record::line(d.record.clone()));
+    }
+    let mut members = record::head("stress", "summary");
+    members.push(("failures".to_string(), Json::count(order.len() as u64)));
+    members.push(("seed".to_string(), Json::count(s.recipe.seed)));
+    let looked = match more {
+        None => Json::Null,
+        Some(m) => Json::obj([
+            ("cases", Json::count(m.cases)),
+            ("seconds", Json::Num((m.seconds * 10.0).round() / 10.0)),
+            ("stopped", m.stopped.map_or(Json::Null, Json::str)),
+        ]),
+    };
+    members.push(("looked_on".to_string(), looked));
+    text.push_str(&record::line(members));
+    text
+}
+
+/// The reports for people: a summary when there are several, each report, and how
+/// the search for other kinds ended.
+fn text_reports(order: &[&Settled], more: Option<&LookedOn>) -> String {
     let mut text = String::new();
     if order.len() > 1 {
         text.push_str(&format!(
@@ -616,16 +685,7 @@ fn print_reports(done: &[Settled], more: Option<&LookedOn>) -> u8 {
             ));
         }
     }
-    let mut out = io::stdout().lock();
-    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    let status = cli::output_status("stress", written);
-    if let Some(error) = done.iter().find_map(|d| d.unsaved.as_ref()) {
-        return cli::fail("stress", error);
-    }
-    match status {
-        EXIT_OK => EXIT_FAILURE,
-        status => status,
-    }
+    text
 }
 
 /// The search: cases from the recipe from number `start` on (at most `count` of them),
@@ -954,7 +1014,7 @@ fn finish(
     lines: &[String],
     case: &Case,
     judged: Judged,
-) -> (String, Option<String>) {
+) -> (String, Option<String>, Vec<(String, Json)>) {
     let answer_path = match path.strip_suffix(".in") {
         Some(stem) => format!("{stem}.ans"),
         None => format!("{path}.ans"),
@@ -984,6 +1044,12 @@ fn finish(
     };
     let elapsed = judged.run.elapsed();
     let peak = judged.run.peak();
+    let complete = judged.run.cut().is_none();
+    let explained = judged
+        .compared
+        .difference
+        .as_ref()
+        .map(|d| diagnose::explained(judged.input.open(), d, &judged.compared, complete));
     let outcome = verdict::judge_run(
         judged.run,
         &judged.compared,
@@ -998,12 +1064,34 @@ fn finish(
     }
     text.push_str(&saved);
     text.push('\n');
-    text.push_str(&diagnose::report(
+    let report = diagnose::report(
         path,
         &outcome,
         elapsed,
         peak,
-        explain::stdout_color(),
+        explain::stdout_color() && !s.json,
+    );
+    text.push_str(&report);
+    let mut members = vec![
+        (
+            "saved".to_string(),
+            Json::Arr(match (input_saved, unsaved.is_none()) {
+                (true, true) => vec![Json::str(path), Json::str(answer_path.clone())],
+                (true, false) => vec![Json::str(path)],
+                _ => Vec::new(),
+            }),
+        ),
+        (
+            "input".to_string(),
+            Json::str(String::from_utf8_lossy(&input)),
+        ),
+    ];
+    members.extend(record::judged(
+        &outcome,
+        elapsed,
+        peak,
+        explained.as_ref().filter(|_| outcome.word() == "WA"),
+        &report,
     ));
     if case.len() <= PRINTED || !input_saved {
         if input_saved {
@@ -1017,7 +1105,7 @@ fn finish(
             text.push('\n');
         }
     }
-    (text, unsaved)
+    (text, unsaved, members)
 }
 
 #[cfg(test)]
