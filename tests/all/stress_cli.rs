@@ -72,9 +72,16 @@ fn fixtures() -> &'static Path {
     DIR.get_or_init(|| common::planted(&names))
 }
 
-/// `stress ARGS`, run in the system's temporary folder: a failure it finds without
-/// `--save` is saved there, never in the clone.
+/// `stress ARGS --first`, run in the system's temporary folder: a failure it finds
+/// without `--save` is saved there, never in the clone. The first failure alone: what
+/// most tests look at (the search for other kinds has tests of its own,
+/// [`stress_every_kind`]).
 fn stress(args: &[&str]) -> Output {
+    stress_every_kind(&[args, &["--first"]].concat())
+}
+
+/// `stress ARGS`, as a user runs it: after the first failure it looks on for others.
+fn stress_every_kind(args: &[&str]) -> Output {
     Command::new(BIN)
         .arg("stress")
         .args(args)
@@ -149,7 +156,6 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
     for (bug, says) in BUGS {
         let program = dir.join(bug);
         let save = work.join(format!("{bug}.in"));
-        // The first failure alone: what follows it is another test's.
         let out = stress(&[
             "--cmd",
             &program.to_string_lossy(),
@@ -162,7 +168,6 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
             "--save",
             &save.to_string_lossy(),
             "--ascii",
-            "--first",
         ]);
         let stdout = text(&out.stdout);
         assert_eq!(
@@ -738,7 +743,7 @@ fn two_independent_mistakes_are_both_found_in_one_run() {
         &save.to_string_lossy(),
         "--ascii",
     ];
-    let out = stress(&args);
+    let out = stress_every_kind(&args);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
@@ -781,7 +786,7 @@ fn two_independent_mistakes_are_both_found_in_one_run() {
         "{stdout}"
     );
     // --first: today's single report.
-    let out = stress(&[&args[..], &["--first"]].concat());
+    let out = stress_every_kind(&[&args[..], &["--first"]].concat());
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.starts_with("found: WA in case "), "{stdout}");
@@ -801,7 +806,7 @@ fn a_run_reports_at_most_five_kinds() {
         "read q\ni=0\nwhile [ $i -lt $q ]; do echo Invalid command; i=$((i+1)); done\n",
     );
     let save = work.join("many.in");
-    let out = stress(&[
+    let out = stress_every_kind(&[
         "--cmd",
         &all_invalid,
         "--seed",
@@ -844,7 +849,7 @@ fn one_planted_mistake_is_one_kind_of_failure() {
     for (bug, _) in BUGS {
         let program = dir.join(bug);
         let save = work.join(format!("{bug}.in"));
-        let out = stress(&[
+        let out = stress_every_kind(&[
             "--cmd",
             &program.to_string_lossy(),
             "--seed",
