@@ -299,6 +299,7 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "slow (about 8 s): the full tier runs it"]
     fn one_game_gives_every_lone_check_and_shows_every_ghost() {
         one_game_of_seed(1);
         // The lone checks alone take nothing.

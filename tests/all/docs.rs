@@ -382,19 +382,13 @@ fn examples_of_the_chase_guide() {
 }
 
 #[test]
-#[cfg_attr(
-    lacks_gxx,
-    ignore = "needs g++ (none was found when the tests were built)"
-)]
+#[ignore = "slow (about 15 s: stress and diagnose runs): the full tier runs it"]
 fn examples_of_the_contestants_guide() {
     examples_of("contestants.md");
 }
 
 #[test]
-#[cfg_attr(
-    lacks_gxx,
-    ignore = "needs g++ (none was found when the tests were built)"
-)]
+#[ignore = "slow (about 10 s: a stress run): the full tier runs it"]
 fn examples_of_the_contestants_quick_start() {
     examples_of("contestants-quick.md");
 }
@@ -405,6 +399,7 @@ fn examples_of_the_engine_internals() {
 }
 
 #[test]
+#[ignore = "slow (about 9 s: searches and games): the full tier runs it"]
 fn examples_of_the_engine_guide() {
     examples_of("engine.md");
 }

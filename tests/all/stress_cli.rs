@@ -144,10 +144,7 @@ fn shrunk_size(stdout: &str) -> usize {
 }
 
 #[test]
-#[cfg_attr(
-    lacks_gxx,
-    ignore = "needs g++ (none was found when the tests were built)"
-)]
+#[ignore = "slow (about 30 s: ten programs found and shrunk): the full tier runs it"]
 fn every_planted_mistake_is_found_shrunk_and_explained() {
     let dir = fixtures();
     let work = scratch("bugs");
@@ -237,10 +234,7 @@ fn every_planted_mistake_is_found_shrunk_and_explained() {
 }
 
 #[test]
-#[cfg_attr(
-    lacks_gxx,
-    ignore = "needs g++ (none was found when the tests were built)"
-)]
+#[ignore = "slow (about 11 s of cases that all pass): the full tier runs it"]
 fn a_correct_solution_is_never_flagged() {
     let dir = fixtures();
     let work = scratch("correct");
@@ -332,10 +326,7 @@ fn the_same_seed_shrinks_to_the_same_case_whatever_the_jobs() {
 }
 
 #[test]
-#[cfg_attr(
-    lacks_gxx,
-    ignore = "needs g++ (none was found when the tests were built)"
-)]
+#[ignore = "slow (about 10 s): the full tier runs it"]
 fn formerly_long_cases_keep_at_most_a_dozen_commands() {
     let dir = fixtures();
     let work = scratch("dozen");
@@ -395,6 +386,7 @@ fn mutant() -> PathBuf {
 }
 
 #[test]
+#[ignore = "slow (about 15 s): the full tier runs it"]
 fn a_blocker_far_from_its_square_is_played_by_a_nearer_piece() {
     // Kept 13 commands with relocation by a shift alone: the soldier stepping onto the
     // eye of a blue elephant that an elephant check forgets had walked two squares, where
