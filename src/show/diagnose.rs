@@ -197,15 +197,7 @@ pub fn explained<R: Read>(
     complete: bool,
 ) -> Explained {
     let (expected, actual) = (d.expected.first(), d.actual.first());
-    let differs = differs::describe(
-        &d.expected,
-        &d.actual,
-        compared.expected_lines,
-        differs::Count {
-            lines: compared.actual_lines,
-            complete,
-        },
-    );
+    let differs = what_differs(d, compared, complete);
     let mut out = Explained {
         line: d.line + 1,
         expected: expected.map(Line::lossy),
@@ -224,6 +216,19 @@ pub fn explained<R: Read>(
         });
     }
     out
+}
+
+/// What differs at `d`, in words; `complete` when the output was read to its end.
+fn what_differs(d: &Difference, compared: &Compared, complete: bool) -> String {
+    differs::describe(
+        &d.expected,
+        &d.actual,
+        compared.expected_lines,
+        differs::Count {
+            lines: compared.actual_lines,
+            complete,
+        },
+    )
 }
 
 /// The explanation of a wrong answer whose first difference is `d`, replaying the
@@ -255,15 +260,7 @@ pub fn wrong_answer<R: Read>(
     let (expected, actual) = (d.expected.first(), d.actual.first());
     out.push_str(&format!("  expected: {}\n", shown(expected, "the answer")));
     out.push_str(&format!("  actual:   {}\n", shown(actual, "the output")));
-    let differs = differs::describe(
-        &d.expected,
-        &d.actual,
-        compared.expected_lines,
-        differs::Count {
-            lines: compared.actual_lines,
-            complete: cut.is_none(),
-        },
-    );
+    let differs = what_differs(d, compared, cut.is_none());
     out.push_str(&format!("  differs:  {differs}\n"));
     if let Some(cut) = cut {
         out.push_str(&cut);
