@@ -181,6 +181,9 @@ catalogue! {
     CheckCarJumps "check-car-jumps" CheckBlocking
         sentence "lets a car give check through pieces in its way"
         rule "a car threatens a captain only along an empty row or column";
+    CheckCarScanEndsAtFirstPiece "check-car-scan-ends-at-first-piece" CheckBlocking
+        sentence "looks for a car's check ray by ray (up, down, right, left) and ends the whole search at the first piece that is not the opposing captain, so the rays after it are never looked at"
+        rule "a car threatens a captain along each of its four rays, whatever stands on the others";
     CheckCarStopsOneShort "check-car-stops-one-short" CheckBlocking
         sentence "forgets the square right before the captain when it looks for a car's check"
         rule "every square strictly between a car and the captain must be empty for check";

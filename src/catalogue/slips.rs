@@ -6,7 +6,8 @@
 //! x and y swapped, copied from the neighbouring row), a car's loop that starts or stops
 //! one square off, takes the edge it heads for as off the board, or does not stop at a
 //! blocker; and for the soldier, whose "forward" depends on its side, a slip for one
-//! side only.
+//! side only, and whose eight neighbours a solution often tests one by one, each with
+//! its own bounds test, a straight neighbour tested against another one's bound.
 //!
 //! Each candidate has a name, a sentence and the rule it breaks, all made from the table,
 //! and an [`Effect`]: what it changes, reduced to its simplest form (a blocking square
@@ -125,6 +126,9 @@ pub enum What {
     },
     /// A slip on a car's path.
     Car(CarSlip),
+    /// Looking out from the captain, the bounds test of the square `captain - dir` is
+    /// that of the square `captain - other`: the test of another row (`other`).
+    GuardOf(Offset),
 }
 
 /// One slip in one row of the move table, in one use, for one side or both.
@@ -154,6 +158,9 @@ pub enum Effect {
     Blocks(Vec<Offset>),
     /// A car's path slip.
     Car(CarSlip),
+    /// The row applies only where the row `other`'s attacker square, seen from the
+    /// captain, is on the board.
+    Guard(Offset),
 }
 
 /// The side of a slip, its use, piece and row, and what it changes.
@@ -215,6 +222,8 @@ impl Slip {
                 return Effect::Dropped;
             }
             What::Car(slip) => return Effect::Car(slip),
+            What::GuardOf(other) if other == self.dir => return Effect::Rule(SAME_SQUARES),
+            What::GuardOf(other) => return Effect::Guard(other),
             What::Forgotten(b) => blocks.retain(|&s| s != b),
             What::Moved { block, to, .. } => {
                 for s in &mut blocks {
@@ -301,6 +310,17 @@ fn edge(dir: Offset) -> &'static str {
         (-1, 0) => "row 0",
         (0, 1) => "column 8",
         _ => "column 0",
+    }
+}
+
+/// The edge a captain stands on where the square `captain - other` is off the board:
+/// where the bounds test of row `other`, looking out from the captain, fails.
+fn guard_edge(other: Offset) -> &'static str {
+    match other {
+        (1, 0) => "row 0",
+        (-1, 0) => "row 9",
+        (0, 1) => "column 0",
+        _ => "column 8",
     }
 }
 
@@ -500,6 +520,14 @@ fn grown(slip: Slip, neighbour: Option<Offset>) -> Grown {
             .to_string(),
             car_sentence(at, color, dir, s),
         ),
+        What::GuardOf(other) => (
+            format!("wrong-guard-{}", guard_edge(other).replace(' ', "-")),
+            format!(
+                "misses {its} when the captain stands on {}: it looks at the captain's \
+                 neighbours one by one and guards this one with another one's bounds test",
+                guard_edge(other),
+            ),
+        ),
     };
     let mut rule = row_rule(at, kind, dir);
     if let Some(c) = color {
@@ -573,6 +601,9 @@ pub fn candidates() -> Vec<Grown> {
                             }
                         }
                     }
+                    if kind == PieceKind::Soldier && at == Use::Check {
+                        out.extend(wrong_guards(leaps));
+                    }
                     if kind == PieceKind::Soldier {
                         // A soldier's "forward" depends on its side: a solution may write
                         // its steps per side, and slip in one side's.
@@ -588,6 +619,33 @@ pub fn candidates() -> Vec<Grown> {
                     }
                 }
             }
+        }
+    }
+    out
+}
+
+/// The soldier's straight check rows, each with the bounds test of each other straight
+/// row: a solution that looks at the captain's four neighbours one by one, each behind
+/// its own bounds test, and pairs a square with the wrong test. (Its diagonal rows test
+/// two bounds, and the captain's rows are mutual; they are left out.)
+fn wrong_guards(leaps: &[crate::judge::rules::Leap]) -> Vec<Grown> {
+    let straight = |d: Offset| d.0 == 0 || d.1 == 0;
+    let rows: Vec<Offset> = leaps
+        .iter()
+        .map(|l| l.delta)
+        .filter(|&d| straight(d))
+        .collect();
+    let mut out = Vec::new();
+    for &dir in &rows {
+        for &other in rows.iter().filter(|&&o| o != dir) {
+            let slip = Slip {
+                at: Use::Check,
+                kind: PieceKind::Soldier,
+                dir,
+                color: None,
+                what: What::GuardOf(other),
+            };
+            out.push(grown(slip, None));
         }
     }
     out
@@ -660,6 +718,41 @@ mod tests {
             slip(Use::Move, Horse, (2, 1), behind).effect(),
             Effect::Blocks(vec![(-1, 0)])
         );
+    }
+
+    #[test]
+    fn a_soldiers_straight_check_row_may_take_another_rows_bound() {
+        let all = candidates();
+        let guards: Vec<&Grown> = all
+            .iter()
+            .filter(|g| matches!(g.slip.what, What::GuardOf(_)))
+            .collect();
+        // Four straight rows, each with the bound of each of the other three.
+        assert_eq!(guards.len(), 12);
+        assert!(guards.iter().all(|g| g.slip.kind == PieceKind::Soldier
+            && g.slip.at == Use::Check
+            && matches!(g.slip.what, What::GuardOf(o) if o != g.slip.dir)));
+        // A soldier left of a captain, guarded as if it stood above: missed on row 9.
+        let left = all
+            .iter()
+            .find(|g| g.name == "check-soldier-right1-wrong-guard-row-9")
+            .expect("listed");
+        assert_eq!(left.slip.dir, (0, 1));
+        assert_eq!(left.slip.effect(), Effect::Guard((-1, 0)));
+        assert_eq!(
+            left.sentence,
+            "misses a soldier's check from (x, y) on a captain at (x, y+1) when the captain \
+             stands on row 9: it looks at the captain's neighbours one by one and guards this \
+             one with another one's bounds test"
+        );
+        // Its own bound is the rule.
+        let own = slip(
+            Use::Check,
+            PieceKind::Soldier,
+            (0, 1),
+            What::GuardOf((0, 1)),
+        );
+        assert_eq!(own.effect(), Effect::Rule(SAME_SQUARES));
     }
 
     #[test]

@@ -85,6 +85,9 @@ pub enum Variant {
     /// or when the winner could move onto (0, 0), where a search for the missing captain
     /// leaves its answer.
     CheckAtEndAtCorner,
+    /// On the move by which this side takes the other's captain (and only then): check
+    /// when the winner's captain stands attacked.
+    CheckAtEndWhenWins(Color),
     /// The game does not end when this side takes the other's captain.
     GameGoesOnWhenWins(Color),
     /// The turn passes after this kind of invalid command.
@@ -210,6 +213,20 @@ fn at_the_end() -> Vec<Described> {
         Topic::End,
         Listed,
     ));
+    for c in Color::ALL {
+        out.push(described(
+            Variant::CheckAtEndWhenWins(c),
+            format!("check-after-the-end-when-{c}-wins"),
+            format!(
+                "on the move by which {c} takes {}'s captain, and only then, reports check \
+                 when {c}'s captain stands attacked",
+                c.opponent()
+            ),
+            no_check,
+            Topic::End,
+            Listed,
+        ));
+    }
     for c in Color::ALL {
         out.push(described(
             Variant::GameGoesOnWhenWins(c),

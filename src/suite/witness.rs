@@ -120,17 +120,39 @@ pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
     if let Some(fixture) = mistake.fixture() {
         return Some(fixture.to_string());
     }
-    // The search of one seed may miss a rare mistake; a few more seeds find it.
-    let cmds = (1..=SEEDS).find_map(|seed| exposing(mistake, seed))?;
-    let case = Case::of(&cmds);
+    // The search of one seed may miss a rare mistake; a few more seeds find it. One
+    // that is found only late in a long game may shrink no further than that game's
+    // route to it; the next seeds' games are shrunk too, and the shortest is kept.
+    let mut best: Option<Case> = None;
+    for seed in 1..=SEEDS {
+        if best.as_ref().is_some_and(|b| b.cmds().len() <= SHORT) {
+            break;
+        }
+        let Some(cmds) = exposing(mistake, seed) else {
+            continue;
+        };
+        let shrunk = shrunk(mistake, Case::of(&cmds), jobs)?;
+        if best
+            .as_ref()
+            .is_none_or(|b| shrunk.cmds().len() < b.cmds().len())
+        {
+            best = Some(shrunk);
+        }
+    }
+    Some(String::from_utf8_lossy(&best?.to_bytes()).into_owned())
+}
+
+/// `case`, which exposes `mistake`, shrunk like a `stress` failure.
+fn shrunk(mistake: Mistake, case: Case, jobs: usize) -> Option<Case> {
     let tester = MutantTester::new(mistake);
     let trial = tester.trial(&case)?;
     let budget = Budget { deadline: None };
     let shrinker = Shrinker::new(&tester, jobs, budget, SHRINK_RUNS, true);
-    let shrunk = shrinker.shrink(case, trial).case;
-    Some(String::from_utf8_lossy(&shrunk.to_bytes()).into_owned())
+    Some(shrinker.shrink(case, trial).case)
 }
 
+/// A witness this short is kept without trying the next seeds.
+const SHORT: usize = 60;
 /// Seeds of the search tried, at most.
 const SEEDS: u64 = 8;
 /// Runs of the mutant a witness is shrunk with, at most.

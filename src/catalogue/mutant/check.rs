@@ -41,6 +41,7 @@ impl Mutant {
                 (_, Some(Variant::CheckAtEndAtCorner)) => {
                     winner_attacked() || self.attacked(At { x: 0, y: 0 }, winner)
                 }
+                (_, Some(Variant::CheckAtEndWhenWins(c))) => winner == c && winner_attacked(),
                 _ => false,
             };
         }

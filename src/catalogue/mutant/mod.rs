@@ -337,4 +337,80 @@ mod tests {
             assert_eq!(answers(None, &cmds), judge_answers(&cmds));
         }
     }
+
+    /// The commands of a judge input written as one line of numbers, `Q` first.
+    fn commands(text: &str) -> Vec<Cmd> {
+        let n: Vec<i64> = text
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(n[0] as usize * 4, n.len() - 1, "{text}");
+        n[1..].chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
+    }
+
+    /// The 1-based commands `name`'s mutant answers differently from the judge.
+    fn wrong_at(name: &str, cmds: &[Cmd]) -> Vec<usize> {
+        let m = Mistake::from_name(name).unwrap_or_else(|| panic!("{name}: not listed"));
+        let (got, expected) = (answers(Some(m), cmds), judge_answers(cmds));
+        (0..cmds.len())
+            .filter(|&i| got[i] != expected[i])
+            .map(|i| i + 1)
+            .collect()
+    }
+
+    #[test]
+    fn check_after_the_end_for_one_winner_only() {
+        // Red's captain takes blue's on (9, 4) while the blue guard on (8, 4) attacks it.
+        let red_wins = commands(
+            "19 0 4 1 4 9 3 8 2 1 4 2 4 9 5 8 4 2 4 2 5 8 4 9 5 2 5 3 5 9 5 8 4 3 5 4 5 \
+             8 4 9 5 4 5 5 5 9 5 8 4 0 0 1 0 8 4 9 5 1 0 1 3 9 5 8 4 1 3 9 3 8 4 9 5 9 3 9 4",
+        );
+        // Blue takes red's captain on its last move while blue's captain stands attacked.
+        let blue_wins = commands(
+            "14 0 1 2 2 6 4 5 3 2 2 1 4 6 6 5 6 1 4 3 5 5 6 4 6 3 5 5 6 4 6 3 7 5 6 7 5 \
+             3 7 2 6 0 3 1 2 2 6 1 5 0 5 1 4 1 5 0 4",
+        );
+        let side_blind = "check-after-the-end";
+        assert_eq!(wrong_at(side_blind, &red_wins), [19]);
+        assert_eq!(wrong_at(side_blind, &blue_wins), [14]);
+        let red = "check-after-the-end-when-red-wins";
+        let blue = "check-after-the-end-when-blue-wins";
+        assert_eq!(wrong_at(red, &red_wins), [19]);
+        assert_eq!(wrong_at(red, &blue_wins), Vec::<usize>::new());
+        assert_eq!(wrong_at(blue, &blue_wins), [14]);
+        assert_eq!(wrong_at(blue, &red_wins), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_car_scan_that_ends_at_the_first_piece_misses_the_later_rays() {
+        let name = "check-car-scan-ends-at-first-piece";
+        // The blue captain walks to (1, 3); the red car steps to (1, 0), where its ray
+        // up meets its own duck on (2, 0) first and the ray right reaches the captain.
+        let walk = "0 7 2 6 9 4 8 4 2 6 0 7 8 4 8 3 0 7 2 6 8 3 7 3 2 6 0 7 7 3 6 3 0 7 2 6 \
+                    6 3 5 3 2 6 0 7 5 3 4 3 0 7 2 6 4 3 3 3 2 6 0 7 3 3 2 3 0 7 2 6 2 3 1 3";
+        assert_eq!(
+            wrong_at(name, &commands(&format!("19 {walk} 0 0 1 0"))),
+            [19]
+        );
+        // The side-blind slips of one ray see that check.
+        for seen in ["check-car-up-dropped", "check-car-down-dropped"] {
+            assert_eq!(wrong_at(seen, &commands(&format!("19 {walk} 0 0 1 0"))), []);
+        }
+    }
+
+    #[test]
+    fn a_soldiers_neighbour_guarded_by_another_neighbours_bound() {
+        // A red soldier steps beside the blue captain on (9, 3), to its left, on row 9.
+        let name = "check-soldier-right1-wrong-guard-row-9";
+        let input = commands(
+            "11 3 0 4 0 9 3 8 4 4 0 5 0 8 4 7 5 5 0 6 1 7 5 8 6 6 1 7 2 9 4 9 3 7 2 8 3 \
+             6 6 7 7 8 3 9 2",
+        );
+        assert_eq!(wrong_at(name, &input), [11]);
+        // The same soldier's check on a captain off the edge is seen.
+        assert_eq!(
+            wrong_at("check-soldier-right1-wrong-guard-row-0", &input),
+            Vec::<usize>::new()
+        );
+    }
 }

@@ -53,6 +53,14 @@ impl Mutant {
         match self.slip_on(piece, dir, why) {
             Some(What::Dropped) => return Path::No,
             Some(What::Forgotten(b)) => blocks.retain(|&s| s != wide(b)),
+            Some(What::GuardOf(other)) => {
+                // Its test for this row is the one for the square `captain - other`.
+                let captain = from.plus(dir.0, dir.1);
+                let (ox, oy) = wide(other);
+                if !captain.plus(-ox, -oy).on_board() {
+                    return Path::No;
+                }
+            }
             Some(What::Moved { block, to, .. }) => {
                 for s in blocks.iter_mut() {
                     if *s == wide(block) {
@@ -97,6 +105,9 @@ impl Mutant {
         if in_move(Written::MoveCarJumps) || in_check(Written::CheckCarJumps) {
             return Path::Yes;
         }
+        if in_check(Written::CheckCarScanEndsAtFirstPiece) {
+            return self.car_scan_ending_at_first_piece(from, to);
+        }
         let n = dx.abs().max(dy.abs());
         let mut first = 1;
         let mut last = if is(Written::CarPathIncludesTarget) {
@@ -123,6 +134,24 @@ impl Mutant {
             _ => {}
         }
         Path::when_free((first..=last).all(|k| self.empty(from.plus(k * sx, k * sy))))
+    }
+}
+
+impl Mutant {
+    /// [`Written::CheckCarScanEndsAtFirstPiece`]: the car's four rays walked in order,
+    /// up, down, right, left, the whole walk ended at the first piece found; check when
+    /// that piece stands on `to` (the captain's square).
+    fn car_scan_ending_at_first_piece(&self, from: At, to: At) -> Path {
+        for (sx, sy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let mut at = from.plus(sx, sy);
+            while at.on_board() && self.empty(at) {
+                at = at.plus(sx, sy);
+            }
+            if at.on_board() {
+                return if at == to { Path::Yes } else { Path::No };
+            }
+        }
+        Path::No
     }
 }
 

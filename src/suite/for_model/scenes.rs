@@ -206,10 +206,51 @@ pub fn for_map(cell: table::Cell, board: &Board) -> Vec<Scene> {
     use table::Cell as C;
     let scenes = match cell {
         C::Stopped(color, r, way) => leaps(color, r, way, true),
+        C::Blocked(color, r, way) if rows()[r as usize].kind == PieceKind::Car => {
+            car_blocked(color, r, way)
+        }
         C::Blocked(color, r, way) => leaps(color, r, way, false),
         _ => Vec::new(),
     };
     nearest(board, scenes)
+}
+
+/// Scenes of `color`'s car tried along row `r` onto an empty square and blocked `way`
+/// ([`table::ways`]): by one piece next to it, next to its target, between the two
+/// (next to neither), or by two. Each with the blockers of either side, one scene each.
+fn car_blocked(color: Color, r: u8, way: table::Way) -> Vec<Scene> {
+    // The target's distance along the row, and the blockers' distances.
+    let (reach, blockers): (i8, &[i8]) = match way {
+        0 => (2, &[1]),
+        1 => (3, &[2]),
+        2 => (4, &[2]),
+        _ => (3, &[1, 2]),
+    };
+    let (dx, dy) = rows()[r as usize].dir;
+    let mut out = Vec::new();
+    for from in stand(color, PieceKind::Car) {
+        let at = |k: i8| from.offset((dx * k, dy * k));
+        let Some(to) = at(reach) else { continue };
+        for by in [color, color.opponent()] {
+            let mut place = vec![(from, Want::piece(color, PieceKind::Car))];
+            let mut empty = vec![to];
+            for k in 1..reach {
+                let Some(square) = at(k) else { continue };
+                match blockers.contains(&k) {
+                    true => place.push((square, Want::any(by))),
+                    false => empty.push(square),
+                }
+            }
+            out.push(Scene {
+                place,
+                empty,
+                mover: Some(color),
+                then: vec![cmd_of(from, to)],
+                ..Scene::default()
+            });
+        }
+    }
+    out
 }
 
 /// Scenes of `color`'s leap by row `r` with its blocking squares held `way`: aimed at
@@ -361,12 +402,25 @@ mod tests {
             let r = rows().iter().position(|w| w.kind == Duck && w.dir == dir);
             r.expect("a row") as u8
         };
-        let map_cells = [
+        let car = |dir| {
+            let r = rows().iter().position(|w| w.kind == Car && w.dir == dir);
+            r.expect("a row") as u8
+        };
+        let mut map_cells = vec![
             table::Cell::Stopped(Red, duck((3, -2)), 2),
             table::Cell::Stopped(Blue, duck((-3, 2)), 2),
             table::Cell::Stopped(Red, duck((2, 3)), 0),
             table::Cell::Blocked(Blue, duck((-2, -3)), 2),
         ];
+        // A car blocked each way (next to it, next to its target, between, by two),
+        // along each of its rows, for each side.
+        for color in [Red, Blue] {
+            for dir in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                for way in 0..4 {
+                    map_cells.push(table::Cell::Blocked(color, car(dir), way));
+                }
+            }
+        }
         for cell in map_cells {
             let reaches = |cmds: &[Cmd]| {
                 let mut counter = table::Counter::new();
