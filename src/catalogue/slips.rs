@@ -17,7 +17,7 @@
 //! effect once.
 
 use crate::judge::piece::{Color, PieceKind, COLS, ROWS};
-use crate::judge::rules::{Reach, REACH};
+use crate::judge::rules::{Leap, Reach, REACH};
 use crate::show::explain::direction;
 
 /// Where a solution uses the move table: to judge a move, or to decide check.
@@ -602,7 +602,9 @@ pub fn candidates() -> Vec<Grown> {
                         }
                     }
                     if kind == PieceKind::Soldier && at == Use::Check {
-                        out.extend(wrong_guards(leaps));
+                        for (dir, other) in wrong_guards(leaps) {
+                            out.push(grown(base(dir, What::GuardOf(other)), None));
+                        }
                     }
                     if kind == PieceKind::Soldier {
                         // A soldier's "forward" depends on its side: a solution may write
@@ -624,31 +626,20 @@ pub fn candidates() -> Vec<Grown> {
     out
 }
 
-/// The soldier's straight check rows, each with the bounds test of each other straight
-/// row: a solution that looks at the captain's four neighbours one by one, each behind
-/// its own bounds test, and pairs a square with the wrong test. (Its diagonal rows test
-/// two bounds, and the captain's rows are mutual; they are left out.)
-fn wrong_guards(leaps: &[crate::judge::rules::Leap]) -> Vec<Grown> {
-    let straight = |d: Offset| d.0 == 0 || d.1 == 0;
-    let rows: Vec<Offset> = leaps
+/// The soldier's straight check rows, each paired with each other straight row whose
+/// bounds test it takes: a solution that looks at the captain's four neighbours one by
+/// one, each behind its own bounds test, and pairs a square with the wrong test. (Its
+/// diagonal rows test two bounds, and the captain's rows are mutual; they are left out.)
+fn wrong_guards(leaps: &[Leap]) -> Vec<(Offset, Offset)> {
+    let straight: Vec<Offset> = leaps
         .iter()
         .map(|l| l.delta)
-        .filter(|&d| straight(d))
+        .filter(|d| d.0 == 0 || d.1 == 0)
         .collect();
-    let mut out = Vec::new();
-    for &dir in &rows {
-        for &other in rows.iter().filter(|&&o| o != dir) {
-            let slip = Slip {
-                at: Use::Check,
-                kind: PieceKind::Soldier,
-                dir,
-                color: None,
-                what: What::GuardOf(other),
-            };
-            out.push(grown(slip, None));
-        }
-    }
-    out
+    let pairs = straight
+        .iter()
+        .flat_map(|&dir| straight.iter().map(move |&o| (dir, o)));
+    pairs.filter(|(dir, other)| dir != other).collect()
 }
 
 #[cfg(test)]

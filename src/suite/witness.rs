@@ -125,17 +125,14 @@ pub fn of(mistake: Mistake, jobs: usize) -> Option<String> {
     // route to it; the next seeds' games are shrunk too, and the shortest is kept.
     let mut best: Option<Case> = None;
     for seed in 1..=SEEDS {
-        if best.as_ref().is_some_and(|b| b.cmds().len() <= SHORT) {
+        if best.as_ref().is_some_and(|b| b.len() <= SHORT) {
             break;
         }
         let Some(cmds) = exposing(mistake, seed) else {
             continue;
         };
         let shrunk = shrunk(mistake, Case::of(&cmds), jobs)?;
-        if best
-            .as_ref()
-            .is_none_or(|b| shrunk.cmds().len() < b.cmds().len())
-        {
+        if best.as_ref().is_none_or(|b| shrunk.len() < b.len()) {
             best = Some(shrunk);
         }
     }

@@ -388,13 +388,11 @@ mod tests {
         // up meets its own duck on (2, 0) first and the ray right reaches the captain.
         let walk = "0 7 2 6 9 4 8 4 2 6 0 7 8 4 8 3 0 7 2 6 8 3 7 3 2 6 0 7 7 3 6 3 0 7 2 6 \
                     6 3 5 3 2 6 0 7 5 3 4 3 0 7 2 6 4 3 3 3 2 6 0 7 3 3 2 3 0 7 2 6 2 3 1 3";
-        assert_eq!(
-            wrong_at(name, &commands(&format!("19 {walk} 0 0 1 0"))),
-            [19]
-        );
+        let input = commands(&format!("19 {walk} 0 0 1 0"));
+        assert_eq!(wrong_at(name, &input), [19]);
         // The side-blind slips of one ray see that check.
         for seen in ["check-car-up-dropped", "check-car-down-dropped"] {
-            assert_eq!(wrong_at(seen, &commands(&format!("19 {walk} 0 0 1 0"))), []);
+            assert_eq!(wrong_at(seen, &input), []);
         }
     }
 

@@ -135,9 +135,7 @@ impl Mutant {
         }
         Path::when_free((first..=last).all(|k| self.empty(from.plus(k * sx, k * sy))))
     }
-}
 
-impl Mutant {
     /// [`Written::CheckCarScanEndsAtFirstPiece`]: the car's four rays walked in order,
     /// up, down, right, left, the whole walk ended at the first piece found; check when
     /// that piece stands on `to` (the captain's square).

@@ -229,28 +229,42 @@ fn car_blocked(color: Color, r: u8, way: table::Way) -> Vec<Scene> {
     let (dx, dy) = rows()[r as usize].dir;
     let mut out = Vec::new();
     for from in stand(color, PieceKind::Car) {
-        let at = |k: i8| from.offset((dx * k, dy * k));
-        let Some(to) = at(reach) else { continue };
+        // The squares from the car's next one to its target.
+        let line: Option<Vec<Square>> =
+            (1..=reach).map(|k| from.offset((dx * k, dy * k))).collect();
+        let Some(line) = line else { continue };
+        let (&to, between) = line.split_last().expect("a target");
         for by in [color, color.opponent()] {
             let mut place = vec![(from, Want::piece(color, PieceKind::Car))];
             let mut empty = vec![to];
-            for k in 1..reach {
-                let Some(square) = at(k) else { continue };
+            for (k, &square) in (1..).zip(between) {
                 match blockers.contains(&k) {
                     true => place.push((square, Want::any(by))),
                     false => empty.push(square),
                 }
             }
-            out.push(Scene {
-                place,
-                empty,
-                mover: Some(color),
-                then: vec![cmd_of(from, to)],
-                ..Scene::default()
-            });
+            out.push(attempt(color, from, to, place, empty));
         }
     }
     out
+}
+
+/// The scene of `color`'s piece on `from` tried onto `to` once `place` and `empty` stand:
+/// a refused move, when a blocking square among them is held.
+fn attempt(
+    color: Color,
+    from: Square,
+    to: Square,
+    place: Vec<(Square, Want)>,
+    empty: Vec<Square>,
+) -> Scene {
+    Scene {
+        place,
+        empty,
+        mover: Some(color),
+        then: vec![cmd_of(from, to)],
+        ..Scene::default()
+    }
 }
 
 /// Scenes of `color`'s leap by row `r` with its blocking squares held `way`: aimed at
@@ -301,13 +315,7 @@ fn leaps(color: Color, r: u8, way: table::Way, stopped: bool) -> Vec<Scene> {
                 }
             } else {
                 empty.push(to);
-                Scene {
-                    place,
-                    empty,
-                    mover: Some(color),
-                    then: vec![cmd_of(from, to)],
-                    ..Scene::default()
-                }
+                attempt(color, from, to, place, empty)
             };
             out.push(scene);
         }
